@@ -1,0 +1,100 @@
+# bankbench: build, run, test and benchmark the Go and Java bank services.
+# `make bench` and `make test` install what they need (Maven wrapper, Go modules, a Python venv).
+# Knobs: PROFILE, USERS, POOL, DURATION, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
+# PG_DURABLE=off, ENV=native|compose (see README.md).
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PY := .venv/bin/python
+MVNW := ./mvnw -B -q
+DB_ENV := .run/db.env
+GO_SOURCES := $(shell find bank-go db -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.sql' 2>/dev/null)
+JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/null)
+
+PROFILE ?= local
+ENV ?= native
+PROFILE_ARGS = --profile $(PROFILE) \
+	$(if $(USERS),--users $(USERS)) $(if $(POOL),--pool $(POOL)) \
+	$(if $(DURATION),--duration $(DURATION)) $(if $(REPEAT),--repeat $(REPEAT)) \
+	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS))
+BENCH_ARGS = $(PROFILE_ARGS) --env $(ENV) \
+	$(if $(PG_MAX_CONNECTIONS),--pg-max-connections $(PG_MAX_CONNECTIONS)) \
+	$(if $(filter off,$(PG_DURABLE)),--non-durable)
+
+.PHONY: help
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
+
+# --- set-up -------------------------------------------------------------------------------
+
+venv: .venv/.installed ## Python venv with the harness, analysis and test packages
+.venv/.installed: harness/requirements.txt harness/pyproject.toml
+	bash scripts/venv.sh
+
+build: build-go build-java ## build both services
+build-go: bank-go/bin/bank-go ## build the Go service
+bank-go/bin/bank-go: $(GO_SOURCES)
+	@command -v go >/dev/null || { echo "Go 1.26+ is required (https://go.dev/dl)"; exit 1; }
+	cd bank-go && go build -o bin/bank-go .
+
+build-java: bank-java/target/bank-java.jar ## build the Java service (Maven wrapper, JDK 17+)
+bank-java/target/bank-java.jar: $(JAVA_SOURCES)
+	@command -v java >/dev/null || { echo "a JDK 17+ is required"; exit 1; }
+	$(MVNW) -f bank-java/pom.xml -DskipTests package
+
+jmeter-install: jmeter/target/config.json ## fetch JMeter 5.6.3 through jmeter-maven-plugin
+jmeter/target/config.json: jmeter/pom.xml
+	$(MVNW) -f jmeter/pom.xml verify
+
+# --- running by hand -----------------------------------------------------------------------
+
+db-up: venv ## start a throwaway PostgreSQL (DB_PORT=, DB_MAX_CONNECTIONS=), settings in .run/db.env
+	$(PY) -m bankbench db up $(if $(DB_PORT),--port $(DB_PORT)) \
+		$(if $(DB_MAX_CONNECTIONS),--max-connections $(DB_MAX_CONNECTIONS))
+db-down: venv ## stop and delete it
+	$(PY) -m bankbench db down
+
+define with-db
+	@test -f $(DB_ENV) || { echo "no database: run 'make db-up' first"; exit 1; }
+	set -a && . ./$(DB_ENV) && set +a && $(1)
+endef
+
+run-go: build-go ## run the Go service against the db-up database (PORT=8080)
+	$(call with-db,exec bank-go/bin/bank-go)
+run-java: build-java venv ## run the Java service on platform threads
+	$(call with-db,VIRTUAL_THREADS=false exec $$($(PY) -c 'from bankbench.services import java_home; print(java_home(17))')/bin/java -jar bank-java/target/bank-java.jar)
+run-java-virtual: build-java venv ## run the Java service on virtual threads (needs JDK 21+)
+	$(call with-db,VIRTUAL_THREADS=true exec $$($(PY) -c 'from bankbench.services import java_home; print(java_home(21))')/bin/java -jar bank-java/target/bank-java.jar)
+
+# --- tests ---------------------------------------------------------------------------------
+
+test: venv build jmeter-install ## everything: Go, Java, contract, harness, smoke bench, infra
+	bash scripts/test.sh
+
+# --- benchmarks ----------------------------------------------------------------------------
+
+BENCH = $(PY) -m bankbench bench $(BENCH_ARGS)
+bench: venv build jmeter-install ## all three services on PROFILE (default local), then the report
+	$(BENCH)
+	$(PY) -m bankbench report
+bench-go: venv build-go jmeter-install ## the Go service only
+	$(BENCH) --service go
+bench-java: venv build-java jmeter-install ## the Java service on platform threads only
+	$(BENCH) --service java
+bench-java-virtual: venv build-java jmeter-install ## the Java service on virtual threads only
+	$(BENCH) --service java-virtual
+plan: venv ## list the levels PROFILE would run, with the time they take
+	$(PY) -m bankbench plan $(PROFILE_ARGS)
+
+report: venv ## render results/report/ from the latest run of each profile (RUNS="dir ..." to choose)
+	$(PY) -m bankbench report $(if $(RUNS),--runs $(RUNS))
+
+jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
+	$(MVNW) -f jmeter/pom.xml jmeter:configure jmeter:gui -DguiTestFile=src/test/jmeter/bank.jmx
+
+include infra/infra.mk
+
+.PHONY: venv build build-go build-java jmeter-install db-up db-down run-go run-java \
+	run-java-virtual test bench bench-go bench-java bench-java-virtual plan report jmeter-gui

@@ -1,0 +1,104 @@
+"""Fixtures of the black-box contract suite: one real PostgreSQL, the three services on it.
+
+Every test that takes `svc` runs once per service (ids go, java, java_virtual); the services are
+started once per session from the built artifacts (`make build`).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import httpx
+import pytest
+
+import openapi
+from bankbench import paths, services
+from bankbench.pg import Cluster, free_port
+
+POOL = 10
+LOGS = paths.STATE / "test-reports" / "contract"
+
+
+class Api:
+    """An httpx client on one service that checks every answer against the contract."""
+
+    def __init__(self, name: str, url: str):
+        self.name = name
+        self.client = httpx.Client(base_url=url, timeout=30)
+
+    def request(self, method: str, path: str, **kwargs) -> httpx.Response:
+        resp = self.client.request(method, path, **kwargs)
+        openapi.check(resp)
+        return resp
+
+    def get(self, path: str) -> httpx.Response:
+        return self.request("GET", path)
+
+    def post(self, path: str, **kwargs) -> httpx.Response:
+        return self.request("POST", path, **kwargs)
+
+    def new_client(self, balance: int) -> int:
+        resp = self.post(f"/client/new/{balance}")
+        assert resp.status_code == 200, resp.text
+        return resp.json()["id"]
+
+    def balance(self, client_id: int) -> int:
+        resp = self.get(f"/client/{client_id}/balance")
+        assert resp.status_code == 200, resp.text
+        return resp.json()["balance"]
+
+    def transfer(self, src: int, dst: int, amount: int) -> httpx.Response:
+        return self.post("/transaction",
+                         json={"from_client_id": src, "to_client_id": dst, "amount": amount})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--services", default=",".join(services.NAMES),
+                     help="comma list of the services to test (default: all)")
+
+
+def selected(config: pytest.Config) -> list[str]:
+    return config.getoption("--services").split(",")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Runs each test taking `svc` (or `isolated`) once per selected service."""
+    for name in ("svc", "isolated"):
+        if name in metafunc.fixturenames:
+            metafunc.parametrize(name, selected(metafunc.config), indirect=True,
+                                 ids=lambda n: n.replace("-", "_"))
+
+
+def start(name: str, cluster: Cluster, pool: int = POOL, tag: str = "") -> services.Running:
+    return services.get(name).start(port=free_port(), pool=pool, db_env=cluster.env(),
+                                    log=LOGS / f"{name}{tag}.log")
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[Cluster]:
+    c = Cluster.create()
+    yield c
+    c.destroy()
+
+
+@pytest.fixture(scope="session")
+def running(request: pytest.FixtureRequest,
+            cluster: Cluster) -> Iterator[dict[str, services.Running]]:
+    started: dict[str, services.Running] = {}
+    try:
+        for name in selected(request.config):
+            started[name] = start(name, cluster)
+        yield started
+    finally:
+        for proc in started.values():
+            proc.stop()
+
+
+@pytest.fixture
+def svc(request: pytest.FixtureRequest, running: dict[str, services.Running]) -> Api:
+    return Api(request.param, running[request.param].url)
+
+
+@pytest.fixture
+def apis(running: dict[str, services.Running]) -> list[Api]:
+    return [Api(name, proc.url) for name, proc in running.items()]

@@ -1,0 +1,3 @@
+module bankbench/db
+
+go 1.26

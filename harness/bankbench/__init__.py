@@ -1,0 +1,1 @@
+"""bankbench: run, check and report the Go-vs-Java bank benchmark."""

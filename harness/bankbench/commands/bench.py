@@ -1,0 +1,43 @@
+"""`bankbench bench`: run a benchmark profile and print the comparison (make bench*)."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+
+from bankbench import runner
+from bankbench.commands.plan import add_profile_arguments, profile_from_args
+from bankbench.errors import UserError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="run a benchmark profile, level by level")
+    add_profile_arguments(p)
+    p.add_argument("--env", choices=("native", "compose"), default="native",
+                   help="native: local processes (default); compose: docker-compose.yml")
+    p.add_argument("--pg-max-connections", type=int,
+                   help="PostgreSQL max_connections (default: db/postgresql.conf)")
+    p.add_argument("--non-durable", action="store_true",
+                   help="fsync and synchronous_commit off: faster, labelled non-durable")
+    p.add_argument("--no-dashboard", action="store_true", help="skip JMeter's HTML dashboards")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.env == "compose":
+        require_docker_engine()
+    opts = runner.Options(profile=profile_from_args(args),
+                          pg_max_connections=args.pg_max_connections,
+                          durable=not args.non_durable, dashboard=not args.no_dashboard)
+    run_dir = runner.run(opts, env=args.env)
+    print(f"results in {run_dir}")
+    return 0
+
+
+def require_docker_engine() -> None:
+    if not shutil.which("docker"):
+        raise UserError("ENV=compose needs Docker: no `docker` command here; use ENV=native")
+    if subprocess.run(["docker", "info"], capture_output=True).returncode != 0:
+        raise UserError("ENV=compose needs a running Docker engine, and none answers here "
+                        "(`docker info` failed); use ENV=native (the default)")

@@ -1,0 +1,56 @@
+"""`bankbench db up|down`: a throwaway PostgreSQL for running the services by hand and for tests.
+
+`up` writes the connection settings to .run/db.env (KEY=value lines, sourced by the Makefile);
+`down` stops the cluster named there and deletes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bankbench import paths
+from bankbench.errors import UserError
+from bankbench.pg import Cluster
+
+ENV_FILE = paths.STATE / "db.env"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("db", help="start or stop a throwaway PostgreSQL with the schema loaded")
+    p.add_argument("action", choices=("up", "down"))
+    p.add_argument("--port", type=int, help="port to listen on (default: a free one)")
+    p.add_argument("--max-connections", type=int, help="override max_connections")
+    p.add_argument("--env-file", type=Path, default=ENV_FILE, help="where the settings go")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "up":
+        return up(args.env_file, args.port, args.max_connections)
+    return down(args.env_file)
+
+
+def up(env_file: Path, port: int | None, max_connections: int | None) -> int:
+    if env_file.exists():
+        raise UserError(f"a database is already up ({env_file}): run `make db-down` first")
+    cluster = Cluster.create(port, max_connections=max_connections)
+    env = {**cluster.env(), "BANKBENCH_PG_ROOT": str(cluster.root)}
+    env_file.parent.mkdir(parents=True, exist_ok=True)
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
+    print(f"PostgreSQL {cluster.settings()['server_version']} on 127.0.0.1:{cluster.port}, "
+          f"database {env['POSTGRES_NAME']}, schema loaded")
+    print(f"settings written to {env_file.relative_to(paths.ROOT)}:")
+    print(env_file.read_text(), end="")
+    return 0
+
+
+def down(env_file: Path) -> int:
+    if not env_file.exists():
+        print("no database is up")
+        return 0
+    env = dict(line.split("=", 1) for line in env_file.read_text().split())
+    Cluster(root=Path(env["BANKBENCH_PG_ROOT"]), port=int(env["POSTGRES_PORT"])).destroy()
+    env_file.unlink()
+    print(f"stopped and deleted the database on port {env['POSTGRES_PORT']}")
+    return 0

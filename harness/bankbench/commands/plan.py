@@ -1,0 +1,53 @@
+"""`bankbench plan`: the levels a benchmark would run, without running them (also used on AWS)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bankbench import profiles, services
+
+
+def add_profile_arguments(p: argparse.ArgumentParser) -> None:
+    """The knobs shared by `plan` and `bench` (the Makefile's PROFILE=, USERS=, POOL= ...)."""
+    p.add_argument("--profile", default="local", help="a profile of jmeter/profiles.toml")
+    p.add_argument("--service", help=f"comma list of {', '.join(services.NAMES)}")
+    p.add_argument("--users", help="comma list, e.g. 1000,4000 (open model: arrivals per second)")
+    p.add_argument("--pool", help="comma list of pool sizes (POSTGRES_CONNECTIONS_SIZE)")
+    p.add_argument("--repeat", type=int, help="how many times to run the whole matrix")
+    p.add_argument("--duration", type=int, help="measured seconds per level")
+    p.add_argument("--scenario", choices=profiles.SCENARIOS)
+    p.add_argument("--think-ms", type=int, help="pause between a user's requests")
+
+
+def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
+    return profiles.load(args.profile, {
+        "services": args.service.split(",") if args.service else None,
+        "users": profiles.int_list(args.users),
+        "pools": profiles.int_list(args.pool),
+        "repeat": args.repeat,
+        "duration_s": args.duration,
+        "scenario": args.scenario,
+        "think_ms": args.think_ms,
+    })
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("plan", help="list the levels a benchmark would run")
+    add_profile_arguments(p)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = profile_from_args(args)
+    levels = profiles.levels(profile)
+    if args.json:
+        print(json.dumps([level.as_dict() for level in levels], indent=2))
+        return 0
+    total = sum(level.expected_s for level in levels)
+    print(f"profile {profile.name} ({profile.model}): {profile.description}")
+    for i, level in enumerate(levels, 1):
+        print(f"  {i:>3}/{len(levels)} {level.id:<28} up to {level.expected_s} s")
+    print(f"load time up to {total // 60} min {total % 60} s, plus start-up per level")
+    return 0

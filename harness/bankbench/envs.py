@@ -1,0 +1,110 @@
+"""Where a benchmark runs: native processes (default) or docker compose.
+
+Both give the runner the same few operations: a fresh database per level, a started service
+(with host pids, so the same sampler measures it), psql for the checks, and clean-up.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from bankbench import paths, services
+from bankbench.errors import UserError
+from bankbench.pg import Cluster, free_port
+
+
+class Native:
+    """A throwaway cluster from the machine's binaries; services as local processes."""
+
+    name = "native"
+
+    def __init__(self, pg_max_connections: int | None, durable: bool):
+        self.cluster = Cluster.create(max_connections=pg_max_connections, durable=durable)
+
+    def reset(self) -> None:
+        self.cluster.reset()
+
+    def start(self, service: str, pool: int, log: Path) -> "services.Running":
+        return services.get(service).start(port=free_port(), pool=pool,
+                                           db_env=self.cluster.env(), log=log)
+
+    def pg_pid(self) -> int:
+        return self.cluster.postmaster_pid()
+
+    def psql(self, sql: str) -> str:
+        return self.cluster.psql(sql)
+
+    def close(self) -> None:
+        self.cluster.destroy()
+
+
+@dataclass
+class Container:
+    """A service started by compose; `pid` is its main process as the host sees it."""
+
+    compose: "Compose"
+    service: str
+    url: str
+    pid: int
+
+    def stop(self) -> None:
+        self.compose.run("stop", self.service)
+
+
+class Compose:
+    """docker-compose.yml: PostgreSQL re-created per level, one service container at a time."""
+
+    name = "compose"
+    PORTS = {"go": 8081, "java": 8082, "java-virtual": 8083}  # as published in docker-compose.yml
+
+    def __init__(self, pg_max_connections: int | None, durable: bool):
+        if not durable:
+            raise UserError("ENV=compose runs durable PostgreSQL only")
+        self.env = {**os.environ, "PG_MAX_CONNECTIONS": str(pg_max_connections or 100)}
+        self.run("build")
+        self.reset()
+
+    def run(self, *args: str, stdin: str | None = None) -> str:
+        cmd = ["docker", "compose", "-f", str(paths.ROOT / "docker-compose.yml"), *args]
+        out = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=self.env)
+        if out.returncode != 0:
+            raise UserError(f"{' '.join(cmd[2:])} failed: {out.stderr.strip()}")
+        return out.stdout.strip()
+
+    def reset(self) -> None:
+        self.run("rm", "--stop", "--force", "--volumes", "postgres")
+        self.run("up", "--detach", "--wait", "postgres")
+
+    def start(self, service: str, pool: int, log: Path) -> Container:
+        name = f"bank-{service}"
+        self.env["POOL"] = str(pool)
+        self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)
+        url = f"http://127.0.0.1:{self.PORTS[service]}"
+        services.wait_healthy(url)
+        return Container(self, name, url, self._pid(name))
+
+    def pg_pid(self) -> int:
+        return self._pid("postgres")
+
+    def psql(self, sql: str) -> str:
+        return self.run("exec", "-T", "postgres", "psql", "-X", "-q", "-A", "-t", "-U",
+                        "postgres", "-d", "bank", "-v", "ON_ERROR_STOP=1", "-f", "-", stdin=sql)
+
+    def close(self) -> None:
+        self.run("down", "--volumes")
+
+    def _pid(self, service: str) -> int:
+        container = self.run("ps", "--quiet", service)
+        out = subprocess.run(["docker", "inspect", "--format", "{{.State.Pid}}", container],
+                             capture_output=True, text=True)
+        return int(out.stdout.strip())
+
+
+Env = Native | Compose
+
+
+def open_env(name: str, pg_max_connections: int | None, durable: bool) -> Env:
+    return {"native": Native, "compose": Compose}[name](pg_max_connections, durable)

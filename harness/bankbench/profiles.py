@@ -1,0 +1,131 @@
+"""Load profiles (jmeter/profiles.toml) and the benchmark levels they expand into."""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bankbench import paths
+from bankbench.errors import UserError
+
+MODELS = ("article", "sustained", "open")
+SCENARIOS = ("rematch", "contention")
+# Open model: seconds after the last arrival for iterations in flight to finish; JMeter
+# interrupts whatever still runs after that (and the sample counts as an error).
+OPEN_DRAIN_S = 10
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str
+    model: str
+    services: list[str]
+    users: list[int]
+    pools: list[int]
+    repeat: int
+    scenario: str
+    hot_accounts: int
+    think_ms: int
+    rampup_s: int
+    warmup_s: int
+    duration_s: int
+
+
+@dataclass(frozen=True)
+class Level:
+    """One measured point: a service at a load and a pool size, in one repetition."""
+
+    service: str
+    users: int
+    pool: int
+    repeat: int
+    profile: Profile = field(repr=False)
+
+    @property
+    def id(self) -> str:
+        return f"{self.service}-u{self.users}-p{self.pool}-r{self.repeat}"
+
+    @property
+    def expected_s(self) -> int:
+        """How long the load runs at most (for progress and time bounds)."""
+        p = self.profile
+        if p.model == "article":
+            return p.rampup_s + p.duration_s
+        drain = OPEN_DRAIN_S if p.model == "open" else 0
+        return p.rampup_s + p.warmup_s + p.duration_s + drain
+
+    def jmeter_properties(self) -> dict[str, Any]:
+        """The plan's properties (see jmeter/README.md), host and port aside. The thread group
+        of the other model gets no users and no arrivals, so it ends at once."""
+        p = self.profile
+        common = {"think_ms": p.think_ms, "scenario": p.scenario, "hot_accounts": p.hot_accounts}
+        if p.model == "open":
+            return {**common, "users": 0, "rate": self.users,
+                    "arrivals_s": p.warmup_s + p.duration_s, "drain_s": OPEN_DRAIN_S}
+        return {**common, "users": self.users, "rampup": p.rampup_s,
+                "duration": self.expected_s, "loops": 1 if p.model == "article" else -1,
+                "rate": 0, "arrivals_s": 0, "drain_s": 0}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "service": self.service, "users": self.users, "pool": self.pool,
+                "repeat": self.repeat, "profile": self.profile.name, "model": self.profile.model,
+                "scenario": self.profile.scenario, "warmup_s": self.profile.warmup_s,
+                "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
+                "jmeter_properties": self.jmeter_properties()}
+
+
+def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
+    """The profile `name` with the file's defaults under it and `overrides` (None values ignored)
+    on top."""
+    with open(path, "rb") as f:
+        doc = tomllib.load(f)
+    profiles = doc.get("profiles", {})
+    if name not in profiles:
+        raise UserError(f"unknown profile {name!r}: choose from {', '.join(profiles)}")
+    merged = {**doc.get("defaults", {}), **profiles[name],
+              **{k: v for k, v in (overrides or {}).items() if v is not None}}
+    try:
+        profile = Profile(name=name, **merged)
+    except TypeError as err:
+        raise UserError(f"profile {name!r} in {path.name}: {err}") from None
+    _validate(profile)
+    return profile
+
+
+def _validate(p: Profile) -> None:
+    problems = []
+    if p.model not in MODELS:
+        problems.append(f"model must be one of {MODELS}")
+    if p.scenario not in SCENARIOS:
+        problems.append(f"scenario must be one of {SCENARIOS}")
+    if not p.users or any(u <= 0 for u in p.users):
+        problems.append("users must be positive")
+    if not p.pools or any(n <= 0 for n in p.pools):
+        problems.append("pools must be positive")
+    if p.repeat < 1 or p.duration_s <= 0 or min(p.rampup_s, p.warmup_s, p.think_ms) < 0:
+        problems.append("repeat and duration_s must be positive, the rest not negative")
+    if p.scenario == "contention" and p.hot_accounts < 2:
+        problems.append("contention needs hot_accounts >= 2")
+    if problems:
+        raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
+
+
+def levels(profile: Profile) -> list[Level]:
+    """Every level, ordered so each repetition sweeps the matrix once, service by service."""
+    return [Level(service, users, pool, repeat, profile)
+            for repeat, service, pool, users in itertools.product(
+                range(1, profile.repeat + 1), profile.services, profile.pools, profile.users)]
+
+
+def int_list(text: str | None) -> list[int] | None:
+    """Parses a make-style comma list ("1000,4000") into ints; None stays None."""
+    if text is None or text == "":
+        return None
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UserError(f"not a comma list of whole numbers: {text!r}") from None

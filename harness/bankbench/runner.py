@@ -1,0 +1,154 @@
+"""Runs a benchmark: for each level a fresh database, the service, JMeter, the checks.
+
+Writes results/runs/<run>/ as results/LAYOUT.md describes, printing a progress line per level.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+
+from bankbench import analysis, envs, manifest, money, paths
+from bankbench.errors import UserError
+from bankbench.jmeter import Run as JMeterRun
+from bankbench.metrics import Sampler
+from bankbench.pg import SETTINGS_SQL, parse_settings
+from bankbench.profiles import Level, Profile, levels as expand
+
+HOT_BALANCE = 10**12  # contention accounts: enough that transfers rarely meet 422
+LOAD_MODELS = {
+    "article": "closed model, one iteration per user, users started linearly over the ramp-up: "
+               "an arrival rate of users/rampup iterations per second, not `users` requests in flight",
+    "sustained": "closed model: `users` threads loop without pause other than think time for the "
+                 "measured duration after ramp-up and warm-up",
+    "open": "open model: `users` iterations start per second (Poisson arrivals) whatever the latency",
+}
+
+
+@dataclass
+class Options:
+    profile: Profile
+    pg_max_connections: int | None
+    durable: bool
+    dashboard: bool = True
+
+
+def run(opts: Options, env: str = "native") -> Path:
+    """Runs every level of the profile; returns the run folder."""
+    levels = expand(opts.profile)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    run_dir = paths.RUNS / f"{stamp}-{env}-{opts.profile.name}"
+    where = envs.open_env(env, opts.pg_max_connections, opts.durable)
+    (run_dir / "levels").mkdir(parents=True)
+    try:
+        _write_manifest(run_dir, stamp, opts, where)
+        print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
+              f"({LOAD_MODELS[opts.profile.model]}) -> {run_dir}")
+        for i, level in enumerate(levels, 1):
+            _run_level(run_dir / "levels" / level.id, level, where, opts,
+                       f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
+    finally:
+        where.close()
+    summary = analysis.summarize_run(run_dir)
+    print(analysis.comparison_table(summary))
+    failed = summary[~summary["money_ok"].astype(bool)]
+    if len(failed):
+        raise UserError(f"money check FAILED for {', '.join(failed['level_id'])}")
+    return run_dir
+
+
+def _remaining(todo: list[Level]) -> float:
+    """Seconds left for these levels, counting ~15 s of database reset and start-up each."""
+    return sum(level.expected_s + 15 for level in todo)
+
+
+def _write_manifest(run_dir: Path, stamp: str, opts: Options, where: envs.Env) -> None:
+    p = opts.profile
+    pg = parse_settings(where.psql(SETTINGS_SQL))
+    doc = {
+        "schema_version": 1, "run_id": run_dir.name, "env": where.name, "profile": p.name,
+        "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
+        "versions": manifest.versions(pg.pop("server_version")),
+        "settings": {"profile": p.__dict__, "postgresql": {**pg, "durable": opts.durable},
+                     "users": p.users, "pools": p.pools, "repeat": p.repeat,
+                     "services": p.services, "acquire_timeout_ms": 3000,
+                     "jmeter_jvm": "see JMETER_JVM, default -Xms1g -Xmx4g -Xss256k"},
+        "load_model": LOAD_MODELS[p.model],
+    }
+    (run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str,
+               remaining_s: float) -> None:
+    where.reset()
+    out.mkdir(parents=True)
+    svc = where.start(level.service, level.pool, out / "service.log")
+    try:
+        if level.profile.scenario == "contention":
+            _create_hot_accounts(svc.url, level.profile.hot_accounts)
+        props = {**level.jmeter_properties(), "host": "127.0.0.1",
+                 "port": svc.url.rsplit(":", 1)[1]}
+        sampler = Sampler(out / "metrics.csv", svc.pid, where.pg_pid())
+        sampler.start()
+        jm = JMeterRun(props, out, dashboard=opts.dashboard)
+        sampler.watch_loadgen(jm.pid)
+        _follow(jm, level, tag, remaining_s)
+        rc = jm.wait(timeout=level.expected_s + 300)
+        ended_ms = int(time.time() * 1000)
+        sampler.stop()
+    finally:
+        svc.stop()
+    started_ms = jm.progress.started_ms
+    if rc != 0 or not jm.results.exists() or started_ms is None:
+        raise UserError(f"JMeter failed (exit {rc}) for {level.id}: see {out / 'jmeter.log'}")
+    _compress(jm.results)
+    check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
+    (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
+    p = level.profile
+    (out / "level.json").write_text(json.dumps({
+        **{k: v for k, v in level.as_dict().items() if k != "id"},
+        "pg_max_connections": int(parse_settings(where.psql(SETTINGS_SQL))["max_connections"]),
+        "started_ms": started_ms,
+        "measure_from_ms": started_ms + 1000 * (p.rampup_s + p.warmup_s),
+        "ended_ms": ended_ms,
+    }, indent=2) + "\n")
+    summary = analysis.summarize_level(out)
+    o = summary["overall"]
+    print(f"{tag} {level.id}: {o['throughput_rps']:.0f} req/s, p99 {o['p99_ms']:.0f} ms, "
+          f"errors {o['error_pct']:.2f}%, money {'ok' if check['ok'] else 'FAILED'}", flush=True)
+    if not check["ok"]:
+        raise UserError(f"money check FAILED after {level.id}: {check}")
+
+
+def _follow(jm: JMeterRun, level: Level, tag: str, remaining_s: float) -> None:
+    """Prints a progress line each time JMeter reports its totals (every 5 s)."""
+    for line in jm.lines():
+        if not line.startswith("summary =") or jm.progress.started_ms is None:
+            if "error" in line.lower() or "exception" in line.lower():
+                print(f"    jmeter: {line}", flush=True)
+            continue
+        elapsed = time.time() - jm.progress.started_ms / 1000
+        pr = jm.progress
+        print(f"{tag} {level.id} users={level.users} {elapsed:4.0f}/{level.expected_s} s, "
+              f"~{max(remaining_s - elapsed, 0) / 60:.1f} min left in run, "
+              f"requests {pr.requests}, errors {pr.errors}, active {pr.active}", flush=True)
+
+
+def _create_hot_accounts(url: str, count: int) -> None:
+    with httpx.Client(base_url=url, timeout=10) as client:
+        ids = [client.post(f"/client/new/{HOT_BALANCE}").json()["id"] for _ in range(count)]
+    if ids != list(range(1, count + 1)):
+        raise UserError(f"hot accounts got ids {ids[:5]}..., expected 1..{count} on a fresh database")
+
+
+def _compress(csv: Path) -> None:
+    with open(csv, "rb") as src, gzip.open(csv.with_suffix(".csv.gz"), "wb", compresslevel=6) as dst:
+        shutil.copyfileobj(src, dst)
+    csv.unlink()

@@ -1,0 +1,129 @@
+"""The services under test: how to start each one, wait until it serves, and stop it."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import httpx
+
+from bankbench import paths
+from bankbench.errors import UserError
+
+JVM_DIR = Path("/usr/lib/jvm")
+NAMES = ("go", "java", "java-virtual")
+
+
+@dataclass(frozen=True)
+class Service:
+    """How to run one service: its command line and the environment it adds."""
+
+    name: str
+    command: tuple[str, ...]
+    env: tuple[tuple[str, str], ...] = ()
+
+    def start(self, *, port: int, pool: int, db_env: dict[str, str], log: Path) -> "Running":
+        env = {**os.environ, **db_env, **dict(self.env),
+               "PORT": str(port), "POSTGRES_CONNECTIONS_SIZE": str(pool)}
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "ab") as out:
+            proc = subprocess.Popen(self.command, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+        running = Running(self, proc, f"http://127.0.0.1:{port}", log)
+        running.wait_healthy()
+        return running
+
+
+@dataclass
+class Running:
+    """A started service process."""
+
+    service: Service
+    proc: subprocess.Popen
+    url: str
+    log: Path
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def wait_healthy(self, timeout: float = 90) -> None:
+        try:
+            wait_healthy(self.url, timeout, self._check_alive)
+        except UserError:
+            self.stop()
+            raise
+
+    def _check_alive(self) -> None:
+        if self.proc.poll() is not None:
+            raise UserError(f"{self.service.name} exited with {self.proc.returncode}; "
+                            f"log {self.log}:\n{self.log.read_text()[-3000:]}")
+
+    def stop(self, timeout: float = 20) -> None:
+        """SIGTERM (graceful shutdown), then SIGKILL if it does not exit in time."""
+        if self.proc.poll() is not None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+def wait_healthy(url: str, timeout: float = 90, check: Callable[[], None] = lambda: None) -> None:
+    """Polls GET /health until 200; `check` raises if waiting is pointless (process gone)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        check()
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise UserError(f"{url} not healthy after {timeout:.0f} s")
+
+
+def java_home(min_version: int) -> Path:
+    """A JDK of at least `min_version`: $BANK_JAVA_HOME, else the newest under /usr/lib/jvm."""
+    if env := os.environ.get("BANK_JAVA_HOME"):
+        return Path(env)
+    found = sorted(((_jdk_version(d), d) for d in JVM_DIR.glob("*") if (d / "bin/java").exists()),
+                   reverse=True)
+    if not found or found[0][0] < min_version:
+        raise UserError(f"no JDK >= {min_version} found under {JVM_DIR}: set BANK_JAVA_HOME")
+    return found[0][1]
+
+
+def _jdk_version(home: Path) -> int:
+    release = home / "release"
+    text = release.read_text() if release.exists() else ""
+    match = re.search(r'JAVA_VERSION="(\d+)', text)
+    return int(match.group(1)) if match else 0
+
+
+def get(name: str) -> Service:
+    """The service called `name`; Java runs on the newest JDK (21+) so both Java variants share it."""
+    if name == "go":
+        _require(paths.GO_BINARY, "make build-go")
+        return Service("go", (str(paths.GO_BINARY),))
+    if name in ("java", "java-virtual"):
+        _require(paths.JAVA_JAR, "make build-java")
+        java = java_home(21) / "bin" / "java"
+        opts = tuple(os.environ.get("JAVA_OPTS", "").split())
+        virtual = "true" if name == "java-virtual" else "false"
+        return Service(name, (str(java), *opts, "-jar", str(paths.JAVA_JAR)),
+                       (("VIRTUAL_THREADS", virtual),))
+    raise UserError(f"unknown service {name!r}: choose from {', '.join(NAMES)}")
+
+
+def _require(artifact: Path, how: str) -> None:
+    if not artifact.exists():
+        raise UserError(f"{artifact.relative_to(paths.ROOT)} is missing: run `{how}`")

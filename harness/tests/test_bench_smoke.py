@@ -1,0 +1,82 @@
+"""A real smoke benchmark of all three services (make test): real PostgreSQL, services, JMeter.
+
+Needs the built services and JMeter (`make build jmeter-install`, which `make test` does first).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bankbench import paths
+
+SERVICES = ("go", "java", "java-virtual")
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    runs = tmp_path_factory.mktemp("runs")
+    out = subprocess.run([sys.executable, "-m", "bankbench", "bench", "--profile", "smoke"],
+                         env={**os.environ, "BANKBENCH_RUNS": str(runs)}, cwd=paths.ROOT,
+                         capture_output=True, text=True, timeout=600)
+    print(out.stdout[-5000:], out.stderr[-5000:])
+    assert out.returncode == 0, out.stderr[-3000:]
+    (run_dir,) = runs.iterdir()
+    return run_dir, out.stdout
+
+
+def test_run_folder_layout(smoke) -> None:
+    run_dir, _ = smoke
+    assert run_dir.name.endswith("-native-smoke")
+    levels = sorted(p.name for p in (run_dir / "levels").iterdir())
+    assert levels == sorted(f"{s}-u4-p95-r1" for s in SERVICES)
+    for level in (run_dir / "levels").iterdir():
+        for name in ("level.json", "jmeter.csv.gz", "metrics.csv", "money.json", "summary.json",
+                     "dashboard/index.html"):
+            assert (level / name).exists(), level / name
+
+
+def test_manifest_records_the_context(smoke) -> None:
+    manifest = json.loads((smoke[0] / "manifest.json").read_text())
+    assert set(manifest["versions"]) >= {"go", "jdk", "spring_boot", "pgx", "hikaricp",
+                                         "postgresql", "jmeter"}
+    assert manifest["versions"]["jmeter"] == "5.6.3"
+    assert "unknown" not in manifest["versions"].values()
+    assert manifest["settings"]["postgresql"]["max_connections"] == "100"
+    assert manifest["machine"]["cores"] >= 1 and len(manifest["git"]["commit"]) in (0, 40)
+
+
+def test_no_errors_and_money_conserved(smoke) -> None:
+    for level in (smoke[0] / "levels").iterdir():
+        assert json.loads((level / "money.json").read_text())["ok"]
+        with gzip.open(level / "jmeter.csv.gz", "rt") as f:
+            rows = list(csv.DictReader(f))
+        assert rows, level
+        failures = [r for r in rows if r["success"] != "true"]
+        assert not failures, failures[:3]
+        assert {r["label"] for r in rows} == {"create client", "balance", "transaction"}
+
+
+def test_metrics_sampled_every_second(smoke) -> None:
+    for level in (smoke[0] / "levels").iterdir():
+        with open(level / "metrics.csv") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) >= 5
+        assert max(float(r["service_cpu_pct"]) for r in rows) > 0
+        assert max(float(r["pg_rss_mb"]) for r in rows) > 0
+        assert max(float(r["loadgen_cpu_pct"]) for r in rows) > 0
+
+
+def test_progress_and_comparison_printed(smoke) -> None:
+    _, stdout = smoke
+    assert "[1/3]" in stdout and "[3/3]" in stdout
+    assert "money ok" in stdout
+    for service in SERVICES:
+        assert service in stdout

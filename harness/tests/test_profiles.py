@@ -1,0 +1,78 @@
+"""Profiles and levels: parsing jmeter/profiles.toml, overrides, the level matrix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bankbench import profiles
+from bankbench.errors import UserError
+
+
+@pytest.mark.parametrize("name", ["smoke", "local", "article", "sustained", "open"])
+def test_every_profile_loads(name: str) -> None:
+    p = profiles.load(name)
+    assert p.users and p.pools and p.model in profiles.MODELS
+
+
+def test_article_is_the_articles_ladder() -> None:
+    p = profiles.load("article")
+    assert p.users == [1000, 2000, 4000, 6000, 8000, 10000]
+    assert (p.rampup_s, p.model) == (60, "article")
+    props = profiles.levels(p)[0].jmeter_properties()
+    assert (props["loops"], props["rampup"], props["rate"]) == (1, 60, 0)
+
+
+def test_overrides_win_and_none_is_ignored() -> None:
+    p = profiles.load("sustained", {"users": [1000], "pools": [10, 95], "repeat": None,
+                                    "services": ["java"]})
+    assert [lv.id for lv in profiles.levels(p)] == ["java-u1000-p10-r1", "java-u1000-p95-r1"]
+
+
+def test_matrix_order_and_repeats() -> None:
+    p = profiles.load("smoke", {"users": [1, 2], "repeat": 2, "services": ["go", "java"]})
+    ids = [lv.id for lv in profiles.levels(p)]
+    assert len(ids) == 8 and ids[:2] == ["go-u1-p95-r1", "go-u2-p95-r1"]
+    assert ids[-1] == "java-u2-p95-r2"
+
+
+def test_open_model_turns_users_into_a_rate() -> None:
+    level = profiles.levels(profiles.load("open"))[0]
+    props = level.jmeter_properties()
+    assert (props["users"], props["rate"]) == (0, level.users)
+    assert props["arrivals_s"] == level.profile.warmup_s + level.profile.duration_s
+
+
+def test_sustained_duration_covers_rampup_warmup_and_measure() -> None:
+    p = profiles.load("sustained")
+    props = profiles.levels(p)[0].jmeter_properties()
+    assert props["duration"] == p.rampup_s + p.warmup_s + p.duration_s
+    assert props["loops"] == -1
+
+
+@pytest.mark.parametrize("overrides,message", [
+    ({"users": [0]}, "users must be positive"),
+    ({"pools": []}, "pools must be positive"),
+    ({"scenario": "nope"}, "scenario must be one of"),
+    ({"duration_s": 0}, "duration_s must be positive"),
+])
+def test_bad_values_are_user_errors(overrides: dict, message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        profiles.load("local", overrides)
+
+
+def test_unknown_profile_and_unknown_key(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="unknown profile"):
+        profiles.load("nope")
+    bad = tmp_path / "p.toml"
+    bad.write_text('[defaults]\n[profiles.x]\nmodel = "open"\nusers = [1]\ncolour = "red"\n')
+    with pytest.raises(UserError, match="colour"):
+        profiles.load("x", path=bad)
+
+
+def test_int_list() -> None:
+    assert profiles.int_list("1000, 4000") == [1000, 4000]
+    assert profiles.int_list("") is None
+    with pytest.raises(UserError):
+        profiles.int_list("10,x")
