@@ -1,0 +1,82 @@
+// Command bank-go serves the bankbench bank API (api/openapi.yaml) over
+// PostgreSQL. Its settings come from the environment; see config.go.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"bankbench/bank-go/server"
+	"bankbench/bank-go/store"
+)
+
+const (
+	// shutdownTimeout is how long in-flight requests may take to finish
+	// after SIGTERM or SIGINT.
+	shutdownTimeout = 10 * time.Second
+	// readHeaderTimeout drops clients that open a connection and stall.
+	readHeaderTimeout = 10 * time.Second
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Getenv, os.Stdout)
+	stop()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "bank-go: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// run serves until ctx is done, then shuts down gracefully. It returns an
+// error only when it cannot start or the listener fails; a database that is
+// down is not one: the service answers 503 until the database is back.
+func run(ctx context.Context, getenv func(string) string, stdout io.Writer) error {
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewJSONHandler(stdout, nil))
+	st, err := store.New(ctx, cfg.store)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.Health(ctx); err != nil {
+		logger.Warn("database not reachable, answering 503 until it is", "err", err)
+	}
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           server.NewServer(logger, st),
+		ReadHeaderTimeout: readHeaderTimeout,
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	logger.Info("listening", "addr", ln.Addr().String(), "pool_size", cfg.store.PoolSize)
+
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		_ = srv.Close() // cut the requests that did not finish in time
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	logger.Info("stopped")
+	return nil
+}

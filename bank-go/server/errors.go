@@ -1,0 +1,70 @@
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"bankbench/bank-go/store"
+)
+
+// apiError is an error answer of the contract: its status and message go
+// to the client as they are.
+type apiError struct {
+	status  int
+	message string
+}
+
+// The error answers of api/openapi.yaml, with their exact messages.
+var (
+	errNoRoute        = &apiError{http.StatusNotFound, "not found"}
+	errMethod         = &apiError{http.StatusMethodNotAllowed, "method not allowed"}
+	errNotObject      = &apiError{http.StatusBadRequest, "request body must be a JSON object"}
+	errBalance        = &apiError{http.StatusBadRequest, "balance must be a whole number from 0 to 1000000000000000"}
+	errID             = &apiError{http.StatusBadRequest, "id must be an integer"}
+	errAmount         = &apiError{http.StatusBadRequest, "amount must be from 1 to 1000000000000000"}
+	errSameClient     = &apiError{http.StatusBadRequest, "from_client_id and to_client_id must differ"}
+	errClientNotFound = &apiError{http.StatusNotFound, "client not found"}
+	errNoFunds        = &apiError{http.StatusUnprocessableEntity, "insufficient funds"}
+	errInternal       = &apiError{http.StatusInternalServerError, "internal error"}
+	errUnavailable    = &apiError{http.StatusServiceUnavailable, "database unavailable"}
+)
+
+// errNotInteger is the answer to a body field that is not a 64-bit integer.
+func errNotInteger(field string) *apiError {
+	return &apiError{http.StatusBadRequest, field + " must be an integer"}
+}
+
+// maxMoney is the largest amount or opening balance, 10^15.
+const maxMoney = 1_000_000_000_000_000
+
+// answer returns the contract's answer to an error of the store, or nil
+// when it has none.
+func answer(err error) *apiError {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errClientNotFound
+	case errors.Is(err, store.ErrInsufficientFunds):
+		return errNoFunds
+	case errors.Is(err, store.ErrUnavailable):
+		return errUnavailable
+	}
+	return nil
+}
+
+// writeError answers r with the contract's answer to an error of the store.
+// An error the contract does not name is logged and answered 500 internal
+// error: its text may hold details that are not the client's business.
+func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	e := answer(err)
+	if e == nil {
+		logger.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+		e = errInternal
+	}
+	writeAnswer(w, e)
+}
+
+// writeAnswer answers with e's status and message.
+func writeAnswer(w http.ResponseWriter, e *apiError) {
+	writeJSON(w, e.status, statusBody{Status: "Error", Message: e.message})
+}

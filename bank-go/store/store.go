@@ -1,0 +1,102 @@
+// Package store keeps the bank's clients and ledger in PostgreSQL. It runs the
+// statements of db/queries.sql verbatim, the very texts the Java service runs.
+package store
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+const (
+	// queryTimeout abandons a database call that has taken this long; the
+	// Java service sets pgjdbc's socketTimeout to the same value.
+	queryTimeout = 10 * time.Second
+	// connectTimeout bounds opening a connection, as pgjdbc's connectTimeout.
+	// The pool keeps connecting in the background after an acquire gives up,
+	// so without it a connection could wait for the kernel's TCP timeout.
+	connectTimeout = 3 * time.Second
+	// maxLifetime retires connections; HikariCP shortens each connection's
+	// lifetime by up to 2.5% so they do not all reconnect at once, and the
+	// pool does the same here with a jitter.
+	maxLifetime       = 30 * time.Minute
+	maxLifetimeJitter = maxLifetime / 40
+)
+
+// Config locates the database and sizes the pool.
+type Config struct {
+	Host     string
+	Port     int
+	User     string
+	Password string
+	Database string
+	// PoolSize is both the minimum and the maximum number of connections:
+	// a fixed-size pool, as HikariCP's default.
+	PoolSize int32
+	// AcquireTimeout is the longest wait for a pooled connection.
+	AcquireTimeout time.Duration
+}
+
+// ConnString returns the connection URL of c.
+func (c Config) ConnString() string {
+	u := url.URL{
+		Scheme: "postgres",
+		User:   url.UserPassword(c.User, c.Password),
+		Host:   net.JoinHostPort(c.Host, strconv.Itoa(c.Port)),
+		Path:   "/" + c.Database,
+	}
+	return u.String()
+}
+
+// Store runs the bank's statements on a pool of connections.
+type Store struct {
+	pool           *pgxpool.Pool
+	acquireTimeout time.Duration
+}
+
+// New returns a Store for the database of cfg. It does not connect: the
+// pool opens its connections in the background, so a service can start
+// while the database is down. Use Health to find out whether it answers.
+func New(ctx context.Context, cfg Config) (*Store, error) {
+	poolCfg, err := pgxpool.ParseConfig(cfg.ConnString())
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	poolCfg.MaxConns = cfg.PoolSize
+	poolCfg.MinConns = cfg.PoolSize
+	poolCfg.MaxConnLifetime = maxLifetime - maxLifetimeJitter
+	poolCfg.MaxConnLifetimeJitter = maxLifetimeJitter
+	poolCfg.ConnConfig.ConnectTimeout = connectTimeout
+	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &Store{pool: pool, acquireTimeout: cfg.AcquireTimeout}, nil
+}
+
+// Close closes the pool once every connection in use is back.
+func (s *Store) Close() {
+	s.pool.Close()
+}
+
+// withConn runs fn on a pooled connection. Waiting for the connection is
+// bounded by the acquire timeout and fn by the query timeout, both within
+// ctx. The error comes back classified (see classify).
+func (s *Store) withConn(ctx context.Context, fn func(context.Context, *pgx.Conn) error) error {
+	acquireCtx, cancel := context.WithTimeout(ctx, s.acquireTimeout)
+	conn, err := s.pool.Acquire(acquireCtx)
+	cancel()
+	if err != nil {
+		return classify(err)
+	}
+	defer conn.Release()
+	queryCtx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	return classify(fn(queryCtx, conn.Conn()))
+}

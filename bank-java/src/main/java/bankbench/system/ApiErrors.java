@@ -1,0 +1,93 @@
+package bankbench.system;
+
+import java.util.Locale;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.TransactionException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.NoHandlerFoundException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * The one place where failures become responses: every error is
+ * {@code {"status":"Error","message":"..."}} with the status and the exact message of the
+ * contract. Unexpected failures are logged and answered without detail.
+ */
+@RestControllerAdvice
+class ApiErrors {
+
+	/** The message of a 503, when the database cannot serve. */
+	static final String DATABASE_UNAVAILABLE = "database unavailable";
+
+	private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
+
+	/** The body of every error response. */
+	record ErrorBody(String status, String message) {
+
+		ErrorBody(String message) {
+			this("Error", message);
+		}
+
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ErrorBody> expected(ApiException ex) {
+		return error(ex.status(), ex.getMessage());
+	}
+
+	@ExceptionHandler({ NoResourceFoundException.class, NoHandlerFoundException.class })
+	ResponseEntity<ErrorBody> unknownPath() {
+		return error(HttpStatus.NOT_FOUND);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ErrorBody> wrongMethod(HttpRequestMethodNotSupportedException ex) {
+		Set<HttpMethod> allowed = ex.getSupportedHttpMethods();
+		return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED)
+			.allow((allowed != null) ? allowed.toArray(HttpMethod[]::new) : new HttpMethod[0])
+			.body(new ErrorBody(message(HttpStatus.METHOD_NOT_ALLOWED)));
+	}
+
+	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
+	ResponseEntity<ErrorBody> database(RuntimeException ex) {
+		if (DatabaseErrors.isUnavailable(ex)) {
+			// Not logged: while the database is down, every request would log one.
+			return error(HttpStatus.SERVICE_UNAVAILABLE);
+		}
+		return unexpected(ex);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ErrorBody> unexpected(Exception ex) {
+		log.error("internal error", ex);
+		return error(HttpStatus.INTERNAL_SERVER_ERROR);
+	}
+
+	/** Returns the error response of a status that carries no detail of its own. */
+	static ResponseEntity<ErrorBody> error(HttpStatus status) {
+		return error(status, message(status));
+	}
+
+	private static ResponseEntity<ErrorBody> error(HttpStatus status, String message) {
+		return ResponseEntity.status(status).body(new ErrorBody(message));
+	}
+
+	/** The contract's message for a status without detail; others get their reason phrase. */
+	private static String message(HttpStatus status) {
+		return switch (status) {
+			case NOT_FOUND -> "not found";
+			case METHOD_NOT_ALLOWED -> "method not allowed";
+			case SERVICE_UNAVAILABLE -> DATABASE_UNAVAILABLE;
+			default -> status.is5xxServerError() ? "internal error" : status.getReasonPhrase().toLowerCase(Locale.ROOT);
+		};
+	}
+
+}

@@ -1,0 +1,25 @@
+package bankbench.system;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/** Asks the database whether it answers, with the shared {@code health} statement. */
+@Component
+class DatabaseHealth {
+
+	private final JdbcTemplate jdbc;
+
+	private final String health;
+
+	DatabaseHealth(JdbcTemplate jdbc, Sql sql) {
+		this.jdbc = jdbc;
+		this.health = sql.statement("health");
+	}
+
+	/** Runs the health statement; throws the {@link DataAccessException} when it fails. */
+	void check() {
+		this.jdbc.execute(this.health);
+	}
+
+}

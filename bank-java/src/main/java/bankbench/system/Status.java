@@ -1,0 +1,8 @@
+package bankbench.system;
+
+/** The body of a successful liveness or readiness check: {@code {"status":"Ok"}}. */
+record Status(String status) {
+
+	static final Status OK = new Status("Ok");
+
+}

@@ -1,0 +1,70 @@
+package bankbench.system;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+
+import static bankbench.support.ApiAssertions.assertError;
+import static bankbench.support.ApiAssertions.assertOk;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.willThrow;
+
+@WebMvcTest({ LivenessController.class, HealthController.class, ErrorPageController.class })
+class SystemControllersTest {
+
+	private static final String OK = "{\"status\":\"Ok\"}";
+
+	@Autowired
+	private MockMvcTester mvc;
+
+	@MockitoBean
+	private DatabaseHealth database;
+
+	@Test
+	void isLiveWithoutDatabase() {
+		willThrow(new CannotGetJdbcConnectionException("down")).given(this.database).check();
+		assertOk(this.mvc.get().uri("/").exchange(), OK);
+	}
+
+	@Test
+	void isReadyWhenDatabaseAnswers() {
+		assertOk(this.mvc.get().uri("/health").exchange(), OK);
+	}
+
+	@Test
+	void isUnavailableWhenDatabaseFails() {
+		willThrow(new CannotGetJdbcConnectionException("down")).given(this.database).check();
+		assertError(this.mvc.get().uri("/health").exchange(), 503, "database unavailable");
+	}
+
+	@Test
+	void answersJsonWhateverTheAcceptHeader() {
+		assertOk(this.mvc.get().uri("/").accept("text/html").exchange(), OK);
+		assertError(this.mvc.get().uri("/nowhere").accept("text/plain").exchange(), 404, "not found");
+	}
+
+	@Test
+	void answersNotFoundForUnknownPath() {
+		assertError(this.mvc.get().uri("/nowhere").exchange(), 404, "not found");
+		assertError(this.mvc.post().uri("/client/new").exchange(), 404, "not found");
+		assertError(this.mvc.get().uri("/client/1/balance/").exchange(), 404, "not found");
+	}
+
+	@Test
+	void hidesErrorPage() {
+		assertError(this.mvc.get().uri("/error").exchange(), 404, "not found");
+	}
+
+	@Test
+	void answersMethodNotAllowed() {
+		var result = this.mvc.delete().uri("/").exchange();
+		assertError(result, 405, "method not allowed");
+		assertThat(result).hasHeader("Allow", "GET");
+		assertError(this.mvc.post().uri("/health").exchange(), 405, "method not allowed");
+	}
+
+}
