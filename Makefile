@@ -85,6 +85,9 @@ bench-java: venv build-java jmeter-install ## the Java service on platform threa
 	$(BENCH) --service java
 bench-java-virtual: venv build-java jmeter-install ## the Java service on virtual threads only
 	$(BENCH) --service java-virtual
+quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
+	@command -v wrk >/dev/null || { echo "wrk is required: apt-get install wrk"; exit 1; }
+	$(PY) -m bankbench quick
 plan: venv ## list the levels PROFILE would run, with the time they take
 	$(PY) -m bankbench plan $(PROFILE_ARGS)
 
@@ -97,4 +100,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: venv build build-go build-java jmeter-install db-up db-down run-go run-java \
-	run-java-virtual test bench bench-go bench-java bench-java-virtual plan report jmeter-gui
+	run-java-virtual test bench bench-go bench-java bench-java-virtual quick-bench plan report \
+	jmeter-gui

@@ -12,6 +12,7 @@ from pathlib import Path
 import psutil
 
 from bankbench import jmeter, paths, services
+from bankbench.errors import UserError
 
 
 def _run(*cmd: str) -> str:
@@ -65,4 +66,11 @@ def versions(postgresql: str) -> dict[str, str]:
             "hikaricp": _jar_library("HikariCP"),
             "postgresql_jdbc": _jar_library("postgresql"),
             "postgresql": postgresql,
-            "jmeter": jmeter.version()}
+            "jmeter": _jmeter_version()}
+
+
+def _jmeter_version() -> str:
+    try:
+        return jmeter.version()
+    except UserError:
+        return "not installed"

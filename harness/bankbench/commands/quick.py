@@ -1,0 +1,60 @@
+"""`bankbench quick`: wrk against each service's hot endpoints, next to pgbench on the same SQL.
+
+Writes results/quick/<UTC stamp>.json and results/quick/README.md (the latest, as a table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench import manifest, paths, quick, services
+
+OUT = paths.ROOT / "results" / "quick"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("quick", help="a one-minute wrk + pgbench figure per service")
+    p.add_argument("--service", default=",".join(services.NAMES), help="comma list")
+    p.add_argument("--connections", type=int, default=64)
+    p.add_argument("--duration", type=int, default=20, help="measured seconds")
+    p.add_argument("--warmup", type=int, default=5, help="seconds before measuring")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    with tempfile.TemporaryDirectory() as work:
+        rows, pg = quick.run(args.service.split(","), args.connections, args.duration,
+                             args.warmup, Path(work))
+    doc = {
+        "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
+        "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
+        "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, "
+                 f"{args.warmup} s warm-up then {args.duration} s measured; pgbench -M prepared "
+                 f"with {args.connections} clients on the same statements; {quick.CLIENTS} "
+                 "clients seeded; pool 95, max_connections 100; database reset before each row; "
+                 "load generator, service and PostgreSQL share the machine"),
+        "results": rows,
+    }
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / f"{stamp}.json").write_text(json.dumps(doc, indent=2) + "\n")
+    table = pd.DataFrame(rows).rename(columns={"rps": "requests/s", "p50_ms": "p50 ms",
+                                               "p99_ms": "p99 ms", "non_2xx": "non-2xx",
+                                               "money_ok": "money ok"})
+    markdown = table.to_markdown(index=False, floatfmt=".1f")
+    m, v = doc["machine"], doc["versions"]
+    (OUT / "README.md").write_text(
+        f"# Quick benchmark, {stamp}\n\n{doc['load']}.\n\n{markdown}\n\n"
+        f"Machine: {m['cpu_model']}, {m['cores']} cores, {m['memory_gb']} GB, {m['os']}. "
+        f"Versions: {', '.join(f'{k} {val}' for k, val in v.items())}. "
+        f"Commit {doc['git']['commit'][:12]}. Raw figures: `{stamp}.json`. "
+        "Re-run with `make quick-bench`.\n")
+    print(markdown)
+    return 0
+

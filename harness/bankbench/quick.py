@@ -1,0 +1,137 @@
+"""A quick closed-loop benchmark (wrk) of the two hot endpoints, next to pgbench running the very
+same SQL on the same database: how much of a service's cost is the database's.
+
+Not the main benchmark (JMeter, `make bench`): a first figure in about a minute per service.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from bankbench import money, paths, services
+from bankbench.errors import UserError
+from bankbench.pg import Cluster, free_port
+
+CLIENTS = 10_000
+SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generate_series(1, "
+        f"{CLIENTS}) RETURNING id, balance) "
+        "INSERT INTO transaction (to_client_id, amount) SELECT id, balance FROM c")
+WRK_SCRIPTS = paths.ROOT / "scripts" / "wrk"
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
+
+
+def statements() -> dict[str, str]:
+    """db/queries.sql by name, comment lines dropped (pgbench reads one line per statement)."""
+    stmts: dict[str, list[str]] = {}
+    name = None
+    for line in (paths.DB / "queries.sql").read_text().splitlines():
+        if line.startswith("-- name: "):
+            name = line.removeprefix("-- name: ").strip()
+            stmts[name] = []
+        elif name and not line.lstrip().startswith("--"):
+            stmts[name].append(line.strip())
+    return {k: " ".join(filter(None, v)) for k, v in stmts.items()}
+
+
+def pgbench_scripts(out: Path) -> dict[str, Path]:
+    """pgbench scripts running the services' statements: $n becomes the variable :pn."""
+    sql = {k: re.sub(r"\$(\d+)", r":p\1", v) for k, v in statements().items()}
+    pick = f"\\set p1 random(1, {CLIENTS})\n"
+    texts = {
+        "balance": f"{pick}{sql['balance']};\n",
+        # lock_pair($1, $2) and transfer($1, $2, $3) share from, to (and amount = 1)
+        "transfer": (f"{pick}\\set p2 random(1, {CLIENTS - 1})\n"
+                     "\\set p2 CASE WHEN :p2 >= :p1 THEN :p2 + 1 ELSE :p2 END\n\\set p3 1\n"
+                     f"BEGIN;\n{sql['lock_pair']};\n{sql['transfer']};\nCOMMIT;\n"),
+    }
+    files = {}
+    for name, text in texts.items():
+        files[name] = out / f"{name}.pgbench"
+        files[name].write_text(text)
+    return files
+
+
+def _ms(value: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", value).groups()
+    return float(number) * UNITS[unit]
+
+
+def wrk(url: str, script: str, connections: int, seconds: int) -> dict[str, float]:
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
+                          "-s", str(WRK_SCRIPTS / f"{script}.lua"), url],
+                         capture_output=True, text=True, env={"CLIENTS": str(CLIENTS)},
+                         timeout=seconds + 60)
+    text = out.stdout
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", text)
+    p50, p99 = (re.search(rf"\s{p}%\s+([\d.]+\w+)", text) for p in (50, 99))
+    if out.returncode != 0 or not (rps and p50 and p99):
+        raise UserError(f"wrk failed: {out.stderr or text}")
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
+    return {"rps": float(rps.group(1)), "p50_ms": _ms(p50.group(1)), "p99_ms": _ms(p99.group(1)),
+            "non_2xx": int(bad.group(1)) if bad else 0}
+
+
+def pgbench(cluster: Cluster, script: Path, clients: int, seconds: int, logdir: Path) -> dict:
+    cmd = [str(cluster.bin / "pgbench"), "-n", "-M", "prepared", "-c", str(clients), "-j", "2",
+           "-T", str(seconds), "-f", str(script), "-l", "--log-prefix", str(logdir / script.stem),
+           "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "bank"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60)
+    tps = re.search(r"tps = ([\d.]+)", out.stdout)
+    if out.returncode != 0 or not tps:
+        raise UserError(f"pgbench failed: {out.stderr or out.stdout}")
+    # per-transaction log: client, number, latency in microseconds, script, epoch s, epoch us
+    latencies = sorted(int(line.split()[2]) for log in logdir.glob(f"{script.stem}.*")
+                       for line in log.read_text().splitlines())
+    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
+    return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
+
+
+def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
+        workdir: Path) -> tuple[list[dict], dict[str, str]]:
+    """Every (endpoint, service) pair plus pgbench, each on a freshly seeded database; returns
+    the rows and the server's settings."""
+    if not shutil.which("wrk"):
+        raise UserError("wrk is required: apt-get install wrk")
+    rows = []
+    cluster = Cluster.create()
+    try:
+        scripts = pgbench_scripts(workdir)
+        for endpoint in ENDPOINTS:
+            for name in service_names:
+                _fresh(cluster)
+                svc = services.get(name).start(port=free_port(), pool=95, db_env=cluster.env(),
+                                               log=workdir / f"{name}.log")
+                try:
+                    wrk(svc.url, endpoint, connections, warmup_s)
+                    figures = wrk(svc.url, endpoint, connections, seconds)
+                finally:
+                    svc.stop()
+                rows.append({"endpoint": ENDPOINTS[endpoint], "runner": name, **figures,
+                             "money_ok": _money_ok(cluster)})
+                print(f"  {name:<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
+            _fresh(cluster)
+            warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
+            warm.mkdir()
+            measured.mkdir()
+            pgbench(cluster, scripts[endpoint], connections, warmup_s, warm)
+            rows.append({"endpoint": ENDPOINTS[endpoint], "runner": "pgbench (same SQL)",
+                         **pgbench(cluster, scripts[endpoint], connections, seconds, measured),
+                         "money_ok": _money_ok(cluster)})
+            print(f"  {'pgbench':<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
+        settings = cluster.settings()
+    finally:
+        cluster.destroy()
+    return rows, settings
+
+
+def _money_ok(cluster: Cluster) -> bool:
+    return bool(money.parse(cluster.psql(paths.MONEY_CHECK.read_text()))["ok"])
+
+
+def _fresh(cluster: Cluster) -> None:
+    cluster.reset()
+    cluster.psql(SEED)
