@@ -121,10 +121,15 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     }, indent=2) + "\n")
     summary = analysis.summarize_level(out)
     o = summary["overall"]
-    print(f"{tag} {level.id}: {o['throughput_rps']:.0f} req/s, p99 {o['p99_ms']:.0f} ms, "
-          f"errors {o['error_pct']:.2f}%, money {'ok' if check['ok'] else 'FAILED'}", flush=True)
+    print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
+          f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
+          f"money {'ok' if check['ok'] else 'FAILED'}", flush=True)
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
+
+
+def _fig(value: float | None, spec: str = ".0f") -> str:
+    return "n/a" if value is None else format(value, spec)
 
 
 def _follow(jm: JMeterRun, level: Level, tag: str, remaining_s: float) -> None:

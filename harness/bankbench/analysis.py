@@ -1,0 +1,268 @@
+"""Figures of a benchmark run, computed from the raw files of results/LAYOUT.md.
+
+The definitions every table, chart and sentence of the report rests on:
+
+- Measured window: the samples that start (`timeStamp`) at or after `measure_from_ms`; earlier
+  ones are warm-up and count nowhere.
+- Throughput: measured requests / (end of the last measured sample - `measure_from_ms`), in
+  seconds. Each label uses the same window, so label throughputs add up to the overall one.
+- Percentiles: pandas `quantile`, linear interpolation between the two nearest samples.
+- Error %: samples with `success=false` (failed assertions included) over measured samples.
+- Resources: the metrics.csv rows with `measure_from_ms <= t_ms <= ended_ms`.
+- `loadgen_saturated`: machine CPU mean >= 90 % and the load generator used at least as much
+  CPU as the service: the machine was full and the generator took a large share of it, so the
+  throughput says more about the machine than about the service.
+- Repeats: a (service, users, pool) level runs `repeat` times; aggregates are the median, min
+  and max over the repeats whose money check passed. A failed money check is never averaged in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
+from tabulate import tabulate
+
+from bankbench import formatting
+from bankbench.errors import UserError
+from bankbench.rawdata import read_json, read_metrics, read_samples, write_json
+
+SERVICES = ("go", "java", "java-virtual")
+LEVEL_KEYS = ("service", "users", "pool")
+PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
+INPUTS = ("level.json", "jmeter.csv.gz", "metrics.csv", "money.json")
+# summary.json resource figure -> (metrics.csv column, pandas aggregation)
+RESOURCES = {
+    "service_cpu_mean": ("service_cpu_pct", "mean"),
+    "service_cpu_max": ("service_cpu_pct", "max"),
+    "service_rss_mean_mb": ("service_rss_mb", "mean"),
+    "service_rss_max_mb": ("service_rss_mb", "max"),
+    "pg_cpu_mean": ("pg_cpu_pct", "mean"),
+    "pg_cpu_max": ("pg_cpu_pct", "max"),
+    "pg_rss_mean_mb": ("pg_rss_mb", "mean"),
+    "pg_rss_max_mb": ("pg_rss_mb", "max"),
+    "loadgen_cpu_mean": ("loadgen_cpu_pct", "mean"),
+    "loadgen_cpu_max": ("loadgen_cpu_pct", "max"),
+    "machine_cpu_mean": ("machine_cpu_pct", "mean"),
+}
+# comparison_table columns: summary.csv column -> header suffix
+COMPARED = {
+    "overall.throughput_rps": "req/s",
+    "overall.p50_ms": "p50 ms",
+    "overall.p99_ms": "p99 ms",
+    "overall.error_pct": "err %",
+}
+FIRST = next(iter(COMPARED))  # the cell that also tells how many repeats failed
+
+
+def summarize_level(level_dir: Path) -> dict:
+    """Computes a level's summary.json from its raw files, writes it and returns it."""
+    level = read_json(level_dir / "level.json")
+    start = level["measure_from_ms"]
+    samples = read_samples(level_dir / "jmeter.csv.gz")
+    measured = samples[samples["timeStamp"] >= start]
+    seconds = ((measured["timeStamp"] + measured["elapsed"]).max() - start) / 1000
+    metrics = read_metrics(level_dir / "metrics.csv")
+    in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
+    summary = {
+        "level": level,
+        "money_ok": bool(read_json(level_dir / "money.json")["ok"]),
+        "overall": latency_stats(measured, seconds),
+        "labels": {
+            str(label): latency_stats(group, seconds)
+            for label, group in measured.groupby("label", observed=True)
+        },
+        "resources": resource_stats(in_window),
+    }
+    write_json(level_dir / "summary.json", summary)
+    return summary
+
+
+def latency_stats(samples: pd.DataFrame, seconds: float) -> dict:
+    """Requests, errors, throughput and latency figures of `samples` spread over `seconds`."""
+    elapsed = samples["elapsed"]
+    requests = len(samples)
+    errors = int((~samples["success"]).sum())
+    quantiles = elapsed.quantile(list(PERCENTILES.values()))
+    return {
+        "requests": requests,
+        "errors": errors,
+        "error_pct": _number(100 * errors / requests) if requests else None,
+        "throughput_rps": _number(requests / seconds) if seconds > 0 else None,
+        "mean_ms": _number(elapsed.mean()),
+        **{name: _number(value) for name, value in zip(PERCENTILES, quantiles)},
+        "max_ms": _number(elapsed.max()),
+    }
+
+
+def resource_stats(metrics: pd.DataFrame) -> dict:
+    """CPU and memory figures of the metrics rows of a window, and whether the generator saturated."""
+    stats = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
+    machine, loadgen, service = (stats[k] for k in ("machine_cpu_mean", "loadgen_cpu_mean", "service_cpu_mean"))
+    saturated = None not in (machine, loadgen, service) and machine >= 90 and loadgen >= service
+    return {**stats, "loadgen_saturated": saturated}
+
+
+def _number(value: float) -> float | None:
+    """A JSON-friendly figure: None for NaN (an empty window), else rounded to 3 decimals."""
+    return None if pd.isna(value) else round(float(value), 3)
+
+
+def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
+    """Summarizes every level of a run, writes summary.csv and returns it as a frame.
+
+    A level's summary.json newer than its inputs is reused, unless `force`.
+    """
+    level_dirs = sorted(p for p in (run_dir / "levels").glob("*") if (p / "level.json").is_file())
+    if not level_dirs:
+        raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
+    rows = [flatten(_summary(level_dir, force), level_dir.name) for level_dir in level_dirs]
+    frame = pd.DataFrame(rows).sort_values([*LEVEL_KEYS, "repeat"], key=sort_key, ignore_index=True)
+    frame.to_csv(run_dir / "summary.csv", index=False)
+    return frame
+
+
+def _summary(level_dir: Path, force: bool) -> dict:
+    if not force and _is_fresh(level_dir):
+        return read_json(level_dir / "summary.json")
+    return summarize_level(level_dir)
+
+
+def _is_fresh(level_dir: Path) -> bool:
+    """Whether summary.json is newer than every input it was computed from."""
+    try:
+        inputs = max((level_dir / name).stat().st_mtime for name in INPUTS)
+        return (level_dir / "summary.json").stat().st_mtime > inputs
+    except FileNotFoundError:
+        return False
+
+
+def flatten(summary: dict, level_id: str) -> dict:
+    """One summary.csv row: level_id (folder name), scalar level.json keys, overall.*, resources.*, money_ok."""
+    level = {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
+    return {
+        "level_id": level_id,
+        **level,
+        **{f"overall.{key}": value for key, value in summary["overall"].items()},
+        **{f"resources.{key}": value for key, value in summary["resources"].items()},
+        "money_ok": summary["money_ok"],
+    }
+
+
+def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
+    """One row per (level, request label) with the level keys, money_ok and the label's figures."""
+    rows = [
+        {**level[["level_id", *LEVEL_KEYS, "repeat", "money_ok"]].to_dict(), "label": label, **stats}
+        for _, level in summary.iterrows()
+        for label, stats in read_json(run_dir / "levels" / level["level_id"] / "summary.json")["labels"].items()
+    ]
+    return pd.DataFrame(rows)
+
+
+def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
+    """Median of `columns` over the passed repeats of each `keys` group, with `<column>.min`/`.max`.
+
+    Every group is kept, with `repeats` (all) and `failed` (money check failed) counts; a group
+    whose repeats all failed has no figures (NaN).
+    """
+    ok = frame["money_ok"].astype(bool)
+    stats = frame[ok].groupby(list(keys))[list(columns)].agg(["median", "min", "max"])
+    stats.columns = [name if how == "median" else f"{name}.{how}" for name, how in stats.columns]
+    counts = ok.groupby([frame[key] for key in keys]).agg(repeats="size", failed=lambda passed: int((~passed).sum()))
+    return counts.join(stats).reset_index()
+
+
+def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
+    """`aggregate_repeats` of every numeric overall.* and resources.* figure of a run's summary,
+    with the run's `pg_max_connections` (one PostgreSQL cluster serves a whole run)."""
+    columns = [
+        column for column in summary.columns
+        if column.startswith(("overall.", "resources.")) and summary[column].dtype.kind in "if"
+    ]
+    return aggregate_repeats(summary, columns).assign(pg_max_connections=summary["pg_max_connections"].max())
+
+
+def main_pool(levels: pd.DataFrame) -> int:
+    """The pool size user sweeps are shown at: the one most levels ran with.
+
+    On a tie (a pool sweep), the largest that PostgreSQL's max_connections can serve: beyond it
+    lies the cliff the pool chart shows.
+    """
+    counts = levels["pool"].value_counts()
+    tied = counts[counts == counts.max()].index
+    servable = tied[tied <= levels["pg_max_connections"].max()]
+    return int((servable if len(servable) else tied).max())
+
+
+def row_keys(summary: pd.DataFrame) -> list[str]:
+    """What tells a run's levels apart besides the service: users, and pool when it varies."""
+    return ["users", "pool"] if summary["pool"].nunique() > 1 else ["users"]
+
+
+class Timeline(NamedTuple):
+    """Per-second figures of one level and where its warm-up ended."""
+
+    frame: pd.DataFrame  # t_s (since level start), requests_per_s, errors_per_s, p50_ms, p99_ms
+    warmup_end_s: float
+
+
+def timeline(level_dir: Path, bucket_s: float = 1.0) -> Timeline:
+    """Throughput, errors and p50/p99 latency of a level per `bucket_s` of sample start time."""
+    level = read_json(level_dir / "level.json")
+    samples = read_samples(level_dir / "jmeter.csv.gz")
+    since_start = (samples["timeStamp"] - level["started_ms"]) / 1000
+    bucket = (since_start // bucket_s * bucket_s).rename("t_s")
+    latency = samples["elapsed"].groupby(bucket)
+    frame = pd.DataFrame({
+        "requests_per_s": latency.size() / bucket_s,
+        "errors_per_s": (~samples["success"]).groupby(bucket).sum() / bucket_s,
+        "p50_ms": latency.quantile(0.50),
+        "p99_ms": latency.quantile(0.99),
+    })
+    return Timeline(frame.reset_index(), (level["measure_from_ms"] - level["started_ms"]) / 1000)
+
+
+def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:
+    """Level name per service to draw over time: `users` (default the most) at the main pool.
+
+    A repeat that passed its money check is preferred, then the first one.
+    """
+    at_pool = summary[summary["pool"] == main_pool(summary)]
+    chosen = at_pool[at_pool["users"] == (users or at_pool["users"].max())]
+    first = chosen.sort_values(["money_ok", "repeat"], ascending=[False, True]).groupby("service").head(1)
+    return {row.service: row.level_id for row in first.sort_values("service", key=sort_key).itertuples()}
+
+
+def comparison_table(summary: pd.DataFrame) -> str:
+    """Side-by-side terminal table: a row per users (and pool), throughput/p50/p99/error % per service."""
+    cells = aggregate_repeats(summary, list(COMPARED))
+    for column in COMPARED:
+        cells[column] = formatting.spread_column(cells, column, mark_failed=column == FIRST)
+    rows = row_keys(summary)
+    wide = cells.pivot(index=rows, columns="service", values=list(COMPARED))
+    services = sorted(cells["service"].unique(), key=service_order)
+    wide = wide.reindex(columns=[(metric, service) for service in services for metric in COMPARED])
+    headers = rows + [f"{service} {COMPARED[metric]}" for metric, service in wide.columns]
+    return tabulate(wide.fillna("-").reset_index().values.tolist(), headers, disable_numparse=True,
+                    stralign="right")
+
+
+def service_order(service: str) -> tuple[int, str]:
+    """Sort key: the layout's services in their usual order, any other after them."""
+    return (SERVICES.index(service) if service in SERVICES else len(SERVICES), service)
+
+
+def by_service(frame: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+    """The rows of each service, services in `service_order`."""
+    for service in sorted(frame["service"].unique(), key=service_order):
+        yield service, frame[frame["service"] == service]
+
+
+def sort_key(column: pd.Series) -> pd.Series:
+    """A `sort_values(key=...)` putting services in `service_order`, other columns as they are."""
+    if column.name != "service":
+        return column
+    rank = {service: i for i, service in enumerate(sorted(column.unique(), key=service_order))}
+    return column.map(rank)

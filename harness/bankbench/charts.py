@@ -1,0 +1,181 @@
+"""Charts of a run as matplotlib Figures: they only draw what the analysis computed.
+
+Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
+pyplot state, so they work headless and in a notebook alike. The vs-users charts take
+`analysis.aggregate_levels` output and draw each service's medians with min-max bars where a
+level was repeated; a level whose money check failed has no median and is not drawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+from bankbench.analysis import Timeline, by_service, main_pool
+
+# Okabe-Ito colours (colour-blind safe), the same service -> colour in every chart.
+COLOURS = {"go": "#0072B2", "java": "#D55E00", "java-virtual": "#009E73"}
+MARKERS = {"go": "o", "java": "s", "java-virtual": "^"}
+OTHER_COLOUR = "#777777"
+LOG_RANGE = 30  # from this max/min ratio on, a linear axis flattens the small values: use log
+PERCENTILE_PANELS = {"overall.p50_ms": "p50", "overall.p90_ms": "p90", "overall.p99_ms": "p99"}
+RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside it
+    "resources.service_cpu_mean": "service CPU (% of one core)",
+    "resources.service_rss_mean_mb": "service RSS (MB)",
+    "resources.pg_cpu_mean": "PostgreSQL CPU (% of one core)",
+    "resources.pg_rss_mean_mb": "PostgreSQL RSS (MB)",
+}
+
+
+def latency_percentiles(levels: pd.DataFrame) -> Figure:
+    """p50, p90 and p99 latency vs users, one panel each, sharing a latency axis."""
+    levels, pool = _at_main_pool(levels)
+    fig, axes = _figure(ncols=3, width=12, sharey=True)
+    for ax, (column, name) in zip(axes, PERCENTILE_PANELS.items()):
+        _draw_services(ax, levels, "users", column)
+        _level_axis(ax, levels["users"], "users")
+        ax.set_title(name)
+    _value_axis(axes[0], "latency (ms)", levels[list(PERCENTILE_PANELS)])
+    axes[0].legend(title="service")
+    fig.suptitle(f"Latency percentiles vs users (pool {pool}, measured window)")
+    return fig
+
+
+def throughput(levels: pd.DataFrame) -> Figure:
+    """Measured throughput vs users."""
+    return _one_vs_users(levels, "overall.throughput_rps", "throughput (requests/s)", "Throughput", log=True)
+
+
+def errors(levels: pd.DataFrame) -> Figure:
+    """Error percentage vs users (linear: zero is the usual value)."""
+    return _one_vs_users(levels, "overall.error_pct", "errors (% of requests)", "Errors", log=False)
+
+
+def resources(levels: pd.DataFrame) -> Figure:
+    """CPU and RSS of the service and of PostgreSQL vs users: mean solid, max dotted."""
+    levels, pool = _at_main_pool(levels)
+    fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
+    for i, (ax, (column, label)) in enumerate(zip(axes, RESOURCE_PANELS.items())):
+        peak = column.replace("_mean", "_max")
+        _draw_services(ax, levels, "users", column)
+        _draw_services(ax, levels, "users", peak, linestyle=":", label="_nolegend_", alpha=0.7)
+        _level_axis(ax, levels["users"], "users" if i >= 2 else "")  # the bottom row says it
+        _value_axis(ax, label)
+    axes[0].legend(title="service under load")
+    fig.suptitle(f"Resources vs users (pool {pool}): mean solid, max dotted")
+    return fig
+
+
+def pool_sweep(levels: pd.DataFrame) -> Figure:
+    """Throughput and errors vs pool size, a line per service (and per users), with the
+    PostgreSQL max_connections cliff marked."""
+    max_connections = levels["pg_max_connections"].max()
+    fig, axes = _figure(ncols=2, width=12, height=4.8)
+    several_users = levels["users"].nunique() > 1
+    for (users, at_users), style in zip(levels.groupby("users"), ("-", "--", "-.", ":") * 8):
+        for ax, column in zip(axes, ("overall.throughput_rps", "overall.error_pct")):
+            _draw_services(ax, at_users, "pool", column, linestyle=style,
+                           suffix=f" {users:,} users" if several_users else "")
+    for ax, label in zip(axes, ("throughput (requests/s)", "errors (% of requests)")):
+        _level_axis(ax, levels["pool"], "pool size (connections per service instance)")
+        _value_axis(ax, label)
+        if max_connections > 0:
+            ax.axvline(max_connections, color="black", linestyle="--", linewidth=1,
+                       label=f"PostgreSQL max_connections = {max_connections}")
+    # Below the panels: the curves fill them from side to side.
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4)
+    fig.suptitle("Pool size sweep: throughput and errors")
+    return fig
+
+
+def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
+    """p50 (dashed) and p99 latency and throughput per second of one level per service,
+    with the excluded ramp-up and warm-up shaded."""
+    fig, (latency, rate) = _figure(nrows=2, width=11, height=7, sharex=True)
+    for service, timeline in timelines.items():
+        frame, style = timeline.frame, _style(service) | {"marker": None}
+        latency.plot(frame["t_s"], frame["p99_ms"], **style)
+        latency.plot(frame["t_s"], frame["p50_ms"], **style | {"linestyle": "--", "label": "_nolegend_"})
+        rate.plot(frame["t_s"], frame["requests_per_s"], **style)
+    warmup_end = max((timeline.warmup_end_s for timeline in timelines.values()), default=0)
+    for ax in (latency, rate):
+        if warmup_end > 0:
+            ax.axvspan(0, warmup_end, color="grey", alpha=0.2, label="ramp-up + warm-up (excluded)")
+    _value_axis(latency, "latency (ms): p99 solid, p50 dashed",
+                pd.concat([t.frame[["p50_ms", "p99_ms"]] for t in timelines.values()]))
+    _value_axis(rate, "throughput (requests/s)")
+    rate.set_xlabel("time since level start (s)")
+    latency.legend()
+    fig.suptitle(title)
+    return fig
+
+
+def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, log: bool) -> Figure:
+    levels, pool = _at_main_pool(levels)
+    fig, (ax,) = _figure()
+    _draw_services(ax, levels, "users", column)
+    _level_axis(ax, levels["users"], "users")
+    _value_axis(ax, label, levels[[column]] if log else None)
+    ax.legend(title="service")
+    fig.suptitle(f"{title} vs users (pool {pool}, measured window)")
+    return fig
+
+
+def _figure(nrows: int = 1, ncols: int = 1, width: float = 7, height: float = 4.2,
+            **shared: bool) -> tuple[Figure, np.ndarray]:
+    fig = Figure(figsize=(width, height), layout="constrained", dpi=100)
+    return fig, fig.subplots(nrows, ncols, squeeze=False, **shared).ravel()
+
+
+def _at_main_pool(levels: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """User sweeps are drawn at one pool size: with several, the one most levels ran with."""
+    pool = main_pool(levels)
+    return levels[levels["pool"] == pool], pool
+
+
+def _style(service: str) -> dict:
+    return {"color": COLOURS.get(service, OTHER_COLOUR), "marker": MARKERS.get(service, "D"), "label": service}
+
+
+def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: str = "", **style) -> None:
+    """Each service's medians of `column` along `x`, with min-max bars where repeats passed."""
+    for service, frame in by_service(levels):
+        frame = frame.dropna(subset=[column]).sort_values(x)
+        y = frame[column]
+        repeated = (frame["repeats"] - frame["failed"] > 1).any() and f"{column}.min" in frame
+        spread = [y - frame[f"{column}.min"], frame[f"{column}.max"] - y] if repeated else None
+        look = _style(service) | {"label": service + suffix} | style
+        ax.errorbar(frame[x], y, yerr=spread, capsize=3, **look)
+
+
+def _level_axis(ax: Axes, measured: pd.Series, label: str) -> None:
+    """An x axis ticked at the measured values (users, pool sizes), log-spaced when they span
+    a wide range."""
+    values = sorted(measured.unique())
+    if values and values[-1] / values[0] >= LOG_RANGE:
+        ax.set_xscale("log")
+    ax.set_xticks(values)
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1000:g}k" if v >= 1000 else f"{v:g}"))
+    ax.set_xlabel(label)
+    ax.grid(True, alpha=0.3)
+
+
+def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> None:
+    """Labels the value axis: log scale when the positive `values` (if given) span LOG_RANGE or
+    more, else linear from zero, so that a 1 % gap does not fill the chart."""
+    positive = np.array([]) if values is None else values.to_numpy(dtype=float).ravel()
+    positive = positive[np.isfinite(positive) & (positive > 0)]
+    if positive.size and positive.max() / positive.min() >= LOG_RANGE:
+        ax.set_yscale("log")
+        # 1-2-5 ticks labelled as plain numbers: 10^2 is harder to read off than 100.
+        ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    else:  # set_ylim freezes both ends: the top gets the headroom autoscaling would give
+        top = ax.dataLim.y1 if np.isfinite(ax.dataLim.y1) else 0
+        ax.set_ylim(0, top * 1.05 if top > 0 else 1)
+    ax.set_ylabel(label)
+    ax.grid(True, alpha=0.3)

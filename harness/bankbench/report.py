@@ -1,0 +1,107 @@
+"""The results report: results/report/README.md with PNG charts, plus the executed notebook as HTML.
+
+It only reads run folders (results/LAYOUT.md) and writes the report folder; the figures come from
+`analysis`, the drawing from `charts`, the tables from `tables`, the sentences from `narrative`.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from bankbench import analysis, charts, narrative, notebook, runs, tables
+from bankbench.formatting import markdown
+from bankbench.runs import Run
+
+CHARTS_DIR = "charts"  # under the report folder, owned by the report: emptied at each build
+INTRO = """\
+# bankbench results
+
+Every figure below is computed by `harness/bankbench` from the run folders (see
+`results/LAYOUT.md`) only. Latency percentiles are exact, over each level's measured window:
+samples of the ramp-up and warm-up are left out. A level run several times shows the
+median [min-max] of the repeats whose money check passed; a level whose money check failed is
+marked FAILED and left out of the medians and charts. The load generator, the service and
+PostgreSQL share one machine: compare services within a run, and absolute figures only with
+the same hardware."""
+THEN_AND_NOW = """\
+The 2018 and 2019 figures are the articles' own (`results/published.csv`): they came from
+other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
+
+
+def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = True) -> Path:
+    """Renders the report of `run_dirs` (default: the latest run of each profile) into
+    `out_dir`: README.md, charts/*.png and, with `execute_notebook`, results.html.
+    Returns the README's path."""
+    selected = runs.load_runs(run_dirs)
+    charts_dir = out_dir / CHARTS_DIR
+    shutil.rmtree(charts_dir, ignore_errors=True)  # charts of runs no longer shown
+    charts_dir.mkdir(parents=True)
+    intro = INTRO
+    if execute_notebook:
+        intro += "\n\nThe same, with the code: [results.html](results.html) (explore with `results/results.ipynb`)."
+    published = runs.read_published()
+    sections = [run_section(run, published, charts_dir) for run in selected]
+    readme = out_dir / "README.md"
+    readme.write_text("\n\n".join([intro, *sections]) + "\n")
+    if execute_notebook:
+        notebook.render_html([run.path for run in selected], out_dir / "results.html")
+    return readme
+
+
+def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]:
+    """Every chart of a run by name; the time chart shows `timeline_users` (default the most)."""
+    levels = analysis.aggregate_levels(run.summary)
+    figures = {
+        "latency": charts.latency_percentiles(levels),
+        "throughput": charts.throughput(levels),
+        "errors": charts.errors(levels),
+        "resources": charts.resources(levels),
+    }
+    if levels["pool"].nunique() > 1:
+        figures["pool"] = charts.pool_sweep(levels)
+    chosen = analysis.timeline_levels(run.summary, timeline_users)
+    timelines = {service: analysis.timeline(run.level_dir(level)) for service, level in chosen.items()}
+    figures["timeline"] = charts.latency_over_time(timelines, f"Over time: {', '.join(chosen.values())}")
+    return figures
+
+
+def money_text(run: Run) -> str:
+    """The money check of every level: a sentence, and what failed as a table."""
+    failures = tables.money_failures(run)
+    text = narrative.money(run.summary)
+    return text if failures.empty else f"{text}\n\n{markdown(failures.astype(str))}"
+
+
+def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
+    """The Markdown of one run, its charts saved as PNG files into `charts_dir`."""
+    users, labels = tables.labels(run)
+    parts = [
+        f"## Run `{run.id}` (profile {run.profile})",
+        narrative.reading(run.summary),
+        "### Setup",
+        markdown(tables.context(run.manifest)),
+        f"Load model: {run.manifest.get('load_model', 'not recorded')}.",
+        "### Money check",
+        money_text(run),
+        "### Side by side",
+        f"Throughput in requests/s, latency in ms.\n\n```text\n{analysis.comparison_table(run.summary)}\n```",
+        "### Charts",
+        *(_save(figure, charts_dir / f"{run.id}-{name}.png") for name, figure in run_charts(run).items()),
+        "### Levels",
+        markdown(tables.levels(run.summary)),
+        f"### Request labels at {users:,} users",
+        markdown(labels),
+    ]
+    if run.profile == "article":
+        parts += ["### Then and now", THEN_AND_NOW, markdown(tables.then_and_now(run.summary, published))]
+    return "\n\n".join(parts)
+
+
+def _save(figure: Figure, path: Path) -> str:
+    """Saves a chart and returns its Markdown image link, relative to the report folder."""
+    figure.savefig(path)
+    return f"![{figure.get_suptitle()}]({path.parent.name}/{path.name})"

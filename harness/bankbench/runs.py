@@ -1,0 +1,75 @@
+"""Finding and loading run folders (results/runs/<stamp>-<env>-<profile>/, see results/LAYOUT.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench import analysis, paths
+from bankbench.errors import UserError
+from bankbench.rawdata import read_json
+
+PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run folder with its manifest and its summary.csv frame (one row per level)."""
+
+    path: Path
+    manifest: dict
+    summary: pd.DataFrame
+
+    @property
+    def id(self) -> str:
+        """The run id, e.g. 20261122T013000Z-native-local."""
+        return self.manifest.get("run_id", self.path.name)
+
+    @property
+    def profile(self) -> str:
+        """The load profile the run used (local, article, pool...)."""
+        return self.manifest.get("profile", "")
+
+    def level_dir(self, level: str) -> Path:
+        """The folder of one level, by name (go-u1000-p95-r1)."""
+        return self.path / "levels" / level
+
+
+def find_runs(root: Path = paths.RUNS) -> list[Path]:
+    """Every run folder under `root`, oldest first (names start with the UTC time stamp)."""
+    return sorted(p.parent for p in root.glob("*/manifest.json"))
+
+
+def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
+    """The newest run of each profile under `root`, in profile order."""
+    latest = {read_json(path / "manifest.json").get("profile", ""): path for path in find_runs(root)}
+    return [latest[profile] for profile in sorted(latest)]
+
+
+def load_run(path: Path, services: list[str] | None = None) -> Run:
+    """Loads a run, summarizing its levels where needed; `services` keeps only those services."""
+    if not (path / "manifest.json").is_file():
+        raise UserError(f"{path} is not a run folder (no manifest.json)")
+    summary = analysis.summarize_run(path)
+    if services is not None:
+        summary = summary[summary["service"].isin(services)].reset_index(drop=True)
+    return Run(path, read_json(path / "manifest.json"), summary)
+
+
+def load_runs(paths: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:
+    """Loads `paths`, by default the latest run of each profile under results/runs/."""
+    paths = latest_per_profile() if paths is None else paths
+    if not paths:
+        raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
+    return [load_run(Path(path), services) for path in paths]
+
+
+def read_published(path: Path = PUBLISHED_CSV) -> pd.DataFrame:
+    """The figures the 2018 and 2019 articles published (results/published.csv), as text:
+    they are shown exactly as published."""
+    try:
+        return pd.read_csv(path, dtype={"mean_ms": str, "p99_ms": str, "error_pct": str})
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err}") from err

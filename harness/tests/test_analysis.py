@@ -1,0 +1,207 @@
+"""The analysis library on the fixture run (tests/fixtures/make_fixture.py says how it is made).
+
+Expected figures are computed by hand from the fixture's rules: measured latencies are
+`scale * (i + 1)` ms for i = 0..19, one sample every 500 ms from measure_from_ms; pandas'
+default (linear) quantile puts percentile q at position 19q of the sorted values.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bankbench import analysis
+from bankbench.errors import UserError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+RUN_ID = "20261122T013000Z-native-article"
+GOLDEN = FIXTURES / "golden"
+UPDATE_GOLDEN = os.environ.get("BANKBENCH_UPDATE_GOLDEN") == "1"
+
+
+@pytest.fixture
+def run_dir(tmp_path: Path) -> Path:
+    """A writable copy of the fixture run (summaries are written into it)."""
+    return shutil.copytree(FIXTURES / "runs" / RUN_ID, tmp_path / RUN_ID)
+
+
+def check_golden(name: str, text: str) -> None:
+    """Compares with tests/fixtures/golden/<name>; BANKBENCH_UPDATE_GOLDEN=1 rewrites it."""
+    path = GOLDEN / name
+    if UPDATE_GOLDEN:
+        path.write_text(text)
+    assert text == path.read_text()
+
+
+def test_summarize_level_overall(run_dir: Path) -> None:
+    # go-u4000-p95-r1: scale 5 -> 5, 10, ..., 100 ms; errors at i = 7 and 15.
+    summary = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+    assert summary["overall"] == {
+        "requests": 20,  # the 6 warm-up samples (900 ms, 2 errors) are left out
+        "errors": 2,
+        "error_pct": 10.0,
+        "throughput_rps": 2.083,  # 20 / 9.6 s: the last sample starts at +9.5 s and lasts 100 ms
+        "mean_ms": 52.5,
+        "p50_ms": 52.5,  # position 9.5: between 50 and 55
+        "p90_ms": 90.5,  # position 17.1: 90 + 0.1 * 5
+        "p95_ms": 95.25,  # position 18.05: 95 + 0.05 * 5
+        "p99_ms": 99.05,  # position 18.81: 95 + 0.81 * 5
+        "max_ms": 100.0,
+    }
+    assert summary["money_ok"] is True
+    assert summary["level"]["users"] == 4000
+
+
+def test_summarize_level_labels(run_dir: Path) -> None:
+    summary = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+    balance, transaction = summary["labels"]["balance"], summary["labels"]["transaction"]
+    # balance: even i -> 5, 15, ..., 95; transaction: odd i -> 10, 20, ..., 100 with both errors.
+    assert (balance["requests"], balance["errors"], balance["mean_ms"]) == (10, 0, 50.0)
+    assert (balance["p50_ms"], balance["p90_ms"], balance["p99_ms"]) == (50.0, 86.0, 94.1)
+    assert (transaction["errors"], transaction["error_pct"], transaction["p99_ms"]) == (2, 20.0, 99.1)
+    # Labels share the level's window: their throughputs add up to the overall one.
+    assert balance["throughput_rps"] == transaction["throughput_rps"] == 1.042
+
+
+def test_summarize_level_resources(run_dir: Path) -> None:
+    resources = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["resources"]
+    # Window rows t = 2..12 s: service CPU 100..200, RSS 300..320, PG CPU 40..60; the 999s outside.
+    assert resources == {
+        "service_cpu_mean": 150.0, "service_cpu_max": 200.0,
+        "service_rss_mean_mb": 310.0, "service_rss_max_mb": 320.0,
+        "pg_cpu_mean": 50.0, "pg_cpu_max": 60.0,
+        "pg_rss_mean_mb": 500.0, "pg_rss_max_mb": 500.0,
+        "loadgen_cpu_mean": 30.0, "loadgen_cpu_max": 30.0,
+        "machine_cpu_mean": 60.0, "loadgen_saturated": False,
+    }
+
+
+def test_saturation_and_failed_money(run_dir: Path) -> None:
+    busy = analysis.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")
+    assert busy["resources"]["loadgen_saturated"] is True  # machine 95 %, generator 180 >= 150
+    assert analysis.summarize_level(run_dir / "levels" / "java-u4000-p95-r1")["money_ok"] is False
+
+
+def test_summary_json_is_what_is_returned(run_dir: Path) -> None:
+    level_dir = run_dir / "levels" / "java-u10000-p95-r1"
+    summary = analysis.summarize_level(level_dir)
+    assert json.loads((level_dir / "summary.json").read_text()) == summary
+
+
+def test_empty_window_has_no_figures(run_dir: Path) -> None:
+    level_dir = run_dir / "levels" / "go-u4000-p95-r1"
+    level = json.loads((level_dir / "level.json").read_text())
+    level["measure_from_ms"] = level["ended_ms"] + 60_000  # after every sample and metric
+    (level_dir / "level.json").write_text(json.dumps(level))
+    summary = analysis.summarize_level(level_dir)
+    assert summary["overall"]["requests"] == 0
+    assert summary["overall"]["p99_ms"] is None and summary["overall"]["throughput_rps"] is None
+    assert summary["labels"] == {}
+    assert summary["resources"]["service_cpu_mean"] is None
+    assert summary["resources"]["loadgen_saturated"] is False
+
+
+def test_missing_input_is_a_user_error(run_dir: Path) -> None:
+    (run_dir / "levels" / "go-u4000-p95-r1" / "metrics.csv").unlink()
+    with pytest.raises(UserError, match="metrics.csv"):
+        analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+
+
+def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
+    frame = analysis.summarize_run(run_dir)
+    assert frame["level_id"].tolist() == [
+        "go-u4000-p95-r1", "go-u4000-p95-r2", "go-u10000-p95-r1",
+        "java-u4000-p95-r1", "java-u4000-p95-r2", "java-u10000-p95-r1",
+    ]
+    assert "jmeter_properties" not in frame  # nested level.json values stay in level.json
+    assert {"service", "users", "pool", "repeat", "overall.p99_ms", "resources.pg_cpu_mean",
+            "money_ok"} <= set(frame.columns)
+    written = pd.read_csv(run_dir / "summary.csv")
+    pd.testing.assert_frame_equal(written, frame, check_dtype=False)
+
+
+def test_summarize_run_reuses_fresh_summaries(run_dir: Path) -> None:
+    analysis.summarize_run(run_dir)
+    level_dir = run_dir / "levels" / "go-u4000-p95-r1"
+    stale = json.loads((level_dir / "summary.json").read_text())
+    stale["overall"]["p99_ms"] = -1.0  # a marker: reused as long as summary.json is newest
+    (level_dir / "summary.json").write_text(json.dumps(stale))
+    assert analysis.summarize_run(run_dir).loc[0, "overall.p99_ms"] == -1.0
+    assert analysis.summarize_run(run_dir, force=True).loc[0, "overall.p99_ms"] == 99.05
+    (level_dir / "summary.json").write_text(json.dumps(stale))
+    os.utime(level_dir / "money.json")  # an input newer than the summary: recomputed
+    assert analysis.summarize_run(run_dir).loc[0, "overall.p99_ms"] == 99.05
+
+
+def test_summarize_run_without_levels(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="no levels"):
+        analysis.summarize_run(tmp_path)
+
+
+def test_aggregate_repeats_leaves_failed_money_checks_out(run_dir: Path) -> None:
+    summary = analysis.summarize_run(run_dir)
+    levels = analysis.aggregate_levels(summary).set_index(["service", "users"])
+    go, java = levels.loc[("go", 4000)], levels.loc[("java", 4000)]
+    # go: medians of r1 (scale 5) and r2 (scale 4): p50 52.5 and 42.
+    assert (go["overall.p50_ms"], go["overall.p50_ms.min"], go["overall.p50_ms.max"]) == (47.25, 42.0, 52.5)
+    assert (go["repeats"], go["failed"]) == (2, 0)
+    # java: r1 (scale 3) failed its money check: only r2 (scale 6, p50 63) counts.
+    assert (java["overall.p50_ms"], java["overall.p50_ms.min"], java["repeats"], java["failed"]) == (63.0, 63.0, 2, 1)
+    assert levels["pg_max_connections"].eq(100).all()
+
+
+def synthetic(rows: list[tuple[str, int, int, int, float, bool]]) -> pd.DataFrame:
+    """A summary frame from (service, users, pool, repeat, throughput, money_ok) rows."""
+    frame = pd.DataFrame(rows, columns=["service", "users", "pool", "repeat", "overall.throughput_rps", "money_ok"])
+    return frame.assign(**{"overall.p50_ms": 1.0, "overall.p99_ms": 2.0, "overall.error_pct": 0.0,
+                           "pg_max_connections": 100})
+
+
+def test_comparison_table_marks_failed_and_shows_pools() -> None:
+    summary = synthetic([
+        ("go", 100, 10, 1, 900.0, True), ("go", 100, 10, 2, 1100.0, True), ("go", 100, 10, 3, 1000.0, True),
+        ("java", 100, 10, 1, 800.0, False),
+        ("go", 100, 200, 1, 50.0, True), ("java", 100, 200, 1, 60.0, True),
+    ])
+    lines = analysis.comparison_table(summary).splitlines()
+    assert lines[0].split()[:3] == ["users", "pool", "go"]
+    assert "1000 [900-1100]" in lines[2] and "FAILED" in lines[2]
+    assert lines[3].split()[:3] == ["100", "200", "50.0"]
+
+
+def test_main_pool_prefers_the_servable_pool_on_a_tie() -> None:
+    sweep = synthetic([("go", 100, pool, 1, 1.0, True) for pool in (10, 50, 95, 200)])
+    assert analysis.main_pool(sweep) == 95
+    assert analysis.main_pool(synthetic([("go", 100, 10, 1, 1.0, True)] * 2 + [("go", 100, 95, 1, 1.0, True)])) == 10
+
+
+def test_comparison_table_golden(run_dir: Path) -> None:
+    check_golden("comparison.txt", analysis.comparison_table(analysis.summarize_run(run_dir)) + "\n")
+
+
+def test_timeline(run_dir: Path) -> None:
+    timeline = analysis.timeline(run_dir / "levels" / "go-u4000-p95-r1")
+    frame = timeline.frame.set_index("t_s")
+    assert timeline.warmup_end_s == 2.0
+    assert frame.loc[0.0, "requests_per_s"] == 4  # warm-up samples at 0, 300, 600, 900 ms
+    assert frame.loc[0.0, "errors_per_s"] == 2
+    assert (frame.loc[2.0, "p50_ms"], frame.loc[2.0, "p99_ms"]) == (7.5, 9.95)  # 5 and 10 ms
+    assert frame.index.max() == 11.0
+
+
+def test_timeline_levels_prefer_passed_repeats(run_dir: Path) -> None:
+    summary = analysis.summarize_run(run_dir)
+    assert analysis.timeline_levels(summary) == {"go": "go-u10000-p95-r1", "java": "java-u10000-p95-r1"}
+    assert analysis.timeline_levels(summary, users=4000) == {"go": "go-u4000-p95-r1", "java": "java-u4000-p95-r2"}
+
+
+def test_label_summary(run_dir: Path) -> None:
+    labels = analysis.label_summary(run_dir, analysis.summarize_run(run_dir))
+    assert len(labels) == 12
+    row = labels[(labels["level_id"] == "go-u4000-p95-r1") & (labels["label"] == "transaction")].iloc[0]
+    assert (row["errors"], row["p50_ms"]) == (2, 55.0)

@@ -1,0 +1,150 @@
+"""The report, its charts, tables, sentences and the notebook, built from the fixture run.
+
+The notebook really executes (papermill, the venv's python3 kernel), once for the module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from matplotlib.artist import Artist
+from matplotlib.colors import to_hex
+from matplotlib.figure import Figure
+
+from bankbench import analysis, charts, formatting, narrative, report, runs, tables
+from bankbench.commands import report as report_command
+from bankbench.commands import summarize as summarize_command
+from test_analysis import FIXTURES, RUN_ID, check_golden
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shutil.copytree(FIXTURES / "runs" / RUN_ID, tmp_path_factory.mktemp("runs") / RUN_ID)
+
+
+@pytest.fixture(scope="module")
+def run(run_dir: Path) -> runs.Run:
+    return runs.load_run(run_dir)
+
+
+@pytest.fixture(scope="module")
+def built(run_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The report folder, notebook executed."""
+    out = tmp_path_factory.mktemp("report")
+    (out / "charts").mkdir()
+    (out / "charts" / "stale.png").write_text("from an earlier build")
+    report.build([run_dir], out, execute_notebook=True)
+    return out
+
+
+def test_readme_sections_and_charts(built: Path) -> None:
+    readme = (built / "README.md").read_text()
+    for heading in ("## Run `20261122T013000Z-native-article` (profile article)", "### Setup",
+                    "### Money check", "### Side by side", "### Charts", "### Levels",
+                    "### Request labels at 10,000 users", "### Then and now"):
+        assert heading in readme
+    images = re.findall(r"!\[[^\]]+\]\((charts/[^)]+\.png)\)", readme)
+    assert len(images) == 5  # latency, throughput, errors, resources, timeline: no pool sweep here
+    assert sorted(p.name for p in (built / "charts").iterdir()) == sorted(Path(i).name for i in images)
+    assert "other hardware" in readme and "Fixture CPU 2.0 GHz, 2 cores" in readme
+    assert "| java-u4000-p95-r1 |" in readme  # the failed money check, with what it found
+
+
+def test_notebook_executed_to_html(built: Path) -> None:
+    html = (built / "results.html").read_text()
+    assert html.count("data:image/png;base64") >= 6  # the run's charts and the explore cell's
+    assert "Then and now" in html and "java-u4000-p95-r1" in html
+    # A failing cell fails the build (papermill raises); warnings would show as stderr outputs.
+    assert 'data-mime-type="application/vnd.jupyter.stderr"' not in html
+    assert not list(built.glob("*.tmp"))
+
+
+def test_levels_table_golden(run: runs.Run) -> None:
+    table = tables.levels(run.summary)
+    java = table[(table["service"] == "java") & (table["users"] == 4000)].iloc[0]
+    assert java["requests"] == "20 (1 FAILED)" and java["p50 ms"] == "63.0"  # r2 alone
+    check_golden("levels.md", formatting.markdown(table) + "\n")
+
+
+def test_labels_table(run: runs.Run) -> None:
+    users, table = tables.labels(run)
+    assert users == 10000
+    go = table[(table["service"] == "go") & (table["label"] == "transaction")].iloc[0]
+    assert (go["p50 ms"], go["err %"]) == ("220", "40.0")  # 40, 80, ..., 400 ms; 4 errors of 10
+
+
+def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
+    table = tables.then_and_now(run.summary, runs.read_published()).set_index(["users", "service"])
+    go = table.loc[(10000, "go")]
+    assert (go["2018 original mean ms"], go["2018 original err %"], go["2019 rematch p99 ms"]) == ("46504", "39.30", "9")
+    assert (go["this run mean ms"], go["this run err %"]) == ("210", "20.0")
+    assert "2018 original p99 ms" not in table  # the 2018 article published no p99
+
+
+def test_reading_is_computed(run: runs.Run) -> None:
+    text = narrative.reading(run.summary)
+    assert "FAILED after java-u4000-p95-r1 (1 of 6 levels)" in text
+    assert "At 10,000 users, go served 2.02 req/s with a p99 of 396 ms and 20.0 % errors" in text
+    assert "higher for java than for go" in text  # 2.041 vs 2.020 req/s
+    assert "Throughput peaked for go at 2.09 req/s with 4,000 users, then fell to 2.02" in text
+    assert "saturated the machine at 1 of 6 levels (go-u10000-p95-r1)" in text
+    assert "up to 0.24 % of its median" in text  # go at 4000: (2.088 - 2.083) / 2.0855
+
+
+def test_charts_label_axes_and_keep_service_colours(run: runs.Run) -> None:
+    figures = report.run_charts(run)
+    assert list(figures) == ["latency", "throughput", "errors", "resources", "timeline"]
+    for name, figure in figures.items():
+        assert figure.get_suptitle(), name
+        entries = legend_entries(figure)
+        assert {"go", "java"} <= set(entries), name
+        for service in ("go", "java"):
+            assert to_hex(entries[service].get_color()) == charts.COLOURS[service].lower(), name
+        for ax in figure.axes:
+            assert ax.get_ylabel() or ax.get_title(), name
+        assert figure.axes[-1].get_xlabel(), name
+    assert figures["latency"].axes[0].get_yscale() == "linear"  # 47-396 ms: less than LOG_RANGE
+
+
+def legend_entries(figure: Figure) -> dict[str, Artist]:
+    """Every legend entry of a figure (axes and figure legends): label -> handle."""
+    legends = [ax.get_legend() for ax in figure.axes if ax.get_legend()] + figure.legends
+    return {text.get_text(): handle for legend in legends
+            for text, handle in zip(legend.get_texts(), legend.legend_handles)}
+
+
+def test_pool_sweep_marks_max_connections() -> None:
+    summary = pd.DataFrame({
+        "service": ["go", "go", "java", "java"], "users": 1000, "pool": [50, 200, 50, 200],
+        "repeat": 1, "money_ok": True, "pg_max_connections": 100,
+        "overall.throughput_rps": [900.0, 300.0, 850.0, 200.0], "overall.error_pct": [0.0, 40.0, 0.0, 55.0],
+    })
+    figure = charts.pool_sweep(analysis.aggregate_levels(summary))
+    throughput = figure.axes[0]
+    assert [line.get_xdata()[0] for line in throughput.get_lines() if line.get_linestyle() == "--"] == [100]
+    assert "PostgreSQL max_connections = 100" in legend_entries(figure)
+    assert throughput.get_xlabel().startswith("pool size")
+
+
+def test_summarize_command(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    args = parse(summarize_command, ["summarize", str(run_dir)])
+    assert args.run(args) == 0
+    assert "go req/s" in capsys.readouterr().out
+
+
+def test_report_command_without_notebook(run_dir: Path, tmp_path: Path) -> None:
+    args = parse(report_command, ["report", "--runs", str(run_dir), "--out", str(tmp_path), "--no-notebook"])
+    assert args.run(args) == 0
+    assert (tmp_path / "README.md").exists() and not (tmp_path / "results.html").exists()
+    assert "results.html" not in (tmp_path / "README.md").read_text()
+
+
+def parse(command, argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    command.add_parser(parser.add_subparsers())
+    return parser.parse_args(argv)
