@@ -1,6 +1,6 @@
 # bankbench: build, run, test and benchmark the Go and Java bank services.
 # `make bench` and `make test` install what they need (Maven wrapper, Go modules, a Python venv).
-# Knobs: PROFILE, USERS, POOL, DURATION, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
+# Knobs: PROFILE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose (see README.md).
 
 SHELL := bash
@@ -17,7 +17,8 @@ PROFILE ?= local
 ENV ?= native
 PROFILE_ARGS = --profile $(PROFILE) \
 	$(if $(USERS),--users $(USERS)) $(if $(POOL),--pool $(POOL)) \
-	$(if $(DURATION),--duration $(DURATION)) $(if $(REPEAT),--repeat $(REPEAT)) \
+	$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) \
+	$(if $(REPEAT),--repeat $(REPEAT)) \
 	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS))
 BENCH_ARGS = $(PROFILE_ARGS) --env $(ENV) \
 	$(if $(PG_MAX_CONNECTIONS),--pg-max-connections $(PG_MAX_CONNECTIONS)) \

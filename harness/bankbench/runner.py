@@ -124,6 +124,9 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
           f"money {'ok' if check['ok'] else 'FAILED'}", flush=True)
+    if summary["resources"].get("loadgen_saturated"):
+        print(f"{tag} WARNING: the machine's CPU was saturated and JMeter used as much as the "
+              "service: the load generator may have limited this level", flush=True)
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 

@@ -16,6 +16,7 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pool", help="comma list of pool sizes (POSTGRES_CONNECTIONS_SIZE)")
     p.add_argument("--repeat", type=int, help="how many times to run the whole matrix")
     p.add_argument("--duration", type=int, help="measured seconds per level")
+    p.add_argument("--warmup", type=int, help="seconds after the ramp-up left out of the figures")
     p.add_argument("--scenario", choices=profiles.SCENARIOS)
     p.add_argument("--think-ms", type=int, help="pause between a user's requests")
 
@@ -27,6 +28,7 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
         "pools": profiles.int_list(args.pool),
         "repeat": args.repeat,
         "duration_s": args.duration,
+        "warmup_s": args.warmup,
         "scenario": args.scenario,
         "think_ms": args.think_ms,
     })

@@ -1,0 +1,5 @@
+import sys
+
+from awsbench.cli import main
+
+sys.exit(main())

@@ -1,0 +1,124 @@
+# Hosts: instance type and count per role, the PostgreSQL host's NVMe disk, task sizes.
+
+mock_provider "aws" {
+  source = "./tests/mocks"
+}
+
+variables {
+  db_password = "a-test-password-of-some-length"
+}
+
+run "instance_type_per_role" {
+  assert {
+    condition     = aws_launch_template.host["service"].instance_type == "m5.large"
+    error_message = "the service under test must run on an m5.large"
+  }
+  assert {
+    condition     = aws_launch_template.host["jmeter"].instance_type == "m5.xlarge"
+    error_message = "JMeter must run on m5.xlarge hosts"
+  }
+  assert {
+    condition     = aws_launch_template.host["postgres"].instance_type == "c5d.xlarge"
+    error_message = "PostgreSQL must run on a c5d.xlarge by default"
+  }
+  assert {
+    condition     = aws_launch_template.host["service"].image_id == "ami-0123456789abcdef0"
+    error_message = "hosts must boot the AMI of the public ECS parameter"
+  }
+}
+
+run "one_jmeter_host_per_worker_plus_the_controller" {
+  variables {
+    jmeter_workers = 5
+  }
+
+  assert {
+    condition     = aws_autoscaling_group.host["jmeter"].desired_capacity == 6 && aws_autoscaling_group.host["jmeter"].max_size == 6
+    error_message = "5 workers need 6 JMeter hosts (one controller)"
+  }
+  assert {
+    condition     = output.ecs_services["jmeter-worker"] == 5 && output.jmeter_workers == 5
+    error_message = "the worker service must run one task per worker"
+  }
+  assert {
+    condition     = aws_autoscaling_group.host["service"].desired_capacity == 1 && aws_autoscaling_group.host["postgres"].desired_capacity == 1
+    error_message = "one service host and one PostgreSQL host"
+  }
+}
+
+run "postgres_host_formats_and_mounts_its_nvme_disk" {
+  assert {
+    condition = alltrue([
+      for fragment in ["Amazon EC2 NVMe Instance Storage", "mkfs.xfs -f \"$disk\"", "mount /mnt/nvme", "mkdir -p /mnt/nvme/pgdata", "/etc/fstab"] :
+      strcontains(base64decode(aws_launch_template.host["postgres"].user_data), fragment)
+    ])
+    error_message = "the PostgreSQL host must format and mount its instance-store disk"
+  }
+  assert {
+    # The mount comes before the host joins the cluster, so no task lands on a host without it.
+    condition = (
+      strcontains(base64decode(aws_launch_template.host["postgres"].user_data), "ECS_CLUSTER=bankbench")
+      && length(split("ECS_CLUSTER", base64decode(aws_launch_template.host["postgres"].user_data))[0]) > length(split("mount /mnt/nvme", base64decode(aws_launch_template.host["postgres"].user_data))[0])
+    )
+    error_message = "the PostgreSQL host must join the cluster after mounting the disk"
+  }
+  assert {
+    condition     = !strcontains(base64decode(aws_launch_template.host["service"].user_data), "mkfs") && strcontains(base64decode(aws_launch_template.host["service"].user_data), "ECS_CLUSTER=bankbench")
+    error_message = "other hosts only join the cluster"
+  }
+}
+
+run "postgres_task_keeps_its_data_on_the_nvme_host_path" {
+  assert {
+    condition     = one(aws_ecs_task_definition.this["postgres"].volume).host_path == "/mnt/nvme/pgdata"
+    error_message = "the PostgreSQL task must mount the NVMe directory of its host"
+  }
+  assert {
+    condition     = jsondecode(aws_ecs_task_definition.this["postgres"].container_definitions)[0].mountPoints[0] == { sourceVolume = "pgdata", containerPath = "/var/lib/postgresql/data" }
+    error_message = "the host directory must be PostgreSQL's data directory"
+  }
+}
+
+run "tasks_reserve_their_whole_host" {
+  variables {
+    postgres_instance_type = "c5d.2xlarge"
+  }
+
+  assert {
+    condition     = aws_ecs_task_definition.this["go"].cpu == "2048" && aws_ecs_task_definition.this["go"].memory == "7168"
+    error_message = "the service task must reserve the 2 vCPUs and 7/8 of the memory of an m5.large"
+  }
+  assert {
+    condition     = aws_ecs_task_definition.this["postgres"].cpu == "7936" && aws_ecs_task_definition.this["postgres"].memory == "14080"
+    error_message = "PostgreSQL must reserve its c5d.2xlarge, less room for the admin task"
+  }
+  assert {
+    condition = alltrue([
+      for container in jsondecode(aws_ecs_task_definition.this["jmeter-controller"].container_definitions) :
+      container.cpu > 0 && container.memory > 0
+    ])
+    error_message = "every container must have its CPU and memory set"
+  }
+}
+
+run "cost_per_hour_follows_the_hosts" {
+  variables {
+    jmeter_workers = 1
+  }
+
+  assert {
+    # m5.large + 2 x m5.xlarge + c5d.xlarge + NAT and its address + 4 x 30 GiB gp3
+    condition     = abs(output.cost_per_hour_usd - (0.096 + 2 * 0.192 + 0.192 + 0.05 + 4 * 30 * 0.08 / 730)) < 0.0001
+    error_message = "cost_per_hour_usd must add the hosts, the NAT gateway and the volumes"
+  }
+}
+
+run "virtual_threads_only_for_java_virtual" {
+  assert {
+    condition = (
+      contains(jsondecode(aws_ecs_task_definition.this["java-virtual"].container_definitions)[0].environment, { name = "VIRTUAL_THREADS", value = "true" })
+      && contains(jsondecode(aws_ecs_task_definition.this["java"].container_definitions)[0].environment, { name = "VIRTUAL_THREADS", value = "false" })
+    )
+    error_message = "java-virtual must set VIRTUAL_THREADS=true, java false"
+  }
+}
