@@ -40,7 +40,7 @@ def up(env_file: Path, port: int | None, max_connections: int | None) -> int:
     env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
     print(f"PostgreSQL {cluster.settings()['server_version']} on 127.0.0.1:{cluster.port}, "
           f"database {env['POSTGRES_NAME']}, schema loaded")
-    print(f"settings written to {env_file.relative_to(paths.ROOT)}:")
+    print(f"settings written to {env_file}:")
     print(env_file.read_text(), end="")
     return 0
 
