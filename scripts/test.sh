@@ -29,9 +29,10 @@ record "go" "$(cat "$REPORTS"/go-db.log "$REPORTS"/go.log | grep -cE -- '--- (PA
 
 banner "Java: bank-java (./mvnw verify)"
 ./mvnw -B -f bank-java/pom.xml verify > "$REPORTS/java.log" 2>&1; rc=$?
-grep -E 'Tests run:|BUILD|ERROR' "$REPORTS/java.log" | tail -n 15
-java_count=$(grep -E '^\[(INFO|ERROR|WARNING)\] Tests run: [0-9]+, ' "$REPORTS/java.log" | tail -n 1 \
-  | sed -E 's/.*Tests run: ([0-9]+).*/\1/')
+# Surefire (unit) and Failsafe (integration) each close with an aggregate "Tests run:" line.
+totals=$(grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' "$REPORTS/java.log")
+echo "${totals:-no Tests run: line}"; grep -E 'BUILD (SUCCESS|FAILURE)' "$REPORTS/java.log" || true
+java_count=$(echo "$totals" | sed -nE 's/.*Tests run: ([0-9]+),.*/\1/p' | awk '{n += $1} END {print n + 0}')
 record "java" "${java_count:-0}" $rc
 
 banner "Contract suite against go, java, java-virtual (pytest)"
