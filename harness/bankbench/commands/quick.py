@@ -23,7 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--service", default=",".join(services.NAMES), help="comma list")
     p.add_argument("--connections", type=int, default=64)
     p.add_argument("--duration", type=int, default=20, help="measured seconds")
-    p.add_argument("--warmup", type=int, default=5, help="seconds before measuring")
+    p.add_argument("--warmup", type=int, default=30,
+                   help="seconds of load before measuring (the JVM needs them to compile)")
     p.set_defaults(run=run)
 
 
