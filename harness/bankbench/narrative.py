@@ -102,7 +102,9 @@ def saturation(summary: pd.DataFrame) -> str:
     saturated = summary.loc[summary["resources.loadgen_saturated"].astype(bool), "level_id"].tolist()
     if not saturated:
         busiest = summary["resources.machine_cpu_mean"].max()
-        return f"The load generator never saturated the machine (machine CPU mean at most {number(busiest)} %)."
+        return (f"The load generator never took the largest share of a saturated machine (machine "
+                f"CPU mean at most {number(busiest)} %; saturated means at least "
+                f"{analysis.SATURATED_MACHINE_CPU} % with JMeter using as much CPU as the service).")
     return (f"The load generator saturated the machine at {len(saturated)} of {len(summary)} levels "
             f"({', '.join(saturated)}): there the throughput measures the machine as much as the service.")
 

@@ -58,6 +58,14 @@ class Level:
         drain = OPEN_DRAIN_S if p.model == "open" else 0
         return p.rampup_s + p.warmup_s + p.duration_s + drain
 
+    @property
+    def measure_offset_s(self) -> int:
+        """Seconds from the start of the load to the measured window. Under the article model
+        the ramp-up is the whole load (each user runs once as it starts), so only the warm-up
+        is left out; otherwise the ramp-up and the warm-up are."""
+        p = self.profile
+        return p.warmup_s + (0 if p.model == "article" else p.rampup_s)
+
     def jmeter_properties(self) -> dict[str, Any]:
         """The plan's properties (see jmeter/README.md), host and port aside. The thread group
         of the other model gets no users and no arrivals, so it ends at once."""
@@ -75,6 +83,7 @@ class Level:
                 "repeat": self.repeat, "profile": self.profile.name, "model": self.profile.model,
                 "scenario": self.profile.scenario, "warmup_s": self.profile.warmup_s,
                 "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
+                "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 "jmeter_properties": self.jmeter_properties()}
 
 

@@ -111,12 +111,11 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     _compress(jm.results)
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
-    p = level.profile
     (out / "level.json").write_text(json.dumps({
         **{k: v for k, v in level.as_dict().items() if k != "id"},
         "pg_max_connections": int(parse_settings(where.psql(SETTINGS_SQL))["max_connections"]),
         "started_ms": started_ms,
-        "measure_from_ms": started_ms + 1000 * (p.rampup_s + p.warmup_s),
+        "measure_from_ms": started_ms + 1000 * level.measure_offset_s,
         "ended_ms": ended_ms,
     }, indent=2) + "\n")
     summary = analysis.summarize_level(out)

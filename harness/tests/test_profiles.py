@@ -24,6 +24,12 @@ def test_article_is_the_articles_ladder() -> None:
     assert (props["loops"], props["rampup"], props["rate"]) == (1, 60, 0)
 
 
+def test_measured_window_starts_after_rampup_and_warmup_but_article_has_no_rampup_to_skip() -> None:
+    article, sustained = (profiles.levels(profiles.load(n))[0] for n in ("article", "sustained"))
+    assert article.measure_offset_s == article.profile.warmup_s == 0
+    assert sustained.measure_offset_s == sustained.profile.rampup_s + sustained.profile.warmup_s
+
+
 def test_overrides_win_and_none_is_ignored() -> None:
     p = profiles.load("sustained", {"users": [1000], "pools": [10, 95], "repeat": None,
                                     "services": ["java"]})

@@ -42,12 +42,11 @@ def worker_properties(level: dict, workers: int) -> dict[str, Any]:
 def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int,
                    workers: int) -> dict[str, Any]:
     """level.json (results/LAYOUT.md), with the figures of an AWS run."""
-    warmup_ends = started_ms + 1000 * (level["rampup_s"] + level["warmup_s"])
     return {
         **{k: v for k, v in level.items() if k != "id"},
         "pg_max_connections": pg_max_connections,
         "started_ms": started_ms,
-        "measure_from_ms": warmup_ends,
+        "measure_from_ms": started_ms + 1000 * level["measure_offset_s"],
         "ended_ms": ended_ms,
         "metrics_period_s": METRICS_PERIOD_S,
         "jmeter_workers": workers,
@@ -56,4 +55,4 @@ def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connectio
 
 def time_bound_s(level: dict) -> int:
     """How long a level may take at most: its load, plus start-up, drain and result upload."""
-    return level["rampup_s"] + level["warmup_s"] + level["duration_s"] + 600
+    return level["expected_s"] + 600
