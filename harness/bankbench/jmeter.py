@@ -13,6 +13,8 @@ from bankbench import paths
 from bankbench.errors import UserError
 
 SETTINGS = paths.JMETER / "bankbench.properties"
+# JMeter's JVM options; thousands of threads need the heap and a small stack. JMETER_JVM overrides.
+JVM_OPTIONS = os.environ.get("JMETER_JVM", "-Xms1g -Xmx4g -Xss256k")
 # The summariser's lines (summariser.* in jmeter/bankbench.properties): "summary +" for the last
 # interval, with "Active: N", and "summary =" for the totals so far.
 INTERVAL = re.compile(r"summary \+.*Active:\s+(\d+)")
@@ -53,7 +55,7 @@ class Run:
         home, jar = installation()
         out.mkdir(parents=True, exist_ok=True)
         self.results = out / "jmeter.csv"
-        cmd = ["java", *os.environ.get("JMETER_JVM", "-Xms1g -Xmx4g -Xss256k").split(),
+        cmd = ["java", *JVM_OPTIONS.split(),
                "-jar", str(home / "bin" / jar), "-n", "-t", str(paths.PLAN), "-q", str(SETTINGS),
                "-l", str(self.results), "-j", str(out / "jmeter.log"),
                *(f"-J{k}={v}" for k, v in properties.items())]

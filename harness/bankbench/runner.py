@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import shutil
 import time
 from dataclasses import dataclass
@@ -15,9 +16,8 @@ from pathlib import Path
 
 import httpx
 
-from bankbench import analysis, envs, manifest, money, paths
+from bankbench import analysis, envs, jmeter, manifest, money, paths
 from bankbench.errors import UserError
-from bankbench.jmeter import Run as JMeterRun
 from bankbench.metrics import Sampler
 from bankbench.pg import SETTINGS_SQL, parse_settings
 from bankbench.profiles import Level, Profile, levels as expand
@@ -78,8 +78,10 @@ def _write_manifest(run_dir: Path, stamp: str, opts: Options, where: envs.Env) -
         "versions": manifest.versions(pg.pop("server_version")),
         "settings": {"profile": p.__dict__, "postgresql": {**pg, "durable": opts.durable},
                      "users": p.users, "pools": p.pools, "repeat": p.repeat,
-                     "services": p.services, "acquire_timeout_ms": 3000,
-                     "jmeter_jvm": "see JMETER_JVM, default -Xms1g -Xmx4g -Xss256k"},
+                     "services": p.services,
+                     "acquire_timeout_ms": int(os.environ.get("POSTGRES_ACQUIRE_TIMEOUT_MS", 3000)),
+                     "java_opts": os.environ.get("JAVA_OPTS", ""),
+                     "jmeter_jvm": jmeter.JVM_OPTIONS},
         "load_model": LOAD_MODELS[p.model],
     }
     (run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
@@ -97,7 +99,7 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
                  "port": svc.url.rsplit(":", 1)[1]}
         sampler = Sampler(out / "metrics.csv", svc.pid, where.pg_pid())
         sampler.start()
-        jm = JMeterRun(props, out, dashboard=opts.dashboard)
+        jm = jmeter.Run(props, out, dashboard=opts.dashboard)
         sampler.watch_loadgen(jm.pid)
         _follow(jm, level, tag, remaining_s)
         rc = jm.wait(timeout=level.expected_s + 300)
@@ -134,7 +136,7 @@ def _fig(value: float | None, spec: str = ".0f") -> str:
     return "n/a" if value is None else format(value, spec)
 
 
-def _follow(jm: JMeterRun, level: Level, tag: str, remaining_s: float) -> None:
+def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float) -> None:
     """Prints a progress line each time JMeter reports its totals (every 5 s)."""
     for line in jm.lines():
         if not line.startswith("summary =") or jm.progress.started_ms is None:
