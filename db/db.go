@@ -19,8 +19,18 @@ var queries string
 
 const marker = "-- name: "
 
-// Statements parses queries.sql into a map from statement name to SQL text.
+// Statements returns the statements of queries.sql by name.
 func Statements() map[string]string {
+	return Parse(queries)
+}
+
+// Parse cuts a queries file into statements by name, by the one rule every
+// reader of queries.sql follows (Java's Sql.parse, Python's
+// bankbench.queries.parse; testdata/queries.sql is their shared fixture): a
+// line starting with "-- name: " opens a statement, which is the text up to
+// the next such line, comments included, with surrounding white space
+// trimmed. Text before the first marker belongs to no statement.
+func Parse(queries string) map[string]string {
 	stmts := make(map[string]string)
 	var name string
 	var body []string

@@ -1,7 +1,9 @@
 package db_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,7 +13,7 @@ import (
 
 func TestStatements(t *testing.T) {
 	stmts := db.Statements()
-	for _, name := range []string{"health", "create_client", "balance", "lock_pair", "transfer"} {
+	for _, name := range []string{"health", "create_client", "balance", "transfer"} {
 		t.Run(name, func(t *testing.T) {
 			sql, ok := stmts[name]
 			if !ok || sql == "" {
@@ -36,6 +38,31 @@ func TestParametersInOrderOnce(t *testing.T) {
 			if want := fmt.Sprintf("$%d", i+1); p != want {
 				t.Errorf("%s: parameter %d is %s, want %s", name, i+1, p, want)
 			}
+		}
+	}
+}
+
+// The one parsing rule, checked on the fixture every reader shares.
+func TestParseFixture(t *testing.T) {
+	text, err := os.ReadFile("testdata/queries.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("testdata/queries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]string
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	got := db.Parse(string(text))
+	if len(got) != len(want) {
+		t.Errorf("got %d statements, want %d: %q", len(got), len(want), got)
+	}
+	for name, sql := range want {
+		if got[name] != sql {
+			t.Errorf("%s = %q, want %q", name, got[name], sql)
 		}
 	}
 }

@@ -1,3 +1,5 @@
 module bankbench/db
 
 go 1.26
+
+toolchain go1.26.8

@@ -15,7 +15,6 @@ var (
 	healthSQL       = db.Statement("health")
 	createClientSQL = db.Statement("create_client")
 	balanceSQL      = db.Statement("balance")
-	lockPairSQL     = db.Statement("lock_pair")
 	transferSQL     = db.Statement("transfer")
 )
 
@@ -70,41 +69,24 @@ func (s *Store) Balance(ctx context.Context, id int64) (int64, error) {
 
 // Transfer moves amount from client from to client to and returns the
 // ledger row, or ErrNotFound when either client is unknown, or
-// ErrInsufficientFunds, in which case nothing changes. The caller checks
-// that amount is positive and the clients differ.
+// ErrInsufficientFunds, in which case nothing changes. It is one statement
+// in autocommit (see queries.sql). The caller checks that amount is
+// positive and the clients differ.
 func (s *Store) Transfer(ctx context.Context, from, to, amount int64) (Transfer, error) {
 	t := Transfer{From: from, To: to, Amount: amount}
+	var found, funded bool
+	var id *int64
 	err := s.withConn(ctx, func(ctx context.Context, conn *pgx.Conn) error {
-		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if err := lockPair(ctx, tx, from, to, amount); err != nil {
-				return err
-			}
-			return tx.QueryRow(ctx, transferSQL, from, to, amount).Scan(&t.ID)
-		})
-	})
-	return t, err
-}
-
-// lockPair locks both clients of a transfer until the end of tx and checks
-// that they exist and that from can pay amount.
-func lockPair(ctx context.Context, tx pgx.Tx, from, to, amount int64) error {
-	// A failed Query returns rows whose Err is that error: ForEachRow sees it.
-	rows, _ := tx.Query(ctx, lockPairSQL, from, to)
-	var id, balance, fromBalance, found int64
-	_, err := pgx.ForEachRow(rows, []any{&id, &balance}, func() error {
-		found++
-		if id == from {
-			fromBalance = balance
-		}
-		return nil
+		return conn.QueryRow(ctx, transferSQL, from, to, amount).Scan(&found, &funded, &id)
 	})
 	switch {
 	case err != nil:
-		return err
-	case found < 2:
-		return ErrNotFound
-	case fromBalance < amount:
-		return ErrInsufficientFunds
+		return t, err
+	case !found:
+		return t, ErrNotFound
+	case !funded:
+		return t, ErrInsufficientFunds
 	}
-	return nil
+	t.ID = *id
+	return t, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/semaphore"
 )
 
 const (
@@ -27,6 +28,13 @@ const (
 	// pool does the same here with a jitter.
 	maxLifetime       = 30 * time.Minute
 	maxLifetimeJitter = maxLifetime / 40
+	// pingAfterIdle is how long a connection may sit idle before it is
+	// checked on acquire: HikariCP's aliveBypassWindowMs, where pgxpool's
+	// own default is 1 s. A check is a round trip, so both pools check alike.
+	pingAfterIdle = 500 * time.Millisecond
+	// connectBackoff is how long a pool slot stays unused after its
+	// connection could not be opened (see Store.acquire).
+	connectBackoff = time.Second
 )
 
 // Config locates the database and sizes the pool.
@@ -56,7 +64,10 @@ func (c Config) ConnString() string {
 
 // Store runs the bank's statements on a pool of connections.
 type Store struct {
-	pool           *pgxpool.Pool
+	pool *pgxpool.Pool
+	// slots admits at most one request per connection the server lets the
+	// pool keep; see acquire.
+	slots          *semaphore.Weighted
 	acquireTimeout time.Duration
 }
 
@@ -73,11 +84,18 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	poolCfg.MaxConnLifetime = maxLifetime - maxLifetimeJitter
 	poolCfg.MaxConnLifetimeJitter = maxLifetimeJitter
 	poolCfg.ConnConfig.ConnectTimeout = connectTimeout
+	poolCfg.ShouldPing = func(_ context.Context, p pgxpool.ShouldPingParams) bool {
+		return p.IdleDuration > pingAfterIdle
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &Store{pool: pool, acquireTimeout: cfg.AcquireTimeout}, nil
+	return &Store{
+		pool:           pool,
+		slots:          semaphore.NewWeighted(int64(cfg.PoolSize)),
+		acquireTimeout: cfg.AcquireTimeout,
+	}, nil
 }
 
 // Close closes the pool once every connection in use is back.
@@ -90,13 +108,40 @@ func (s *Store) Close() {
 // ctx. The error comes back classified (see classify).
 func (s *Store) withConn(ctx context.Context, fn func(context.Context, *pgx.Conn) error) error {
 	acquireCtx, cancel := context.WithTimeout(ctx, s.acquireTimeout)
-	conn, err := s.pool.Acquire(acquireCtx)
+	conn, err := s.acquire(acquireCtx)
 	cancel()
 	if err != nil {
 		return classify(err)
 	}
+	defer s.slots.Release(1) // after the connection is back: a waiter finds it idle
 	defer conn.Release()
 	queryCtx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
 	return classify(fn(queryCtx, conn.Conn()))
+}
+
+// acquire waits for a pooled connection until ctx ends, as HikariCP does,
+// also when the pool is below its size and a new connection cannot be
+// opened: the server is down, or refuses it because max_connections is
+// reached (say by another service on the same database). pgxpool alone
+// would open the connection inside Acquire and fail the request at once.
+// Here the slot whose connection failed is held back for connectBackoff, so
+// the request and those after it wait for a busy connection instead, and
+// each slot retries at most once per backoff, as HikariCP's background
+// connection creator does.
+func (s *Store) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	for {
+		if err := s.slots.Acquire(ctx, 1); err != nil {
+			return nil, err
+		}
+		conn, err := s.pool.Acquire(ctx)
+		if err == nil {
+			return conn, nil
+		}
+		if ctx.Err() != nil || !cannotConnect(err) {
+			s.slots.Release(1)
+			return nil, err
+		}
+		time.AfterFunc(connectBackoff, func() { s.slots.Release(1) })
+	}
 }

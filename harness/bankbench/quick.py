@@ -11,7 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from bankbench import money, paths, services
+from bankbench import money, paths, queries, services
 from bankbench.errors import UserError
 from bankbench.pg import Cluster, free_port
 
@@ -24,29 +24,17 @@ UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
 
 
-def statements() -> dict[str, str]:
-    """db/queries.sql by name, comment lines dropped (pgbench reads one line per statement)."""
-    stmts: dict[str, list[str]] = {}
-    name = None
-    for line in (paths.DB / "queries.sql").read_text().splitlines():
-        if line.startswith("-- name: "):
-            name = line.removeprefix("-- name: ").strip()
-            stmts[name] = []
-        elif name and not line.lstrip().startswith("--"):
-            stmts[name].append(line.strip())
-    return {k: " ".join(filter(None, v)) for k, v in stmts.items()}
-
-
 def pgbench_scripts(out: Path) -> dict[str, Path]:
-    """pgbench scripts running the services' statements: $n becomes the variable :pn."""
-    sql = {k: re.sub(r"\$(\d+)", r":p\1", v) for k, v in statements().items()}
+    """pgbench scripts running each endpoint's one statement verbatim, $n becoming the variable
+    :pn (pgbench -M prepared turns them back into $n, so the server sees the services' text)."""
+    sql = {k: re.sub(r"\$(\d+)", r":p\1", v) for k, v in queries.statements().items()}
     pick = f"\\set p1 random(1, {CLIENTS})\n"
     texts = {
         "balance": f"{pick}{sql['balance']};\n",
-        # lock_pair($1, $2) and transfer($1, $2, $3) share from, to (and amount = 1)
+        # transfer(from, to, amount): two distinct clients, amount 1
         "transfer": (f"{pick}\\set p2 random(1, {CLIENTS - 1})\n"
                      "\\set p2 CASE WHEN :p2 >= :p1 THEN :p2 + 1 ELSE :p2 END\n\\set p3 1\n"
-                     f"BEGIN;\n{sql['lock_pair']};\n{sql['transfer']};\nCOMMIT;\n"),
+                     f"{sql['transfer']};\n"),
     }
     files = {}
     for name, text in texts.items():

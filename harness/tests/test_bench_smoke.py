@@ -80,3 +80,12 @@ def test_progress_and_comparison_printed(smoke) -> None:
     assert "money ok" in stdout
     for service in SERVICES:
         assert service in stdout
+
+
+def test_verify_ran_first_and_passed(smoke) -> None:
+    """The run starts with the proof that the services do the same database work."""
+    run_dir, stdout = smoke
+    check = json.loads((run_dir / "verify.json").read_text())
+    assert check["ok"], check["problems"]
+    assert set(check["results"]) == set(SERVICES)
+    assert stdout.index("verify:") < stdout.index("[1/3]")

@@ -6,6 +6,7 @@ The notebook really executes (papermill, the venv's python3 kernel), once for th
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shutil
 from pathlib import Path
@@ -148,3 +149,17 @@ def parse(command, argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     command.add_parser(parser.add_subparsers())
     return parser.parse_args(argv)
+
+
+def test_same_database_work_section(run_dir: Path, tmp_path: Path) -> None:
+    """The report shows what `verify` proved before the run, or says it was not checked."""
+    from test_verify import faithful
+
+    copied = shutil.copytree(run_dir, tmp_path / RUN_ID)
+    assert report.equivalence_text(runs.load_run(copied)) == (
+        "Not checked: the run predates `make verify`.")
+    (copied / "verify.json").write_text(json.dumps(
+        {"requests_per_type": 20, "ok": True, "problems": [], "results": {"go": faithful()}}))
+    text = report.equivalence_text(runs.load_run(copied))
+    assert text.startswith("Checked before the first level (`make verify`, 20 requests per type")
+    assert "| go        | transfer_insufficient_funds |      422 |" in text

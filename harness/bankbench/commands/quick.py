@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import manifest, paths, quick, services
+from bankbench import manifest, paths, quick, services, verify
 
 OUT = paths.ROOT / "results" / "quick"
 
@@ -30,28 +30,36 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    names = args.service.split(",")
     with tempfile.TemporaryDirectory() as work:
-        rows, pg = quick.run(args.service.split(","), args.connections, args.duration,
-                             args.warmup, Path(work))
+        check = verify.run(names, Path(work))
+        rows, pg = quick.run(names, args.connections, args.duration, args.warmup, Path(work))
     doc = {
         "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
         "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
         "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, "
                  f"{args.warmup} s warm-up then {args.duration} s measured; pgbench -M prepared "
-                 f"with {args.connections} clients on the same statements; {quick.CLIENTS} "
+                 f"with {args.connections} clients on the same statement; {quick.CLIENTS} "
                  "clients seeded; pool 95, max_connections 100; database reset before each row; "
                  "load generator, service and PostgreSQL share the machine"),
         "results": rows,
+        "verify": check,
     }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{stamp}.json").write_text(json.dumps(doc, indent=2) + "\n")
-    table = pd.DataFrame(rows).rename(columns={"rps": "requests/s", "p50_ms": "p50 ms",
-                                               "p99_ms": "p99 ms", "non_2xx": "non-2xx",
-                                               "money_ok": "money ok"})
+    table = pd.DataFrame(rows)
+    pgbench = table[table["runner"].str.startswith("pgbench")].set_index("endpoint")["rps"]
+    table.insert(3, "% of pgbench", 100 * table["rps"] / table["endpoint"].map(pgbench))
+    table = table.rename(columns={"rps": "requests/s", "p50_ms": "p50 ms", "p99_ms": "p99 ms",
+                                  "non_2xx": "non-2xx", "money_ok": "money ok"})
     markdown = table.to_markdown(index=False, floatfmt=".1f")
     m, v = doc["machine"], doc["versions"]
     (OUT / "README.md").write_text(
         f"# Quick benchmark, {stamp}\n\n{doc['load']}.\n\n{markdown}\n\n"
+        f"Each endpoint is one statement, the same in every service and in pgbench, checked "
+        f"first by `make verify` ({verify.REQUESTS_PER_TYPE} requests per type; in `{stamp}.json`), "
+        "so a service's requests/s over pgbench's is the share of the database's limit it "
+        "reaches.\n\n"
         f"Machine: {m['cpu_model']}, {m['cores']} cores, {m['memory_gb']} GB, {m['os']}. "
         f"Versions: {', '.join(f'{k} {val}' for k, val in v.items())}. "
         f"Commit {doc['git']['commit'][:12]}. Raw figures: `{stamp}.json`. "

@@ -1,0 +1,76 @@
+"""The pool at the server's limit: requests wait for a pooled connection, as HikariCP makes them,
+and never fail because the server refused to open one more.
+
+Each test gets a cluster of its own whose max_connections is below what the pools ask for: a
+pool larger than the server allows, and all services sharing one database at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Iterator
+
+import pytest
+
+from bankbench.pg import Cluster
+from conftest import Api, selected, start
+
+MAX_CONNECTIONS = 20
+WORKERS = 64
+TRANSFERS = 600
+
+
+def crossing_transfers(apis: list[Api]) -> None:
+    """Concurrent transfers among four accounts through every api in turn; all must succeed,
+    and the money must be where the transfers put it."""
+    accounts = [apis[0].new_client(10_000) for _ in range(4)]
+    rng = random.Random(7)
+    transfers = [(apis[i % len(apis)], *rng.sample(accounts, 2), rng.randint(1, 10))
+                 for i in range(TRANSFERS)]
+    with ThreadPoolExecutor(WORKERS) as pool:
+        codes = list(pool.map(lambda t: t[0].transfer(*t[1:]).status_code, transfers))
+    assert {code: codes.count(code) for code in set(codes)} == {200: TRANSFERS}
+    expected = dict.fromkeys(accounts, 10_000)
+    for _, src, dst, amount in transfers:
+        expected[src] -= amount
+        expected[dst] += amount
+    assert {acc: apis[-1].balance(acc) for acc in accounts} == expected
+
+
+@pytest.fixture
+def crowded(request: pytest.FixtureRequest) -> Iterator[tuple[str, Cluster]]:
+    cluster = Cluster.create(max_connections=MAX_CONNECTIONS)
+    try:
+        yield request.param, cluster
+    finally:
+        cluster.destroy()
+
+
+def test_pool_larger_than_server_allows(crowded) -> None:
+    """A pool of 30 against max_connections 20: the connections the server refuses are not
+    errors, the requests wait for the ones the pool has."""
+    name, cluster = crowded
+    proc = start(name, cluster, pool=MAX_CONNECTIONS + 10, tag="-crowded")
+    try:
+        crossing_transfers([Api(name, proc.url)])
+    finally:
+        proc.stop()
+
+
+def test_services_share_one_database(request: pytest.FixtureRequest) -> None:
+    """Every service at once on one database, their pools together 20 % above max_connections:
+    the last one started gets fewer connections than its pool size, but never none."""
+    names = selected(request.config)
+    pool = math.ceil(1.2 * MAX_CONNECTIONS / len(names))
+    cluster = Cluster.create(max_connections=MAX_CONNECTIONS)
+    started = []
+    try:
+        for name in names:
+            started.append(start(name, cluster, pool=pool, tag="-shared"))
+        crossing_transfers([Api(p.service.name, p.url) for p in started])
+    finally:
+        for proc in started:
+            proc.stop()
+        cluster.destroy()
