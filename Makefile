@@ -1,5 +1,6 @@
 # bankbench: build, run, test and benchmark the Go and Java bank services.
-# `make bench` and `make test` install what they need (Maven wrapper, Go modules, a Python venv).
+# `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
+# (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose (see README.md).
 
@@ -8,7 +9,13 @@ SHELL := bash
 .DEFAULT_GOAL := help
 
 PY := .venv/bin/python
-MVNW := ./mvnw -B -q
+# Stdlib-only harness modules (doctor, jdk) run on the system Python, before .venv exists.
+DOCTOR := PYTHONPATH=harness python3 -m bankbench.doctor
+# The one JDK (21+) of the build and both Java variants: harness/bankbench/jdk.py chooses it.
+WITH_JDK := scripts/with-jdk.sh
+MVNW := $(WITH_JDK) ./mvnw -B -q
+# go.mod names the Go toolchain; any Go >= 1.21 fetches it through the module proxy.
+export GOTOOLCHAIN ?= auto
 DB_ENV := .run/db.env
 GO_SOURCES := $(shell find bank-go db -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.sql' 2>/dev/null)
 JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/null)
@@ -22,13 +29,17 @@ PROFILE_ARGS = --profile $(PROFILE) \
 	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS))
 BENCH_ARGS = $(PROFILE_ARGS) --env $(ENV) \
 	$(if $(PG_MAX_CONNECTIONS),--pg-max-connections $(PG_MAX_CONNECTIONS)) \
-	$(if $(filter off,$(PG_DURABLE)),--non-durable)
+	$(if $(filter off,$(PG_DURABLE)),--non-durable) \
+	$(if $(CHAOS),--chaos $(CHAOS))
 
 .PHONY: help
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
 
 # --- set-up -------------------------------------------------------------------------------
+
+doctor: ## every prerequisite: version found, version needed, how to install what is missing
+	@$(DOCTOR)
 
 venv: .venv/.installed ## Python venv with the harness, analysis and test packages
 .venv/.installed: harness/requirements.txt harness/pyproject.toml
@@ -37,12 +48,11 @@ venv: .venv/.installed ## Python venv with the harness, analysis and test packag
 build: build-go build-java ## build both services
 build-go: bank-go/bin/bank-go ## build the Go service
 bank-go/bin/bank-go: $(GO_SOURCES)
-	@command -v go >/dev/null || { echo "Go 1.26+ is required (https://go.dev/dl)"; exit 1; }
+	@$(DOCTOR) go
 	cd bank-go && go build -o bin/bank-go .
 
-build-java: bank-java/target/bank-java.jar ## build the Java service (Maven wrapper, JDK 17+)
+build-java: bank-java/target/bank-java.jar ## build the Java service (Maven wrapper, JDK 21+)
 bank-java/target/bank-java.jar: $(JAVA_SOURCES)
-	@command -v java >/dev/null || { echo "a JDK 17+ is required"; exit 1; }
 	$(MVNW) -f bank-java/pom.xml -DskipTests package
 
 jmeter-install: jmeter/target/config.json ## fetch JMeter 5.6.3 through jmeter-maven-plugin
@@ -64,31 +74,38 @@ endef
 
 run-go: build-go ## run the Go service against the db-up database (PORT=8080)
 	$(call with-db,exec bank-go/bin/bank-go)
-run-java: build-java venv ## run the Java service on platform threads
-	$(call with-db,VIRTUAL_THREADS=false exec $$($(PY) -c 'from bankbench.services import java_home; print(java_home(17))')/bin/java -jar bank-java/target/bank-java.jar)
-run-java-virtual: build-java venv ## run the Java service on virtual threads (needs JDK 21+)
-	$(call with-db,VIRTUAL_THREADS=true exec $$($(PY) -c 'from bankbench.services import java_home; print(java_home(21))')/bin/java -jar bank-java/target/bank-java.jar)
+run-java: build-java ## run the Java service on platform threads
+	$(call with-db,VIRTUAL_THREADS=false exec $(WITH_JDK) java -jar bank-java/target/bank-java.jar)
+run-java-virtual: build-java ## run the Java service on virtual threads
+	$(call with-db,VIRTUAL_THREADS=true exec $(WITH_JDK) java -jar bank-java/target/bank-java.jar)
 
 # --- tests ---------------------------------------------------------------------------------
 
-test: venv build jmeter-install ## everything: Go, Java, contract, harness, smoke bench, infra
+test: doctor venv build jmeter-install ## everything: Go, Java, contract, harness, smoke bench, infra
 	bash scripts/test.sh
 
 # --- benchmarks ----------------------------------------------------------------------------
 
+verify: venv build ## prove the services run the same statements, one per request, one transaction
+	$(PY) -m bankbench verify
+
 BENCH = $(PY) -m bankbench bench $(BENCH_ARGS)
-bench: venv build jmeter-install ## all three services on PROFILE (default local), then the report
+bench: doctor venv build jmeter-install ## all three services on PROFILE (default local), then the report
 	$(BENCH)
 	$(PY) -m bankbench report
-bench-go: venv build-go jmeter-install ## the Go service only
+bench-go: doctor venv build-go jmeter-install ## the Go service only
 	$(BENCH) --service go
-bench-java: venv build-java jmeter-install ## the Java service on platform threads only
+bench-java: doctor venv build-java jmeter-install ## the Java service on platform threads only
 	$(BENCH) --service java
-bench-java-virtual: venv build-java jmeter-install ## the Java service on virtual threads only
+bench-java-virtual: doctor venv build-java jmeter-install ## the Java service on virtual threads only
 	$(BENCH) --service java-virtual
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
-	@command -v wrk >/dev/null || { echo "wrk is required: apt-get install wrk"; exit 1; }
+	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
+fuzz: venv build ## schemathesis against each service (SCHEMATHESIS_SEED=random for new cases)
+	$(PY) -m bankbench fuzz
+connections: venv build ## 10,000 slow keep-alive connections against each service (~5 min)
+	$(PY) -m bankbench connections
 plan: venv ## list the levels PROFILE would run, with the time they take
 	$(PY) -m bankbench plan $(PROFILE_ARGS)
 
@@ -100,6 +117,6 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 
 include infra/infra.mk
 
-.PHONY: venv build build-go build-java jmeter-install db-up db-down run-go run-java \
-	run-java-virtual test bench bench-go bench-java bench-java-virtual quick-bench plan report \
-	jmeter-gui
+.PHONY: doctor venv build build-go build-java jmeter-install db-up db-down run-go run-java \
+	run-java-virtual test verify bench bench-go bench-java bench-java-virtual quick-bench fuzz connections \
+	plan report jmeter-gui

@@ -71,7 +71,7 @@ def test_pool_exhausted_answers_503(isolated) -> None:
         time.sleep(0.5)
         resp, took = timed(lambda: api.get(f"/client/{b}/balance"))
         blocked.join()
-    holder.wait()
+    holder.join()
     assert (resp.status_code, resp.json()["message"]) == (503, "database unavailable")
     assert took < QUICK_S
     assert (api.balance(a), api.balance(b)) == (99, 1)  # the blocked transfer went through

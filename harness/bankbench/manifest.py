@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 
-from bankbench import jmeter, paths, services
+from bankbench import jdk, jmeter, paths
 from bankbench.errors import UserError
 
 
@@ -57,10 +57,10 @@ def _jar_library(prefix: str) -> str:
 
 
 def versions(postgresql: str) -> dict[str, str]:
-    java = services.java_home(21) / "bin" / "java"
-    jdk = subprocess.run([str(java), "-version"], capture_output=True, text=True).stderr
+    java = jdk.java_home() / "bin" / "java"
+    java_version = subprocess.run([str(java), "-version"], capture_output=True, text=True).stderr
     return {"go": _run("go", "env", "GOVERSION"),
-            "jdk": jdk.splitlines()[0] if jdk else "unknown",
+            "jdk": java_version.splitlines()[0] if java_version else "unknown",
             "spring_boot": _jar_library("spring-boot"),
             "pgx": _go_module_version("github.com/jackc/pgx/v5"),
             "hikaricp": _jar_library("HikariCP"),

@@ -1,4 +1,5 @@
-"""A throwaway PostgreSQL cluster from the machine's own binaries (no Docker needed).
+"""A throwaway PostgreSQL 15 cluster (no Docker needed): the server binaries come from
+bankbench.pgbin (the machine's own, else a package fetched once), SQL goes through psycopg.
 
 As root, initdb refuses to run, so the cluster belongs to the `postgres` user and every server
 command runs through `runuser`. Settings come from db/postgresql.conf (plus the non-durable file
@@ -12,29 +13,17 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bankbench import paths
+import psycopg
+
+from bankbench import paths, pgbin
 from bankbench.errors import UserError
 
 USER = "postgres"
 DATABASE = "bank"
-
-
-def bindir() -> Path:
-    """The directory of initdb/pg_ctl/postgres: $PG_BINDIR, else `pg_config --bindir`."""
-    candidates = [os.environ.get("PG_BINDIR", "")]
-    if shutil.which("pg_config"):
-        out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
-        candidates.append(out.stdout.strip())
-    for cand in filter(None, candidates):
-        if all((Path(cand) / tool).exists() for tool in ("initdb", "pg_ctl", "postgres", "psql")):
-            return Path(cand)
-    raise UserError(
-        "PostgreSQL server binaries (initdb, pg_ctl, postgres, psql) not found: install them "
-        "(Debian: apt-get install postgresql-15) or set PG_BINDIR"
-    )
 
 
 def free_port() -> int:
@@ -63,13 +52,16 @@ class Cluster:
     root: Path
     port: int
     max_connections: int | None = None  # overrides db/postgresql.conf when set
+    extra_settings: dict[str, str] = field(default_factory=dict)  # more -c name=value
     durable: bool = True
-    bin: Path = field(default_factory=bindir)
+    bin: Path = field(default_factory=pgbin.bindir)
 
     @classmethod
     def create(cls, port: int | None = None, **kwargs) -> "Cluster":
         """A new cluster in a fresh directory under the system temp dir (a clone under a private
         home or mktemp dir may not be reachable by the `postgres` user)."""
+        if "bin" not in kwargs:
+            kwargs["bin"] = pgbin.bindir()  # before the directory: it may fetch, or fail
         root = Path(tempfile.mkdtemp(prefix="bankbench-pg-"))
         cluster = cls(root=root, port=port or free_port(), **kwargs)
         cluster.init()
@@ -115,6 +107,7 @@ class Cluster:
         opts = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1"
         if self.max_connections:
             opts += f" -c max_connections={self.max_connections}"
+        opts += "".join(f" -c {name}={value}" for name, value in self.extra_settings.items())
         self._server("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
                      "-o", opts, "start")
 
@@ -143,29 +136,28 @@ class Cluster:
         shutil.rmtree(self.root, ignore_errors=True)
 
     def psql(self, sql: str, database: str = DATABASE) -> str:
-        """Runs SQL and returns its rows, unaligned, `|`-separated."""
-        return self._psql(["-c", sql], database)
+        """Runs SQL (one or more statements, sent as one query like `psql -c`) and returns the
+        rows of each statement as `psql -A -t` prints them: text values `|`-separated, NULL empty."""
+        try:
+            with psycopg.connect(host="127.0.0.1", port=self.port, user=USER, dbname=database,
+                                 autocommit=True) as conn, conn.cursor() as cur:
+                cur.execute(sql)  # no parameters: the simple query protocol, as psql uses
+                return "\n".join(_text_rows(cur))
+        except psycopg.Error as err:
+            raise UserError(f"SQL failed: {err}") from err
 
     def psql_file(self, path: Path, database: str = DATABASE) -> str:
-        return self._psql(["-f", str(path)], database)
+        return self.psql(path.read_text(), database)
 
     def settings(self) -> dict[str, str]:
         return parse_settings(self.psql(SETTINGS_SQL))
 
-    def psql_background(self, sql: str) -> subprocess.Popen:
-        """Starts SQL in its own session without waiting for it (tests hold locks this way)."""
-        return subprocess.Popen(self._psql_command(["-c", sql], DATABASE),
-                                stdout=subprocess.DEVNULL)
-
-    def _psql_command(self, args: list[str], database: str) -> list[str]:
-        return [str(self.bin / "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-                "-h", "127.0.0.1", "-p", str(self.port), "-U", USER, "-d", database, *args]
-
-    def _psql(self, args: list[str], database: str) -> str:
-        out = subprocess.run(self._psql_command(args, database), capture_output=True, text=True)
-        if out.returncode != 0:
-            raise UserError(f"psql failed: {out.stderr.strip()}")
-        return out.stdout.strip()
+    def psql_background(self, sql: str) -> threading.Thread:
+        """Starts SQL in its own session without waiting for it (tests hold locks this way);
+        join() the thread to wait."""
+        thread = threading.Thread(target=self.psql, args=(sql,), daemon=True)
+        thread.start()
+        return thread
 
     def _server(self, tool: str, *args: str) -> None:
         cmd = self._as_server([str(self.bin / tool), *args])
@@ -184,3 +176,15 @@ class Cluster:
             shutil.chown(path, USER, USER)
             for p in path.rglob("*"):
                 shutil.chown(p, USER, USER)
+
+
+def _text_rows(cur: psycopg.Cursor) -> list[str]:
+    """Every row of every statement's result, from the server's text form (no Python types)."""
+    rows = []
+    while True:
+        res = cur.pgresult
+        for row in range(res.ntuples):
+            rows.append("|".join((res.get_value(row, col) or b"").decode()
+                                 for col in range(res.nfields)))
+        if not cur.nextset():
+            return rows

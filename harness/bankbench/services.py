@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import time
@@ -13,10 +12,9 @@ from typing import Callable
 
 import httpx
 
-from bankbench import paths
+from bankbench import jdk, paths
 from bankbench.errors import UserError
 
-JVM_DIR = Path("/usr/lib/jvm")
 NAMES = ("go", "java", "java-virtual")
 
 
@@ -91,32 +89,14 @@ def wait_healthy(url: str, timeout: float = 90, check: Callable[[], None] = lamb
     raise UserError(f"{url} not healthy after {timeout:.0f} s")
 
 
-def java_home(min_version: int) -> Path:
-    """A JDK of at least `min_version`: $BANK_JAVA_HOME, else the newest under /usr/lib/jvm."""
-    if env := os.environ.get("BANK_JAVA_HOME"):
-        return Path(env)
-    found = sorted(((_jdk_version(d), d) for d in JVM_DIR.glob("*") if (d / "bin/java").exists()),
-                   reverse=True)
-    if not found or found[0][0] < min_version:
-        raise UserError(f"no JDK >= {min_version} found under {JVM_DIR}: set BANK_JAVA_HOME")
-    return found[0][1]
-
-
-def _jdk_version(home: Path) -> int:
-    release = home / "release"
-    text = release.read_text() if release.exists() else ""
-    match = re.search(r'JAVA_VERSION="(\d+)', text)
-    return int(match.group(1)) if match else 0
-
-
 def get(name: str) -> Service:
-    """The service called `name`; Java runs on the newest JDK (21+) so both Java variants share it."""
+    """The service called `name`; both Java variants run on the one JDK (bankbench.jdk)."""
     if name == "go":
         _require(paths.GO_BINARY, "make build-go")
         return Service("go", (str(paths.GO_BINARY),))
     if name in ("java", "java-virtual"):
         _require(paths.JAVA_JAR, "make build-java")
-        java = java_home(21) / "bin" / "java"
+        java = jdk.java_home() / "bin" / "java"
         opts = tuple(os.environ.get("JAVA_OPTS", "").split())
         virtual = "true" if name == "java-virtual" else "false"
         return Service(name, (str(java), *opts, "-jar", str(paths.JAVA_JAR)),

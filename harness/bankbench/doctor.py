@@ -1,0 +1,214 @@
+"""`make doctor`: every prerequisite of bankbench with the version found, the version needed and
+the command that installs what is missing (Debian/Ubuntu). The README's Quick start lists the same
+ones, in the same order.
+
+`python3 -m bankbench.doctor` checks them all and exits 1 when a required one is missing;
+`python3 -m bankbench.doctor go wrk` checks only those, as required, and is silent when they are
+there (the Makefile's build and quick-bench targets). Standard library only: it runs before .venv.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import platform
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+from bankbench import jdk, paths, pgbin
+from bankbench.errors import UserError
+
+MIN_GO = (1, 21)  # the first Go that fetches the toolchain go.mod names (GOTOOLCHAIN=auto)
+MIN_TERRAFORM = (1, 9)
+
+
+@dataclass(frozen=True)
+class Finding:
+    ok: bool
+    found: str
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Prerequisite:
+    name: str
+    needed: str
+    install: str
+    probe: Callable[[], Finding]
+    optional_for: str = ""  # the targets that need it, when the others do not
+
+
+def _output(*cmd: str, env: dict[str, str] | None = None) -> str:
+    """The first line a command prints (some print their version on stderr or exit non-zero) up to
+    any parenthesis or bracket, or "" when it is not installed."""
+    if not shutil.which(cmd[0]):
+        return ""
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20,
+                             env={**os.environ, **(env or {})})
+    except subprocess.TimeoutExpired:
+        return ""
+    first = next(iter((out.stdout + out.stderr).splitlines()), "")
+    return re.split(r" [(\[]", first)[0].strip()
+
+
+def _version(text: str) -> tuple[int, ...]:
+    match = re.search(r"(\d+)\.(\d+)", text)
+    return (int(match.group(1)), int(match.group(2))) if match else ()
+
+
+def _any_of(*commands: tuple[str, ...]) -> Callable[[], Finding]:
+    """A probe that only needs one of the commands to answer (with its version)."""
+    def probe() -> Finding:
+        found = next(filter(None, (_output(*cmd) for cmd in commands)), "")
+        return Finding(bool(found), found or "not found")
+    return probe
+
+
+def _python() -> Finding:
+    version = platform.python_version()
+    if sys.version_info < (3, 11):
+        return Finding(False, version)
+    if importlib.util.find_spec("ensurepip") is None:  # what Debian's python3-venv adds
+        return Finding(False, f"{version} without venv")
+    return Finding(True, f"{version} with venv")
+
+
+def go_toolchain() -> str:
+    """The toolchain bank-go/go.mod names, e.g. go1.26.8."""
+    gomod = (paths.ROOT / "bank-go" / "go.mod").read_text()
+    match = re.search(r"^toolchain (\S+)", gomod, re.MULTILINE)
+    return match.group(1) if match else "unknown"
+
+
+def _go() -> Finding:
+    # GOTOOLCHAIN=local: the Go installed here, not the toolchain it would switch to.
+    found = _output("go", "version", env={"GOTOOLCHAIN": "local"}).removeprefix("go version ")
+    return Finding(_version(found) >= MIN_GO, found or "not found")
+
+
+def _jdk() -> Finding:
+    found, notes = jdk.select()
+    if found is None:
+        return Finding(False, "none fit", tuple(notes))
+    return Finding(True, f"{found.version} at {found.home} ({found.origin})", tuple(notes))
+
+
+def _postgresql() -> Finding:
+    try:
+        bindir, origin = pgbin.locate()
+    except UserError as err:
+        return Finding(False, str(err))
+    if bindir is None:
+        return Finding(True, f"none here: {origin}")
+    return Finding(True, f"{pgbin.version(bindir)} at {bindir} ({origin})")
+
+
+def _server_user() -> Finding:
+    if os.geteuid() != 0:
+        return Finding(True, "not needed: not root")
+    try:
+        return Finding(True, f"uid {pwd.getpwnam(pgbin.SERVER_USER).pw_uid}")
+    except KeyError:
+        return Finding(False, "no such user")
+
+
+def _terraform() -> Finding:
+    found = _output("terraform", "version")
+    return Finding(_version(found) >= MIN_TERRAFORM, found or "not found")
+
+
+def _pgbench() -> Finding:
+    try:
+        bindir, _ = pgbin.locate()
+    except UserError as err:
+        return Finding(False, str(err))
+    if bindir and (bindir / "pgbench").exists():
+        return Finding(True, f"{bindir}/pgbench")
+    return Finding(False, "not found (the packaged server has none)")
+
+
+def _docker() -> Finding:
+    engine = _output("docker", "version", "--format", "{{.Server.Version}}")
+    if _version(engine):
+        return Finding(True, f"engine {engine}")
+    return Finding(False, "no engine answering" if shutil.which("docker") else "not found")
+
+
+PREREQUISITES = (
+    Prerequisite("make", "GNU Make", "apt-get install make", _any_of(("make", "--version"))),
+    Prerequisite("git", "any", "apt-get install git", _any_of(("git", "--version"))),
+    # The Maven wrapper downloads Maven with either.
+    Prerequisite("curl", "curl or wget", "apt-get install curl",
+                 _any_of(("curl", "--version"), ("wget", "--version"))),
+    Prerequisite("python3", "3.11+ with venv", "apt-get install python3 python3-venv", _python),
+    Prerequisite("go", f"{MIN_GO[0]}.{MIN_GO[1]}+ (it fetches {go_toolchain()}, named in go.mod)",
+                 "Go from https://go.dev/dl (Ubuntu 24.04: apt-get install golang-go; "
+                 "Debian 12's is 1.19, too old)", _go),
+    Prerequisite("jdk", f"JDK {jdk.MIN_VERSION}+ with javac", jdk.INSTALL, _jdk),
+    Prerequisite("postgresql", f"{pgbin.MAJOR} server, found or fetched", pgbin.INSTALL,
+                 _postgresql),
+    Prerequisite("postgres-user", "as root: the user that runs the server",
+                 f"useradd --system --user-group {pgbin.SERVER_USER}", _server_user),
+    Prerequisite("terraform", f"{MIN_TERRAFORM[0]}.{MIN_TERRAFORM[1]}+",
+                 "apt-get install terraform (HashiCorp's apt repository)", _terraform,
+                 "make aws-*, the infra suite of make test"),
+    Prerequisite("wrk", "any", "apt-get install wrk", _any_of(("wrk", "--version")),
+                 "make quick-bench"),
+    Prerequisite("pgbench", f"PostgreSQL {pgbin.MAJOR}'s", "apt-get install postgresql-15",
+                 _pgbench, "make quick-bench"),
+    Prerequisite("docker", "an engine", "apt-get install docker.io", _docker,
+                 "ENV=compose, make aws-push"),
+)
+
+
+def status(finding: Finding, required: bool) -> str:
+    if finding.ok:
+        return "ok"
+    return "MISSING" if required else "absent"
+
+
+def table(rows: list[tuple[Prerequisite, Finding, bool]]) -> str:
+    """One line per prerequisite: status, name, found, needed, how to install when not ok."""
+    lines = [("", "prerequisite", "found", "needed", "install (Debian/Ubuntu)")]
+    for prerequisite, finding, required in rows:
+        needed = prerequisite.needed + (f"; only for {prerequisite.optional_for}"
+                                        if prerequisite.optional_for else "")
+        lines.append((status(finding, required), prerequisite.name, finding.found,
+                      needed, "" if finding.ok else prerequisite.install))
+    widths = [max(len(line[col]) for line in lines) for col in range(4)]
+    text = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths)) + "  " + line[4]
+            for line in lines]
+    notes = [f"note: {note}" for _, finding, _ in rows for note in finding.notes]
+    return "\n".join(line.rstrip() for line in text + notes)
+
+
+def check(names: list[str]) -> int:
+    """Prints the table (all prerequisites, or only `names` and only when one is missing) and
+    returns 1 when a required one is missing."""
+    known = {p.name: p for p in PREREQUISITES}
+    if unknown := [name for name in names if name not in known]:
+        print(f"bankbench doctor: unknown {', '.join(unknown)}; known: {', '.join(known)}",
+              file=sys.stderr)
+        return 2
+    chosen = [known[name] for name in names] or list(PREREQUISITES)
+    # Named ones are required by whoever names them; otherwise only the optional ones are not.
+    rows = [(p, p.probe(), bool(names) or not p.optional_for) for p in chosen]
+    missing = [p.name for p, finding, required in rows if required and not finding.ok]
+    if names and not missing:
+        return 0
+    print(table(rows))
+    if missing:
+        print(f"doctor: missing {', '.join(missing)}: install as shown, then run `make doctor`")
+        return 1
+    print("doctor: every required prerequisite is here")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(check(sys.argv[1:]))

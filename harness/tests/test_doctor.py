@@ -1,0 +1,56 @@
+"""`make doctor`: one row per prerequisite, run on the standard library alone (before .venv), and
+the README's Quick start lists the same prerequisites in the same order."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from typing import Callable
+
+from bankbench import doctor, paths
+
+
+def run_doctor(path: str, *names: str) -> subprocess.CompletedProcess:
+    # -S: no site-packages, so a third-party import would fail here as it would before .venv.
+    env = {**os.environ, "PATH": path, "PYTHONPATH": str(paths.ROOT / "harness")}
+    return subprocess.run([sys.executable, "-S", "-m", "bankbench.doctor", *names], env=env,
+                          capture_output=True, text=True, cwd=paths.ROOT)
+
+
+def row(output: str, name: str) -> list[str]:
+    return next(line.split() for line in output.splitlines() if line.split()[1:2] == [name])
+
+
+def test_a_missing_optional_tool_is_absent_with_its_install_command(
+        path_without: Callable[..., str]) -> None:
+    out = run_doctor(path_without("terraform"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert row(out.stdout, "terraform")[:3] == ["absent", "terraform", "not"]
+    assert "apt-get install terraform" in " ".join(row(out.stdout, "terraform"))
+    assert out.stdout.splitlines()[-1] == "doctor: every required prerequisite is here"
+
+
+def test_a_missing_required_tool_fails_with_its_install_command(
+        path_without: Callable[..., str]) -> None:
+    out = run_doctor(path_without("go"))
+    assert out.returncode == 1
+    assert row(out.stdout, "go")[:2] == ["MISSING", "go"]
+    assert "https://go.dev/dl" in " ".join(row(out.stdout, "go"))
+    assert out.stdout.splitlines()[-1].startswith("doctor: missing go:")
+
+
+def test_named_checks_are_silent_when_present_and_required(
+        path_without: Callable[..., str]) -> None:
+    assert run_doctor(os.environ["PATH"], "go").stdout == ""
+    out = run_doctor(path_without("go"), "go")
+    assert out.returncode == 1
+    assert [line.split()[1] for line in out.stdout.splitlines()[1:-1]] == ["go"]
+
+
+def test_readme_lists_the_same_prerequisites_in_the_same_order() -> None:
+    readme = (paths.ROOT / "README.md").read_text()
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `([\w-]+)` \|", quick_start, re.MULTILINE)
+    assert listed == [p.name for p in doctor.PREREQUISITES]
