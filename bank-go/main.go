@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -18,13 +17,9 @@ import (
 	"bankbench/bank-go/store"
 )
 
-const (
-	// shutdownTimeout is how long in-flight requests may take to finish
-	// after SIGTERM or SIGINT.
-	shutdownTimeout = 10 * time.Second
-	// readHeaderTimeout drops clients that open a connection and stall.
-	readHeaderTimeout = 10 * time.Second
-)
+// shutdownTimeout is how long in-flight requests may take to finish after
+// SIGTERM or SIGINT.
+const shutdownTimeout = 10 * time.Second
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -58,12 +53,9 @@ func run(ctx context.Context, getenv func(string) string, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           server.NewServer(logger, st),
-		ReadHeaderTimeout: readHeaderTimeout,
-	}
+	srv := server.NewHTTPServer(server.NewServer(logger, st))
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
+	go func() { serveErr <- srv.Serve(server.Listener(ln)) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "pool_size", cfg.store.PoolSize)
 
 	select {

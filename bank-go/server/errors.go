@@ -1,9 +1,11 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"bankbench/bank-go/store"
 )
@@ -24,9 +26,12 @@ var (
 	errID             = &apiError{http.StatusBadRequest, "id must be an integer"}
 	errAmount         = &apiError{http.StatusBadRequest, "amount must be from 1 to 1000000000000000"}
 	errSameClient     = &apiError{http.StatusBadRequest, "from_client_id and to_client_id must differ"}
+	errMediaType      = &apiError{http.StatusUnsupportedMediaType, "Content-Type must be application/json"}
+	errTooLarge       = &apiError{http.StatusRequestEntityTooLarge, "request body must be at most 65536 bytes"}
 	errClientNotFound = &apiError{http.StatusNotFound, "client not found"}
 	errNoFunds        = &apiError{http.StatusUnprocessableEntity, "insufficient funds"}
 	errInternal       = &apiError{http.StatusInternalServerError, "internal error"}
+	errMalformed      = &apiError{http.StatusBadRequest, "malformed request"}
 	errUnavailable    = &apiError{http.StatusServiceUnavailable, "database unavailable"}
 )
 
@@ -64,7 +69,30 @@ func writeError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err
 	writeAnswer(w, e)
 }
 
+// statusAnswer returns the answer of a status that comes without detail,
+// from net/http rather than a handler; the Java service's ApiErrors has the
+// same rule: 400 is a malformed request, 5xx an internal error, others say
+// their reason phrase.
+func statusAnswer(status int) *apiError {
+	switch {
+	case status == http.StatusBadRequest:
+		return errMalformed
+	case status >= 500:
+		return &apiError{status, errInternal.message}
+	}
+	if text := http.StatusText(status); text != "" {
+		return &apiError{status, strings.ToLower(text)}
+	}
+	return &apiError{status, "error"}
+}
+
 // writeAnswer answers with e's status and message.
 func writeAnswer(w http.ResponseWriter, e *apiError) {
 	writeJSON(w, e.status, statusBody{Status: "Error", Message: e.message})
+}
+
+// errorBody returns the JSON body of e.
+func errorBody(e *apiError) []byte {
+	body, _ := json.Marshal(statusBody{Status: "Error", Message: e.message})
+	return body
 }

@@ -3,12 +3,15 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // maxBodyBytes bounds a request body: a transfer takes well under 200 bytes.
+// errTooLarge states it.
 const maxBodyBytes = 64 << 10
 
 // statusBody is the body of GET /, GET /health and every error.
@@ -41,11 +44,14 @@ type transferRequest struct {
 // decodeTransfer reads and checks a transfer request in the contract's
 // order: a JSON object, then each field an integer, then their values.
 func decodeTransfer(w http.ResponseWriter, r *http.Request) (transferRequest, *apiError) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	body, apiErr := readJSON(w, r)
+	if apiErr != nil {
+		return transferRequest{}, apiErr
+	}
 	// A map rather than a struct: encoding/json matches struct fields
 	// regardless of case, where the Java service's Jackson does not.
 	var fields map[string]json.RawMessage
-	if err != nil || json.Unmarshal(body, &fields) != nil || fields == nil {
+	if json.Unmarshal(body, &fields) != nil || fields == nil {
 		return transferRequest{}, errNotObject
 	}
 	var req transferRequest
@@ -66,6 +72,40 @@ func decodeTransfer(w http.ResponseWriter, r *http.Request) (transferRequest, *a
 		return transferRequest{}, errSameClient
 	}
 	return req, nil
+}
+
+// readJSON reads a request body meant to be JSON. A Content-Type other than
+// application/json (parameters aside) is 415; none at all is taken as JSON.
+// A body over maxBodyBytes is 413, told by its Content-Length before reading
+// or, when chunked, as soon as it passes the limit: never read whole.
+func readJSON(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSON(ct) {
+		return nil, errMediaType
+	}
+	if r.ContentLength > maxBodyBytes {
+		return nil, errTooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, errTooLarge
+	case err != nil: // the client broke off or stalled past the read timeout
+		return nil, errNotObject
+	}
+	return body, nil
+}
+
+// isJSON reports whether a Content-Type names application/json. Only the
+// media type counts, ASCII case aside, as in the Java service: a parameter
+// such as charset=utf-8 changes nothing (JSON is UTF-8), a malformed one
+// neither. The equal length keeps EqualFold from matching non-ASCII letters
+// (such as "ſ" for "s"), which Tomcat reads as other characters.
+func isJSON(contentType string) bool {
+	const jsonType = "application/json"
+	mediaType, _, _ := strings.Cut(contentType, ";")
+	mediaType = strings.Trim(mediaType, " \t")
+	return len(mediaType) == len(jsonType) && strings.EqualFold(mediaType, jsonType)
 }
 
 // jsonInt returns the value of a JSON integer that fits in 64 bits. The

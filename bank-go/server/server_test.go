@@ -136,6 +136,7 @@ func TestRoutes(t *testing.T) {
 		{name: "GET transaction", method: "GET", path: "/transaction", wantStatus: 405, wantBody: notAllowed},
 		{name: "PUT balance", method: "PUT", path: "/client/1/balance", wantStatus: 405, wantBody: notAllowed},
 		{name: "GET new client", method: "GET", path: "/client/new/5", wantStatus: 405, wantBody: notAllowed},
+		{name: "OPTIONS health", method: "OPTIONS", path: "/health", wantStatus: 405, wantBody: notAllowed},
 	} {
 		t.Run(req.name, func(t *testing.T) { check(t, req) })
 	}

@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"bankbench/bank-go/server"
 	"bankbench/bank-go/store"
 )
 
@@ -11,6 +14,8 @@ import (
 func transfer(from, to, amount string) string {
 	return `{"from_client_id":` + from + `,"to_client_id":` + to + `,"amount":` + amount + `}`
 }
+
+const tooLarge = `{"status":"Error","message":"request body must be at most 65536 bytes"}`
 
 func TestTransfer(t *testing.T) {
 	const (
@@ -43,7 +48,7 @@ func TestTransfer(t *testing.T) {
 		{name: "truncated", body: valid[:10], wantStatus: 400, wantBody: notObject},
 		{name: "trailing comma", body: `{"from_client_id":1,}`, wantStatus: 400, wantBody: notObject},
 		{name: "leading zero", body: transfer("01", "2", "3"), wantStatus: 400, wantBody: notObject},
-		{name: "over 64 KiB", body: strings.Repeat(" ", 64<<10) + valid, wantStatus: 400, wantBody: notObject},
+		{name: "over 64 KiB", body: strings.Repeat(" ", 64<<10) + valid, wantStatus: 413, wantBody: tooLarge},
 
 		{name: "empty object", body: "{}", wantStatus: 400, wantBody: badFrom},
 		{name: "from null", body: transfer("null", "2", "3"), wantStatus: 400, wantBody: badFrom},
@@ -78,4 +83,44 @@ func TestTransfer(t *testing.T) {
 		reqs[i].path = "/transaction"
 	}
 	checkAll(t, "POST", append(reqs, storeFailures("/transaction", valid)...))
+}
+
+func TestTransferContentTypeAndSize(t *testing.T) {
+	const mediaType = `{"status":"Error","message":"Content-Type must be application/json"}`
+	valid, huge := transfer("1", "2", "3"), strings.Repeat(" ", 64<<10)+transfer("1", "2", "3")
+	for _, tc := range []struct {
+		name, contentType, body string
+		chunked                 bool
+		wantStatus              int
+		wantBody                string
+	}{
+		{"none", "", valid, false, 200, `{"id":9,"from_client_id":1,"to_client_id":2,"amount":3}`},
+		{"JSON with charset", "application/json; charset=utf-8", valid, false, 200, `{"id":9,"from_client_id":1,"to_client_id":2,"amount":3}`},
+		{"JSON in capitals", " Application/JSON ;x", valid, false, 200, `{"id":9,"from_client_id":1,"to_client_id":2,"amount":3}`},
+		{"text", "text/plain", valid, false, 415, mediaType},
+		{"form", "application/x-www-form-urlencoded", valid, false, 415, mediaType},
+		{"multipart without boundary", "multipart/form-data", valid, false, 415, mediaType},
+		{"non-ASCII look-alike", "application/j\u017fon", valid, false, 415, mediaType},
+		{"type before size", "text/plain", huge, false, 415, mediaType},
+		{"declared over 64 KiB", "application/json", huge, false, 413, tooLarge},
+		{"chunked over 64 KiB", "application/json", huge, true, 413, tooLarge},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/transaction", strings.NewReader(tc.body))
+			if tc.contentType != "" {
+				req.Header.Set("Content-Type", tc.contentType)
+			}
+			if tc.chunked {
+				req.ContentLength = -1 // as for Transfer-Encoding: chunked
+			}
+			rec := httptest.NewRecorder()
+			server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}).ServeHTTP(rec, req)
+			if got, want := rec.Code, tc.wantStatus; got != want {
+				t.Errorf("status = %d, want %d", got, want)
+			}
+			if got, want := rec.Body.String(), tc.wantBody; got != want {
+				t.Errorf("body = %s, want %s", got, want)
+			}
+		})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -31,6 +32,10 @@ func TestClassify(t *testing.T) {
 		{"deadlock_detected", &pgconn.PgError{Code: "40P01"}, false},
 		{"query_canceled", &pgconn.PgError{Code: "57014"}, false},
 		{"disk_full", &pgconn.PgError{Code: "53100"}, false},
+		{"connection_reset", &net.OpError{Op: "read", Err: errors.New("connection reset by peer")}, true},
+		{"canceled", fmt.Errorf("query: %w", context.Canceled), true},
+		{"scan_error", errors.New("can't scan into dest[0]: cannot scan text into *int64"), false},
+		{"bug", fmt.Errorf("number of field descriptions must equal number of destinations"), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := store.Classify(tc.err)

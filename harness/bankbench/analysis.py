@@ -205,10 +205,11 @@ def row_keys(summary: pd.DataFrame) -> list[str]:
 
 
 class Timeline(NamedTuple):
-    """Per-second figures of one level and where its warm-up ended."""
+    """Per-second figures of one level, where its warm-up ended, and its faults (chaos)."""
 
     frame: pd.DataFrame  # t_s (since level start), requests_per_s, errors_per_s, p50_ms, p99_ms
     warmup_end_s: float
+    faults: tuple[tuple[str, float, float], ...] = ()  # (fault, at_s, recovery_s)
 
 
 def timeline(level_dir: Path, bucket_s: float = 1.0) -> Timeline:
@@ -224,7 +225,9 @@ def timeline(level_dir: Path, bucket_s: float = 1.0) -> Timeline:
         "p50_ms": latency.quantile(0.50),
         "p99_ms": latency.quantile(0.99),
     })
-    return Timeline(frame.reset_index(), (level["measure_from_ms"] - level["started_ms"]) / 1000)
+    faults = tuple((f["fault"], (f["at_ms"] - level["started_ms"]) / 1000, f["recovery_s"])
+                   for f in level.get("faults", []))
+    return Timeline(frame.reset_index(), (level["measure_from_ms"] - level["started_ms"]) / 1000, faults)
 
 
 def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:

@@ -93,7 +93,8 @@ def pool_sweep(levels: pd.DataFrame) -> Figure:
 
 def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
     """p50 (dashed) and p99 latency and throughput per second of one level per service,
-    with the excluded ramp-up and warm-up shaded."""
+    with the excluded ramp-up and warm-up shaded, and each fault (chaos) as a line at its
+    strike and a band in the service's colour until it answered again."""
     fig, (latency, rate) = _figure(nrows=2, width=11, height=7, sharex=True)
     for service, timeline in timelines.items():
         frame, style = timeline.frame, _style(service) | {"marker": None}
@@ -104,6 +105,12 @@ def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
     for ax in (latency, rate):
         if warmup_end > 0:
             ax.axvspan(0, warmup_end, color="grey", alpha=0.2, label="ramp-up + warm-up (excluded)")
+        for service, timeline in timelines.items():
+            colour = _style(service)["color"]
+            for fault, at_s, recovery_s in timeline.faults:
+                ax.axvline(at_s, color=colour, linestyle=":", linewidth=1.5,
+                           label=f"{service}: {fault}, recovered in {recovery_s:g} s")
+                ax.axvspan(at_s, at_s + recovery_s, color=colour, alpha=0.15)
     _value_axis(latency, "latency (ms): p99 solid, p50 dashed",
                 pd.concat([t.frame[["p50_ms", "p99_ms"]] for t in timelines.values()]))
     _value_axis(rate, "throughput (requests/s)")

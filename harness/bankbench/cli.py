@@ -8,7 +8,7 @@ import sys
 
 from bankbench.errors import UserError
 
-VERBS = ("db", "plan", "bench", "quick", "summarize", "report")
+VERBS = ("db", "plan", "verify", "bench", "quick", "fuzz", "connections", "summarize", "report")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -54,8 +54,10 @@ class Sampler(threading.Thread):
         self.trees = {"service": Tree(service_pid), "pg": Tree(pg_pid), "loadgen": Tree(None)}
         self.stopped = threading.Event()
 
-    def watch_loadgen(self, pid: int) -> None:
-        self.trees["loadgen"] = Tree(pid)
+    def watch(self, name: str, pid: int) -> None:
+        """Measures process `pid` (and its children) as `name`, "service", "pg" or "loadgen",
+        from now on: the load generator starts after the sampler, a fault restarts the others."""
+        self.trees[name] = Tree(pid)
 
     def run(self) -> None:
         psutil.cpu_percent(None)

@@ -6,13 +6,14 @@ It only reads run folders (results/LAYOUT.md) and writes the report folder; the 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
 
-from bankbench import analysis, charts, narrative, notebook, runs, tables
+from bankbench import analysis, charts, narrative, notebook, runs, tables, verify
 from bankbench.formatting import markdown
 from bankbench.runs import Run
 
@@ -76,6 +77,40 @@ def money_text(run: Run) -> str:
     return text if failures.empty else f"{text}\n\n{markdown(failures.astype(str))}"
 
 
+def equivalence_text(run: Run) -> str:
+    """What `verify` proved before the run's first level (bankbench.verify), as a table."""
+    path = run.path / "verify.json"
+    if not path.exists():
+        return "Not checked: the run predates `make verify`."
+    check = json.loads(path.read_text())
+    verdict = ("Checked before the first level" if check["ok"] else
+               "**FAILED** before the first level") + (
+        f" (`make verify`, {check['requests_per_type']} requests per type, pool of one "
+        "connection): per request, the statements PostgreSQL ran (pg_stat_statements; a "
+        "fingerprint is the digest of the normalized text), their calls, and the transactions "
+        "(pg_stat_database). A new connection's own set-up is shown apart.")
+    return f"{verdict}\n\n{verify.table(check['results'])}"
+
+
+def faults_section(run: Run) -> list[str]:
+    """The faults struck during the run's levels (CHAOS), with recovery and error burst: a
+    heading and a table, or nothing for a run without faults."""
+    rows = []
+    for level_id in run.summary["level_id"]:
+        level = json.loads((run.level_dir(level_id) / "level.json").read_text())
+        rows += [{"level": level_id, "fault": f["fault"],
+                  "struck at (s)": round((f["at_ms"] - level["started_ms"]) / 1000, 1),
+                  "healthy again after (s)": f["recovery_s"], "failed requests": f["errors"],
+                  "burst by response code": "; ".join(f"{code}: {b['count']} in {b['duration_s']:g} s"
+                                                      for code, b in f["burst"].items())}
+                 for f in level.get("faults", [])]
+    if not rows:
+        return []
+    return ["### Faults", "Struck in the measured window (time since the level's start), "
+            "marked on the over-time chart; the money check above ran after them.",
+            markdown(pd.DataFrame(rows))]
+
+
 def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
     """The Markdown of one run, its charts saved as PNG files into `charts_dir`."""
     users, labels = tables.labels(run)
@@ -85,8 +120,11 @@ def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
         "### Setup",
         markdown(tables.context(run.manifest)),
         f"Load model: {run.manifest.get('load_model', 'not recorded')}.",
+        "### Same database work",
+        equivalence_text(run),
         "### Money check",
         money_text(run),
+        *faults_section(run),
         "### Side by side",
         f"Throughput in requests/s, latency in ms.\n\n```text\n{analysis.comparison_table(run.summary)}\n```",
         "### Charts",

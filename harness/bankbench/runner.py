@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from bankbench import analysis, envs, jmeter, manifest, money, paths
+from bankbench import analysis, chaos, envs, jmeter, manifest, money, paths, verify
 from bankbench.errors import UserError
 from bankbench.metrics import Sampler
 from bankbench.pg import SETTINGS_SQL, parse_settings
@@ -38,6 +38,7 @@ class Options:
     pg_max_connections: int | None
     durable: bool
     dashboard: bool = True
+    chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.chaos)
 
 
 def run(opts: Options, env: str = "native") -> Path:
@@ -49,6 +50,8 @@ def run(opts: Options, env: str = "native") -> Path:
     (run_dir / "levels").mkdir(parents=True)
     try:
         _write_manifest(run_dir, stamp, opts, where)
+        # First the proof that the services do the same database work (loud when not).
+        verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
         print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
               f"({LOAD_MODELS[opts.profile.model]}) -> {run_dir}")
         for i, level in enumerate(levels, 1):
@@ -100,9 +103,13 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
         sampler = Sampler(out / "metrics.csv", svc.pid, where.pg_pid())
         sampler.start()
         jm = jmeter.Run(props, out, dashboard=opts.dashboard)
-        sampler.watch_loadgen(jm.pid)
+        sampler.watch("loadgen", jm.pid)
+        injector = chaos.start(opts.chaos, level, where, svc, sampler,
+                               lambda: jm.progress.started_ms, out / "service.log")
         _follow(jm, level, tag, remaining_s)
         rc = jm.wait(timeout=level.expected_s + 300)
+        if injector:
+            injector.finish()  # the service is stopped below: its last restart must be over
         ended_ms = int(time.time() * 1000)
         sampler.stop()
     finally:
@@ -111,6 +118,7 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     if rc != 0 or not jm.results.exists() or started_ms is None:
         raise UserError(f"JMeter failed (exit {rc}) for {level.id}: see {out / 'jmeter.log'}")
     _compress(jm.results)
+    faults = chaos.record(out, injector)
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
     (out / "level.json").write_text(json.dumps({
@@ -119,12 +127,15 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
         "started_ms": started_ms,
         "measure_from_ms": started_ms + 1000 * level.measure_offset_s,
         "ended_ms": ended_ms,
+        **({"faults": faults} if faults else {}),
     }, indent=2) + "\n")
     summary = analysis.summarize_level(out)
     o = summary["overall"]
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
           f"money {'ok' if check['ok'] else 'FAILED'}", flush=True)
+    for fault in faults:
+        print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
     if summary["resources"].get("loadgen_saturated"):
         print(f"{tag} WARNING: the machine's CPU was saturated and JMeter used as much as the "
               "service: the load generator may have limited this level", flush=True)

@@ -6,7 +6,7 @@ import argparse
 import shutil
 import subprocess
 
-from bankbench import runner
+from bankbench import chaos, runner
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.errors import UserError
 
@@ -21,6 +21,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--non-durable", action="store_true",
                    help="fsync and synchronous_commit off: faster, labelled non-durable")
     p.add_argument("--no-dashboard", action="store_true", help="skip JMeter's HTML dashboards")
+    p.add_argument("--chaos", default="", help="faults struck mid-level, a comma list of "
+                   f"{', '.join(chaos.FAULTS)} (default: none)")
     p.set_defaults(run=run)
 
 
@@ -29,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
         require_docker_engine()
     opts = runner.Options(profile=profile_from_args(args),
                           pg_max_connections=args.pg_max_connections,
-                          durable=not args.non_durable, dashboard=not args.no_dashboard)
+                          durable=not args.non_durable, dashboard=not args.no_dashboard,
+                          chaos=chaos.parse(args.chaos))
     run_dir = runner.run(opts, env=args.env)
     print(f"results in {run_dir}")
     return 0

@@ -9,6 +9,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -47,6 +48,7 @@ class DatabaseDownIT {
 		assertUnavailable(this.http.get().uri("/client/1/balance").exchange());
 		assertUnavailable(this.http.post()
 			.uri("/transaction")
+			.contentType(MediaType.APPLICATION_JSON)
 			.body("{\"from_client_id\":1,\"to_client_id\":2,\"amount\":3}")
 			.exchange());
 	}

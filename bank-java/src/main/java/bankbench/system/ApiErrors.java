@@ -1,12 +1,13 @@
 package bankbench.system;
 
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.transaction.TransactionException;
@@ -48,11 +49,21 @@ class ApiErrors {
 		return error(HttpStatus.NOT_FOUND);
 	}
 
+	/**
+	 * A path served with other methods: 405 with an {@code Allow} header worded as the Go
+	 * service's, where {@code HEAD} goes with {@code GET} (both servers serve it).
+	 */
 	@ExceptionHandler
 	ResponseEntity<ErrorBody> wrongMethod(HttpRequestMethodNotSupportedException ex) {
-		Set<HttpMethod> allowed = ex.getSupportedHttpMethods();
+		Set<String> allowed = new LinkedHashSet<>();
+		for (String method : (ex.getSupportedMethods() != null) ? ex.getSupportedMethods() : new String[0]) {
+			allowed.add(method);
+			if (method.equals("GET")) {
+				allowed.add("HEAD");
+			}
+		}
 		return ResponseEntity.status(HttpStatus.METHOD_NOT_ALLOWED)
-			.allow((allowed != null) ? allowed.toArray(HttpMethod[]::new) : new HttpMethod[0])
+			.header(HttpHeaders.ALLOW, String.join(", ", allowed))
 			.body(new ErrorBody(message(HttpStatus.METHOD_NOT_ALLOWED)));
 	}
 
@@ -80,9 +91,23 @@ class ApiErrors {
 		return ResponseEntity.status(status).body(new ErrorBody(message));
 	}
 
-	/** The contract's message for a status without detail; others get their reason phrase. */
+	/** The contract's message for a status code without detail; see {@link #message(HttpStatus)}. */
+	static String message(int status) {
+		HttpStatus known = HttpStatus.resolve(status);
+		if (known != null) {
+			return message(known);
+		}
+		return (status >= 500) ? "internal error" : "error";
+	}
+
+	/**
+	 * The contract's message for a status without detail, the rule of the Go service's
+	 * {@code statusAnswer} too: 400 is a request the HTTP parser could not read, 5xx an internal
+	 * error, others get their reason phrase.
+	 */
 	private static String message(HttpStatus status) {
 		return switch (status) {
+			case BAD_REQUEST -> "malformed request";
 			case NOT_FOUND -> "not found";
 			case METHOD_NOT_ALLOWED -> "method not allowed";
 			case SERVICE_UNAVAILABLE -> DATABASE_UNAVAILABLE;

@@ -1,7 +1,8 @@
 package bankbench.transaction;
 
 import java.io.IOException;
-import java.io.InputStream;
+
+import jakarta.servlet.http.HttpServletRequest;
 
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectReader;
@@ -9,6 +10,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
+
+import bankbench.system.JsonBody;
 
 /** {@code POST /transaction}: a transfer between two clients. */
 @RestController
@@ -24,12 +27,12 @@ class TransactionController {
 	}
 
 	/**
-	 * Takes the raw body rather than a {@code @RequestBody}: the contract does not check the
-	 * Content-Type, and Spring would read a form-encoded one (curl's default) as parameters.
+	 * Reads the raw body rather than a {@code @RequestBody}, so that the Content-Type and size
+	 * checks and the JSON ones answer with the contract's statuses and messages, in its order.
 	 */
 	@PostMapping("/transaction")
-	Transfer transfer(InputStream body) throws IOException {
-		return this.transactions.transfer(TransferRequest.read(this.json, body.readAllBytes()));
+	Transfer transfer(HttpServletRequest request) throws IOException {
+		return this.transactions.transfer(TransferRequest.read(this.json, JsonBody.read(request)));
 	}
 
 }

@@ -40,6 +40,20 @@ class DatabaseErrorsTest {
 	}
 
 	@Test
+	void driverErrorAboutTheQueryIsInternal() {
+		var badValue = new PSQLException("Bad value for type long : x", PSQLState.NUMERIC_VALUE_OUT_OF_RANGE);
+		assertThat(DatabaseErrors.isUnavailable(translated(badValue))).isFalse();
+		assertThat(DatabaseErrors.isUnavailable(translated(new SQLException("no state")))).isFalse();
+	}
+
+	@Test
+	void ioErrorMeansUnavailable() {
+		var io = new PSQLException("An I/O error occurred while sending to the backend.",
+				PSQLState.CONNECTION_FAILURE);
+		assertThat(DatabaseErrors.isUnavailable(translated(io))).isTrue();
+	}
+
+	@Test
 	void poolTimeoutMeansUnavailable() {
 		var timeout = new SQLTransientConnectionException("bank - Connection is not available, request timed out");
 		assertThat(DatabaseErrors.isUnavailable(new CannotGetJdbcConnectionException("pool", timeout))).isTrue();

@@ -63,8 +63,11 @@ class SystemControllersTest {
 	void answersMethodNotAllowed() {
 		var result = this.mvc.delete().uri("/").exchange();
 		assertError(result, 405, "method not allowed");
-		assertThat(result).hasHeader("Allow", "GET");
+		assertThat(result).hasHeader("Allow", "GET, HEAD");
 		assertError(this.mvc.post().uri("/health").exchange(), 405, "method not allowed");
+		var options = this.mvc.options().uri("/health").exchange();
+		assertError(options, 405, "method not allowed");
+		assertThat(options).hasHeader("Allow", "GET, HEAD");
 	}
 
 }

@@ -45,11 +45,23 @@ class TransactionControllerTest {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "", "text/plain", "application/x-www-form-urlencoded" })
-	void ignoresContentType(String contentType) {
+	@ValueSource(strings = { "", "application/json;charset=utf-8", "Application/JSON" })
+	void takesJsonOrNoContentType(String contentType) {
 		given(this.transactions.transfer(new TransferRequest(1, 2, 30))).willReturn(new Transfer(9, 1, 2, 30));
 		MvcTestResult result = contentType.isEmpty() ? post(VALID, null) : post(VALID, MediaType.valueOf(contentType));
 		assertOk(result, "{\"id\":9,\"from_client_id\":1,\"to_client_id\":2,\"amount\":30}");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "text/plain", "application/x-www-form-urlencoded", "multipart/form-data" })
+	void rejectsOtherContentType(String contentType) {
+		assertError(post(VALID, MediaType.valueOf(contentType)), 415, "Content-Type must be application/json");
+	}
+
+	@Test
+	void rejectsBodyOver64KiB() {
+		assertError(post(" ".repeat(64 * 1024) + VALID, MediaType.APPLICATION_JSON), 413,
+				"request body must be at most 65536 bytes");
 	}
 
 	@Test

@@ -1,0 +1,162 @@
+"""Many open connections: N real keep-alive clients against one service, each sending slowly.
+
+The articles' "10,000 users" as 10,000 TCP connections held open at once (not 10,000 requests
+in flight): each connection sends `GET /client/{id}/balance` in two parts half a second apart
+(a slow client), reads the answer, waits a few seconds (within the services' 10 s idle timeout)
+and sends again, until the measured window ends. Everything is bounded in time and aimed at
+127.0.0.1 only. Counted per service: connections opened and refused, answers by status,
+connections the service closed or reset, and the service's peak RSS and thread count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import resource
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import psutil
+
+HOST = "127.0.0.1"
+TRICKLE_S = 0.5  # pause inside each request: the two halves arrive apart
+THINK_S = (2.0, 6.0)  # between requests on one connection: below the 10 s idle timeout
+CONNECT_TIMEOUT_S = 10.0
+ANSWER_TIMEOUT_S = 15.0  # an answer slower than this counts as a timeout
+CONNECT_BATCH = 500  # connections opened per ramp step, one step every RAMP_STEP_S
+RAMP_STEP_S = 0.25
+
+
+@dataclass
+class Tally:
+    """What the clients saw, updated from the event loop only."""
+
+    opened: int = 0
+    connect_failed: Counter = field(default_factory=Counter)
+    answers: Counter = field(default_factory=Counter)
+    dropped: Counter = field(default_factory=Counter)  # by the service, mid-connection
+    open_now: int = 0
+    open_peak: int = 0
+
+    def as_dict(self) -> dict:
+        return {"opened": self.opened, "connect_failed": dict(self.connect_failed),
+                "answers_by_status": {str(k): v for k, v in sorted(self.answers.items())},
+                "answered": sum(self.answers.values()), "dropped_by_service": dict(self.dropped),
+                "open_peak": self.open_peak}
+
+
+def raise_fd_limit(needed: int) -> None:
+    """Raises this process's open-file limit to its hard limit (children inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        raise RuntimeError(f"open-file hard limit {hard} is below the {needed} needed")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+class Watch(threading.Thread):
+    """Samples the service process every second: peak RSS (MB) and peak thread count."""
+
+    def __init__(self, pid: int):
+        super().__init__(daemon=True)
+        self.proc = psutil.Process(pid)
+        self.rss_peak_mb = self.rss_last_mb = 0.0
+        self.threads_peak = 0
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(1.0):
+            try:
+                with self.proc.oneshot():
+                    self.rss_last_mb = self.proc.memory_info().rss / 2**20
+                    threads = self.proc.num_threads()
+            except psutil.NoSuchProcess:
+                return
+            self.rss_peak_mb = max(self.rss_peak_mb, self.rss_last_mb)
+            self.threads_peak = max(self.threads_peak, threads)
+
+
+async def _client(port: int, ids: list[int], deadline: float, tally: Tally) -> None:
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port),
+                                                CONNECT_TIMEOUT_S)
+    except (OSError, asyncio.TimeoutError) as err:
+        tally.connect_failed[type(err).__name__] += 1
+        return
+    tally.opened += 1
+    tally.open_now += 1
+    tally.open_peak = max(tally.open_peak, tally.open_now)
+    try:
+        await asyncio.sleep(random.uniform(0, THINK_S[1]))  # spread the first requests
+        while time.monotonic() < deadline:
+            head = f"GET /client/{random.choice(ids)}/balance HTTP/1.1\r\n"
+            writer.write(head.encode())
+            await writer.drain()
+            await asyncio.sleep(TRICKLE_S)
+            writer.write(f"Host: {HOST}:{port}\r\n\r\n".encode())
+            await writer.drain()
+            status = await asyncio.wait_for(_read_answer(reader), ANSWER_TIMEOUT_S)
+            if status is None:
+                tally.dropped["closed"] += 1
+                return
+            tally.answers[status] += 1
+            await asyncio.sleep(random.uniform(*THINK_S))
+    except asyncio.TimeoutError:
+        tally.dropped["answer_timeout"] += 1
+    except OSError as err:
+        tally.dropped[type(err).__name__] += 1
+    finally:
+        tally.open_now -= 1
+        writer.close()
+
+
+async def _read_answer(reader: asyncio.StreamReader) -> int | None:
+    """Reads one response (status line, headers, Content-Length or chunked body); None on EOF."""
+    status_line = await reader.readline()
+    if not status_line:
+        return None
+    headers = {}
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    if "content-length" in headers:
+        await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("transfer-encoding") == "chunked":
+        while size := int((await reader.readline()).strip() or b"0", 16):
+            await reader.readexactly(size + 2)
+        await reader.readline()
+    return int(status_line.split()[1])
+
+
+async def _load(port: int, ids: list[int], connections: int, duration_s: float) -> Tally:
+    tally = Tally()
+    ramp_s = connections / CONNECT_BATCH * RAMP_STEP_S
+    deadline = time.monotonic() + ramp_s + duration_s
+    tasks = []
+    for start in range(0, connections, CONNECT_BATCH):
+        for _ in range(min(CONNECT_BATCH, connections - start)):
+            tasks.append(asyncio.create_task(_client(port, ids, deadline, tally)))
+        await asyncio.sleep(RAMP_STEP_S)
+    # Every client stops sending at the deadline; the extra time bounds its last answer.
+    await asyncio.wait(tasks, timeout=duration_s + ramp_s + ANSWER_TIMEOUT_S + THINK_S[1])
+    for task in tasks:
+        task.cancel()
+    return tally
+
+
+def run(port: int, pid: int, ids: list[int], connections: int, duration_s: float) -> dict:
+    """Holds `connections` slow keep-alive clients on the service at `port` for `duration_s`."""
+    watch = Watch(pid)
+    watch.start()
+    rss_before = psutil.Process(pid).memory_info().rss / 2**20
+    t0 = time.monotonic()
+    tally = asyncio.run(_load(port, ids, connections, duration_s))
+    watch.stopped.set()
+    watch.join()
+    alive = psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    return {"connections": connections, "duration_s": duration_s,
+            "elapsed_s": round(time.monotonic() - t0, 1), **tally.as_dict(),
+            "service_alive": alive, "rss_before_mb": round(rss_before, 1),
+            "rss_peak_mb": round(watch.rss_peak_mb, 1), "rss_end_mb": round(watch.rss_last_mb, 1),
+            "threads_peak": watch.threads_peak}

@@ -1,0 +1,29 @@
+"""The many-connections client against a real Go service on a real PostgreSQL, scaled down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+
+from bankbench import connections, services
+from bankbench.pg import Cluster, free_port
+
+
+def test_connections_held_and_answered(tmp_path: Path) -> None:
+    cluster = Cluster.create()
+    try:
+        proc = services.get("go").start(port=free_port(), pool=5, db_env=cluster.env(),
+                                        log=tmp_path / "go.log")
+        try:
+            ids = [httpx.post(f"{proc.url}/client/new/10").json()["id"] for _ in range(3)]
+            # 8 s: past the longest first wait (THINK_S), so that every connection sends.
+            got = connections.run(int(proc.url.rsplit(":", 1)[1]), proc.pid, ids, 300, 8)
+        finally:
+            proc.stop()
+    finally:
+        cluster.destroy()
+    assert (got["opened"], got["open_peak"], got["connect_failed"]) == (300, 300, {})
+    assert got["answered"] >= 300 and set(got["answers_by_status"]) == {"200"}
+    assert got["dropped_by_service"] == {} and got["service_alive"]
+    assert got["rss_peak_mb"] > 0 and got["threads_peak"] > 0
