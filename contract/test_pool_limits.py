@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
@@ -27,10 +28,20 @@ def crossing_transfers(apis: list[Api]) -> None:
     and the money must be where the transfers put it."""
     accounts = [apis[0].new_client(10_000) for _ in range(4)]
     rng = random.Random(7)
-    transfers = [(apis[i % len(apis)], *rng.sample(accounts, 2), rng.randint(1, 10))
+    transfers = [(i % len(apis), *rng.sample(accounts, 2), rng.randint(1, 10))
                  for i in range(TRANSFERS)]
+    # A client per worker: one httpx client shared by 64 threads can read from a socket that
+    # another thread has just closed (seen once: EBADF).
+    local = threading.local()
+
+    def send(transfer: tuple[int, int, int, int]) -> int:
+        if not hasattr(local, "apis"):
+            local.apis = [Api(api.name, str(api.client.base_url)) for api in apis]
+        which, src, dst, amount = transfer
+        return local.apis[which].transfer(src, dst, amount).status_code
+
     with ThreadPoolExecutor(WORKERS) as pool:
-        codes = list(pool.map(lambda t: t[0].transfer(*t[1:]).status_code, transfers))
+        codes = list(pool.map(send, transfers))
     assert {code: codes.count(code) for code in set(codes)} == {200: TRANSFERS}
     expected = dict.fromkeys(accounts, 10_000)
     for _, src, dst, amount in transfers:
