@@ -2,7 +2,7 @@
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
-# PG_DURABLE=off, ENV=native|compose (see README.md).
+# PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1 (see README.md).
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -30,7 +30,7 @@ PROFILE_ARGS = --profile $(PROFILE) \
 BENCH_ARGS = $(PROFILE_ARGS) --env $(ENV) \
 	$(if $(PG_MAX_CONNECTIONS),--pg-max-connections $(PG_MAX_CONNECTIONS)) \
 	$(if $(filter off,$(PG_DURABLE)),--non-durable) \
-	$(if $(CHAOS),--chaos $(CHAOS))
+	$(if $(CHAOS),--chaos $(CHAOS)) $(if $(filter 1,$(PROFILE_CPU)),--profile-cpu)
 
 .PHONY: help
 help: ## list the targets
@@ -75,9 +75,9 @@ endef
 run-go: build-go ## run the Go service against the db-up database (PORT=8080)
 	$(call with-db,exec bank-go/bin/bank-go)
 run-java: build-java ## run the Java service on platform threads
-	$(call with-db,VIRTUAL_THREADS=false exec $(WITH_JDK) java -jar bank-java/target/bank-java.jar)
+	$(call with-db,VIRTUAL_THREADS=false exec $(WITH_JDK) java @bank-java/jvm.options -jar bank-java/target/bank-java.jar)
 run-java-virtual: build-java ## run the Java service on virtual threads
-	$(call with-db,VIRTUAL_THREADS=true exec $(WITH_JDK) java -jar bank-java/target/bank-java.jar)
+	$(call with-db,VIRTUAL_THREADS=true exec $(WITH_JDK) java @bank-java/jvm.options -jar bank-java/target/bank-java.jar)
 
 # --- tests ---------------------------------------------------------------------------------
 

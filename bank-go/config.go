@@ -15,6 +15,9 @@ import (
 type config struct {
 	addr  string // HTTP listen address
 	store store.Config
+	// pprofAddr is where net/http/pprof listens (PPROF_ADDR), off when
+	// empty. It must be a loopback address: profiles are not for clients.
+	pprofAddr string
 }
 
 // loadConfig reads the settings from getenv; the names and defaults are
@@ -41,7 +44,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return n
 	}
 	cfg := config{
-		addr: net.JoinHostPort("", strconv.Itoa(num("PORT", 8080, 1, 65535))),
+		addr:      net.JoinHostPort("", strconv.Itoa(num("PORT", 8080, 1, 65535))),
+		pprofAddr: getenv("PPROF_ADDR"),
 		store: store.Config{
 			Host:           str("POSTGRES_HOST", "localhost"),
 			Port:           num("POSTGRES_PORT", 5432, 1, 65535),
@@ -52,5 +56,21 @@ func loadConfig(getenv func(string) string) (config, error) {
 			AcquireTimeout: time.Duration(num("POSTGRES_ACQUIRE_TIMEOUT_MS", 3000, 1, math.MaxInt32)) * time.Millisecond,
 		},
 	}
+	if cfg.pprofAddr != "" && !loopback(cfg.pprofAddr) {
+		errs = append(errs, fmt.Errorf("PPROF_ADDR=%q: want a loopback host and a port, such as 127.0.0.1:6060", cfg.pprofAddr))
+	}
 	return cfg, errors.Join(errs...)
+}
+
+// loopback reports whether addr is host:port with a loopback host.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"bankbench/bank-go/metrics"
 	"bankbench/bank-go/server"
 	"bankbench/bank-go/store"
 )
@@ -53,10 +54,20 @@ func run(ctx context.Context, getenv func(string) string, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
-	srv := server.NewHTTPServer(server.NewServer(logger, st))
+	m := metrics.New()
+	m.Register(metrics.Pool(st.Stats))
+	srv := server.NewHTTPServer(server.NewServer(logger, st, m))
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(server.Listener(ln)) }()
 	logger.Info("listening", "addr", ln.Addr().String(), "pool_size", cfg.store.PoolSize)
+	if cfg.pprofAddr != "" {
+		stopProfiling, err := serveProfiling(cfg.pprofAddr, serveErr)
+		if err != nil {
+			return err
+		}
+		defer stopProfiling()
+		logger.Info("profiling", "addr", cfg.pprofAddr)
+	}
 
 	select {
 	case err := <-serveErr:

@@ -63,7 +63,7 @@ def selected(config: pytest.Config) -> list[str]:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Runs each test taking `svc` (or `isolated`) once per selected service."""
-    for name in ("svc", "isolated", "crowded"):
+    for name in ("svc", "isolated", "crowded", "held"):
         if name in metafunc.fixturenames:
             metafunc.parametrize(name, selected(metafunc.config), indirect=True,
                                  ids=lambda n: n.replace("-", "_"))

@@ -43,10 +43,14 @@ def _resolve(node: dict) -> dict:
 
 def check(resp: httpx.Response) -> None:
     """Fails unless the response is one the contract documents for its request."""
-    assert resp.headers.get("content-type") == "application/json", resp.headers
-    body = resp.json()
     template = _template(resp.request.url.path)
     operation = spec()["paths"].get(template, {}).get(resp.request.method.lower())
+    if resp.status_code == 200 and operation and "text/plain" in _resolve(
+            operation["responses"]["200"])["content"]:  # GET /metrics
+        assert resp.headers.get("content-type", "").startswith("text/plain"), resp.headers
+        return
+    assert resp.headers.get("content-type") == "application/json", resp.headers
+    body = resp.json()
     if operation is None:  # unknown route or method: the generic error
         assert resp.status_code in (404, 405), resp.status_code
         schema = spec()["components"]["schemas"]["Error"]

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bankbench/bank-go/internal/dbtest"
+	"bankbench/bank-go/metrics"
 	"bankbench/bank-go/server"
 )
 
@@ -25,7 +26,7 @@ func TestConcurrentTransfers(t *testing.T) {
 		goroutines = 60
 		transfers  = 20 // per goroutine
 	)
-	srv := httptest.NewServer(server.NewServer(slog.New(slog.DiscardHandler), dbtest.Store(t)))
+	srv := httptest.NewServer(server.NewServer(slog.New(slog.DiscardHandler), dbtest.Store(t), metrics.New()))
 	defer srv.Close()
 	c := &client{url: srv.URL, http: srv.Client()}
 	c.http.Timeout = 30 * time.Second

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"bankbench/bank-go/metrics"
 	"bankbench/bank-go/server"
 )
 
 // TestListenerAnswersJSON sends requests that net/http rejects before any
 // handler runs, over a real connection, and wants the contract's JSON.
 func TestListenerAnswersJSON(t *testing.T) {
-	srv := httptest.NewUnstartedServer(server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}))
+	srv := httptest.NewUnstartedServer(server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New()))
 	srv.Listener = server.Listener(srv.Listener)
 	srv.Start()
 	defer srv.Close()

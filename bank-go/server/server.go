@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"bankbench/bank-go/metrics"
 	"bankbench/bank-go/store"
 )
 
@@ -20,10 +21,11 @@ type Store interface {
 	Transfer(ctx context.Context, from, to, amount int64) (store.Transfer, error)
 }
 
-// NewServer returns the handler of every route. It logs through logger only
-// the errors it cannot explain to the client (500 internal error).
-func NewServer(logger *slog.Logger, store Store) http.Handler {
+// NewServer returns the handler of every route, timed in m, which GET
+// /metrics publishes. It logs through logger only the errors it cannot
+// explain to the client (500 internal error).
+func NewServer(logger *slog.Logger, store Store, m *metrics.Metrics) http.Handler {
 	mux := http.NewServeMux()
-	addRoutes(mux, logger, store)
-	return mux
+	addRoutes(mux, logger, store, m.Handler())
+	return m.Instrument(mux)
 }

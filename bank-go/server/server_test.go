@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"bankbench/bank-go/internal/dbtest"
+	"bankbench/bank-go/metrics"
 	"bankbench/bank-go/server"
 	"bankbench/bank-go/store"
 )
@@ -71,7 +72,7 @@ func check(tb testing.TB, req request) string {
 	tb.Helper()
 	var log bytes.Buffer
 	st := &fakeStore{err: req.storeErr}
-	h := server.NewServer(slog.New(slog.NewTextHandler(&log, nil)), st)
+	h := server.NewServer(slog.New(slog.NewTextHandler(&log, nil)), st, metrics.New())
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(req.method, req.path, strings.NewReader(req.body)))
 
@@ -187,7 +188,7 @@ func TestInternalErrorLogged(t *testing.T) {
 
 func TestNoRouteAllow(t *testing.T) {
 	rec := httptest.NewRecorder()
-	server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}).
+	server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New()).
 		ServeHTTP(rec, httptest.NewRequest("DELETE", "/client/1/balance", http.NoBody))
 	if got, want := rec.Header().Get("Allow"), "GET, HEAD"; got != want {
 		t.Errorf("Allow = %q, want %q", got, want)

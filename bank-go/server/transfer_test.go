@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bankbench/bank-go/metrics"
 	"bankbench/bank-go/server"
 	"bankbench/bank-go/store"
 )
@@ -114,7 +115,7 @@ func TestTransferContentTypeAndSize(t *testing.T) {
 				req.ContentLength = -1 // as for Transfer-Encoding: chunked
 			}
 			rec := httptest.NewRecorder()
-			server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}).ServeHTTP(rec, req)
+			server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New()).ServeHTTP(rec, req)
 			if got, want := rec.Code, tc.wantStatus; got != want {
 				t.Errorf("status = %d, want %d", got, want)
 			}

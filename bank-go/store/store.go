@@ -69,6 +69,7 @@ type Store struct {
 	// pool keep; see acquire.
 	slots          *semaphore.Weighted
 	acquireTimeout time.Duration
+	waits          waits
 }
 
 // New returns a Store for the database of cfg. It does not connect: the
@@ -107,9 +108,7 @@ func (s *Store) Close() {
 // bounded by the acquire timeout and fn by the query timeout, both within
 // ctx. The error comes back classified (see classify).
 func (s *Store) withConn(ctx context.Context, fn func(context.Context, *pgx.Conn) error) error {
-	acquireCtx, cancel := context.WithTimeout(ctx, s.acquireTimeout)
-	conn, err := s.acquire(acquireCtx)
-	cancel()
+	conn, err := s.timedAcquire(ctx)
 	if err != nil {
 		return classify(err)
 	}
@@ -118,6 +117,25 @@ func (s *Store) withConn(ctx context.Context, fn func(context.Context, *pgx.Conn
 	queryCtx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
 	return classify(fn(queryCtx, conn.Conn()))
+}
+
+// timedAcquire waits for a pooled connection up to the acquire timeout,
+// and counts the wait in the pool's statistics.
+func (s *Store) timedAcquire(ctx context.Context) (*pgxpool.Conn, error) {
+	acquireCtx, cancel := context.WithTimeout(ctx, s.acquireTimeout)
+	defer cancel()
+	start := time.Now()
+	s.waits.pending.Add(1)
+	conn, err := s.acquire(acquireCtx)
+	s.waits.pending.Add(-1)
+	switch {
+	case err == nil:
+		s.waits.acquires.Add(1)
+		s.waits.nanos.Add(int64(time.Since(start)))
+	case ctx.Err() == nil && acquireCtx.Err() != nil:
+		s.waits.timeouts.Add(1)
+	}
+	return conn, err
 }
 
 // acquire waits for a pooled connection until ctx ends, as HikariCP does,

@@ -8,7 +8,13 @@ The definitions every table, chart and sentence of the report rests on:
   seconds. Each label uses the same window, so label throughputs add up to the overall one.
 - Percentiles: pandas `quantile`, linear interpolation between the two nearest samples.
 - Error %: samples with `success=false` (failed assertions included) over measured samples.
+- Errors by status: those failed samples by HTTP response code; a failed sample whose answer was
+  a 2xx failed an assertion on its body ("assertion"), one without an HTTP answer (refused,
+  reset, timed out: JMeter's "Non HTTP response code: ...") is "no response". The plan's
+  expected answers (422 to a transfer: insufficient funds) are successes and count nowhere.
 - Resources: the metrics.csv rows with `measure_from_ms <= t_ms <= ended_ms`.
+- Service metrics: from service_metrics.csv where the level has one, over the same window
+  (bankbench.servicestats says how gauges and counters are read).
 - `loadgen_saturated`: machine CPU mean >= SATURATED_MACHINE_CPU % and the load generator used
   at least as much CPU as the service: the machine was full and the generator took a large share
   of it, so the throughput says more about the machine than about the service. (A mean of
@@ -26,15 +32,20 @@ from typing import NamedTuple
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench import formatting
+from bankbench import formatting, servicestats
 from bankbench.errors import UserError
-from bankbench.rawdata import read_json, read_metrics, read_samples, write_json
+from bankbench.rawdata import read_json, read_metrics, read_samples, read_service_metrics, write_json
 
 SERVICES = ("go", "java", "java-virtual")
 LEVEL_KEYS = ("service", "users", "pool")
 SATURATED_MACHINE_CPU = 80  # % of the whole machine, see `loadgen_saturated` above
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
 INPUTS = ("level.json", "jmeter.csv.gz", "metrics.csv", "money.json")
+OPTIONAL_INPUTS = ("service_metrics.csv",)  # levels of runs before it have none
+SUMMARY_VERSION = 2  # what summary.json holds; an older one is recomputed (2: errors by status, service metrics)
+ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
+ERRORS_BY_STATUS = "overall.errors_by_status."  # summary.csv column prefix, then the status
+SERVICE_STATUSES = "service_metrics.requests_by_status."  # the same, as the service counted answers
 # summary.json resource figure -> (metrics.csv column, pandas aggregation)
 RESOURCES = {
     "service_cpu_mean": ("service_cpu_pct", "mean"),
@@ -69,6 +80,7 @@ def summarize_level(level_dir: Path) -> dict:
     metrics = read_metrics(level_dir / "metrics.csv")
     in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
     summary = {
+        "version": SUMMARY_VERSION,
         "level": level,
         "money_ok": bool(read_json(level_dir / "money.json")["ok"]),
         "overall": latency_stats(measured, seconds),
@@ -78,6 +90,10 @@ def summarize_level(level_dir: Path) -> dict:
         },
         "resources": resource_stats(in_window),
     }
+    if (level_dir / "service_metrics.csv").exists():
+        scrapes = read_service_metrics(level_dir / "service_metrics.csv")
+        # JMeter's measured window: after the load the service idles, which would dilute rates.
+        summary["service_metrics"] = servicestats.window_stats(scrapes, start, start + seconds * 1000)
     write_json(level_dir / "summary.json", summary)
     return summary
 
@@ -96,7 +112,32 @@ def latency_stats(samples: pd.DataFrame, seconds: float) -> dict:
         "mean_ms": _number(elapsed.mean()),
         **{name: _number(value) for name, value in zip(PERCENTILES, quantiles)},
         "max_ms": _number(elapsed.max()),
+        "errors_by_status": errors_by_status(samples),
     }
+
+
+def errors_by_status(samples: pd.DataFrame) -> dict[str, int]:
+    """Failed samples per HTTP status, "assertion" and "no response" (see the module doc),
+    statuses in `status_order`."""
+    per_code = samples.loc[~samples["success"], "responseCode"].value_counts(dropna=False)
+    counts: dict[str, int] = {}
+    for code, n in per_code[per_code > 0].items():  # a few distinct codes, however many samples
+        kind = error_kind("" if pd.isna(code) else code)
+        counts[kind] = counts.get(kind, 0) + int(n)
+    return {kind: counts[kind] for kind in sorted(counts, key=status_order)}
+
+
+def error_kind(code: object) -> str:
+    """The errors_by_status key of a failed sample's JMeter responseCode."""
+    text = str(code).strip()
+    if not text.isdigit():
+        return NO_RESPONSE
+    return ASSERTION if 200 <= int(text) < 300 else text
+
+
+def status_order(status: str) -> tuple[int, str]:
+    """Sort key: HTTP codes in numeric order, then "assertion", then "no response"."""
+    return (int(status), "") if status.isdigit() else (10_000 + (status == NO_RESPONSE), status)
 
 
 def resource_stats(metrics: pd.DataFrame) -> dict:
@@ -123,35 +164,56 @@ def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
         raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
     rows = [flatten(_summary(level_dir, force), level_dir.name) for level_dir in level_dirs]
     frame = pd.DataFrame(rows).sort_values([*LEVEL_KEYS, "repeat"], key=sort_key, ignore_index=True)
+    # A status that one level had and another not: 0 there (where the level has the figures).
+    statuses = [column for column in frame if column.startswith(ERRORS_BY_STATUS)]
+    frame[statuses] = frame[statuses].fillna(0)
+    if "service_metrics.scrapes" in frame:
+        scraped = frame["service_metrics.scrapes"].notna()
+        for column in [c for c in frame if c.startswith(SERVICE_STATUSES)]:
+            frame.loc[scraped, column] = frame.loc[scraped, column].fillna(0)
     frame.to_csv(run_dir / "summary.csv", index=False)
     return frame
 
 
 def _summary(level_dir: Path, force: bool) -> dict:
     if not force and _is_fresh(level_dir):
-        return read_json(level_dir / "summary.json")
+        summary = read_json(level_dir / "summary.json")
+        if summary.get("version") == SUMMARY_VERSION:
+            return summary
     return summarize_level(level_dir)
 
 
 def _is_fresh(level_dir: Path) -> bool:
     """Whether summary.json is newer than every input it was computed from."""
+    optional = [name for name in OPTIONAL_INPUTS if (level_dir / name).exists()]
     try:
-        inputs = max((level_dir / name).stat().st_mtime for name in INPUTS)
+        inputs = max((level_dir / name).stat().st_mtime for name in (*INPUTS, *optional))
         return (level_dir / "summary.json").stat().st_mtime > inputs
     except FileNotFoundError:
         return False
 
 
 def flatten(summary: dict, level_id: str) -> dict:
-    """One summary.csv row: level_id (folder name), scalar level.json keys, overall.*, resources.*, money_ok."""
+    """One summary.csv row: level_id (folder name), scalar level.json keys, overall.*
+    (overall.errors_by_status.<status>), resources.*, money_ok, and service_metrics.* where the
+    level has them (service_metrics.requests_by_status.<status>)."""
     level = {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
     return {
         "level_id": level_id,
         **level,
-        **{f"overall.{key}": value for key, value in summary["overall"].items()},
-        **{f"resources.{key}": value for key, value in summary["resources"].items()},
+        **_dotted("overall", summary["overall"]),
+        **_dotted("resources", summary["resources"]),
         "money_ok": summary["money_ok"],
+        **_dotted("service_metrics", summary.get("service_metrics", {})),
     }
+
+
+def _dotted(prefix: str, block: dict) -> dict:
+    """A nested summary block as `prefix.key` (and `prefix.key.inner`) columns."""
+    flat = {}
+    for key, value in block.items():
+        flat |= _dotted(f"{prefix}.{key}", value) if isinstance(value, dict) else {f"{prefix}.{key}": value}
+    return flat
 
 
 def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
@@ -178,11 +240,12 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
 
 
 def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
-    """`aggregate_repeats` of every numeric overall.* and resources.* figure of a run's summary,
-    with the run's `pg_max_connections` (one PostgreSQL cluster serves a whole run)."""
+    """`aggregate_repeats` of every numeric overall.*, resources.* and service_metrics.* figure
+    of a run's summary, with the run's `pg_max_connections` (one PostgreSQL cluster serves a
+    whole run)."""
     columns = [
         column for column in summary.columns
-        if column.startswith(("overall.", "resources.")) and summary[column].dtype.kind in "if"
+        if column.startswith(("overall.", "resources.", "service_metrics.")) and summary[column].dtype.kind in "if"
     ]
     return aggregate_repeats(summary, columns).assign(pg_max_connections=summary["pg_max_connections"].max())
 
@@ -207,7 +270,7 @@ def row_keys(summary: pd.DataFrame) -> list[str]:
 class Timeline(NamedTuple):
     """Per-second figures of one level, where its warm-up ended, and its faults (chaos)."""
 
-    frame: pd.DataFrame  # t_s (since level start), requests_per_s, errors_per_s, p50_ms, p99_ms
+    frame: pd.DataFrame  # t_s (since level start), then the figures (see timeline, service_timeline)
     warmup_end_s: float
     faults: tuple[tuple[str, float, float], ...] = ()  # (fault, at_s, recovery_s)
 
@@ -225,9 +288,14 @@ def timeline(level_dir: Path, bucket_s: float = 1.0) -> Timeline:
         "p50_ms": latency.quantile(0.50),
         "p99_ms": latency.quantile(0.99),
     })
+    return _timeline(frame.reset_index(), level)
+
+
+def _timeline(frame: pd.DataFrame, level: dict) -> Timeline:
+    """A level's per-second `frame` with, in seconds since its start, its warm-up end and faults."""
     faults = tuple((f["fault"], (f["at_ms"] - level["started_ms"]) / 1000, f["recovery_s"])
                    for f in level.get("faults", []))
-    return Timeline(frame.reset_index(), (level["measure_from_ms"] - level["started_ms"]) / 1000, faults)
+    return Timeline(frame, (level["measure_from_ms"] - level["started_ms"]) / 1000, faults)
 
 
 def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:
@@ -239,6 +307,42 @@ def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str
     chosen = at_pool[at_pool["users"] == (users or at_pool["users"].max())]
     first = chosen.sort_values(["money_ok", "repeat"], ascending=[False, True]).groupby("service").head(1)
     return {row.service: row.level_id for row in first.sort_values("service", key=sort_key).itertuples()}
+
+
+def service_timeline(level_dir: Path) -> Timeline | None:
+    """The service's own figures per scrape (`servicestats.per_second`, `t_s` since the level's
+    start) with its warm-up end and faults; None for a level without service_metrics.csv."""
+    if not (level_dir / "service_metrics.csv").exists():
+        return None
+    level = read_json(level_dir / "level.json")
+    frame = servicestats.per_second(read_service_metrics(level_dir / "service_metrics.csv"))
+    frame.insert(0, "t_s", (frame.pop("t_ms") - level["started_ms"]) / 1000)
+    return _timeline(frame, level)
+
+
+def has_service_metrics(summary: pd.DataFrame) -> bool:
+    """Whether any level of a run has figures from the service's own metrics."""
+    return "service_metrics.scrapes" in summary and bool(summary["service_metrics.scrapes"].gt(0).any())
+
+
+def status_columns(summary: pd.DataFrame) -> list[str]:
+    """The summary's overall.errors_by_status.<status> columns, statuses in `status_order`."""
+    return sorted((column for column in summary if column.startswith(ERRORS_BY_STATUS)),
+                  key=lambda column: status_order(column.removeprefix(ERRORS_BY_STATUS)))
+
+
+def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Failed requests per status in % of the measured requests, as `aggregate_levels` has
+    figures (a column per status, named by it: "503", "assertion"), and the statuses in
+    `status_order`; no statuses when no request failed."""
+    statuses = [column.removeprefix(ERRORS_BY_STATUS) for column in status_columns(summary)]
+    if not statuses:
+        return pd.DataFrame(), []
+    pct = summary[[*LEVEL_KEYS, "repeat", "money_ok"]].assign(**{
+        status: 100 * summary[ERRORS_BY_STATUS + status] / summary["overall.requests"] for status in statuses
+    })
+    figures = aggregate_repeats(pct, statuses).assign(pg_max_connections=summary["pg_max_connections"].max())
+    return figures, statuses
 
 
 def comparison_table(summary: pd.DataFrame) -> str:

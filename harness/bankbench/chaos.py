@@ -119,7 +119,7 @@ def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
     names a refused connection "Non HTTP response code: ...")."""
     if not records:
         return records
-    # responseCode is read here only: the analysis never needs it, and it costs memory there.
+    # The raw codes, not analysis.error_kind's: a burst names the exception JMeter saw.
     samples = pd.read_csv(samples_csv, usecols=["timeStamp", "responseCode", "success"],
                           dtype={"timeStamp": "int64", "responseCode": "string", "success": "bool"})
     failed = samples[~samples["success"]]

@@ -22,6 +22,15 @@ MARKERS = {"go": "o", "java": "s", "java-virtual": "^"}
 OTHER_COLOUR = "#777777"
 LOG_RANGE = 30  # from this max/min ratio on, a linear axis flattens the small values: use log
 PERCENTILE_PANELS = {"overall.p50_ms": "p50", "overall.p90_ms": "p90", "overall.p99_ms": "p99"}
+# Failed requests by answer: Okabe-Ito colours the services do not use, then greys.
+STATUS_COLOURS = {"503": "#E69F00", "500": "#CC79A7", "assertion": "#56B4E9", "no response": "#000000"}
+OTHER_STATUS_COLOURS = ("#999999", "#F0E442", "#444444", "#BBBBBB")
+SERVICE_PANELS = {  # axis label -> its servicestats.per_second columns and their line styles
+    "throughput (requests/s, service's count)": {"requests_per_s": "-"},
+    "pool: in use solid, waiting dashed": {"pool_active": "-", "pool_pending": "--"},
+    "GC pauses (% of wall time)": {"gc_pct": "-"},
+    "heap in use (MB)": {"heap_mb": "-"},
+}
 RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside it
     "resources.service_cpu_mean": "service CPU (% of one core)",
     "resources.service_rss_mean_mb": "service RSS (MB)",
@@ -69,6 +78,58 @@ def resources(levels: pd.DataFrame) -> Figure:
     return fig
 
 
+def pool_wait(levels: pd.DataFrame) -> Figure:
+    """Requests waiting for a pooled connection (mean solid, max dotted) and the mean wait of
+    an acquire vs users, from the services' own metrics."""
+    levels, pool = _at_main_pool(levels)
+    fig, (waiting, wait) = _figure(ncols=2, width=12)
+    _draw_services(waiting, levels, "users", "service_metrics.pool_pending_mean")
+    _draw_services(waiting, levels, "users", "service_metrics.pool_pending_max", linestyle=":",
+                   label="_nolegend_", alpha=0.7)
+    _draw_services(wait, levels, "users", "service_metrics.pool_acquire_mean_ms")
+    for ax, label in ((waiting, "requests waiting for a connection"), (wait, "wait per acquire (ms)")):
+        _level_axis(ax, levels["users"], "users")
+        _value_axis(ax, label)
+    waiting.legend(title="service")
+    fig.suptitle(f"Pool wait vs users (pool {pool}, measured window): waiting mean solid, max dotted")
+    return fig
+
+
+def gc_time(levels: pd.DataFrame) -> Figure:
+    """Time in garbage-collection pauses, in % of wall time, vs users."""
+    return _one_vs_users(levels, "service_metrics.gc_pct", "GC pauses (% of wall time)", "GC pause time",
+                         log=False)
+
+
+def errors_by_status(statuses: pd.DataFrame, names: list[str]) -> Figure:
+    """Failed requests by answer (HTTP status, "assertion", "no response") vs users, stacked
+    bars in % of the measured requests, a panel per service (`analysis.error_statuses`)."""
+    statuses, pool = _at_main_pool(statuses)
+    users = sorted(statuses["users"].unique())
+    colours = _status_colours(names)
+    services = list(by_service(statuses))
+    fig, axes = _figure(ncols=len(services), width=4 + 3.5 * len(services), sharey=True)
+    top = 0.0
+    for ax, (service, frame) in zip(axes, services):
+        frame = frame.set_index("users").reindex(users)
+        bottom = np.zeros(len(users))
+        for name in names:
+            height = frame[name].fillna(0).to_numpy()
+            ax.bar(range(len(users)), height, bottom=bottom, color=colours[name], label=name)
+            bottom += height
+        top = max(top, bottom.max(initial=0))
+        ax.set_xticks(range(len(users)), [f"{u / 1000:g}k" if u >= 1000 else f"{u:g}" for u in users])
+        ax.set_xlabel("users")
+        ax.set_title(service, color=_style(service)["color"])
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0].set_ylim(0, top * 1.05 if top > 0 else 1)  # shared: the tallest stack of any panel
+    axes[0].set_ylabel("failed requests (% of requests)")
+    axes[0].legend(title="answer")
+    fig.suptitle(f"Errors by answer vs users (pool {pool}, measured window): 503 = no pooled "
+                 "connection in time, or no database")
+    return fig
+
+
 def pool_sweep(levels: pd.DataFrame) -> Figure:
     """Throughput and errors vs pool size, a line per service (and per users), with the
     PostgreSQL max_connections cliff marked."""
@@ -101,16 +162,8 @@ def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
         latency.plot(frame["t_s"], frame["p99_ms"], **style)
         latency.plot(frame["t_s"], frame["p50_ms"], **style | {"linestyle": "--", "label": "_nolegend_"})
         rate.plot(frame["t_s"], frame["requests_per_s"], **style)
-    warmup_end = max((timeline.warmup_end_s for timeline in timelines.values()), default=0)
     for ax in (latency, rate):
-        if warmup_end > 0:
-            ax.axvspan(0, warmup_end, color="grey", alpha=0.2, label="ramp-up + warm-up (excluded)")
-        for service, timeline in timelines.items():
-            colour = _style(service)["color"]
-            for fault, at_s, recovery_s in timeline.faults:
-                ax.axvline(at_s, color=colour, linestyle=":", linewidth=1.5,
-                           label=f"{service}: {fault}, recovered in {recovery_s:g} s")
-                ax.axvspan(at_s, at_s + recovery_s, color=colour, alpha=0.15)
+        _mark_phases(ax, timelines)
     _value_axis(latency, "latency (ms): p99 solid, p50 dashed",
                 pd.concat([t.frame[["p50_ms", "p99_ms"]] for t in timelines.values()]))
     _value_axis(rate, "throughput (requests/s)")
@@ -118,6 +171,46 @@ def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
     latency.legend()
     fig.suptitle(title)
     return fig
+
+
+def service_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
+    """The services' own figures per second of one level each (`analysis.service_timeline`):
+    throughput by their request counters, pool connections in use and waiting, GC pause time
+    and heap, with warm-up and faults marked as in `latency_over_time`."""
+    fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
+    for i, (ax, (label, lines)) in enumerate(zip(axes, SERVICE_PANELS.items())):
+        for service, timeline in timelines.items():
+            for j, (column, linestyle) in enumerate(lines.items()):
+                style = _style(service) | {"marker": None, "linestyle": linestyle}
+                ax.plot(timeline.frame["t_s"], timeline.frame[column],
+                        **style | ({"label": "_nolegend_"} if j else {}))
+        _mark_phases(ax, timelines)
+        _value_axis(ax, label)
+        if i >= 2:  # the bottom row says it
+            ax.set_xlabel("time since level start (s)")
+    axes[0].legend()
+    fig.suptitle(title)
+    return fig
+
+
+def _mark_phases(ax: Axes, timelines: dict[str, Timeline]) -> None:
+    """Shades the excluded ramp-up and warm-up, and marks each fault (chaos) with a line at its
+    strike and a band in the service's colour until it answered again."""
+    warmup_end = max((timeline.warmup_end_s for timeline in timelines.values()), default=0)
+    if warmup_end > 0:
+        ax.axvspan(0, warmup_end, color="grey", alpha=0.2, label="ramp-up + warm-up (excluded)")
+    for service, timeline in timelines.items():
+        colour = _style(service)["color"]
+        for fault, at_s, recovery_s in timeline.faults:
+            ax.axvline(at_s, color=colour, linestyle=":", linewidth=1.5,
+                       label=f"{service}: {fault}, recovered in {recovery_s:g} s")
+            ax.axvspan(at_s, at_s + recovery_s, color=colour, alpha=0.15)
+
+
+def _status_colours(names: list[str]) -> dict[str, str]:
+    """A colour per answer: the usual ones fixed, any other from OTHER_STATUS_COLOURS in turn."""
+    others = iter(OTHER_STATUS_COLOURS * (1 + len(names) // len(OTHER_STATUS_COLOURS)))
+    return {name: STATUS_COLOURS.get(name) or next(others) for name in names}
 
 
 def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, log: bool) -> Figure:

@@ -27,9 +27,10 @@ class Native:
     def reset(self) -> None:
         self.cluster.reset()
 
-    def start(self, service: str, pool: int, log: Path) -> "services.Running":
+    def start(self, service: str, pool: int, log: Path,
+              extra_env: dict[str, str] | None = None) -> "services.Running":
         return services.get(service).start(port=free_port(), pool=pool,
-                                           db_env=self.cluster.env(), log=log)
+                                           db_env=self.cluster.env(), log=log, extra_env=extra_env)
 
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()
@@ -78,7 +79,10 @@ class Compose:
         self.run("rm", "--stop", "--force", "--volumes", "postgres")
         self.run("up", "--detach", "--wait", "postgres")
 
-    def start(self, service: str, pool: int, log: Path) -> Container:
+    def start(self, service: str, pool: int, log: Path,
+              extra_env: dict[str, str] | None = None) -> Container:
+        if extra_env:
+            raise UserError("ENV=compose cannot record CPU profiles (PROFILE_CPU): use ENV=native")
         name = f"bank-{service}"
         self.env["POOL"] = str(pool)
         self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)

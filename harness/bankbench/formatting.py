@@ -8,7 +8,7 @@ import pandas as pd
 from tabulate import tabulate
 
 Format = Callable[[float], str]
-NAME_COLUMNS = {"service", "label", "level", "item", "value"}  # left-aligned in Markdown tables
+NAME_COLUMNS = {"service", "label", "level", "item", "value", "errors by status"}  # left-aligned in Markdown
 
 
 def number(value: float) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bankbench import analysis
-from bankbench.formatting import number
+from bankbench.formatting import count, number
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
 THROUGHPUT, P99, ERRORS = "overall.throughput_rps", "overall.p99_ms", "overall.error_pct"
@@ -22,6 +22,8 @@ def reading(summary: pd.DataFrame) -> str:
         largest_load(at_pool),
         *(peak(service, rows) for service, rows in analysis.by_service(at_pool)),
         errors(at_pool),
+        statuses(summary),
+        service_side(at_pool),
         pools(measured),
         saturation(summary),
         spread(measured),
@@ -81,6 +83,45 @@ def errors(levels: pd.DataFrame) -> str | None:
                  f"({number(over[ERRORS].iloc[0])} % there)"
         )
     return f"The error rate was {'; '.join(parts)}." if parts else None
+
+
+def statuses(summary: pd.DataFrame) -> str | None:
+    """What the failed requests at the largest load (main pool) were answered, per service."""
+    columns = analysis.status_columns(summary)
+    if not columns:
+        return None
+    counts = analysis.aggregate_repeats(summary, columns)
+    at_pool = counts[counts["pool"] == analysis.main_pool(summary)]
+    rows = at_pool[at_pool["users"] == at_pool["users"].max()]
+    parts = []
+    for service, row in analysis.by_service(rows):
+        failed = [f"{count(row[column].iloc[0])} x {column.removeprefix(analysis.ERRORS_BY_STATUS)}"
+                  for column in columns if row[column].iloc[0] > 0]
+        if failed:
+            parts.append(f"{service} {', '.join(failed)}")
+    if not parts:
+        return None
+    return (f"The failed requests at {rows['users'].max():,} users (median of the repeats) were "
+            f"{'; '.join(parts)} (503: no pooled connection within the acquire timeout, or the "
+            f"database unavailable; assertion: an answer with the wrong body; no response: no HTTP "
+            f"answer at all).")
+
+
+def service_side(levels: pd.DataFrame) -> str | None:
+    """At the largest load, the pool wait and GC time the services measured themselves."""
+    if "service_metrics.pool_pending_mean" not in levels:
+        return None
+    rows = levels[levels["users"] == levels["users"].max()].dropna(subset=["service_metrics.pool_pending_mean"])
+    parts = [
+        f"{service} had {number(row['service_metrics.pool_pending_mean'])} requests waiting for a "
+        f"connection on average ({number(row['service_metrics.pool_acquire_mean_ms'])} ms per acquire, "
+        f"{count(row['service_metrics.pool_timeouts'])} acquire timeouts) and spent "
+        f"{number(row['service_metrics.gc_pct'])} % of the time in GC pauses"
+        for service, rows_of in analysis.by_service(rows) for row in [rows_of.iloc[0]]
+    ]
+    if not parts:
+        return None
+    return f"By their own metrics at {rows['users'].max():,} users, {'; '.join(parts)}."
 
 
 def pools(levels: pd.DataFrame) -> str | None:

@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 from bankbench import money, paths, queries, services
 from bankbench.errors import UserError
+from bankbench.metrics import Tree
 from bankbench.pg import Cluster, free_port
 
 CLIENTS = 10_000
@@ -21,6 +23,11 @@ SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generat
         "INSERT INTO transaction (to_client_id, amount) SELECT id, balance FROM c")
 WRK_SCRIPTS = paths.ROOT / "scripts" / "wrk"
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+WARMUP_ROUND_S = 10
+# Warm-up ends when a round's throughput is within this share of the round before: the JIT has
+# compiled the hot paths. A fixed warm-up is not enough for the JVM on platform threads, whose
+# compiler threads share two cores with 64 request threads and finish late.
+STEADY = 0.05
 ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
 
 
@@ -78,6 +85,30 @@ def pgbench(cluster: Cluster, script: Path, clients: int, seconds: int, logdir: 
     return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
 
 
+def warm_up(url: str, endpoint: str, connections: int, max_s: int) -> list[float]:
+    """wrk rounds of WARMUP_ROUND_S until throughput is steady (STEADY), at most `max_s`;
+    returns each round's requests/s."""
+    rounds: list[float] = []
+    while len(rounds) * WARMUP_ROUND_S < max_s:
+        rounds.append(wrk(url, endpoint, connections, WARMUP_ROUND_S)["rps"])
+        if len(rounds) >= 2 and abs(rounds[-1] - rounds[-2]) <= STEADY * rounds[-2]:
+            break
+    return rounds
+
+
+def measure(svc: services.Running, endpoint: str, connections: int, seconds: int) -> dict:
+    """wrk's figures, with the service's CPU time per request and its memory at the end."""
+    tree = Tree(svc.pid)
+    tree.sample(1)
+    start = time.monotonic()
+    figures = wrk(svc.url, endpoint, connections, seconds)
+    elapsed = time.monotonic() - start
+    cpu_pct, rss_mb = tree.sample(elapsed)  # % of one core over the measured run
+    requests = figures["rps"] * seconds
+    return {**figures, "service_cpu_ms_per_request": round(cpu_pct / 100 * elapsed * 1000 / requests, 4),
+            "service_rss_mb": round(rss_mb)}
+
+
 def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
         workdir: Path) -> tuple[list[dict], dict[str, str]]:
     """Every (endpoint, service) pair plus pgbench, each on a freshly seeded database; returns
@@ -94,18 +125,18 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                 svc = services.get(name).start(port=free_port(), pool=95, db_env=cluster.env(),
                                                log=workdir / f"{name}.log")
                 try:
-                    wrk(svc.url, endpoint, connections, warmup_s)
-                    figures = wrk(svc.url, endpoint, connections, seconds)
+                    warm = warm_up(svc.url, endpoint, connections, warmup_s)
+                    figures = measure(svc, endpoint, connections, seconds)
                 finally:
                     svc.stop()
                 rows.append({"endpoint": ENDPOINTS[endpoint], "runner": name, **figures,
-                             "money_ok": _money_ok(cluster)})
+                             "money_ok": _money_ok(cluster), "warmup_rps": warm})
                 print(f"  {name:<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
             _fresh(cluster)
             warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
             warm.mkdir()
             measured.mkdir()
-            pgbench(cluster, scripts[endpoint], connections, warmup_s, warm)
+            pgbench(cluster, scripts[endpoint], connections, WARMUP_ROUND_S, warm)  # nothing to compile
             rows.append({"endpoint": ENDPOINTS[endpoint], "runner": "pgbench (same SQL)",
                          **pgbench(cluster, scripts[endpoint], connections, seconds, measured),
                          "money_ok": _money_ok(cluster)})

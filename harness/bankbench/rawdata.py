@@ -1,8 +1,8 @@
 """Reading a run's files (results/LAYOUT.md) with only the columns the analysis needs.
 
-A 10k-user level holds millions of JMeter samples. Four of its 17 columns, as int64, int32,
-category and bool, take about 14 bytes a sample, so a level loads in tens of MB; levels are
-read one at a time and only their summaries are kept.
+A 10k-user level holds millions of JMeter samples. Five of its 17 columns, as int64, int32,
+two categories and bool, take about 15 bytes a sample, so a level loads in tens of MB; levels
+are read one at a time and only their summaries are kept.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import pandas as pd
 
 from bankbench.errors import UserError
 
-SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "success": "bool"}
+SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "responseCode": "category",
+                 "success": "bool"}
 METRIC_DTYPES = {
     "t_ms": "int64",
     "service_cpu_pct": "float32",
@@ -24,6 +25,7 @@ METRIC_DTYPES = {
     "loadgen_cpu_pct": "float32",
     "machine_cpu_pct": "float32",
 }
+SERVICE_METRIC_DTYPES = {"t_ms": "int64", "series": "category", "value": "float64"}
 
 
 def read_json(path: Path) -> dict:
@@ -40,13 +42,23 @@ def write_json(path: Path, value: dict) -> None:
 
 
 def read_samples(path: Path) -> pd.DataFrame:
-    """JMeter samples (jmeter.csv.gz): timeStamp (start, epoch ms), elapsed (ms), label, success."""
+    """JMeter samples (jmeter.csv.gz): timeStamp (start, epoch ms), elapsed (ms), label,
+    responseCode (text: "503", or JMeter's "Non HTTP response code: ..."), success."""
     return _read_csv(path, SAMPLE_DTYPES)
 
 
 def read_metrics(path: Path) -> pd.DataFrame:
     """Per-second resource samples (metrics.csv), every column of the layout."""
     return _read_csv(path, METRIC_DTYPES)
+
+
+def read_service_metrics(path: Path) -> pd.DataFrame:
+    """The service's own figures (service_metrics.csv), one row per scrape: `t_ms`, then a column
+    per series (`up`, the keys of api/metrics.md, `requests_<status>`), NaN where a scrape has
+    none (a failed one has only `up` = 0)."""
+    long = _read_csv(path, SERVICE_METRIC_DTYPES)
+    wide = long.pivot_table(index="t_ms", columns="series", values="value", aggfunc="last", observed=True)
+    return wide.rename_axis(columns=None).reset_index()
 
 
 def _read_csv(path: Path, dtypes: dict[str, str]) -> pd.DataFrame:

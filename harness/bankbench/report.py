@@ -7,6 +7,7 @@ It only reads run folders (results/LAYOUT.md) and writes the report folder; the 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -54,19 +55,33 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
 
 
 def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]:
-    """Every chart of a run by name; the time chart shows `timeline_users` (default the most)."""
+    """Every chart of a run by name; the time charts show `timeline_users` (default the most).
+
+    The charts of the services' own metrics (pool wait, GC, the services over time) are left
+    out for a run none of whose levels has them (runs before service_metrics.csv), the errors by
+    answer for a run without errors.
+    """
     levels = analysis.aggregate_levels(run.summary)
+    statuses, names = analysis.error_statuses(run.summary)
+    scraped = analysis.has_service_metrics(run.summary)
     figures = {
         "latency": charts.latency_percentiles(levels),
         "throughput": charts.throughput(levels),
         "errors": charts.errors(levels),
+        **({"errors-by-status": charts.errors_by_status(statuses, names)} if names else {}),
         "resources": charts.resources(levels),
+        **({"pool-wait": charts.pool_wait(levels), "gc": charts.gc_time(levels)} if scraped else {}),
     }
     if levels["pool"].nunique() > 1:
         figures["pool"] = charts.pool_sweep(levels)
     chosen = analysis.timeline_levels(run.summary, timeline_users)
     timelines = {service: analysis.timeline(run.level_dir(level)) for service, level in chosen.items()}
     figures["timeline"] = charts.latency_over_time(timelines, f"Over time: {', '.join(chosen.values())}")
+    own = {service: analysis.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
+    own = {service: timeline for service, timeline in own.items() if timeline is not None}
+    if scraped and own:
+        figures["service-timeline"] = charts.service_over_time(
+            own, f"The services' own metrics over time: {', '.join(chosen[service] for service in own)}")
     return figures
 
 
@@ -111,6 +126,19 @@ def faults_section(run: Run) -> list[str]:
             markdown(pd.DataFrame(rows))]
 
 
+def profiles_section(run: Run, out_dir: Path) -> list[str]:
+    """Links to the levels' CPU flame graphs (flamegraph.html, from `make bench PROFILE_CPU=1`),
+    relative to the report folder: a heading and a list, or nothing when no level was profiled."""
+    links = [f"- [{level_id}]({Path(os.path.relpath(path, out_dir)).as_posix()})"
+             for level_id in run.summary["level_id"]
+             if (path := run.level_dir(level_id) / "flamegraph.html").is_file()]
+    if not links:
+        return []
+    return ["### CPU profiles",
+            "Flame graphs of the service's CPU in the measured window, one per profiled level:",
+            "\n".join(links)]
+
+
 def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
     """The Markdown of one run, its charts saved as PNG files into `charts_dir`."""
     users, labels = tables.labels(run)
@@ -129,6 +157,7 @@ def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
         f"Throughput in requests/s, latency in ms.\n\n```text\n{analysis.comparison_table(run.summary)}\n```",
         "### Charts",
         *(_save(figure, charts_dir / f"{run.id}-{name}.png") for name, figure in run_charts(run).items()),
+        *profiles_section(run, charts_dir.parent),
         "### Levels",
         markdown(tables.levels(run.summary)),
         f"### Request labels at {users:,} users",

@@ -16,9 +16,11 @@ from pathlib import Path
 
 import httpx
 
-from bankbench import analysis, chaos, envs, jmeter, manifest, money, paths, verify
+from bankbench import (aotcache, analysis, chaos, cpuprofile, envs, jmeter, manifest, money, paths,
+                       services, verify)
 from bankbench.errors import UserError
 from bankbench.metrics import Sampler
+from bankbench.scrape import Scraper
 from bankbench.pg import SETTINGS_SQL, parse_settings
 from bankbench.profiles import Level, Profile, levels as expand
 
@@ -39,6 +41,7 @@ class Options:
     durable: bool
     dashboard: bool = True
     chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.chaos)
+    profile_cpu: bool = False  # a flame graph of the service per level (bankbench.cpuprofile)
 
 
 def run(opts: Options, env: str = "native") -> Path:
@@ -81,8 +84,10 @@ def _write_manifest(run_dir: Path, stamp: str, opts: Options, where: envs.Env) -
         "versions": manifest.versions(pg.pop("server_version")),
         "settings": {"profile": p.__dict__, "postgresql": {**pg, "durable": opts.durable},
                      "users": p.users, "pools": p.pools, "repeat": p.repeat,
-                     "services": p.services,
+                     "services": p.services, "profile_cpu": opts.profile_cpu,
                      "acquire_timeout_ms": int(os.environ.get("POSTGRES_ACQUIRE_TIMEOUT_MS", 3000)),
+                     "jvm_options": services.jvm_options(),
+                     "java_aot_cache": aotcache.enabled(),
                      "java_opts": os.environ.get("JAVA_OPTS", ""),
                      "jmeter_jvm": jmeter.JVM_OPTIONS},
         "load_model": LOAD_MODELS[p.model],
@@ -94,7 +99,10 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
                remaining_s: float) -> None:
     where.reset()
     out.mkdir(parents=True)
-    svc = where.start(level.service, level.pool, out / "service.log")
+    profile = cpuprofile.LevelProfile(level.service, out) if opts.profile_cpu else None
+    svc = where.start(level.service, level.pool, out / "service.log",
+                      profile.env() if profile else None)
+    scraper = Scraper(out / "service_metrics.csv", svc.url, level.service)  # GET /metrics, 1/s
     try:
         if level.profile.scenario == "contention":
             _create_hot_accounts(svc.url, level.profile.hot_accounts)
@@ -102,8 +110,12 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
                  "port": svc.url.rsplit(":", 1)[1]}
         sampler = Sampler(out / "metrics.csv", svc.pid, where.pg_pid())
         sampler.start()
+        scraper.start()
         jm = jmeter.Run(props, out, dashboard=opts.dashboard)
         sampler.watch("loadgen", jm.pid)
+        if profile:
+            profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s,
+                            level.expected_s - level.measure_offset_s)
         injector = chaos.start(opts.chaos, level, where, svc, sampler,
                                lambda: jm.progress.started_ms, out / "service.log")
         _follow(jm, level, tag, remaining_s)
@@ -113,11 +125,16 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
         ended_ms = int(time.time() * 1000)
         sampler.stop()
     finally:
+        if scraper.is_alive():
+            scraper.stop()
         svc.stop()
     started_ms = jm.progress.started_ms
     if rc != 0 or not jm.results.exists() or started_ms is None:
         raise UserError(f"JMeter failed (exit {rc}) for {level.id}: see {out / 'jmeter.log'}")
     _compress(jm.results)
+    measure_from_ms = started_ms + 1000 * level.measure_offset_s
+    if profile:
+        profile.render((measure_from_ms, ended_ms), f"{level.id}: CPU of the measured window")
     faults = chaos.record(out, injector)
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
@@ -125,7 +142,7 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
         **{k: v for k, v in level.as_dict().items() if k != "id"},
         "pg_max_connections": int(parse_settings(where.psql(SETTINGS_SQL))["max_connections"]),
         "started_ms": started_ms,
-        "measure_from_ms": started_ms + 1000 * level.measure_offset_s,
+        "measure_from_ms": measure_from_ms,
         "ended_ms": ended_ms,
         **({"faults": faults} if faults else {}),
     }, indent=2) + "\n")

@@ -12,7 +12,7 @@ from typing import Callable
 
 import httpx
 
-from bankbench import jdk, paths
+from bankbench import aotcache, jdk, paths
 from bankbench.errors import UserError
 
 NAMES = ("go", "java", "java-virtual")
@@ -26,8 +26,11 @@ class Service:
     command: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
 
-    def start(self, *, port: int, pool: int, db_env: dict[str, str], log: Path) -> "Running":
-        env = {**os.environ, **db_env, **dict(self.env),
+    def start(self, *, port: int, pool: int, db_env: dict[str, str], log: Path,
+              extra_env: dict[str, str] | None = None) -> "Running":
+        """Starts the service and waits until it serves; `extra_env` adds settings, such as
+        those of a CPU profile (bankbench.cpuprofile)."""
+        env = {**os.environ, **db_env, **dict(self.env), **(extra_env or {}),
                "PORT": str(port), "POSTGRES_CONNECTIONS_SIZE": str(pool)}
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
@@ -96,12 +99,21 @@ def get(name: str) -> Service:
         return Service("go", (str(paths.GO_BINARY),))
     if name in ("java", "java-virtual"):
         _require(paths.JAVA_JAR, "make build-java")
-        java = jdk.java_home() / "bin" / "java"
-        opts = tuple(os.environ.get("JAVA_OPTS", "").split())
-        virtual = "true" if name == "java-virtual" else "false"
-        return Service(name, (str(java), *opts, "-jar", str(paths.JAVA_JAR)),
-                       (("VIRTUAL_THREADS", virtual),))
+        java = (str(jdk.java_home() / "bin" / "java"), f"@{paths.JVM_OPTIONS}",
+                *os.environ.get("JAVA_OPTS", "").split())  # JAVA_OPTS after the file: they win
+        env = (("VIRTUAL_THREADS", "true" if name == "java-virtual" else "false"),)
+        if not aotcache.enabled():
+            return Service(name, (*java, "-jar", str(paths.JAVA_JAR)), env)
+        jar = ("-jar", str(aotcache.extracted_jar()))
+        cache = aotcache.cache_options(name, (*java, *jar), {**os.environ, **dict(env)})
+        return Service(name, (*java, *cache, *jar), env)
     raise UserError(f"unknown service {name!r}: choose from {', '.join(NAMES)}")
+
+
+def jvm_options() -> list[str]:
+    """The options of bank-java/jvm.options, which both Java variants run with (then JAVA_OPTS)."""
+    lines = (line.strip() for line in paths.JVM_OPTIONS.read_text().splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def _require(artifact: Path, how: str) -> None:

@@ -32,12 +32,30 @@ RESOURCES = {
 }
 LEVEL_COLUMNS = {f"overall.{name}": spec for name, spec in LATENCY.items()} | RESOURCES
 THEN_AND_NOW = {"mean_ms": "mean ms", "p99_ms": "p99 ms", "error_pct": "err %"}
+ERRORS_BY_STATUS = "errors by status"  # header of the levels table's breakdown of the failed requests
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per service x users (x pool): requests, throughput, latency, errors, service CPU and RSS."""
-    aggregated = analysis.aggregate_repeats(summary, list(LEVEL_COLUMNS))
-    return _text(aggregated, ["service", *analysis.row_keys(summary)], LEVEL_COLUMNS)
+    """Per service x users (x pool): requests, throughput, latency, errors (and by status),
+    service CPU and RSS."""
+    keys, statuses = ["service", *analysis.row_keys(summary)], analysis.status_columns(summary)
+    aggregated = analysis.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
+    aggregated = aggregated.sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
+    table = _text(aggregated, keys, LEVEL_COLUMNS)
+    table.insert(table.columns.get_loc(LATENCY["error_pct"][0]) + 1, ERRORS_BY_STATUS,
+                 _by_status(aggregated, statuses))
+    return table
+
+
+def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
+    """`503: 12; assertion: 1` cells: the failed requests of each status that some passed repeat
+    had (median [min-max] over repeats), "-" for none."""
+    cells = {column: formatting.spread_column(aggregated, column, count) for column in columns}
+    def cell(i: int) -> str:
+        parts = [f"{column.removeprefix(analysis.ERRORS_BY_STATUS)}: {cells[column][i]}"
+                 for column in columns if aggregated.loc[i, f"{column}.max"] > 0]
+        return "; ".join(parts) or "-"
+    return pd.Series([cell(i) for i in aggregated.index], index=aggregated.index, dtype=object)
 
 
 def labels(run: Run) -> tuple[int, pd.DataFrame]:

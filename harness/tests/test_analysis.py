@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench import analysis
+from bankbench import analysis, servicestats
 from bankbench.errors import UserError
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -52,6 +52,7 @@ def test_summarize_level_overall(run_dir: Path) -> None:
         "p95_ms": 95.25,  # position 18.05: 95 + 0.05 * 5
         "p99_ms": 99.05,  # position 18.81: 95 + 0.81 * 5
         "max_ms": 100.0,
+        "errors_by_status": {"503": 2},  # the warm-up's 503s are left out too
     }
     assert summary["money_ok"] is True
     assert summary["level"]["users"] == 4000
@@ -79,6 +80,57 @@ def test_summarize_level_resources(run_dir: Path) -> None:
         "loadgen_cpu_mean": 30.0, "loadgen_cpu_max": 30.0,
         "machine_cpu_mean": 60.0, "loadgen_saturated": False,
     }
+
+
+def test_errors_by_status(run_dir: Path) -> None:
+    summary = analysis.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")
+    # i = 1, 3, 5, 7 failed: 503s, a 200 whose body failed an assertion, a refused connection.
+    assert summary["overall"]["errors_by_status"] == {"503": 2, "assertion": 1, "no response": 1}
+    assert list(summary["overall"]["errors_by_status"]) == ["503", "assertion", "no response"]
+    assert summary["labels"]["transaction"]["errors_by_status"] == summary["overall"]["errors_by_status"]
+    assert summary["labels"]["balance"]["errors_by_status"] == {}
+
+
+def test_error_kinds() -> None:
+    assert [analysis.error_kind(code) for code in ("503", "500", "422", "200", "204", "", None,
+            "Non HTTP response code: org.apache.http.NoHttpResponseException")] == [
+        "503", "500", "422", "assertion", "assertion", "no response", "no response", "no response"]
+    assert sorted(["no response", "503", "assertion", "422"], key=analysis.status_order) == [
+        "422", "503", "assertion", "no response"]
+
+
+def test_summarize_level_service_metrics(run_dir: Path) -> None:
+    block = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["service_metrics"]
+    # make_fixture.py's rules, scale 5: JMeter's window t = 2..11 s (its last sample ends at
+    # 11 s), the scrape at 7 s failed; counters from the scrape at 2 s to the one at 11 s.
+    assert block == {
+        "scrapes": 9, "scrapes_failed": 1,
+        "requests": 900.0, "throughput_rps": 100.0,  # 100 t
+        "requests_by_status": {"200": 893.0, "503": 7.0},  # 503s from t = 5 s: 0 before, then t - 4
+        "pool_max": 95.0, "pool_active_mean": 90.0, "pool_active_max": 90.0,
+        "pool_pending_mean": 4.444, "pool_pending_max": 9.0,  # 0..9 without the failed 5
+        "pool_acquires": 450.0, "pool_acquire_mean_ms": 0.5,  # 0.025 s * 9 over 50 * 9
+        "pool_timeouts": 7.0, "pool_created": 1.0,
+        "gc_pauses": 27.0, "gc_pauses_per_s": 3.0, "gc_seconds_per_s": 0.01, "gc_pct": 1.0,
+        "heap_mean_mb": 108.889, "heap_max_mb": 118.0, "threads_mean": 24.444, "threads_max": 29.0,
+    }
+
+
+def test_service_metrics_count_counter_resets() -> None:
+    # A restart at t = 3 s: the counter fell from 300 to 40; it gained 100 + 100 + 40 + 60.
+    frame = pd.DataFrame({"t_ms": [0, 1000, 2000, 3000, 4000], "up": 1.0,
+                          "requests": [100.0, 200.0, 300.0, 40.0, 100.0]})
+    assert servicestats.increase(frame, "requests") == 300.0
+    assert servicestats.window_stats(frame, 0, 4000)["throughput_rps"] == 75.0
+    assert servicestats.per_second(frame)["requests_per_s"].tolist()[1:] == [100.0, 100.0, 40.0, 60.0]
+
+
+def test_a_level_without_service_metrics_has_no_block(run_dir: Path) -> None:
+    level_dir = run_dir / "levels" / "go-u4000-p95-r1"
+    (level_dir / "service_metrics.csv").unlink()  # a level of a run before them
+    summary = analysis.summarize_level(level_dir)
+    assert "service_metrics" not in summary and summary["overall"]["requests"] == 20
+    assert analysis.service_timeline(level_dir) is None
 
 
 def test_saturation_and_failed_money(run_dir: Path) -> None:
@@ -120,9 +172,34 @@ def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
     ]
     assert "jmeter_properties" not in frame  # nested level.json values stay in level.json
     assert {"service", "users", "pool", "repeat", "overall.p99_ms", "resources.pg_cpu_mean",
-            "money_ok"} <= set(frame.columns)
+            "money_ok", "service_metrics.gc_pct"} <= set(frame.columns)
+    # Nested blocks flattened, a status a level did not have at 0.
+    assert frame["overall.errors_by_status.503"].tolist() == [2, 0, 2, 0, 1, 1]
+    assert frame["overall.errors_by_status.assertion"].tolist() == [0, 0, 1, 0, 0, 0]
+    assert frame["service_metrics.requests_by_status.503"].eq(7).all()
     written = pd.read_csv(run_dir / "summary.csv")
     pd.testing.assert_frame_equal(written, frame, check_dtype=False)
+
+
+def test_summarize_run_recomputes_older_summaries(run_dir: Path) -> None:
+    analysis.summarize_run(run_dir)
+    level_dir = run_dir / "levels" / "go-u4000-p95-r1"
+    older = json.loads((level_dir / "summary.json").read_text())
+    del older["version"], older["overall"]["errors_by_status"]  # as a summary before version 2
+    (level_dir / "summary.json").write_text(json.dumps(older))
+    assert analysis.summarize_run(run_dir).loc[0, "overall.errors_by_status.503"] == 2
+    assert analysis._is_fresh(level_dir)
+    newer = (level_dir / "summary.json").stat().st_mtime + 10
+    os.utime(level_dir / "service_metrics.csv", (newer, newer))  # an optional input, newer
+    assert not analysis._is_fresh(level_dir)
+
+
+def test_error_statuses_in_percent(run_dir: Path) -> None:
+    figures, names = analysis.error_statuses(analysis.summarize_run(run_dir))
+    assert names == ["503", "assertion", "no response"]
+    go = figures.set_index(["service", "users"]).loc[("go", 10000)]
+    assert (go["503"], go["assertion"], go["no response"]) == (10.0, 5.0, 5.0)  # of 20 requests
+    assert figures.set_index(["service", "users"]).loc[("go", 4000), "503.max"] == 10.0
 
 
 def test_summarize_run_reuses_fresh_summaries(run_dir: Path) -> None:

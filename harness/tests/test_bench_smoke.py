@@ -23,7 +23,8 @@ SERVICES = ("go", "java", "java-virtual")
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     runs = tmp_path_factory.mktemp("runs")
-    out = subprocess.run([sys.executable, "-m", "bankbench", "bench", "--profile", "smoke"],
+    out = subprocess.run([sys.executable, "-m", "bankbench", "bench", "--profile", "smoke",
+                          "--profile-cpu"],
                          env={**os.environ, "BANKBENCH_RUNS": str(runs)}, cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=600)
     print(out.stdout[-5000:], out.stderr[-5000:])
@@ -38,8 +39,8 @@ def test_run_folder_layout(smoke) -> None:
     levels = sorted(p.name for p in (run_dir / "levels").iterdir())
     assert levels == sorted(f"{s}-u4-p95-r1" for s in SERVICES)
     for level in (run_dir / "levels").iterdir():
-        for name in ("level.json", "jmeter.csv.gz", "metrics.csv", "money.json", "summary.json",
-                     "dashboard/index.html"):
+        for name in ("level.json", "jmeter.csv.gz", "metrics.csv", "service_metrics.csv",
+                     "money.json", "summary.json", "flamegraph.html", "dashboard/index.html"):
             assert (level / name).exists(), level / name
 
 
@@ -72,6 +73,24 @@ def test_metrics_sampled_every_second(smoke) -> None:
         assert max(float(r["service_cpu_pct"]) for r in rows) > 0
         assert max(float(r["pg_rss_mb"]) for r in rows) > 0
         assert max(float(r["loadgen_cpu_pct"]) for r in rows) > 0
+
+
+def test_the_services_own_metrics_agree_with_jmeter(smoke) -> None:
+    for level in (smoke[0] / "levels").iterdir():
+        summary = json.loads((level / "summary.json").read_text())
+        own, seen = summary["service_metrics"], summary["overall"]
+        assert own["pool_max"] == 95 and own["pool_timeouts"] == 0, level
+        assert set(own["requests_by_status"]) == {"200"}, own["requests_by_status"]
+        # Counted by the service between two scrapes, by JMeter over its samples: close, not equal.
+        assert 0.7 < own["throughput_rps"] / seen["throughput_rps"] < 1.3, (own, seen)
+        assert own["threads_mean"] > 0  # (a JVM publishes GC pauses from its first one on)
+
+
+def test_a_flame_graph_per_level(smoke) -> None:
+    hot = {"go": "bank-go/store", "java": "bankbench", "java-virtual": "bankbench"}
+    for level in (smoke[0] / "levels").iterdir():
+        service = json.loads((level / "level.json").read_text())["service"]
+        assert hot[service] in (level / "flamegraph.html").read_text(), level
 
 
 def test_progress_and_comparison_printed(smoke) -> None:

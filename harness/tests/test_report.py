@@ -22,6 +22,10 @@ from bankbench.commands import report as report_command
 from bankbench.commands import summarize as summarize_command
 from test_analysis import FIXTURES, RUN_ID, check_golden
 
+# Every chart of the fixture run, in order (no pool sweep: one pool size).
+CHARTS = ["latency", "throughput", "errors", "errors-by-status", "resources", "pool-wait", "gc",
+          "timeline", "service-timeline"]
+
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -50,7 +54,7 @@ def test_readme_sections_and_charts(built: Path) -> None:
                     "### Request labels at 10,000 users", "### Then and now"):
         assert heading in readme
     images = re.findall(r"!\[[^\]]+\]\((charts/[^)]+\.png)\)", readme)
-    assert len(images) == 5  # latency, throughput, errors, resources, timeline: no pool sweep here
+    assert len(images) == len(CHARTS)  # no pool sweep here
     assert sorted(p.name for p in (built / "charts").iterdir()) == sorted(Path(i).name for i in images)
     assert "other hardware" in readme and "Fixture CPU 2.0 GHz, 2 cores" in readme
     assert "| java-u4000-p95-r1 |" in readme  # the failed money check, with what it found
@@ -69,6 +73,8 @@ def test_levels_table_golden(run: runs.Run) -> None:
     table = tables.levels(run.summary)
     java = table[(table["service"] == "java") & (table["users"] == 4000)].iloc[0]
     assert java["requests"] == "20 (1 FAILED)" and java["p50 ms"] == "63.0"  # r2 alone
+    go = table[(table["service"] == "go")].set_index("users")["errors by status"]
+    assert go.to_dict() == {4000: "503: 1 [0-2]", 10000: "503: 2; assertion: 1; no response: 1"}
     check_golden("levels.md", formatting.markdown(table) + "\n")
 
 
@@ -94,22 +100,69 @@ def test_reading_is_computed(run: runs.Run) -> None:
     assert "higher for java than for go" in text  # 2.041 vs 2.020 req/s
     assert "Throughput peaked for go at 2.09 req/s with 4,000 users, then fell to 2.02" in text
     assert "saturated the machine at 1 of 6 levels (go-u10000-p95-r1)" in text
+    assert ("at 10,000 users (median of the repeats) were go 2 x 503, 1 x assertion, 1 x no response; "
+            "java 1 x 503") in text
+    assert ("By their own metrics at 10,000 users, go had 4.44 requests waiting for a connection on "
+            "average (2.00 ms per acquire, 7 acquire timeouts) and spent 4.00 % of the time in GC") in text
     assert "up to 0.24 % of its median" in text  # go at 4000: (2.088 - 2.083) / 2.0855
 
 
 def test_charts_label_axes_and_keep_service_colours(run: runs.Run) -> None:
     figures = report.run_charts(run)
-    assert list(figures) == ["latency", "throughput", "errors", "resources", "timeline"]
+    assert list(figures) == CHARTS
     for name, figure in figures.items():
         assert figure.get_suptitle(), name
+        for ax in figure.axes:
+            assert ax.get_ylabel() or ax.get_title(), name
+        assert figure.axes[-1].get_xlabel(), name
+        if name == "errors-by-status":  # a panel per service, titled in its colour
+            assert [(ax.get_title(), to_hex(ax.title.get_color())) for ax in figure.axes] == [
+                (service, charts.COLOURS[service].lower()) for service in ("go", "java")]
+            continue
         entries = legend_entries(figure)
         assert {"go", "java"} <= set(entries), name
         for service in ("go", "java"):
             assert to_hex(entries[service].get_color()) == charts.COLOURS[service].lower(), name
-        for ax in figure.axes:
-            assert ax.get_ylabel() or ax.get_title(), name
-        assert figure.axes[-1].get_xlabel(), name
     assert figures["latency"].axes[0].get_yscale() == "linear"  # 47-396 ms: less than LOG_RANGE
+
+
+def test_errors_by_status_chart_stacks_the_answers(run: runs.Run) -> None:
+    figure = charts.errors_by_status(*analysis.error_statuses(run.summary))
+    go = figure.axes[0]
+    assert legend_entries(figure).keys() == {"503", "assertion", "no response"}
+    # go at 10,000 users (the second bar of each answer): 10 % 503, then 5 % and 5 % on top.
+    tops = [bar.get_y() + bar.get_height() for bar in go.patches[1::2]]
+    assert tops == [10.0, 15.0, 20.0]
+    assert go.get_ylim()[1] >= 20.0 and figure.axes[1].get_ylim() == go.get_ylim()  # shared, fits all
+    assert to_hex(go.patches[0].get_facecolor()) == charts.STATUS_COLOURS["503"].lower()
+
+
+def test_service_over_time_shows_the_chosen_levels(run: runs.Run) -> None:
+    figure = report.run_charts(run)["service-timeline"]
+    assert "go-u10000-p95-r1, java-u10000-p95-r1" in figure.get_suptitle()
+    throughput, pool = figure.axes[:2]
+    assert [line.get_linestyle() for line in pool.get_lines()] == ["-", "--", "-", "--"]  # active, waiting
+    assert set(throughput.get_lines()[0].get_ydata()[1:7]) == {100.0}  # the service's own request counter
+
+
+def test_a_run_without_service_metrics_has_no_such_charts(run_dir: Path, tmp_path: Path) -> None:
+    old = shutil.copytree(run_dir, tmp_path / RUN_ID)
+    for path in old.glob("levels/*/service_metrics.csv"):
+        path.unlink()
+    for path in old.glob("levels/*/summary.json"):
+        path.unlink()
+    figures = report.run_charts(runs.load_run(old))
+    assert list(figures) == [name for name in CHARTS if name not in ("pool-wait", "gc", "service-timeline")]
+    assert "By their own metrics" not in narrative.reading(runs.load_run(old).summary)
+
+
+def test_cpu_profiles_are_linked(run_dir: Path, tmp_path: Path) -> None:
+    copied = shutil.copytree(run_dir, tmp_path / "runs" / RUN_ID)
+    assert report.profiles_section(runs.load_run(copied), tmp_path / "report") == []
+    (copied / "levels" / "java-u10000-p95-r1" / "flamegraph.html").write_text("<html></html>")
+    heading, _, links = report.profiles_section(runs.load_run(copied), tmp_path / "report")
+    assert heading == "### CPU profiles"
+    assert links == f"- [java-u10000-p95-r1](../runs/{RUN_ID}/levels/java-u10000-p95-r1/flamegraph.html)"
 
 
 def legend_entries(figure: Figure) -> dict[str, Artist]:

@@ -20,6 +20,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="PostgreSQL max_connections (default: db/postgresql.conf)")
     p.add_argument("--non-durable", action="store_true",
                    help="fsync and synchronous_commit off: faster, labelled non-durable")
+    p.add_argument("--profile-cpu", action="store_true",
+                   help="record the service's CPU per level and draw it as a flame graph")
     p.add_argument("--no-dashboard", action="store_true", help="skip JMeter's HTML dashboards")
     p.add_argument("--chaos", default="", help="faults struck mid-level, a comma list of "
                    f"{', '.join(chaos.FAULTS)} (default: none)")
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     opts = runner.Options(profile=profile_from_args(args),
                           pg_max_connections=args.pg_max_connections,
                           durable=not args.non_durable, dashboard=not args.no_dashboard,
-                          chaos=chaos.parse(args.chaos))
+                          chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu)
     run_dir = runner.run(opts, env=args.env)
     print(f"results in {run_dir}")
     return 0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import manifest, paths, quick, services, verify
+from bankbench import aotcache, manifest, paths, quick, services, verify
 
 OUT = paths.ROOT / "results" / "quick"
 
@@ -23,8 +23,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--service", default=",".join(services.NAMES), help="comma list")
     p.add_argument("--connections", type=int, default=64)
     p.add_argument("--duration", type=int, default=20, help="measured seconds")
-    p.add_argument("--warmup", type=int, default=30,
-                   help="seconds of load before measuring (the JVM needs them to compile)")
+    p.add_argument("--warmup", type=int, default=120,
+                   help="at most this many seconds of load before measuring, in rounds until "
+                        "throughput is steady (the JVM needs them to compile)")
     p.set_defaults(run=run)
 
 
@@ -38,16 +39,19 @@ def run(args: argparse.Namespace) -> int:
         "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
         "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
         "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, "
-                 f"{args.warmup} s warm-up then {args.duration} s measured; pgbench -M prepared "
+                 f"warm-up in {quick.WARMUP_ROUND_S} s rounds until a round's throughput is within "
+                 f"{quick.STEADY:.0%} of the one before (at most {args.warmup} s), then "
+                 f"{args.duration} s measured; pgbench -M prepared "
                  f"with {args.connections} clients on the same statement; {quick.CLIENTS} "
                  "clients seeded; pool 95, max_connections 100; database reset before each row; "
                  "load generator, service and PostgreSQL share the machine"),
+        "jvm_options": services.jvm_options(), "java_aot_cache": aotcache.enabled(),
         "results": rows,
         "verify": check,
     }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{stamp}.json").write_text(json.dumps(doc, indent=2) + "\n")
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame(rows).drop(columns="warmup_rps", errors="ignore")
     pgbench = table[table["runner"].str.startswith("pgbench")].set_index("endpoint")["rps"]
     table.insert(3, "% of pgbench", 100 * table["rps"] / table["endpoint"].map(pgbench))
     table = table.rename(columns={"rps": "requests/s", "p50_ms": "p50 ms", "p99_ms": "p99 ms",

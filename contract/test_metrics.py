@@ -1,0 +1,105 @@
+"""GET /metrics: every series of api/metrics.md on every service, and the series move as the
+service works (a request counts once, a held pool shows its waiter and its timeout)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Iterator
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bankbench import scrape
+from bankbench.pg import Cluster
+from conftest import Api, start
+
+ACQUIRE_TIMEOUT_MS = 1500
+HOLD_S = 4  # how long the lock that pins the only pooled connection is held
+
+
+def samples(api: Api) -> dict[tuple[str, frozenset], float]:
+    resp = api.get("/metrics")
+    assert resp.status_code == 200
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(resp.text) for s in family.samples}
+
+
+def figures(api: Api) -> dict[str, float]:
+    return scrape.values(api.get("/metrics").text, scrape.selectors(api.name))
+
+
+def requests_of(api: Api, uri: str, status: str, method: str = "GET") -> float:
+    return sum(value for (name, labels), value in samples(api).items()
+               if name == "http_server_requests_seconds_count"
+               and {("uri", uri), ("status", status), ("method", method)} <= labels)
+
+
+def test_every_documented_series_exists(svc: Api) -> None:
+    svc.get(f"/client/{svc.new_client(5)}/balance")  # request series exist once one is served
+    got = figures(svc)
+    assert set(scrape.selectors(svc.name)) <= set(got), set(scrape.selectors(svc.name)) - set(got)
+    assert got["pool_max"] == got["pool_open"] == 10  # conftest.POOL, opened at start-up
+
+
+def test_a_request_counts_once_under_its_route(svc: Api) -> None:
+    client = svc.new_client(5)
+    before = requests_of(svc, "/client/{id}/balance", "200")
+    svc.get(f"/client/{client}/balance")
+    assert requests_of(svc, "/client/{id}/balance", "200") == before + 1
+    before = requests_of(svc, "NOT_FOUND", "404")
+    svc.get("/no/such/path")
+    assert requests_of(svc, "NOT_FOUND", "404") == before + 1
+
+
+def test_the_request_histogram_has_the_same_buckets_everywhere(apis: list[Api]) -> None:
+    def buckets(api: Api) -> set[float]:
+        return {float(dict(labels)["le"]) for (name, labels), _ in samples(api).items()
+                if name == "http_server_requests_seconds_bucket"}
+    assert len({frozenset(buckets(api)) for api in apis}) == 1
+
+
+@pytest.fixture
+def held(request: pytest.FixtureRequest, cluster: Cluster,
+         monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Api, Cluster]]:
+    """A service with a pool of one connection on the shared cluster."""
+    monkeypatch.setenv("POSTGRES_ACQUIRE_TIMEOUT_MS", str(ACQUIRE_TIMEOUT_MS))
+    proc = start(request.param, cluster, pool=1, tag="-held")
+    try:
+        yield Api(request.param, proc.url), cluster
+    finally:
+        proc.stop()
+
+
+def test_a_held_pool_shows_its_waiter_and_its_timeout(held: tuple[Api, Cluster]) -> None:
+    api, cluster = held
+    src, dst = api.new_client(100), api.new_client(0)
+    before = figures(api)
+    # A session outside the service locks the source client: the service's transfer then holds
+    # its only connection until the lock goes, and the next request has to wait for one.
+    locker = cluster.psql_background(
+        f"BEGIN; SELECT 1 FROM client WHERE id = {src} FOR UPDATE; SELECT pg_sleep({HOLD_S}); COMMIT")
+    time.sleep(0.5)
+    answers: dict[str, int] = {}
+    transfer = threading.Thread(target=lambda: answers.setdefault(
+        "transfer", Api(api.name, str(api.client.base_url)).transfer(src, dst, 1).status_code))
+    transfer.start()
+    time.sleep(0.5)
+    waiter = threading.Thread(target=lambda: answers.setdefault(
+        "balance", Api(api.name, str(api.client.base_url)).get(f"/client/{dst}/balance").status_code))
+    waiter.start()
+    seen = []
+    deadline = time.monotonic() + ACQUIRE_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline and not (seen and seen[-1]["pool_pending"] >= 1):
+        seen.append(figures(api))
+    assert seen[-1]["pool_pending"] >= 1 and seen[-1]["pool_active"] == 1, seen[-1]
+    waiter.join()
+    assert answers["balance"] == 503  # no connection within the acquire timeout
+    assert figures(api)["pool_timeouts"] == before["pool_timeouts"] + 1
+    locker.join()
+    transfer.join()
+    assert answers["transfer"] == 200
+    after = figures(api)
+    assert after["pool_pending"] == 0
+    assert after["pool_acquires"] >= before["pool_acquires"] + 1
+    assert after["pool_acquire_seconds"] > before["pool_acquire_seconds"]

@@ -1,0 +1,141 @@
+"""Per-second samples of the service's own metrics (`GET /metrics`, Prometheus text).
+
+The series and their names in each service are defined once, in api/metrics.md: a table of
+`key | meaning | go | java` whose cells are a metric name with an optional label filter
+(`jvm_memory_used_bytes{area="heap"}`). Each second the `Scraper` reads the service's page,
+sums every sample matching each key's selector, counts the answered requests per HTTP status,
+and appends the figures to the level's service_metrics.csv in long form (`t_ms,series,value`:
+the statuses seen are not known in advance). Requests to `/metrics` itself are left out.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import re
+import threading
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from bankbench import paths
+from bankbench.errors import UserError
+
+COLUMNS = ("t_ms", "series", "value")
+KINDS = {"go": "go", "java": "java", "java-virtual": "java"}  # service -> column of the table
+UP = "up"  # series: 1 when the scrape answered, 0 when it did not (service down, timeout)
+STATUS_PREFIX = "requests_"  # series requests_<status>: answered requests by HTTP status
+REQUESTS_KEY = "requests"  # the key whose samples carry the `status` label
+SKIPPED_URI = "/metrics"  # the scraper's own requests are no part of the load
+SELECTOR = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?$")
+LABEL = re.compile(r'\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(?:,|$)')
+
+
+class Selector(NamedTuple):
+    """A sample name and the labels a matching sample must have (others may be there too)."""
+
+    name: str
+    labels: tuple[tuple[str, str], ...] = ()
+
+    def matches(self, name: str, labels: dict[str, str]) -> bool:
+        return name == self.name and all(labels.get(k) == v for k, v in self.labels)
+
+
+def parse_selector(text: str) -> Selector:
+    """`name` or `name{label="value",...}`, as a table cell writes it."""
+    match = SELECTOR.match(text.strip())
+    if not match:
+        raise UserError(f"{paths.METRICS}: {text!r} is not a metric name with an optional label filter")
+    name, filters = match.groups()
+    labels = tuple(LABEL.findall(filters or ""))
+    if filters and not labels:
+        raise UserError(f"{paths.METRICS}: cannot read the label filter of {text!r}")
+    return Selector(name, labels)
+
+
+@functools.cache
+def series_table(path: Path = paths.METRICS) -> dict[str, dict[str, Selector]]:
+    """The table of api/metrics.md: key -> {kind ("go", "java"): selector}, in table order."""
+    rows = [[cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+            for line in path.read_text().splitlines() if line.startswith("|")]
+    if not rows or rows[0][:1] != ["key"]:
+        raise UserError(f"{path}: no table whose first column is `key`")
+    header, body = rows[0], [row for row in rows[1:] if not set("".join(row)) <= set("-: ")]
+    kinds = [kind for kind in header if kind in KINDS.values()]
+    return {row[0]: {kind: parse_selector(row[header.index(kind)]) for kind in kinds} for row in body}
+
+
+def selectors(service: str, path: Path = paths.METRICS) -> dict[str, Selector]:
+    """Key -> selector of the service named `service` (go, java, java-virtual)."""
+    if service not in KINDS:
+        raise UserError(f"no metrics column for service {service!r}: known {', '.join(KINDS)}")
+    return {key: cells[KINDS[service]] for key, cells in series_table(path).items()}
+
+
+def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
+    """Figures of one /metrics page: each key's matching samples summed (keys without one are
+    left out), and `requests_<status>` per status of the requests key's samples."""
+    by_name: dict[str, list[tuple[str, Selector]]] = {}
+    for key, selector in wanted.items():
+        by_name.setdefault(selector.name, []).append((key, selector))
+    requests = wanted.get(REQUESTS_KEY)
+    sums: dict[str, float] = {}
+    statuses: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.labels.get("uri") == SKIPPED_URI:
+                continue
+            for key, selector in by_name.get(sample.name, ()):
+                if selector.matches(sample.name, sample.labels):
+                    sums[key] = sums.get(key, 0.0) + sample.value
+            if requests and requests.matches(sample.name, sample.labels) and "status" in sample.labels:
+                status = STATUS_PREFIX + sample.labels["status"]
+                statuses[status] = statuses.get(status, 0.0) + sample.value
+    # Table order, then statuses in numeric order: the same order in every row of the file.
+    return {key: sums[key] for key in wanted if key in sums} | dict(sorted(statuses.items()))
+
+
+class Scraper(threading.Thread):
+    """Appends the service's figures to service_metrics.csv once a second until stopped.
+
+    A scrape that fails (the service is being restarted by a fault, or too busy to answer within
+    `timeout`) is recorded as `up` 0 and never stops the level.
+    """
+
+    def __init__(self, out: Path, url: str, service: str, interval: float = 1.0, timeout: float = 2.0):
+        super().__init__(daemon=True)
+        self.out, self.url, self.interval, self.timeout = out, f"{url}/metrics", interval, timeout
+        self.wanted = selectors(service)
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        with open(self.out, "w", newline="") as f, httpx.Client(timeout=self.timeout) as client:
+            writer = csv.writer(f)
+            writer.writerow(COLUMNS)
+            due = time.monotonic() + self.interval
+            while not self.stopped.wait(max(due - time.monotonic(), 0)):
+                figures = self.scrape(client)
+                t_ms = int(time.time() * 1000)
+                writer.writerow([t_ms, UP, int(figures is not None)])
+                writer.writerows([t_ms, series, f"{value:.15g}"] for series, value in (figures or {}).items())
+                f.flush()
+                # On the beat; after a scrape slower than the interval, the missed beats are skipped.
+                due += self.interval
+                if due < time.monotonic():
+                    due = time.monotonic() + self.interval
+
+    def scrape(self, client: httpx.Client) -> dict[str, float] | None:
+        """The figures of one page, or None when there is no readable page."""
+        try:
+            response = client.get(self.url)
+            response.raise_for_status()
+            return values(response.text, self.wanted)
+        except (httpx.HTTPError, ValueError):
+            return None
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join()

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Where a Java variant spends its CPU at 64 connections on GET /client/{id}/balance: right after
+# the 30 s warm-up the quick benchmark used to measure after, and again once throughput is steady.
+# Whole-process CPU profiles by async-profiler (itimer: every thread, JIT compiler and GC
+# included, which JDK Flight Recorder does not sample), drawn by its converter as flame graphs,
+# plus each thread group's CPU seconds from /proc. Needs wrk, a built jar (make build-java) and a
+# running `make db-up` database with the quick benchmark's clients (it seeds them).
+#
+#   scripts/java-warmup-profile.sh java|java-virtual OUT_DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant=${1:?java or java-virtual}; out=${2:?output folder}
+mkdir -p "$out"
+PY=.venv/bin/python
+ASYNC_PROFILER=tools.profiler:async-profiler:4.2
+tools=.cache/tools; mkdir -p "$tools"
+if [ ! -f "$tools/libasyncProfiler.so" ]; then
+  scripts/with-jdk.sh ./mvnw -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+    -Dartifact=$ASYNC_PROFILER -DoutputDirectory="$tools"
+  unzip -o -q -j "$tools/async-profiler-4.2.jar" linux-x64/libasyncProfiler.so -d "$tools"
+fi
+lib=$(realpath "$tools/libasyncProfiler.so")
+java_home=$(PYTHONPATH=harness python3 -m bankbench.jdk)
+converter=$($PY -c 'from bankbench import flamegraph; print(flamegraph.converter_jar())')
+set -a; . .run/db.env; set +a
+$PY - <<'EOF'
+import os, psycopg
+from bankbench import quick
+with psycopg.connect(host=os.environ["POSTGRES_HOST"], port=os.environ["POSTGRES_PORT"],
+                     user="postgres", dbname="bank", autocommit=True) as conn:
+    conn.execute("TRUNCATE client, transaction RESTART IDENTITY")
+    conn.execute(quick.SEED)
+EOF
+
+port=18090
+VIRTUAL_THREADS=$([ "$variant" = java-virtual ] && echo true || echo false) PORT=$port \
+  "$java_home/bin/java" @bank-java/jvm.options -jar bank-java/target/bank-java.jar >"$out/service.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+for _ in $(seq 120); do curl -sf "localhost:$port/health" >/dev/null && break; sleep 0.5; done
+
+load() { wrk -t2 -c64 -d"$1"s --latency -s scripts/wrk/balance.lua "http://127.0.0.1:$port"; }
+threads() { for t in /proc/$pid/task/*; do echo "$(basename "$t") $(tr ' ' _ <"$t/comm") $(awk '{print $14+$15}' "$t/stat")"; done | sort; }
+window() { # name: a 20 s profiled window; CPU seconds per thread group from /proc
+  "$java_home/bin/jcmd" $pid JVMTI.agent_load "$lib" "start,event=itimer,interval=1ms" >/dev/null
+  threads >"$out/$1.t0"
+  load 20 >"$out/$1.wrk"
+  threads >"$out/$1.t1"
+  "$java_home/bin/jcmd" $pid JVMTI.agent_load "$lib" "stop,file=$(realpath "$out")/$1.collapsed,collapsed" >/dev/null
+  join "$out/$1.t0" "$out/$1.t1" | awk '{n=$2; sub(/[0-9#]+$/,"",n); d[n]+=($5-$3)/100} END{for(k in d) if(d[k]>0) printf "%.2f %s\n", d[k], k}' \
+    | sort -rn >"$out/$1.threads"
+  "$java_home/bin/java" -jar "$converter" --title "$variant, 64 connections, $1" \
+    "$out/$1.collapsed" "$out/$1.html"
+  rm "$out/$1.t0" "$out/$1.t1"
+  echo "$1: $(grep Requests/sec "$out/$1.wrk"), p99 $(awk '/ 99%/{print $2}' "$out/$1.wrk"); CPU s by thread group: $(head -3 "$out/$1.threads" | tr '\n' ' ')"
+}
+load 30 >/dev/null  # the warm-up the quick benchmark used to give
+window after-30s
+load 60 >/dev/null
+window after-110s
