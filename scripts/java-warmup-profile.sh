@@ -41,12 +41,14 @@ for _ in $(seq 120); do curl -sf "localhost:$port/health" >/dev/null && break; s
 
 load() { wrk -t2 -c64 -d"$1"s --latency -s scripts/wrk/balance.lua "http://127.0.0.1:$port"; }
 threads() { for t in /proc/$pid/task/*; do echo "$(basename "$t") $(tr ' ' _ <"$t/comm") $(awk '{print $14+$15}' "$t/stat")"; done | sort; }
+# jcmd would read "a,b=c" as its own name=value argument: the agent's options go quoted.
+profiler() { "$java_home/bin/jcmd" $pid JVMTI.agent_load "$lib" "\"$1\"" >/dev/null; }
 window() { # name: a 20 s profiled window; CPU seconds per thread group from /proc
-  "$java_home/bin/jcmd" $pid JVMTI.agent_load "$lib" "start,event=itimer,interval=1ms" >/dev/null
+  profiler "start,event=itimer,interval=1ms"
   threads >"$out/$1.t0"
   load 20 >"$out/$1.wrk"
   threads >"$out/$1.t1"
-  "$java_home/bin/jcmd" $pid JVMTI.agent_load "$lib" "stop,file=$(realpath "$out")/$1.collapsed,collapsed" >/dev/null
+  profiler "stop,file=$(realpath "$out")/$1.collapsed,collapsed"
   join "$out/$1.t0" "$out/$1.t1" | awk '{n=$2; sub(/[0-9#]+$/,"",n); d[n]+=($5-$3)/100} END{for(k in d) if(d[k]>0) printf "%.2f %s\n", d[k], k}' \
     | sort -rn >"$out/$1.threads"
   "$java_home/bin/java" -jar "$converter" --title "$variant, 64 connections, $1" \

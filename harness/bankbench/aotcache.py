@@ -23,6 +23,7 @@ import httpx
 
 from bankbench import jdk, paths
 from bankbench.errors import UserError
+from bankbench.pg import Cluster, free_port
 
 SETTING = "JAVA_AOT_CACHE"  # make variable and environment: 1 runs the Java variants with it
 MIN_JDK = 25
@@ -61,8 +62,6 @@ def cache_options(name: str, command: tuple[str, ...], env: dict[str, str]) -> l
 
 
 def _train(cache: Path, command: tuple[str, ...], env: dict[str, str]) -> None:
-    from bankbench.pg import Cluster, free_port  # the cluster is only needed here
-
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.unlink(missing_ok=True)
     jar_at = command.index("-jar")
@@ -89,7 +88,7 @@ def _train(cache: Path, command: tuple[str, ...], env: dict[str, str]) -> None:
 
 def _load(url: str, proc: subprocess.Popen) -> None:
     """Every endpoint, from TRAINING_CLIENTS clients for TRAINING_S seconds."""
-    from bankbench.services import wait_healthy
+    from bankbench.services import wait_healthy  # here: services imports this module
 
     def alive() -> None:
         if proc.poll() is not None:

@@ -12,9 +12,12 @@ import subprocess
 import time
 from pathlib import Path
 
+import httpx
+
 from bankbench import money, paths, queries, services
 from bankbench.errors import UserError
 from bankbench.metrics import Tree
+from bankbench.scrape import Scraper, parse_selector, values
 from bankbench.pg import Cluster, free_port
 
 CLIENTS = 10_000
@@ -24,10 +27,14 @@ SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generat
 WRK_SCRIPTS = paths.ROOT / "scripts" / "wrk"
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 WARMUP_ROUND_S = 10
-# Warm-up ends when a round's throughput is within this share of the round before: the JIT has
-# compiled the hot paths. A fixed warm-up is not enough for the JVM on platform threads, whose
-# compiler threads share two cores with 64 request threads and finish late.
+# Warm-up ends when a round's throughput is within STEADY of the round before and, for a JVM, its
+# JIT compilations took less than JIT_QUIET of the round (Micrometer's jvm_compilation_time_ms_total
+# on /metrics: elapsed time, so a compiler thread waiting for a core counts too). Throughput alone is not enough: on platform threads the compiler threads share two
+# cores with 64 request threads, and throughput sits on a plateau for a minute or more before C2
+# has compiled the hot paths.
 STEADY = 0.05
+JIT_QUIET = 0.02
+JIT_TIME = parse_selector("jvm_compilation_time_ms_total")
 ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
 
 
@@ -85,24 +92,46 @@ def pgbench(cluster: Cluster, script: Path, clients: int, seconds: int, logdir: 
     return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
 
 
-def warm_up(url: str, endpoint: str, connections: int, max_s: int) -> list[float]:
-    """wrk rounds of WARMUP_ROUND_S until throughput is steady (STEADY), at most `max_s`;
-    returns each round's requests/s."""
-    rounds: list[float] = []
+def warm_up(url: str, endpoint: str, connections: int, max_s: int) -> list[dict[str, float]]:
+    """wrk rounds of WARMUP_ROUND_S until throughput is steady and the JIT quiet, at most
+    `max_s`; returns each round's requests/s and JIT milliseconds."""
+    rounds: list[dict[str, float]] = []
+    jit_ms = _jit_ms(url)
     while len(rounds) * WARMUP_ROUND_S < max_s:
-        rounds.append(wrk(url, endpoint, connections, WARMUP_ROUND_S)["rps"])
-        if len(rounds) >= 2 and abs(rounds[-1] - rounds[-2]) <= STEADY * rounds[-2]:
+        rps = wrk(url, endpoint, connections, WARMUP_ROUND_S)["rps"]
+        jit_ms, before = _jit_ms(url), jit_ms
+        rounds.append({"rps": rps, "jit_ms": jit_ms - before})
+        if _warm(rounds):
             break
     return rounds
 
 
-def measure(svc: services.Running, endpoint: str, connections: int, seconds: int) -> dict:
-    """wrk's figures, with the service's CPU time per request and its memory at the end."""
+def _warm(rounds: list[dict[str, float]]) -> bool:
+    """Whether the warm-up ended on its rule rather than at its time limit."""
+    return (len(rounds) >= 2 and abs(rounds[-1]["rps"] - rounds[-2]["rps"]) <= STEADY * rounds[-2]["rps"]
+            and rounds[-1]["jit_ms"] <= JIT_QUIET * WARMUP_ROUND_S * 1000)
+
+
+def _jit_ms(url: str) -> float:
+    """The JIT's compilation milliseconds so far (0 for a service without a JIT)."""
+    page = httpx.get(f"{url}/metrics", timeout=10).text
+    return values(page, {"jit": JIT_TIME}).get("jit", 0.0)
+
+
+def measure(svc: services.Running, endpoint: str, connections: int, seconds: int,
+            scrape_to: Path | None = None) -> dict:
+    """wrk's figures, with the service's CPU time per request and its memory at the end; with
+    `scrape_to`, GET /metrics once a second meanwhile, as a benchmark level does."""
     tree = Tree(svc.pid)
     tree.sample(1)
+    scraper = Scraper(scrape_to, svc.url, svc.service.name) if scrape_to else None
+    if scraper:
+        scraper.start()
     start = time.monotonic()
     figures = wrk(svc.url, endpoint, connections, seconds)
     elapsed = time.monotonic() - start
+    if scraper:
+        scraper.stop()
     cpu_pct, rss_mb = tree.sample(elapsed)  # % of one core over the measured run
     requests = figures["rps"] * seconds
     return {**figures, "service_cpu_ms_per_request": round(cpu_pct / 100 * elapsed * 1000 / requests, 4),
@@ -110,7 +139,7 @@ def measure(svc: services.Running, endpoint: str, connections: int, seconds: int
 
 
 def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
-        workdir: Path) -> tuple[list[dict], dict[str, str]]:
+        workdir: Path, scrape: bool = False) -> tuple[list[dict], dict[str, str]]:
     """Every (endpoint, service) pair plus pgbench, each on a freshly seeded database; returns
     the rows and the server's settings."""
     if not shutil.which("wrk"):
@@ -126,11 +155,14 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                                                log=workdir / f"{name}.log")
                 try:
                     warm = warm_up(svc.url, endpoint, connections, warmup_s)
-                    figures = measure(svc, endpoint, connections, seconds)
+                    figures = measure(svc, endpoint, connections, seconds,
+                                      workdir / f"{name}-{endpoint}-metrics.csv" if scrape else None)
                 finally:
                     svc.stop()
                 rows.append({"endpoint": ENDPOINTS[endpoint], "runner": name, **figures,
-                             "money_ok": _money_ok(cluster), "warmup_rps": warm})
+                             "money_ok": _money_ok(cluster),
+                             "warmup_s": WARMUP_ROUND_S * len(warm), "warm": _warm(warm),
+                             "warmup_rounds": warm})
                 print(f"  {name:<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
             _fresh(cluster)
             warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"

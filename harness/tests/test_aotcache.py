@@ -1,0 +1,40 @@
+"""JAVA_AOT_CACHE=1: a real training run makes the cache, and the service starts and serves with
+it (-XX:AOTMode=on refuses to start when the cache cannot be used)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bankbench import aotcache, jdk, paths, services
+from bankbench.pg import Cluster, free_port
+
+
+@pytest.mark.skipif(jdk.feature(jdk.release_version(jdk.java_home())) < aotcache.MIN_JDK,
+                    reason="the AOT cache needs JDK 25")
+def test_the_java_variant_runs_with_its_trained_cache(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    monkeypatch.setenv(aotcache.SETTING, "1")
+    service = services.get("java")
+    cache = next(Path(arg.split("=", 1)[1]) for arg in service.command
+                 if arg.startswith("-XX:AOTCache="))
+    assert cache.stat().st_size > 1_000_000
+    assert str(aotcache.extracted_jar()) in service.command
+    assert str(paths.JAVA_JAR) not in service.command
+    cluster = Cluster.create()
+    try:
+        running = service.start(port=free_port(), pool=2, db_env=cluster.env(),
+                                log=tmp_path / "java.log")
+        try:
+            assert httpx.get(f"{running.url}/health").status_code == 200
+        finally:
+            running.stop()
+    finally:
+        cluster.destroy()
+
+
+def test_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(aotcache.SETTING, raising=False)
+    assert services.get("java").command[-2:] == ("-jar", str(paths.JAVA_JAR))
