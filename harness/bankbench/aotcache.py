@@ -37,10 +37,11 @@ def enabled() -> bool:
 
 
 def extracted_jar() -> Path:
-    """The service's jar extracted beside it (once per build): what both modes run."""
+    """The service's jar extracted beside it (once per build): what runs with the cache."""
     jar = EXTRACTED / paths.JAVA_JAR.name
     if not jar.exists() or jar.stat().st_mtime < paths.JAVA_JAR.stat().st_mtime:
-        out = subprocess.run([str(_java()), "-Djarmode=tools", "-jar", str(paths.JAVA_JAR),
+        java = jdk.java_home() / "bin" / "java"
+        out = subprocess.run([str(java), "-Djarmode=tools", "-jar", str(paths.JAVA_JAR),
                               "extract", "--force", "--destination", str(EXTRACTED)],
                              capture_output=True, text=True)
         if out.returncode != 0:
