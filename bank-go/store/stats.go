@@ -12,7 +12,7 @@ type PoolStats struct {
 	Open    int32 // connections open, idle or in use
 	Active  int32 // connections in use by a request
 	Idle    int32 // connections open and idle
-	Pending int64 // requests waiting for a connection now
+	Pending int64 // requests waiting for a connection now: every one is in use
 	// Acquires counts the connections handed out and AcquireTime sums the
 	// time their requests waited for them.
 	Acquires    uint64

@@ -125,9 +125,7 @@ func (s *Store) timedAcquire(ctx context.Context) (*pgxpool.Conn, error) {
 	acquireCtx, cancel := context.WithTimeout(ctx, s.acquireTimeout)
 	defer cancel()
 	start := time.Now()
-	s.waits.pending.Add(1)
 	conn, err := s.acquire(acquireCtx)
-	s.waits.pending.Add(-1)
 	switch {
 	case err == nil:
 		s.waits.acquires.Add(1)
@@ -149,7 +147,7 @@ func (s *Store) timedAcquire(ctx context.Context) (*pgxpool.Conn, error) {
 // connection creator does.
 func (s *Store) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 	for {
-		if err := s.slots.Acquire(ctx, 1); err != nil {
+		if err := s.takeSlot(ctx); err != nil {
 			return nil, err
 		}
 		conn, err := s.pool.Acquire(ctx)
@@ -162,4 +160,16 @@ func (s *Store) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 		}
 		time.AfterFunc(connectBackoff, func() { s.slots.Release(1) })
 	}
+}
+
+// takeSlot takes a pool slot, counting the request as pending while every
+// slot is taken, as HikariCP counts the threads that wait for a connection
+// after finding none idle.
+func (s *Store) takeSlot(ctx context.Context) error {
+	if s.slots.TryAcquire(1) {
+		return nil
+	}
+	s.waits.pending.Add(1)
+	defer s.waits.pending.Add(-1)
+	return s.slots.Acquire(ctx, 1)
 }
