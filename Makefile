@@ -2,7 +2,7 @@
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
-# PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1 (see README.md).
+# PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|shared (see README.md).
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -30,7 +30,8 @@ PROFILE_ARGS = --profile $(PROFILE) \
 BENCH_ARGS = $(PROFILE_ARGS) --env $(ENV) \
 	$(if $(PG_MAX_CONNECTIONS),--pg-max-connections $(PG_MAX_CONNECTIONS)) \
 	$(if $(filter off,$(PG_DURABLE)),--non-durable) \
-	$(if $(CHAOS),--chaos $(CHAOS)) $(if $(filter 1,$(PROFILE_CPU)),--profile-cpu)
+	$(if $(CHAOS),--chaos $(CHAOS)) $(if $(filter 1,$(PROFILE_CPU)),--profile-cpu) \
+	$(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
 
 .PHONY: help
 help: ## list the targets
@@ -89,16 +90,22 @@ test: doctor venv build jmeter-install ## everything: Go, Java, contract, harnes
 verify: venv build ## prove the services run the same statements, one per request, one transaction
 	$(PY) -m bankbench verify
 
+# `bench` writes raw results; `summarize` computes the newest run's figures; `report` only reads.
 BENCH = $(PY) -m bankbench bench $(BENCH_ARGS)
+SUMMARIZE = $(PY) -m bankbench summarize
 bench: doctor venv build jmeter-install ## all three services on PROFILE (default local), then the report
 	$(BENCH)
+	$(SUMMARIZE)
 	$(PY) -m bankbench report
 bench-go: doctor venv build-go jmeter-install ## the Go service only
 	$(BENCH) --service go
+	$(SUMMARIZE)
 bench-java: doctor venv build-java jmeter-install ## the Java service on platform threads only
 	$(BENCH) --service java
+	$(SUMMARIZE)
 bench-java-virtual: doctor venv build-java jmeter-install ## the Java service on virtual threads only
 	$(BENCH) --service java-virtual
+	$(SUMMARIZE)
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
@@ -108,6 +115,12 @@ connections: venv build ## 10,000 slow keep-alive connections against each servi
 	$(PY) -m bankbench connections
 plan: venv ## list the levels PROFILE would run, with the time they take
 	$(PY) -m bankbench plan $(PROFILE_ARGS)
+
+summarize: venv ## compute a run's figures (RUN=dir; default the newest run)
+	$(SUMMARIZE) $(RUN) $(if $(filter 1,$(FORCE)),--force)
+compare: venv ## each service and level of run B against run A, with intervals: make compare A=dir B=dir
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=<run dir> B=<run dir>" >&2; exit 2; }
+	$(PY) -m bankbench compare $(A) $(B)
 
 report: venv ## render results/report/ from the latest run of each profile (RUNS="dir ..." to choose)
 	$(PY) -m bankbench report $(if $(RUNS),--runs $(RUNS))
@@ -119,4 +132,4 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java jmeter-install db-up db-down run-go run-java \
 	run-java-virtual test verify bench bench-go bench-java bench-java-virtual quick-bench fuzz connections \
-	plan report jmeter-gui
+	plan summarize compare report jmeter-gui

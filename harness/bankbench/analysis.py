@@ -15,12 +15,17 @@ The definitions every table, chart and sentence of the report rests on:
 - Resources: the metrics.csv rows with `measure_from_ms <= t_ms <= ended_ms`.
 - Service metrics: from service_metrics.csv where the level has one, over the same window
   (bankbench.servicestats says how gauges and counters are read).
-- `loadgen_saturated`: machine CPU mean >= SATURATED_MACHINE_CPU % and the load generator used
-  at least as much CPU as the service: the machine was full and the generator took a large share
-  of it, so the throughput says more about the machine than about the service. (A mean of
-  one-second samples on a shared machine stays below 100 % even with a full run queue.)
-- Repeats: a (service, users, pool) level runs `repeat` times; aggregates are the median, min
-  and max over the repeats whose money check passed. A failed money check is never averaged in.
+- `loadgen_saturated`: with CPUs of its own (CPU placement split, `loadgen_cpus` in level.json),
+  the load generator used at least SATURATED_MACHINE_CPU % of them. Sharing the CPUs: machine
+  CPU mean >= SATURATED_MACHINE_CPU % and the load generator used at least as much CPU as the
+  service: the machine was full and the generator took a large share of it. Either way the
+  throughput says more about the generator than about the service. (A mean of one-second
+  samples stays below 100 % even with a full run queue.)
+- Repeats: a (service, users, pool) level runs `repeat` times; aggregates are the median over
+  the repeats whose money check passed, with a 95 % confidence interval (bankbench.stats). A
+  failed money check is never averaged in.
+- Per-second intervals (`seconds_ci`): bootstrap intervals of throughput and p99 over the whole
+  seconds of the measured window, for levels with too few repeats (bankbench.stats).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from typing import NamedTuple
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench import formatting, servicestats
+from bankbench import formatting, servicestats, stats
 from bankbench.errors import UserError
 from bankbench.rawdata import read_json, read_metrics, read_samples, read_service_metrics, write_json
 
@@ -42,7 +47,9 @@ SATURATED_MACHINE_CPU = 80  # % of the whole machine, see `loadgen_saturated` ab
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
 INPUTS = ("level.json", "jmeter.csv.gz", "metrics.csv", "money.json")
 OPTIONAL_INPUTS = ("service_metrics.csv",)  # levels of runs before it have none
-SUMMARY_VERSION = 2  # what summary.json holds; an older one is recomputed (2: errors by status, service metrics)
+# What summaries hold: readers refuse another version, `summarize` recomputes it
+# (2: errors by status, service metrics; 3: per-second intervals, CPU placement).
+SUMMARY_VERSION = 3
 ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
 ERRORS_BY_STATUS = "overall.errors_by_status."  # summary.csv column prefix, then the status
 SERVICE_STATUSES = "service_metrics.requests_by_status."  # the same, as the service counted answers
@@ -72,6 +79,13 @@ FIRST = next(iter(COMPARED))  # the cell that also tells how many repeats failed
 
 def summarize_level(level_dir: Path) -> dict:
     """Computes a level's summary.json from its raw files, writes it and returns it."""
+    summary = level_summary(level_dir)
+    write_json(level_dir / "summary.json", summary)
+    return summary
+
+
+def level_summary(level_dir: Path) -> dict:
+    """A level's summary.json, computed from its raw files."""
     level = read_json(level_dir / "level.json")
     start = level["measure_from_ms"]
     samples = read_samples(level_dir / "jmeter.csv.gz")
@@ -80,7 +94,7 @@ def summarize_level(level_dir: Path) -> dict:
     metrics = read_metrics(level_dir / "metrics.csv")
     in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
     summary = {
-        "version": SUMMARY_VERSION,
+        "summary_version": SUMMARY_VERSION,
         "level": level,
         "money_ok": bool(read_json(level_dir / "money.json")["ok"]),
         "overall": latency_stats(measured, seconds),
@@ -88,13 +102,14 @@ def summarize_level(level_dir: Path) -> dict:
             str(label): latency_stats(group, seconds)
             for label, group in measured.groupby("label", observed=True)
         },
-        "resources": resource_stats(in_window),
+        "resources": resource_stats(in_window, level.get("loadgen_cpus")),
+        "seconds_ci": stats.second_intervals(
+            ((measured["timeStamp"] - start) // 1000).to_numpy(dtype=int), measured["elapsed"].to_numpy(dtype=float)),
     }
     if (level_dir / "service_metrics.csv").exists():
         scrapes = read_service_metrics(level_dir / "service_metrics.csv")
         # JMeter's measured window: after the load the service idles, which would dilute rates.
         summary["service_metrics"] = servicestats.window_stats(scrapes, start, start + seconds * 1000)
-    write_json(level_dir / "summary.json", summary)
     return summary
 
 
@@ -140,13 +155,17 @@ def status_order(status: str) -> tuple[int, str]:
     return (int(status), "") if status.isdigit() else (10_000 + (status == NO_RESPONSE), status)
 
 
-def resource_stats(metrics: pd.DataFrame) -> dict:
-    """CPU and memory figures of the metrics rows of a window, and whether the generator saturated."""
-    stats = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
-    machine, loadgen, service = (stats[k] for k in ("machine_cpu_mean", "loadgen_cpu_mean", "service_cpu_mean"))
-    saturated = (None not in (machine, loadgen, service)
-                 and machine >= SATURATED_MACHINE_CPU and loadgen >= service)
-    return {**stats, "loadgen_saturated": saturated}
+def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None) -> dict:
+    """CPU and memory figures of the metrics rows of a window, and whether the generator
+    saturated: its own `loadgen_cpus` when it had some (CPU placement split), else the machine."""
+    figures = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
+    machine, loadgen, service = (figures[k] for k in ("machine_cpu_mean", "loadgen_cpu_mean", "service_cpu_mean"))
+    if loadgen_cpus:
+        saturated = loadgen is not None and loadgen >= SATURATED_MACHINE_CPU * loadgen_cpus
+    else:
+        saturated = (None not in (machine, loadgen, service)
+                     and machine >= SATURATED_MACHINE_CPU and loadgen >= service)
+    return {**figures, "loadgen_saturated": saturated}
 
 
 def _number(value: float) -> float | None:
@@ -155,9 +174,10 @@ def _number(value: float) -> float | None:
 
 
 def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
-    """Summarizes every level of a run, writes summary.csv and returns it as a frame.
+    """Summarizes every level of a run, writes summary.csv and the run's summary.json (its
+    `summary_version`), and returns summary.csv as `read_summary` does.
 
-    A level's summary.json newer than its inputs is reused, unless `force`.
+    A level's summary.json of this version and newer than its inputs is reused, unless `force`.
     """
     level_dirs = sorted(p for p in (run_dir / "levels").glob("*") if (p / "level.json").is_file())
     if not level_dirs:
@@ -172,13 +192,29 @@ def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
         for column in [c for c in frame if c.startswith(SERVICE_STATUSES)]:
             frame.loc[scraped, column] = frame.loc[scraped, column].fillna(0)
     frame.to_csv(run_dir / "summary.csv", index=False)
+    write_json(run_dir / "summary.json", {"summary_version": SUMMARY_VERSION, "levels": len(frame)})
+    return read_summary(run_dir)
+
+
+def read_summary(run_dir: Path) -> pd.DataFrame:
+    """A summarized run's summary.csv; refuses a run without summaries or of another version."""
+    redo = f"run `make summarize RUN={run_dir}`"
+    if not (run_dir / "summary.json").is_file():
+        raise UserError(f"{run_dir.name} has not been summarized: {redo}")
+    version = read_json(run_dir / "summary.json").get("summary_version")
+    if version != SUMMARY_VERSION:
+        raise UserError(f"{run_dir.name} has summaries of version {version}, this harness reads "
+                        f"version {SUMMARY_VERSION}: {redo}")
+    frame = pd.read_csv(run_dir / "summary.csv")
+    saturated = frame["resources.loadgen_saturated"]  # empty where a level had no figures
+    frame["resources.loadgen_saturated"] = saturated.where(saturated.notna(), False).astype(bool)
     return frame
 
 
 def _summary(level_dir: Path, force: bool) -> dict:
     if not force and _is_fresh(level_dir):
         summary = read_json(level_dir / "summary.json")
-        if summary.get("version") == SUMMARY_VERSION:
+        if summary.get("summary_version") == SUMMARY_VERSION:
             return summary
     return summarize_level(level_dir)
 
@@ -203,6 +239,7 @@ def flatten(summary: dict, level_id: str) -> dict:
         **level,
         **_dotted("overall", summary["overall"]),
         **_dotted("resources", summary["resources"]),
+        **_dotted("seconds_ci", summary.get("seconds_ci", {})),
         "money_ok": summary["money_ok"],
         **_dotted("service_metrics", summary.get("service_metrics", {})),
     }
@@ -227,16 +264,30 @@ def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
-    """Median of `columns` over the passed repeats of each `keys` group, with `<column>.min`/`.max`.
+    """Each `keys` group's median of `columns` over its passed repeats, with the 95 % interval
+    as `<column>.low`/`.high` (bankbench.stats says how; NaN ends: none).
 
-    Every group is kept, with `repeats` (all) and `failed` (money check failed) counts; a group
-    whose repeats all failed has no figures (NaN).
+    Every group is kept, with `repeats` (all), `failed` (money check failed) and `interval`
+    (stats.REPEATS or stats.SECONDS: what the intervals were taken over); a group whose repeats
+    all failed has no figures (NaN).
     """
     ok = frame["money_ok"].astype(bool)
-    stats = frame[ok].groupby(list(keys))[list(columns)].agg(["median", "min", "max"])
-    stats.columns = [name if how == "median" else f"{name}.{how}" for name, how in stats.columns]
-    counts = ok.groupby([frame[key] for key in keys]).agg(repeats="size", failed=lambda passed: int((~passed).sum()))
-    return counts.join(stats).reset_index()
+    rows = []
+    for key, group in frame.groupby(list(keys)):
+        passed = group[ok[group.index]]
+        row = {**dict(zip(keys, key)), "repeats": len(group), "failed": len(group) - len(passed),
+               "interval": stats.REPEATS if len(passed) >= stats.MIN_REPEATS else stats.SECONDS}
+        for column in columns:
+            figure = stats.figure(passed, column)
+            row |= {column: figure.value, f"{column}.low": figure.low, f"{column}.high": figure.high}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, stats.Figure]:
+    """`column` per level (service, users, pool) over its passed repeats (`stats.figure`)."""
+    passed = summary[summary["money_ok"].astype(bool)]
+    return {key: stats.figure(rows, column) for key, rows in passed.groupby(list(LEVEL_KEYS))}
 
 
 def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
@@ -357,6 +408,19 @@ def comparison_table(summary: pd.DataFrame) -> str:
     headers = rows + [f"{service} {COMPARED[metric]}" for metric, service in wide.columns]
     return tabulate(wide.fillna("-").reset_index().values.tolist(), headers, disable_numparse=True,
                     stralign="right")
+
+
+def spread_table(summary: pd.DataFrame) -> str:
+    """Terminal table: per service and level, how much throughput and p99 varied between the
+    passed repeats (coefficient of variation, `stats.cv_pct`)."""
+    passed = summary[summary["money_ok"].astype(bool)]
+    rows = [
+        [service, f"{users:,}", pool, len(group),
+         *(formatting.number(stats.cv_pct(group[column])) for column in ("overall.throughput_rps", "overall.p99_ms"))]
+        for (service, users, pool), group in passed.groupby(list(LEVEL_KEYS))
+    ]
+    return tabulate(rows, ["service", "users", "pool", "repeats", "CV req/s %", "CV p99 %"],
+                    disable_numparse=True, stralign="right")
 
 
 def service_order(service: str) -> tuple[int, str]:

@@ -2,8 +2,8 @@
 
 Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
 pyplot state, so they work headless and in a notebook alike. The vs-users charts take
-`analysis.aggregate_levels` output and draw each service's medians with min-max bars where a
-level was repeated; a level whose money check failed has no median and is not drawn.
+`analysis.aggregate_levels` output and draw each service's medians with their 95 % intervals
+as bars (bankbench.stats); a level whose money check failed has no median and is not drawn.
 """
 
 from __future__ import annotations
@@ -241,12 +241,12 @@ def _style(service: str) -> dict:
 
 
 def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: str = "", **style) -> None:
-    """Each service's medians of `column` along `x`, with min-max bars where repeats passed."""
+    """Each service's medians of `column` along `x`, with bars for their 95 % intervals."""
     for service, frame in by_service(levels):
         frame = frame.dropna(subset=[column]).sort_values(x)
         y = frame[column]
-        repeated = (frame["repeats"] - frame["failed"] > 1).any() and f"{column}.min" in frame
-        spread = [y - frame[f"{column}.min"], frame[f"{column}.max"] - y] if repeated else None
+        bounded = f"{column}.low" in frame and frame[f"{column}.low"].notna().any()
+        spread = [(y - frame[f"{column}.low"]).fillna(0), (frame[f"{column}.high"] - y).fillna(0)] if bounded else None
         look = _style(service) | {"label": service + suffix} | style
         ax.errorbar(frame[x], y, yerr=spread, capsize=3, **look)
 

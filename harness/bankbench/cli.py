@@ -8,7 +8,7 @@ import sys
 
 from bankbench.errors import UserError
 
-VERBS = ("db", "plan", "verify", "bench", "quick", "fuzz", "connections", "summarize", "report")
+VERBS = ("db", "plan", "verify", "bench", "quick", "fuzz", "connections", "summarize", "compare", "report")
 
 
 def main(argv: list[str] | None = None) -> int:

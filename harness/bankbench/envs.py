@@ -14,6 +14,7 @@ from pathlib import Path
 from bankbench import paths, services
 from bankbench.errors import UserError
 from bankbench.pg import Cluster, free_port
+from bankbench.placement import SHARED, Placement
 
 
 class Native:
@@ -21,16 +22,18 @@ class Native:
 
     name = "native"
 
-    def __init__(self, pg_max_connections: int | None, durable: bool):
-        self.cluster = Cluster.create(max_connections=pg_max_connections, durable=durable)
+    def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
+        self.placement = where
+        self.cluster = Cluster.create(max_connections=pg_max_connections, durable=durable,
+                                      cpus=where.sut_cpus)
 
     def reset(self) -> None:
         self.cluster.reset()
 
     def start(self, service: str, pool: int, log: Path,
               extra_env: dict[str, str] | None = None) -> "services.Running":
-        return services.get(service).start(port=free_port(), pool=pool,
-                                           db_env=self.cluster.env(), log=log, extra_env=extra_env)
+        return services.get(service).start(port=free_port(), pool=pool, db_env=self.cluster.env(),
+                                           log=log, extra_env=extra_env, cpus=self.placement.sut_cpus)
 
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()
@@ -61,7 +64,10 @@ class Compose:
     name = "compose"
     PORTS = {"go": 8081, "java": 8082, "java-virtual": 8083}  # as published in docker-compose.yml
 
-    def __init__(self, pg_max_connections: int | None, durable: bool):
+    def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
+        if where.mode != SHARED:
+            raise UserError("ENV=compose does not place containers on CPUs yet: add CPU_PLACEMENT=shared")
+        self.placement = where
         if not durable:
             raise UserError("ENV=compose runs durable PostgreSQL only")
         self.env = {**os.environ, "PG_MAX_CONNECTIONS": str(pg_max_connections or 100)}
@@ -110,5 +116,5 @@ class Compose:
 Env = Native | Compose
 
 
-def open_env(name: str, pg_max_connections: int | None, durable: bool) -> Env:
-    return {"native": Native, "compose": Compose}[name](pg_max_connections, durable)
+def open_env(name: str, pg_max_connections: int | None, durable: bool, where: Placement) -> Env:
+    return {"native": Native, "compose": Compose}[name](pg_max_connections, durable, where)

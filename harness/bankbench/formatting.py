@@ -29,16 +29,16 @@ def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
                   mark_failed: bool = False) -> pd.Series:
     """Text cells of `column` from `analysis.aggregate_repeats` output.
 
-    One passed repeat (or several that agree) shows its figure; several show `median [min-max]`;
-    none shows FAILED.
+    A figure shows `median [low-high]`, its 95 % interval (bankbench.stats), or the median alone
+    when it has no interval or the interval is no wider than the figure's digits; none passed
+    shows FAILED.
     With `mark_failed`, a group where some repeats failed the money check says how many.
     """
     def cell(row: pd.Series) -> str:
-        passed = row["repeats"] - row["failed"]
-        if passed == 0:
+        if row["repeats"] == row["failed"]:
             return "FAILED"
-        text, low, high = (fmt(row[f"{column}{how}"]) for how in ("", ".min", ".max"))
-        if passed > 1 and low != high:
+        text, low, high = (fmt(row[f"{column}{how}"]) for how in ("", ".low", ".high"))
+        if not pd.isna(row[f"{column}.low"]) and low != high:
             text += f" [{low}-{high}]"
         return f"{text} ({row['failed']} FAILED)" if mark_failed and row["failed"] else text
 

@@ -81,6 +81,12 @@ class Run:
                 self.progress.requests, self.progress.errors = map(int, match.groups())
             yield line.rstrip("\n")
 
+    def stop(self) -> None:
+        """Ends a JMeter still running (the level was interrupted); nothing if it is done."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
     def wait(self, timeout: float) -> int:
         try:
             return self.proc.wait(timeout)

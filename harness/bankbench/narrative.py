@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench import analysis
+from bankbench import analysis, stats
 from bankbench.formatting import count, number
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
@@ -19,8 +19,8 @@ def reading(summary: pd.DataFrame) -> str:
     at_pool = measured[measured["pool"] == analysis.main_pool(summary)]
     sentences = [
         money(summary),
-        largest_load(at_pool),
-        *(peak(service, rows) for service, rows in analysis.by_service(at_pool)),
+        largest_load(summary, at_pool),
+        *(peak(summary, service, rows) for service, rows in analysis.by_service(at_pool)),
         errors(at_pool),
         statuses(summary),
         service_side(at_pool),
@@ -39,37 +39,76 @@ def money(summary: pd.DataFrame) -> str:
             f"levels): their figures are left out of every table and chart.")
 
 
-def largest_load(levels: pd.DataFrame) -> str | None:
-    """Each service at the largest user count measured, and the gaps between them."""
+def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
+    """Each service at the largest user count measured, and which differences there are beyond
+    noise (bankbench.stats)."""
     if levels.empty:
         return None
     users = levels["users"].max()
     rows = levels[levels["users"] == users]
     figures = "; ".join(
-        f"{service} served {number(row[THROUGHPUT].iloc[0])} req/s with a p99 of "
-        f"{number(row[P99].iloc[0])} ms and {number(row[ERRORS].iloc[0])} % errors"
+        f"{service} served {_with_interval(row, THROUGHPUT)} req/s with a p99 of "
+        f"{_with_interval(row, P99)} ms and {number(row[ERRORS].iloc[0])} % errors"
         for service, row in analysis.by_service(rows)
     )
-    text = f"At {users:,} users, {figures}."
+    text = f"At {users:,} users (median [95 % interval]), {figures}."
     if len(rows) < 2:
         return text
-    by_rate = rows.set_index("service")[THROUGHPUT].sort_values(ascending=False)
-    by_p99 = rows.set_index("service")[P99].sort_values()
-    text += (f" Throughput there was {_pct_above(by_rate.iloc[0], by_rate.iloc[1])} higher for "
-             f"{by_rate.index[0]} than for {by_rate.index[1]}; p99 was lowest for {by_p99.index[0]}")
-    if by_p99.iloc[0] > 0:  # sub-millisecond answers can record 0 ms
-        text += f", {number(by_p99.iloc[-1] / by_p99.iloc[0])} times higher for {by_p99.index[-1]}"
-    return text + "."
+    key = (users, analysis.main_pool(summary))
+    for column, name, high_is_best in ((THROUGHPUT, "Throughput", True), (P99, "The p99", False)):
+        text += " " + versus(_at(summary, column, key), name, high_is_best)
+    return text
 
 
-def peak(service: str, rows: pd.DataFrame) -> str:
-    """Where a service's throughput peaked and what it did after."""
+def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> str:
+    """Which service led on a figure and by how much, each gap with the 95 % interval of the
+    ratio; a gap whose interval includes 1 is "within noise", never a lead."""
+    ranked = sorted(figures.items(), key=lambda item: item[1].value, reverse=high_is_best)
+    (leader, lead), others = ranked[0], ranked[1:]
+    gaps = [(service, stats.ratio(figure, lead)) for service, figure in others]  # lead / other
+    if not any(r.significant for _, r in gaps):
+        return (f"{name} there was within noise between the services ("
+                + "; ".join(f"{leader}'s was {number(r.value)} times {service}'s, {_interval(r)}" for service, r in gaps)
+                + ").")
+    parts = [
+        f"{number(r.value)} times {service}'s ({_interval(r)})" if r.significant
+        else f"within noise of {service}'s ({number(r.value)} times, {_interval(r)})" for service, r in gaps
+    ]
+    return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: " + "; ".join(parts) + "."
+
+
+def _interval(r: stats.Ratio) -> str:
+    """The 95 % interval of a ratio, in words."""
+    return "no interval to tell" if pd.isna(r.low) else f"95 % interval {number(r.low)}-{number(r.high)}"
+
+
+def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:
+    """`column` of each service at (users, pool), as `stats.figure` has it."""
+    figures = analysis.level_figures(summary, column)
+    return {service: figures[(service, *key)] for service in sorted(summary["service"].unique(), key=analysis.service_order)
+            if (service, *key) in figures and not pd.isna(figures[(service, *key)].value)}
+
+
+def _with_interval(row: pd.DataFrame, column: str) -> str:
+    value, low, high = (row[f"{column}{how}"].iloc[0] for how in ("", ".low", ".high"))
+    return number(value) if pd.isna(low) or number(low) == number(high) else \
+        f"{number(value)} [{number(low)}-{number(high)}]"
+
+
+def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame) -> str:
+    """Where a service's throughput peaked and whether it fell beyond noise after."""
     best = rows.loc[rows[THROUGHPUT].idxmax()]
     last = rows.loc[rows["users"].idxmax()]
     text = f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s with {best['users']:,} users"
     if last["users"] == best["users"]:
         return text + ", the largest load it has figures for."
-    return text + f", then fell to {number(last[THROUGHPUT])} req/s at {last['users']:,} users."
+    figures = analysis.level_figures(summary, THROUGHPUT)
+    r = stats.ratio(figures[(service, best["users"], best["pool"])], figures[(service, last["users"], last["pool"])])
+    if not r.significant:
+        return text + (f"; at {last['users']:,} users it was within noise of that ({number(r.value)} "
+                       f"times, {_interval(r)}).")
+    return text + (f", then fell to {number(last[THROUGHPUT])} req/s at {last['users']:,} users "
+                   f"({number(r.value)} times the peak, {_interval(r)}).")
 
 
 def errors(levels: pd.DataFrame) -> str | None:
@@ -142,25 +181,21 @@ def saturation(summary: pd.DataFrame) -> str:
     """Whether the load generator, not the service, was the limit somewhere."""
     saturated = summary.loc[summary["resources.loadgen_saturated"].astype(bool), "level_id"].tolist()
     if not saturated:
-        busiest = summary["resources.machine_cpu_mean"].max()
-        return (f"The load generator never took the largest share of a saturated machine (machine "
-                f"CPU mean at most {number(busiest)} %; saturated means at least "
-                f"{analysis.SATURATED_MACHINE_CPU} % with JMeter using as much CPU as the service).")
-    return (f"The load generator saturated the machine at {len(saturated)} of {len(summary)} levels "
-            f"({', '.join(saturated)}): there the throughput measures the machine as much as the service.")
+        return (f"The load generator was never short of CPU (short: JMeter used at least "
+                f"{analysis.SATURATED_MACHINE_CPU} % of its own CPUs, or, sharing them, the machine was "
+                f"that busy and JMeter used as much as the service; machine CPU mean at most "
+                f"{number(summary['resources.machine_cpu_mean'].max())} %).")
+    return (f"The load generator was short of CPU at {len(saturated)} of {len(summary)} levels "
+            f"({', '.join(saturated)}): there the throughput measures JMeter as much as the service.")
 
 
 def spread(levels: pd.DataFrame) -> str | None:
-    """The largest repeat-to-repeat spread of throughput, relative to its median."""
-    repeated = levels[levels["repeats"] - levels["failed"] > 1]
-    if repeated.empty:
+    """The widest 95 % interval of throughput, relative to its median, and what it was taken over."""
+    bounded = levels.dropna(subset=[f"{THROUGHPUT}.low", f"{THROUGHPUT}.high"])
+    if bounded.empty:
         return None
-    relative = (repeated[f"{THROUGHPUT}.max"] - repeated[f"{THROUGHPUT}.min"]) / repeated[THROUGHPUT]
-    widest = repeated.loc[relative.idxmax()]
-    return (f"Across repeats, throughput varied by up to {number(100 * relative.max())} % of its median "
-            f"({widest['service']} at {widest['users']:,} users, pool {widest['pool']}).")
-
-
-def _pct_above(high: float, low: float) -> str:
-    return f"{number(100 * (high - low) / low)} %"
-
+    relative = (bounded[f"{THROUGHPUT}.high"] - bounded[f"{THROUGHPUT}.low"]) / bounded[THROUGHPUT]
+    widest = bounded.loc[relative.idxmax()]
+    return (f"The widest 95 % interval of throughput spanned {number(100 * relative.max())} % of its median "
+            f"({widest['service']} at {widest['users']:,} users, pool {widest['pool']}; over "
+            f"{widest['interval']}).")

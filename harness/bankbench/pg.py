@@ -20,6 +20,7 @@ from pathlib import Path
 import psycopg
 
 from bankbench import paths, pgbin
+from bankbench.placement import taskset
 from bankbench.errors import UserError
 
 USER = "postgres"
@@ -54,6 +55,7 @@ class Cluster:
     max_connections: int | None = None  # overrides db/postgresql.conf when set
     extra_settings: dict[str, str] = field(default_factory=dict)  # more -c name=value
     durable: bool = True
+    cpus: tuple[int, ...] = ()  # the server runs on these only (bankbench.placement); all if empty
     bin: Path = field(default_factory=pgbin.bindir)
 
     @classmethod
@@ -109,7 +111,7 @@ class Cluster:
             opts += f" -c max_connections={self.max_connections}"
         opts += "".join(f" -c {name}={value}" for name, value in self.extra_settings.items())
         self._server("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
-                     "-o", opts, "start")
+                     "-o", opts, "start", cpus=self.cpus)
 
     def stop(self, mode: str = "fast") -> None:
         if self.running():
@@ -159,8 +161,8 @@ class Cluster:
         thread.start()
         return thread
 
-    def _server(self, tool: str, *args: str) -> None:
-        cmd = self._as_server([str(self.bin / tool), *args])
+    def _server(self, tool: str, *args: str, cpus: tuple[int, ...] = ()) -> None:
+        cmd = taskset(cpus, self._as_server([str(self.bin / tool), *args]))
         out = subprocess.run(cmd, capture_output=True, text=True, cwd="/")
         if out.returncode != 0:
             log = self.log.read_text()[-2000:] if self.log.exists() else ""

@@ -124,10 +124,11 @@ def _validate(p: Profile) -> None:
 
 
 def levels(profile: Profile) -> list[Level]:
-    """Every level, ordered so each repetition sweeps the matrix once, service by service."""
+    """Every level, ordered so each repetition sweeps the matrix once, and the services run one
+    after the other at each point of it: a drift of the machine over the run hits them alike."""
     return [Level(service, users, pool, repeat, profile)
-            for repeat, service, pool, users in itertools.product(
-                range(1, profile.repeat + 1), profile.services, profile.pools, profile.users)]
+            for repeat, pool, users, service in itertools.product(
+                range(1, profile.repeat + 1), profile.pools, profile.users, profile.services)]
 
 
 def int_list(text: str | None) -> list[int] | None:

@@ -24,11 +24,14 @@ INTRO = """\
 
 Every figure below is computed by `harness/bankbench` from the run folders (see
 `results/LAYOUT.md`) only. Latency percentiles are exact, over each level's measured window:
-samples of the ramp-up and warm-up are left out. A level run several times shows the
-median [min-max] of the repeats whose money check passed; a level whose money check failed is
-marked FAILED and left out of the medians and charts. The load generator, the service and
-PostgreSQL share one machine: compare services within a run, and absolute figures only with
-the same hardware."""
+samples of the ramp-up and warm-up are left out. Each figure is the median of the repeats whose
+money check passed, with its 95 % confidence interval in brackets and as bars in the charts: a
+bootstrap of the median over the repeats where a level has at least 3, else over the level's
+per-second buckets (throughput and p99 only). Two services differ at a level only when the 95 %
+interval of the ratio of their figures excludes 1; otherwise the text says "within noise"
+(`harness/bankbench/stats.py`). A level whose money check failed is marked FAILED and left out
+of the medians and charts. Each run says which CPUs the service had; compare services within a
+run, and absolute figures only with the same hardware."""
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/published.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
@@ -83,6 +86,16 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
         figures["service-timeline"] = charts.service_over_time(
             own, f"The services' own metrics over time: {', '.join(chosen[service] for service in own)}")
     return figures
+
+
+def cpus(manifest: dict) -> str:
+    """What CPUs the service had (bankbench.placement), as the manifest recorded it."""
+    placement = manifest.get("settings", {}).get("cpu_placement")
+    if placement is None and manifest.get("env") == "native":
+        return "shared: the load generator, the service and PostgreSQL ran on all CPUs (the run predates CPU placement)"
+    if placement is None:
+        return f"not recorded ({manifest.get('env')} environment)"
+    return placement["description"]
 
 
 def money_text(run: Run) -> str:
@@ -148,13 +161,16 @@ def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
         "### Setup",
         markdown(tables.context(run.manifest)),
         f"Load model: {run.manifest.get('load_model', 'not recorded')}.",
+        f"CPUs: {cpus(run.manifest)}.",
         "### Same database work",
         equivalence_text(run),
         "### Money check",
         money_text(run),
         *faults_section(run),
         "### Side by side",
-        f"Throughput in requests/s, latency in ms.\n\n```text\n{analysis.comparison_table(run.summary)}\n```",
+        f"Throughput in requests/s, latency in ms; median [95 % interval].\n\n```text\n"
+        f"{analysis.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
+        f"variation):\n\n```text\n{analysis.spread_table(run.summary)}\n```",
         "### Charts",
         *(_save(figure, charts_dir / f"{run.id}-{name}.png") for name, figure in run_charts(run).items()),
         *profiles_section(run, charts_dir.parent),

@@ -17,7 +17,8 @@ from pathlib import Path
 import httpx
 
 from bankbench import (aotcache, analysis, chaos, cpuprofile, envs, jmeter, manifest, money, paths,
-                       services, verify)
+                       runs, services, verify)
+from bankbench.placement import SPLIT, Placement
 from bankbench.errors import UserError
 from bankbench.metrics import Sampler
 from bankbench.scrape import Scraper
@@ -37,6 +38,7 @@ LOAD_MODELS = {
 @dataclass
 class Options:
     profile: Profile
+    placement: Placement  # the CPUs of the load generator and of the system under test
     pg_max_connections: int | None
     durable: bool
     dashboard: bool = True
@@ -45,29 +47,39 @@ class Options:
 
 
 def run(opts: Options, env: str = "native") -> Path:
-    """Runs every level of the profile; returns the run folder."""
+    """Runs every level of the profile; returns the run folder.
+
+    The run is written under `<run>.incomplete` and renamed when its last level is done: an
+    interrupted or failed run keeps that name (and says why in incomplete.json), so readers
+    never take it for a result (bankbench.runs).
+    """
     levels = expand(opts.profile)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    run_dir = paths.RUNS / f"{stamp}-{env}-{opts.profile.name}"
-    where = envs.open_env(env, opts.pg_max_connections, opts.durable)
+    final = paths.RUNS / f"{stamp}-{env}-{opts.profile.name}"
+    run_dir = runs.incomplete_dir(final)
     (run_dir / "levels").mkdir(parents=True)
+    affinity = os.sched_getaffinity(0)
+    opts.placement.pin_harness()  # and so JMeter: the load generator's CPUs
     try:
-        _write_manifest(run_dir, stamp, opts, where)
-        # First the proof that the services do the same database work (loud when not).
-        verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
-        print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
-              f"({LOAD_MODELS[opts.profile.model]}) -> {run_dir}")
-        for i, level in enumerate(levels, 1):
-            _run_level(run_dir / "levels" / level.id, level, where, opts,
-                       f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
+        where = envs.open_env(env, opts.pg_max_connections, opts.durable, opts.placement)
+        try:
+            _write_manifest(run_dir, final.name, stamp, opts, where)
+            # First the proof that the services do the same database work (loud when not).
+            verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
+            print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
+                  f"({LOAD_MODELS[opts.profile.model]}), CPUs {opts.placement.describe()} -> {run_dir}")
+            for i, level in enumerate(levels, 1):
+                _run_level(run_dir / "levels" / level.id, level, where, opts,
+                           f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
+        finally:
+            where.close()
+    except BaseException as err:  # interrupted (Ctrl-C, SIGTERM) as much as failed
+        runs.mark_incomplete(run_dir, f"{type(err).__name__}: {err}")
+        raise
     finally:
-        where.close()
-    summary = analysis.summarize_run(run_dir)
-    print(analysis.comparison_table(summary))
-    failed = summary[~summary["money_ok"].astype(bool)]
-    if len(failed):
-        raise UserError(f"money check FAILED for {', '.join(failed['level_id'])}")
-    return run_dir
+        os.sched_setaffinity(0, affinity)
+    run_dir.rename(final)
+    return final
 
 
 def _remaining(todo: list[Level]) -> float:
@@ -75,16 +87,17 @@ def _remaining(todo: list[Level]) -> float:
     return sum(level.expected_s + 15 for level in todo)
 
 
-def _write_manifest(run_dir: Path, stamp: str, opts: Options, where: envs.Env) -> None:
+def _write_manifest(run_dir: Path, run_id: str, stamp: str, opts: Options, where: envs.Env) -> None:
     p = opts.profile
     pg = parse_settings(where.psql(SETTINGS_SQL))
     doc = {
-        "schema_version": 1, "run_id": run_dir.name, "env": where.name, "profile": p.name,
+        "schema_version": 2, "run_id": run_id, "env": where.name, "profile": p.name,
         "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
         "versions": manifest.versions(pg.pop("server_version")),
         "settings": {"profile": p.__dict__, "postgresql": {**pg, "durable": opts.durable},
                      "users": p.users, "pools": p.pools, "repeat": p.repeat,
                      "services": p.services, "profile_cpu": opts.profile_cpu,
+                     "cpu_placement": opts.placement.as_dict(),
                      "acquire_timeout_ms": int(os.environ.get("POSTGRES_ACQUIRE_TIMEOUT_MS", 3000)),
                      "jvm_options": services.jvm_options(),
                      "java_aot_cache": aotcache.enabled(),
@@ -103,6 +116,7 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     svc = where.start(level.service, level.pool, out / "service.log",
                       profile.env() if profile else None)
     scraper = Scraper(out / "service_metrics.csv", svc.url, level.service)  # GET /metrics, 1/s
+    jm = None
     try:
         if level.profile.scenario == "contention":
             _create_hot_accounts(svc.url, level.profile.hot_accounts)
@@ -125,6 +139,8 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
         ended_ms = int(time.time() * 1000)
         sampler.stop()
     finally:
+        if jm:
+            jm.stop()
         if scraper.is_alive():
             scraper.stop()
         svc.stop()
@@ -141,12 +157,14 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     (out / "level.json").write_text(json.dumps({
         **{k: v for k, v in level.as_dict().items() if k != "id"},
         "pg_max_connections": int(parse_settings(where.psql(SETTINGS_SQL))["max_connections"]),
+        "cpu_placement": opts.placement.mode,
+        **({"loadgen_cpus": len(opts.placement.loadgen)} if opts.placement.mode == SPLIT else {}),
         "started_ms": started_ms,
         "measure_from_ms": measure_from_ms,
         "ended_ms": ended_ms,
         **({"faults": faults} if faults else {}),
     }, indent=2) + "\n")
-    summary = analysis.summarize_level(out)
+    summary = analysis.level_summary(out)  # for the progress line; `summarize` writes summaries
     o = summary["overall"]
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
@@ -154,8 +172,10 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     for fault in faults:
         print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
     if summary["resources"].get("loadgen_saturated"):
-        print(f"{tag} WARNING: the machine's CPU was saturated and JMeter used as much as the "
-              "service: the load generator may have limited this level", flush=True)
+        short = "its own CPUs were" if opts.placement.mode == SPLIT else "the machine was"
+        print(f"{tag} WARNING: JMeter was short of CPU ({short} at least "
+              f"{analysis.SATURATED_MACHINE_CPU} % busy): the load generator may have limited this "
+              "level", flush=True)
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 

@@ -9,9 +9,10 @@ import pandas as pd
 
 from bankbench import analysis, paths
 from bankbench.errors import UserError
-from bankbench.rawdata import read_json
+from bankbench.rawdata import read_json, write_json
 
 PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
+INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,21 @@ class Run:
 
 
 def find_runs(root: Path = paths.RUNS) -> list[Path]:
-    """Every run folder under `root`, oldest first (names start with the UTC time stamp)."""
-    return sorted(p.parent for p in root.glob("*/manifest.json"))
+    """Every complete run folder under `root`, oldest first (names start with the UTC time stamp)."""
+    return sorted(p.parent for p in root.glob("*/manifest.json") if not p.parent.name.endswith(INCOMPLETE))
+
+
+def incomplete_dir(final: Path) -> Path:
+    """Where a run is written until its last level is done; then it is renamed to `final`."""
+    return final.with_name(final.name + INCOMPLETE)
+
+
+def mark_incomplete(run_dir: Path, reason: str) -> None:
+    """Says in the run folder why it stopped (its name already says that it did)."""
+    write_json(run_dir / "incomplete.json", {
+        "reason": reason,
+        "levels_done": sum(1 for _ in run_dir.glob("levels/*/level.json")),
+    })
 
 
 def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
@@ -49,10 +63,10 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
 
 
 def load_run(path: Path, services: list[str] | None = None) -> Run:
-    """Loads a run, summarizing its levels where needed; `services` keeps only those services."""
+    """Loads a summarized run (`bankbench summarize`); `services` keeps only those services."""
     if not (path / "manifest.json").is_file():
         raise UserError(f"{path} is not a run folder (no manifest.json)")
-    summary = analysis.summarize_run(path)
+    summary = analysis.read_summary(path)
     if services is not None:
         summary = summary[summary["service"].isin(services)].reset_index(drop=True)
     return Run(path, read_json(path / "manifest.json"), summary)

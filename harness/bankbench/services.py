@@ -14,6 +14,7 @@ import httpx
 
 from bankbench import aotcache, jdk, paths
 from bankbench.errors import UserError
+from bankbench.placement import taskset
 
 NAMES = ("go", "java", "java-virtual")
 
@@ -27,14 +28,14 @@ class Service:
     env: tuple[tuple[str, str], ...] = ()
 
     def start(self, *, port: int, pool: int, db_env: dict[str, str], log: Path,
-              extra_env: dict[str, str] | None = None) -> "Running":
+              extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> "Running":
         """Starts the service and waits until it serves; `extra_env` adds settings, such as
-        those of a CPU profile (bankbench.cpuprofile)."""
+        those of a CPU profile (bankbench.cpuprofile); `cpus` restricts it to those CPUs."""
         env = {**os.environ, **db_env, **dict(self.env), **(extra_env or {}),
                "PORT": str(port), "POSTGRES_CONNECTIONS_SIZE": str(pool)}
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
-            proc = subprocess.Popen(self.command, env=env, stdout=out, stderr=subprocess.STDOUT,
+            proc = subprocess.Popen(taskset(cpus, self.command), env=env, stdout=out, stderr=subprocess.STDOUT,
                                     start_new_session=True)
         running = Running(self, proc, f"http://127.0.0.1:{port}", log)
         running.wait_healthy()

@@ -1,7 +1,7 @@
 """Report tables as DataFrames of text: shown as they are in the notebook, as Markdown in the README.
 
-Figures of repeated levels read `median [min-max]` over the repeats whose money check passed;
-FAILED where none passed (see `formatting.spread_column`).
+Figures read `median [low-high]`: the median over the repeats whose money check passed and its
+95 % interval (bankbench.stats); FAILED where none passed (see `formatting.spread_column`).
 """
 
 from __future__ import annotations
@@ -49,11 +49,11 @@ def levels(summary: pd.DataFrame) -> pd.DataFrame:
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
     """`503: 12; assertion: 1` cells: the failed requests of each status that some passed repeat
-    had (median [min-max] over repeats), "-" for none."""
+    had (median [95 % interval]), "-" for none."""
     cells = {column: formatting.spread_column(aggregated, column, count) for column in columns}
     def cell(i: int) -> str:
         parts = [f"{column.removeprefix(analysis.ERRORS_BY_STATUS)}: {cells[column][i]}"
-                 for column in columns if aggregated.loc[i, f"{column}.max"] > 0]
+                 for column in columns if aggregated.loc[i, [column, f"{column}.high"]].max() > 0]
         return "; ".join(parts) or "-"
     return pd.Series([cell(i) for i in aggregated.index], index=aggregated.index, dtype=object)
 

@@ -177,15 +177,25 @@ def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
     assert frame["overall.errors_by_status.503"].tolist() == [2, 0, 2, 0, 1, 1]
     assert frame["overall.errors_by_status.assertion"].tolist() == [0, 0, 1, 0, 0, 0]
     assert frame["service_metrics.requests_by_status.503"].eq(7).all()
-    written = pd.read_csv(run_dir / "summary.csv")
-    pd.testing.assert_frame_equal(written, frame, check_dtype=False)
+    assert json.loads((run_dir / "summary.json").read_text()) == {
+        "summary_version": analysis.SUMMARY_VERSION, "levels": 6}
+    pd.testing.assert_frame_equal(analysis.read_summary(run_dir), frame)
+
+
+def test_readers_refuse_runs_not_summarized_by_this_version(run_dir: Path) -> None:
+    with pytest.raises(UserError, match="has not been summarized: run `make summarize RUN="):
+        analysis.read_summary(run_dir)
+    analysis.summarize_run(run_dir)
+    (run_dir / "summary.json").write_text(json.dumps({"summary_version": 2}))
+    with pytest.raises(UserError, match="summaries of version 2, this harness reads version 3"):
+        analysis.read_summary(run_dir)
 
 
 def test_summarize_run_recomputes_older_summaries(run_dir: Path) -> None:
     analysis.summarize_run(run_dir)
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
     older = json.loads((level_dir / "summary.json").read_text())
-    del older["version"], older["overall"]["errors_by_status"]  # as a summary before version 2
+    del older["summary_version"], older["overall"]["errors_by_status"]  # as a summary before version 2
     (level_dir / "summary.json").write_text(json.dumps(older))
     assert analysis.summarize_run(run_dir).loc[0, "overall.errors_by_status.503"] == 2
     assert analysis._is_fresh(level_dir)
@@ -199,7 +209,7 @@ def test_error_statuses_in_percent(run_dir: Path) -> None:
     assert names == ["503", "assertion", "no response"]
     go = figures.set_index(["service", "users"]).loc[("go", 10000)]
     assert (go["503"], go["assertion"], go["no response"]) == (10.0, 5.0, 5.0)  # of 20 requests
-    assert figures.set_index(["service", "users"]).loc[("go", 4000), "503.max"] == 10.0
+    assert figures.set_index(["service", "users"]).loc[("go", 4000), "503"] == 5.0  # median of 10 and 0
 
 
 def test_summarize_run_reuses_fresh_summaries(run_dir: Path) -> None:
@@ -224,11 +234,13 @@ def test_aggregate_repeats_leaves_failed_money_checks_out(run_dir: Path) -> None
     summary = analysis.summarize_run(run_dir)
     levels = analysis.aggregate_levels(summary).set_index(["service", "users"])
     go, java = levels.loc[("go", 4000)], levels.loc[("java", 4000)]
-    # go: medians of r1 (scale 5) and r2 (scale 4): p50 52.5 and 42.
-    assert (go["overall.p50_ms"], go["overall.p50_ms.min"], go["overall.p50_ms.max"]) == (47.25, 42.0, 52.5)
-    assert (go["repeats"], go["failed"]) == (2, 0)
+    # go: medians of r1 (scale 5) and r2 (scale 4): p50 52.5 and 42. Two repeats: p50 has no
+    # interval, p99 that of the repeats' seconds (2 samples a second, scale * (i + 1) ms).
+    assert go["overall.p50_ms"] == 47.25 and pd.isna(go["overall.p50_ms.low"])
+    assert go["overall.p99_ms.low"] < go["overall.p99_ms"] < go["overall.p99_ms.high"]
+    assert (go["repeats"], go["failed"], go["interval"]) == (2, 0, "seconds")
     # java: r1 (scale 3) failed its money check: only r2 (scale 6, p50 63) counts.
-    assert (java["overall.p50_ms"], java["overall.p50_ms.min"], java["repeats"], java["failed"]) == (63.0, 63.0, 2, 1)
+    assert (java["overall.p50_ms"], java["repeats"], java["failed"]) == (63.0, 2, 1)
     assert levels["pg_max_connections"].eq(100).all()
 
 

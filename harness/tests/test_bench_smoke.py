@@ -30,7 +30,10 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     print(out.stdout[-5000:], out.stderr[-5000:])
     assert out.returncode == 0, out.stderr[-3000:]
     (run_dir,) = runs.iterdir()
-    return run_dir, out.stdout
+    summarized = subprocess.run([sys.executable, "-m", "bankbench", "summarize", str(run_dir)],
+                                cwd=paths.ROOT, capture_output=True, text=True, timeout=300)
+    assert summarized.returncode == 0, summarized.stderr[-3000:]
+    return run_dir, out.stdout + summarized.stdout
 
 
 def test_run_folder_layout(smoke) -> None:
@@ -46,6 +49,11 @@ def test_run_folder_layout(smoke) -> None:
 
 def test_manifest_records_the_context(smoke) -> None:
     manifest = json.loads((smoke[0] / "manifest.json").read_text())
+    assert manifest["run_id"] == smoke[0].name  # the final name, not the one it was written under
+    placement = manifest["settings"]["cpu_placement"]  # the default: split where there are 2 CPUs
+    assert placement["mode"] == ("split" if len(os.sched_getaffinity(0)) > 1 else "shared")
+    if placement["mode"] == "split":
+        assert not set(placement["loadgen_cpus"]) & set(placement["sut_cpus"])
     assert set(manifest["versions"]) >= {"go", "jdk", "spring_boot", "pgx", "hikaricp",
                                          "postgresql", "jmeter"}
     assert manifest["versions"]["jmeter"] == "5.6.3"
@@ -96,7 +104,7 @@ def test_a_flame_graph_per_level(smoke) -> None:
 def test_progress_and_comparison_printed(smoke) -> None:
     _, stdout = smoke
     assert "[1/3]" in stdout and "[3/3]" in stdout
-    assert "money ok" in stdout
+    assert "money ok" in stdout and "median [95 % interval]" in stdout and "CV req/s %" in stdout
     for service in SERVICES:
         assert service in stdout
 

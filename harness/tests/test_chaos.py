@@ -48,6 +48,7 @@ def test_money_conserved_after_the_faults(level) -> None:
 
 
 def test_report_marks_the_faults(level) -> None:
+    analysis.summarize_run(level[0].parent.parent)
     run = runs.load_run(level[0].parent.parent)
     (heading, _, table) = report.faults_section(run)
     assert heading == "### Faults" and "pg-restart" in table and "service-kill" in table

@@ -33,14 +33,20 @@ def test_measured_window_starts_after_rampup_and_warmup_but_article_has_no_rampu
 def test_overrides_win_and_none_is_ignored() -> None:
     p = profiles.load("sustained", {"users": [1000], "pools": [10, 95], "repeat": None,
                                     "services": ["java"]})
-    assert [lv.id for lv in profiles.levels(p)] == ["java-u1000-p10-r1", "java-u1000-p95-r1"]
+    assert [lv.id for lv in profiles.levels(p)] == [f"java-u1000-p{pool}-r{r}" for r in (1, 2, 3) for pool in (10, 95)]
+
+
+def test_published_profiles_repeat_three_times_smoke_once() -> None:
+    assert {name: profiles.load(name).repeat for name in ("local", "article", "sustained", "open", "smoke")} == {
+        "local": 3, "article": 3, "sustained": 3, "open": 3, "smoke": 1}
 
 
 def test_matrix_order_and_repeats() -> None:
+    """The services take turns at each point, each repeat sweeping the matrix once."""
     p = profiles.load("smoke", {"users": [1, 2], "repeat": 2, "services": ["go", "java"]})
     ids = [lv.id for lv in profiles.levels(p)]
-    assert len(ids) == 8 and ids[:2] == ["go-u1-p95-r1", "go-u2-p95-r1"]
-    assert ids[-1] == "java-u2-p95-r2"
+    assert ids == ["go-u1-p95-r1", "java-u1-p95-r1", "go-u2-p95-r1", "java-u2-p95-r1",
+                   "go-u1-p95-r2", "java-u1-p95-r2", "go-u2-p95-r2", "java-u2-p95-r2"]
 
 
 def test_open_model_turns_users_into_a_rate() -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import subprocess
 
-from bankbench import chaos, runner
+from bankbench import chaos, placement, runner
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.errors import UserError
 
@@ -22,6 +23,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="fsync and synchronous_commit off: faster, labelled non-durable")
     p.add_argument("--profile-cpu", action="store_true",
                    help="record the service's CPU per level and draw it as a flame graph")
+    p.add_argument("--cpu-placement", choices=placement.MODES, default=placement.default_mode(),
+                   help="split: the load generator on its own CPU(s), the service and PostgreSQL "
+                        f"on the others; shared: all on every CPU (default: {placement.DEFAULT} "
+                        "where there are 2 CPUs or more)")
     p.add_argument("--no-dashboard", action="store_true", help="skip JMeter's HTML dashboards")
     p.add_argument("--chaos", default="", help="faults struck mid-level, a comma list of "
                    f"{', '.join(chaos.FAULTS)} (default: none)")
@@ -31,13 +36,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.env == "compose":
         require_docker_engine()
-    opts = runner.Options(profile=profile_from_args(args),
+    signal.signal(signal.SIGTERM, _interrupted)  # clean up (and mark the run) as on Ctrl-C
+    opts = runner.Options(profile=profile_from_args(args), placement=placement.plan(args.cpu_placement),
                           pg_max_connections=args.pg_max_connections,
                           durable=not args.non_durable, dashboard=not args.no_dashboard,
                           chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu)
     run_dir = runner.run(opts, env=args.env)
-    print(f"results in {run_dir}")
+    print(f"results in {run_dir}; next: bankbench summarize {run_dir}")
     return 0
+
+
+def _interrupted(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
 
 
 def require_docker_engine() -> None:

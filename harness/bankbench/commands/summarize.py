@@ -1,4 +1,6 @@
-"""`bankbench summarize [RUN ...]`: computes the summaries of runs and prints the side-by-side table."""
+"""`bankbench summarize [RUN ...]`: the one step that writes a run's summaries (of
+`analysis.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
+spread between repeats."""
 
 from __future__ import annotations
 
@@ -32,5 +34,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
     for run_dir in run_dirs:
         summary = analysis.summarize_run(run_dir, force=args.force)
-        print(f"{run_dir.name} ({len(summary)} levels)\n{analysis.comparison_table(summary)}\n")
+        print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
+              f"{analysis.comparison_table(summary)}\n\nSpread between repeats\n"
+              f"{analysis.spread_table(summary)}\n")
     return 0

@@ -1,0 +1,149 @@
+"""Medians with 95 % confidence intervals, and when a difference between two counts, by
+`scipy.stats.bootstrap` (percentile method, fixed seed: the same runs always give the same
+report).
+
+- A figure of a level whose money check passed in at least MIN_REPEATS repeats is the median
+  over those repeats; its interval is a bootstrap of the median over them ("repeats").
+- With fewer repeats, the interval of throughput and p99 comes from per-second buckets instead
+  ("seconds"): each level's own bootstrap over the seconds of its measured window, resampling
+  whole seconds (`second_intervals`, BCa), and the widest of them over the repeats. Other
+  figures of such a level have no interval. It sees the noise within a level, not between runs:
+  one repeat cannot tell a difference from a bad run.
+- Two figures differ significantly when the 95 % interval of their ratio excludes 1: a
+  two-sample bootstrap of the ratio of the medians over repeats, or, with fewer repeats on
+  either side, the ratio of the intervals' ends (the widest it can be).
+- Over repeats, Welch's t-test on the logarithms of the repeats' figures must also give
+  p < ALPHA. With three repeats a bootstrap interval of the median is the repeats' range, and
+  two ranges of three from one distribution miss each other by chance one time in ten: the
+  t-test keeps that chance at about ALPHA, as long as the noise is roughly log-normal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+CONFIDENCE = 0.95
+ALPHA = 0.05  # the t-test's level over repeats (module doc)
+MIN_REPEATS = 3  # fewer passed repeats: intervals from per-second buckets (see the module doc)
+RESAMPLES = 9999  # bootstrap resamples over repeats (a few values: cheap)
+SECOND_RESAMPLES = 999  # over the seconds of a level, where each resample percentiles every sample
+SEED = 20261122
+REPEATS, SECONDS = "repeats", "seconds"  # where an interval comes from
+SECOND_FIGURES = ("throughput_rps", "p99_ms")  # the figures `second_intervals` covers
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A median with its 95 % interval (NaN ends: none), and the values it was taken over."""
+
+    value: float
+    low: float
+    high: float
+    source: str  # REPEATS, SECONDS, or "" without an interval
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """b / a with its 95 % interval and, over repeats, Welch's p (NaN: no test)."""
+
+    value: float
+    low: float
+    high: float
+    p: float = np.nan
+
+    @property
+    def significant(self) -> bool:
+        """The interval excludes 1 and, where there was a t-test, p < ALPHA."""
+        return bool((self.low > 1 or self.high < 1) and not self.p >= ALPHA)
+
+
+def _bootstrap(data: tuple[np.ndarray, ...], statistic: Callable, resamples: int,
+               vectorized: bool = True, method: str = "percentile") -> tuple[float, float]:
+    result = stats.bootstrap(data, statistic, confidence_level=CONFIDENCE, n_resamples=resamples,
+                             method=method, vectorized=vectorized, rng=np.random.default_rng(SEED))
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def median_interval(values: Sequence[float]) -> tuple[float, float]:
+    """The 95 % bootstrap interval of the median of `values`."""
+    data = np.asarray(values, dtype=float)
+    if np.ptp(data) == 0:  # all alike: nothing to resample (scipy would warn)
+        return float(data[0]), float(data[0])
+    return _bootstrap((data,), np.median, RESAMPLES)
+
+
+def figure(rows: pd.DataFrame, column: str) -> Figure:
+    """`column` over the repeats `rows` (their money check passed) of one level: the median, and
+    its interval as the module doc says; `second_intervals` columns are
+    `seconds_ci.<figure>.low/high`."""
+    values = rows[column].dropna().to_numpy(dtype=float)
+    if len(values) == 0:
+        return Figure(np.nan, np.nan, np.nan, "", ())
+    median = float(np.median(values))
+    if len(values) >= MIN_REPEATS:
+        return Figure(median, *median_interval(values), REPEATS, tuple(values))
+    seconds = f"seconds_ci.{column.rsplit('.', 1)[-1]}"
+    if column.startswith("overall.") and f"{seconds}.low" in rows and rows[f"{seconds}.low"].notna().all():
+        # Widened to hold the figure: the level's throughput (its requests over its window) and
+        # the mean of its whole seconds differ by a little.
+        return Figure(median, min(float(rows[f"{seconds}.low"].min()), median),
+                      max(float(rows[f"{seconds}.high"].max()), median), SECONDS, tuple(values))
+    return Figure(median, np.nan, np.nan, "", tuple(values))
+
+
+def ratio(a: Figure, b: Figure) -> Ratio:
+    """b / a with its interval (module doc); NaN when either has no figure or interval."""
+    if np.isnan(a.value) or np.isnan(b.value) or a.value == 0:
+        return Ratio(np.nan, np.nan, np.nan)
+    value = b.value / a.value
+    if a.source == b.source == REPEATS:
+        if np.ptp(a.values) == 0 and np.ptp(b.values) == 0:
+            return Ratio(value, value, value)
+        low, high = _bootstrap((np.array(b.values), np.array(a.values)), _ratio_of_medians, RESAMPLES)
+        with np.errstate(divide="ignore", invalid="ignore"):  # a 0 has no logarithm: no test
+            p = stats.ttest_ind(np.log(b.values), np.log(a.values), equal_var=False).pvalue
+        return Ratio(value, low, high, float(p))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return Ratio(value, b.low / a.high, np.float64(b.high) / a.low)
+
+
+def cv_pct(values: Sequence[float]) -> float:
+    """The coefficient of variation of `values` in %, sample standard deviation (NaN for fewer
+    than 2)."""
+    data = np.asarray(values, dtype=float)
+    return float(100 * stats.variation(data, ddof=1)) if len(data) > 1 else np.nan
+
+
+def _ratio_of_medians(b: np.ndarray, a: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.median(b, axis=axis) / np.median(a, axis=axis)
+
+
+def second_intervals(seconds: np.ndarray, elapsed: np.ndarray) -> dict[str, dict[str, float]]:
+    """Per-second bootstrap intervals of a level's throughput and p99 (module doc): `seconds` is
+    each measured sample's whole second since the window began, `elapsed` its latency in ms.
+    Throughput counts whole seconds only (the last, partial one would look like a slow second);
+    p99 resamples every second."""
+    counts = np.bincount(seconds)
+    if len(counts) < 3:
+        return {}
+    order = np.argsort(seconds, kind="stable")
+    groups = np.split(elapsed[order], np.cumsum(counts)[:-1])
+
+    def p99(picked: np.ndarray) -> float:
+        return float(np.percentile(np.concatenate([groups[i] for i in picked]), 99))
+
+    # BCa: resampled seconds repeat some seconds and miss others, which pulls a high percentile
+    # down; the bias correction puts the interval back around the level's own p99.
+    low, high = _bootstrap((np.arange(len(groups)),), p99, SECOND_RESAMPLES, vectorized=False, method="BCa")
+    whole = counts[:-1].astype(float)
+    if np.ptp(whole) == 0:  # every second alike: nothing to resample
+        rate_low = rate_high = float(whole[0])
+    else:
+        rate_low, rate_high = _bootstrap((whole,), np.mean, RESAMPLES, method="BCa")
+    return {"throughput_rps": {"low": rate_low, "high": rate_high}, "p99_ms": {"low": low, "high": high}}

@@ -1,0 +1,54 @@
+"""A benchmark killed mid-run (real PostgreSQL, Go service, JMeter): the run keeps its
+`.incomplete` name with the reason, nothing it started is left running, and the report still
+builds from the complete runs, without it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+from bankbench import analysis, paths
+from test_analysis import FIXTURES, RUN_ID
+
+
+def test_a_killed_run_is_marked_incomplete_and_left_out(tmp_path: Path) -> None:
+    runs_dir = tmp_path / "runs"
+    env = {**os.environ, "BANKBENCH_RUNS": str(runs_dir)}
+    bench = subprocess.Popen([sys.executable, "-m", "bankbench", "bench", "--profile", "smoke",
+                              "--service", "go", "--no-dashboard"],
+                             env=env, cwd=paths.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+    assert bench.stdout is not None
+    deadline = time.monotonic() + 300
+    for line in bench.stdout:  # the level is under load once JMeter reports its totals
+        assert time.monotonic() < deadline, "no progress line within 300 s"
+        if "go-u4-p95-r1 users=4" in line:
+            break
+    else:
+        raise AssertionError(f"bench ended before its level ran: exit {bench.wait()}")
+    bench.send_signal(signal.SIGTERM)
+    assert bench.wait(timeout=120) == 130
+    (partial,) = runs_dir.iterdir()
+    assert partial.name.endswith("-native-smoke.incomplete")
+    stopped = json.loads((partial / "incomplete.json").read_text())
+    assert "SIGTERM" in stopped["reason"] and stopped["levels_done"] == 0
+    left = [p.info["cmdline"] for p in psutil.process_iter(["cmdline"])
+            if str(runs_dir) in " ".join(p.info["cmdline"] or [])]
+    assert not left, left  # JMeter writes under the run folder: it was stopped
+
+    complete = shutil.copytree(FIXTURES / "runs" / RUN_ID, runs_dir / RUN_ID)
+    analysis.summarize_run(complete)
+    report = subprocess.run([sys.executable, "-m", "bankbench", "report", "--out", str(tmp_path / "report"),
+                             "--no-notebook"], env=env, cwd=paths.ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert report.returncode == 0, report.stderr
+    readme = (tmp_path / "report" / "README.md").read_text()
+    assert RUN_ID in readme and partial.name.removesuffix(".incomplete") not in readme

@@ -1,0 +1,107 @@
+"""Intervals and verdicts (bankbench.stats): synthetic runs whose services differ only by noise
+name no winner, a real 2x difference is named, in the narrative and in `compare`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bankbench import analysis, compare, narrative, stats
+from bankbench.runs import Run
+
+NOISE = ((0.97, 1.0, 1.03), (1.02, 0.98, 1.01))  # two runs' repeats, off by a few % each way
+
+
+def synthetic_run(factor: dict[str, float], jitter: tuple[float, ...] = NOISE[0]) -> pd.DataFrame:
+    """A summary frame of one level (2,000 users, pool 95) per service: throughput 1000 req/s
+    and p99 50 ms times the service's `factor` (p99 divided by it), a repeat per `jitter`
+    (throughput times it, p99 divided by it; the second service's repeats in reverse order)."""
+    rows = []
+    for i, (service, scale) in enumerate(factor.items()):
+        for repeat, off in enumerate(jitter[::-1] if i % 2 else jitter, 1):
+            rows.append({"level_id": f"{service}-u2000-p95-r{repeat}", "service": service, "users": 2000,
+                         "pool": 95, "repeat": repeat, "money_ok": True, "pg_max_connections": 100,
+                         "overall.throughput_rps": 1000 * scale * off, "overall.p99_ms": 50 / scale / off,
+                         "overall.error_pct": 0.0, "resources.loadgen_saturated": False,
+                         "resources.machine_cpu_mean": 60.0})
+    return pd.DataFrame(rows)
+
+
+def run(summary: pd.DataFrame, name: str) -> Run:
+    return Run(Path(name), {"run_id": name, "profile": "local"}, summary)
+
+
+def test_the_interval_of_three_repeats_is_their_range() -> None:
+    low, high = stats.median_interval([900.0, 1000.0, 1100.0])
+    assert (low, high) == (900.0, 1100.0)
+    assert stats.median_interval([5.0, 5.0, 5.0]) == (5.0, 5.0)
+
+
+def test_fewer_repeats_take_the_interval_of_their_seconds() -> None:
+    rows = pd.DataFrame({"overall.throughput_rps": [100.0, 110.0], "overall.p50_ms": [1.0, 2.0],
+                         "seconds_ci.throughput_rps.low": [95.0, 104.0],
+                         "seconds_ci.throughput_rps.high": [103.0, 118.0]})
+    figure = stats.figure(rows, "overall.throughput_rps")
+    assert (figure.value, figure.low, figure.high, figure.source) == (105.0, 95.0, 118.0, stats.SECONDS)
+    p50 = stats.figure(rows, "overall.p50_ms")
+    assert p50.value == 1.5 and np.isnan(p50.low) and p50.source == ""
+
+
+def test_second_intervals_cover_the_level_figures() -> None:
+    seconds = np.repeat(np.arange(30), 100)  # 30 whole seconds of 100 samples, and a partial one
+    seconds = np.concatenate([seconds, np.full(10, 30)])
+    elapsed = np.random.default_rng(1).exponential(10, len(seconds))
+    intervals = stats.second_intervals(seconds, elapsed)
+    assert intervals["throughput_rps"] == {"low": 100.0, "high": 100.0}  # every whole second alike
+    p99 = np.percentile(elapsed, 99)
+    assert intervals["p99_ms"]["low"] <= p99 <= intervals["p99_ms"]["high"]
+    assert intervals["p99_ms"]["high"] - intervals["p99_ms"]["low"] > 0
+
+
+def test_a_ratio_is_significant_only_beyond_the_noise() -> None:
+    same = stats.ratio(stats.figure(pd.DataFrame({"x": [990.0, 1010.0, 1000.0]}), "x"),
+                       stats.figure(pd.DataFrame({"x": [1005.0, 995.0, 1020.0]}), "x"))
+    assert not same.significant and same.low < 1 < same.high
+    double = stats.ratio(stats.figure(pd.DataFrame({"x": [990.0, 1010.0, 1000.0]}), "x"),
+                         stats.figure(pd.DataFrame({"x": [2005.0, 1995.0, 2020.0]}), "x"))
+    assert double.significant and 1.9 < double.low <= double.value <= double.high < 2.1
+
+
+def test_noise_names_no_winner() -> None:
+    text = narrative.reading(synthetic_run({"go": 1.0, "java": 1.0}))
+    assert "Throughput there was within noise between the services" in text
+    assert "The p99 there was within noise between the services" in text
+    assert "highest for" not in text and "lowest for" not in text
+
+
+def test_a_real_difference_is_named() -> None:
+    text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}))
+    assert "Throughput there was highest for java: 2.00 times go's (95 % interval 1.88-2.12)" in text
+    assert "The p99 there was lowest for java: 0.50 times go's (95 % interval 0.47-0.53)" in text
+    assert "within noise" not in text
+
+
+def test_one_repeat_without_seconds_names_no_winner() -> None:
+    text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}, jitter=(1.0,)))
+    assert "no interval to tell" in text and "highest for" not in text
+
+
+def test_compare_two_runs() -> None:
+    before = run(synthetic_run({"go": 1.0, "java": 1.0}), "before")
+    noise = run(synthetic_run({"go": 1.0, "java": 1.0}, NOISE[1]), "noise")
+    faster = run(synthetic_run({"go": 2.0, "java": 1.0}, NOISE[1]), "faster")
+    assert set(compare.compare(before, noise)["verdict"]) == {"within noise", "both 0"}  # errors: 0
+    verdicts = compare.compare(before, faster).set_index(["service", "figure"])["verdict"]
+    assert verdicts[("go", "req/s")] == "B higher" and verdicts[("go", "p99 ms")] == "B lower"
+    assert verdicts[("java", "req/s")] == "within noise"
+    text = compare.table(before, faster)
+    assert "A = before" in text and "B higher" in text and "over repeats" in text
+
+
+def test_compare_needs_levels_in_common() -> None:
+    other = synthetic_run({"go": 1.0}).assign(users=100)
+    with pytest.raises(Exception, match="no level"):
+        compare.compare(run(synthetic_run({"go": 1.0}), "a"), run(other, "b"))
