@@ -54,12 +54,14 @@ def table(a: Run, b: Run) -> str:
     cells = [
         [row.service, f"{row.users:,}", row.pool, row.figure,
          interval(row.a.value, row.a.low, row.a.high), interval(row.b.value, row.b.low, row.b.high),
-         interval(row.ratio.value, row.ratio.low, row.ratio.high), row.verdict]
+         interval(row.ratio.value, row.ratio.low, row.ratio.high),
+         "-" if pd.isna(row.ratio.p) else f"{row.ratio.p:.3f}", row.verdict]
         for row in frame.itertuples()
     ]
-    headers = ["service", "users", "pool", "figure", "A", "B", "B/A", "verdict"]
+    headers = ["service", "users", "pool", "figure", "A", "B", "B/A", "Welch p", "verdict"]
     sources = sorted({f.source for f in (*frame["a"], *frame["b"]) if f.source})
     return (f"A = {a.id}\nB = {b.id}\n"
-            f"median [95 % interval] over {' or '.join(sources) or 'nothing'} ({stats.__name__}); "
-            f"significant when the interval of B/A excludes 1\n\n"
+            f"median [95 % interval] over {' or '.join(sources) or 'nothing'}; a difference when the "
+            f"interval of B/A excludes 1 and, over repeats, Welch's t-test on the logarithms gives "
+            f"p < {stats.ALPHA} (harness/bankbench/stats.py)\n\n"
             + tabulate(cells, headers, disable_numparse=True, stralign="right"))

@@ -78,8 +78,10 @@ def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> s
 
 
 def _interval(r: stats.Ratio) -> str:
-    """The 95 % interval of a ratio, in words."""
-    return "no interval to tell" if pd.isna(r.low) else f"95 % interval {number(r.low)}-{number(r.high)}"
+    """The 95 % interval of a ratio, and Welch's p where there was a t-test, in words."""
+    if pd.isna(r.low):
+        return "no interval to tell"
+    return f"95 % interval {number(r.low)}-{number(r.high)}" + ("" if pd.isna(r.p) else f", p {r.p:.2f}")
 
 
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:

@@ -28,8 +28,8 @@ samples of the ramp-up and warm-up are left out. Each figure is the median of th
 money check passed, with its 95 % confidence interval in brackets and as bars in the charts: a
 bootstrap of the median over the repeats where a level has at least 3, else over the level's
 per-second buckets (throughput and p99 only). Two services differ at a level only when the 95 %
-interval of the ratio of their figures excludes 1; otherwise the text says "within noise"
-(`harness/bankbench/stats.py`). A level whose money check failed is marked FAILED and left out
+interval of the ratio of their figures excludes 1 and, over repeats, Welch's t-test on the
+logarithms gives p < 0.05; otherwise the text says "within noise" (`harness/bankbench/stats.py`). A level whose money check failed is marked FAILED and left out
 of the medians and charts. Each run says which CPUs the service had; compare services within a
 run, and absolute figures only with the same hardware."""
 THEN_AND_NOW = """\

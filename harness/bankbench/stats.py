@@ -20,6 +20,7 @@ report).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -65,9 +66,17 @@ class Ratio:
 
 def _bootstrap(data: tuple[np.ndarray, ...], statistic: Callable, resamples: int,
                vectorized: bool = True, method: str = "percentile") -> tuple[float, float]:
-    result = stats.bootstrap(data, statistic, confidence_level=CONFIDENCE, n_resamples=resamples,
-                             method=method, vectorized=vectorized, rng=np.random.default_rng(SEED))
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = stats.bootstrap(data, statistic, confidence_level=CONFIDENCE, n_resamples=resamples,
+                                 method=method, vectorized=vectorized, rng=np.random.default_rng(SEED))
+    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+    if method != "percentile" and (np.isnan(low) or np.isnan(high)):
+        # BCa cannot correct a statistic that barely moves between resamples (whole-millisecond
+        # p99s of a quiet level): the plain percentile interval is then the honest one.
+        return _bootstrap(data, statistic, resamples, vectorized, "percentile")
+    return low, high
 
 
 def median_interval(values: Sequence[float]) -> tuple[float, float]:

@@ -3,13 +3,14 @@ name no winner, a real 2x difference is named, in the narrative and in `compare`
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from bankbench import analysis, compare, narrative, stats
+from bankbench import cli, compare, narrative, paths, stats
 from bankbench.runs import Run
 
 NOISE = ((0.97, 1.0, 1.03), (1.02, 0.98, 1.01))  # two runs' repeats, off by a few % each way
@@ -79,8 +80,8 @@ def test_noise_names_no_winner() -> None:
 
 def test_a_real_difference_is_named() -> None:
     text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}))
-    assert "Throughput there was highest for java: 2.00 times go's (95 % interval 1.88-2.12)" in text
-    assert "The p99 there was lowest for java: 0.50 times go's (95 % interval 0.47-0.53)" in text
+    assert "Throughput there was highest for java: 2.00 times go's (95 % interval 1.88-2.12, p 0.00)" in text
+    assert "The p99 there was lowest for java: 0.50 times go's (95 % interval 0.47-0.53, p 0.00)" in text
     assert "within noise" not in text
 
 
@@ -105,3 +106,28 @@ def test_compare_needs_levels_in_common() -> None:
     other = synthetic_run({"go": 1.0}).assign(users=100)
     with pytest.raises(Exception, match="no level"):
         compare.compare(run(synthetic_run({"go": 1.0}), "a"), run(other, "b"))
+
+
+def test_compare_command_on_the_committed_placement_runs(capsys: pytest.CaptureFixture) -> None:
+    """`make compare` reads summarized runs only: the committed ones hold no raw samples."""
+    placement = paths.ROOT / "results" / "placement"
+    assert cli.main(["compare", str(placement / "shared"), str(placement / "split")]) == 0
+    out = capsys.readouterr().out
+    assert "A = 20261122T213718Z-native-local" in out and "Welch p" in out
+    assert out.count("within noise") == 4  # req/s and p99 of go and java
+
+
+def test_compare_refuses_a_run_without_summaries(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    placement = paths.ROOT / "results" / "placement"
+    bare = shutil.copytree(placement / "split", tmp_path / "split")
+    (bare / "summary.json").unlink()
+    assert cli.main(["compare", str(placement / "shared"), str(bare)]) == 1
+    assert "has not been summarized: run `make summarize RUN=" in capsys.readouterr().err
+
+
+def test_a_p99_that_barely_moves_still_has_an_interval() -> None:
+    """BCa fails on such data (scipy warns and returns NaN): the percentile interval stands in."""
+    seconds = np.repeat(np.arange(20), 50)
+    elapsed = np.full(len(seconds), 3.0)
+    elapsed[350] = 40.0  # one slow answer: the p99 is 3 ms with or without any one second
+    assert stats.second_intervals(seconds, elapsed)["p99_ms"] == {"low": 3.0, "high": 3.0}
