@@ -246,7 +246,7 @@ def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: 
         frame = frame.dropna(subset=[column]).sort_values(x)
         y = frame[column]
         bounded = f"{column}.low" in frame and frame[f"{column}.low"].notna().any()
-        spread = [(y - frame[f"{column}.low"]).fillna(0), (frame[f"{column}.high"] - y).fillna(0)] if bounded else None
+        spread = np.array([(y - frame[f"{column}.low"]).fillna(0), (frame[f"{column}.high"] - y).fillna(0)]) if bounded else None
         look = _style(service) | {"label": service + suffix} | style
         ax.errorbar(frame[x], y, yerr=spread, capsize=3, **look)
 

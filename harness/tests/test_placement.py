@@ -11,7 +11,7 @@ import pytest
 
 from bankbench import placement, services
 from bankbench.errors import UserError
-from bankbench.pg import Cluster
+from bankbench.pg import Cluster, free_port
 
 CPUS = sorted(os.sched_getaffinity(0))
 
@@ -48,7 +48,7 @@ def test_the_system_under_test_runs_on_its_cpus(tmp_path) -> None:
             server = psutil.Process(cluster.postmaster_pid())
             for process in (server, *server.children(), backend):
                 assert tuple(process.cpu_affinity()) == where.sut, process
-        go = services.get("go").start(port=cluster.port + 1, pool=2, db_env=cluster.env(),
+        go = services.get("go").start(port=free_port(), pool=2, db_env=cluster.env(),
                                       log=tmp_path / "go.log", cpus=where.sut_cpus)
         try:
             threads = psutil.Process(go.pid).threads()
