@@ -56,13 +56,16 @@ def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
         return text
     key = (users, analysis.main_pool(summary))
     for column, name, high_is_best in ((THROUGHPUT, "Throughput", True), (P99, "The p99", False)):
-        text += " " + versus(_at(summary, column, key), name, high_is_best)
+        figures = _at(summary, column, key)
+        if len(figures) > 1:  # a service whose repeats all failed their money check has none
+            text += " " + versus(figures, name, high_is_best)
     return text
 
 
 def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> str:
     """Which service led on a figure and by how much, each gap with the 95 % interval of the
-    ratio; a gap whose interval includes 1 is "within noise", never a lead."""
+    ratio; a gap that is not significant (`stats.Ratio.significant`) is "within noise", never a
+    lead."""
     ranked = sorted(figures.items(), key=lambda item: item[1].value, reverse=high_is_best)
     (leader, lead), others = ranked[0], ranked[1:]
     gaps = [(service, stats.ratio(figure, lead)) for service, figure in others]  # lead / other

@@ -35,7 +35,6 @@ RESAMPLES = 9999  # bootstrap resamples over repeats (a few values: cheap)
 SECOND_RESAMPLES = 999  # over the seconds of a level, where each resample percentiles every sample
 SEED = 20261122
 REPEATS, SECONDS = "repeats", "seconds"  # where an interval comes from
-SECOND_FIGURES = ("throughput_rps", "p99_ms")  # the figures `second_intervals` covers
 
 
 @dataclass(frozen=True)
