@@ -24,7 +24,7 @@ def reading(summary: pd.DataFrame) -> str:
         errors(at_pool),
         statuses(summary),
         service_side(at_pool),
-        pools(measured),
+        pools(summary, measured),
         saturation(summary),
         spread(measured),
     ]
@@ -168,18 +168,24 @@ def service_side(levels: pd.DataFrame) -> str | None:
     return f"By their own metrics at {rows['users'].max():,} users, {'; '.join(parts)}."
 
 
-def pools(levels: pd.DataFrame) -> str | None:
-    """With a pool sweep: the pool size that gave each service its best throughput."""
+def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
+    """With a pool sweep: the pool size that gave each service its best throughput, named only
+    where it beat every other pool size beyond noise (`stats.Ratio.significant`)."""
     if levels["pool"].nunique() < 2:
         return None
-    at_users = levels[levels["users"] == levels["users"].max()]
-    parts = [
-        f"{service} did best with a pool of {best['pool']} ({number(best[THROUGHPUT])} req/s, "
-        f"{number(best[ERRORS])} % errors)"
-        for service, rows in analysis.by_service(at_users)
-        for best in [rows.loc[rows[THROUGHPUT].idxmax()]]
-    ]
-    return f"Across pool sizes at {at_users['users'].max():,} users, {'; '.join(parts)}."
+    users = levels["users"].max()
+    at_users = levels[levels["users"] == users]
+    figures = analysis.level_figures(summary, THROUGHPUT)
+    parts = []
+    for service, rows in analysis.by_service(at_users.dropna(subset=[THROUGHPUT])):
+        best = rows.loc[rows[THROUGHPUT].idxmax()]
+        gaps = [stats.ratio(figures[(service, users, pool)], figures[(service, users, best["pool"])])
+                for pool in rows["pool"] if pool != best["pool"]]
+        figure = f"{number(best[THROUGHPUT])} req/s, {number(best[ERRORS])} % errors"
+        parts.append(f"{service} did best with a pool of {best['pool']} ({figure})" if all(r.significant for r in gaps)
+                     else f"no pool size stood out beyond noise for {service} (highest median: pool "
+                          f"{best['pool']}, {figure})")
+    return f"Across pool sizes at {users:,} users, {'; '.join(parts)}." if parts else None
 
 
 def saturation(summary: pd.DataFrame) -> str:

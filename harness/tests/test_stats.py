@@ -131,3 +131,12 @@ def test_a_p99_that_barely_moves_still_has_an_interval() -> None:
     elapsed = np.full(len(seconds), 3.0)
     elapsed[350] = 40.0  # one slow answer: the p99 is 3 ms with or without any one second
     assert stats.second_intervals(seconds, elapsed)["p99_ms"] == {"low": 3.0, "high": 3.0}
+
+
+def test_a_pool_size_is_named_best_only_beyond_noise() -> None:
+    def sweep(factor_at_10: float) -> pd.DataFrame:
+        at_10 = synthetic_run({"go": factor_at_10}).assign(pool=10)
+        return pd.concat([at_10, synthetic_run({"go": 1.0}, NOISE[1])], ignore_index=True)
+
+    assert "no pool size stood out beyond noise for go" in narrative.reading(sweep(1.0))
+    assert "go did best with a pool of 10 (2000 req/s" in narrative.reading(sweep(2.0))
