@@ -84,8 +84,9 @@ def summarize_level(level_dir: Path) -> dict:
     return summary
 
 
-def level_summary(level_dir: Path) -> dict:
-    """A level's summary.json, computed from its raw files."""
+def level_summary(level_dir: Path, intervals: bool = True) -> dict:
+    """A level's summary.json, computed from its raw files; without `intervals`, no `seconds_ci`
+    (its bootstrap takes seconds: the progress line of a level does not need it)."""
     level = read_json(level_dir / "level.json")
     start = level["measure_from_ms"]
     samples = read_samples(level_dir / "jmeter.csv.gz")
@@ -103,9 +104,10 @@ def level_summary(level_dir: Path) -> dict:
             for label, group in measured.groupby("label", observed=True)
         },
         "resources": resource_stats(in_window, level.get("loadgen_cpus")),
-        "seconds_ci": stats.second_intervals(
-            ((measured["timeStamp"] - start) // 1000).to_numpy(dtype=int), measured["elapsed"].to_numpy(dtype=float)),
     }
+    if intervals:
+        summary["seconds_ci"] = stats.second_intervals(
+            ((measured["timeStamp"] - start) // 1000).to_numpy(dtype=int), measured["elapsed"].to_numpy(dtype=float))
     if (level_dir / "service_metrics.csv").exists():
         scrapes = read_service_metrics(level_dir / "service_metrics.csv")
         # JMeter's measured window: after the load the service idles, which would dilute rates.

@@ -9,7 +9,7 @@ from tabulate import tabulate
 
 from bankbench import analysis, stats
 from bankbench.errors import UserError
-from bankbench.formatting import number
+from bankbench.formatting import with_interval
 from bankbench.runs import Run
 
 FIGURES = {"overall.throughput_rps": "req/s", "overall.p99_ms": "p99 ms", "overall.error_pct": "err %"}
@@ -41,20 +41,13 @@ def verdict(ratio: stats.Ratio) -> str:
     return "B higher" if ratio.low > 1 else "B lower"
 
 
-def interval(value: float, low: float, high: float) -> str:
-    """`value [low-high]`, or the value alone without an interval."""
-    if pd.isna(low):
-        return number(value)
-    return f"{number(value)} [{number(low)}-{number(high)}]"
-
-
 def table(a: Run, b: Run) -> str:
     """The comparison as a terminal table, with what A and B are and how to read it."""
     frame = compare(a, b)
     cells = [
         [row.service, f"{row.users:,}", row.pool, row.figure,
-         interval(row.a.value, row.a.low, row.a.high), interval(row.b.value, row.b.low, row.b.high),
-         interval(row.ratio.value, row.ratio.low, row.ratio.high),
+         with_interval(row.a.value, row.a.low, row.a.high), with_interval(row.b.value, row.b.low, row.b.high),
+         with_interval(row.ratio.value, row.ratio.low, row.ratio.high),
          "-" if pd.isna(row.ratio.p) else f"{row.ratio.p:.3f}", row.verdict]
         for row in frame.itertuples()
     ]

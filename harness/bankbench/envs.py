@@ -67,7 +67,6 @@ class Compose:
     def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
         if where.mode != SHARED:
             raise UserError("ENV=compose does not place containers on CPUs yet: add CPU_PLACEMENT=shared")
-        self.placement = where
         if not durable:
             raise UserError("ENV=compose runs durable PostgreSQL only")
         self.env = {**os.environ, "PG_MAX_CONNECTIONS": str(pg_max_connections or 100)}

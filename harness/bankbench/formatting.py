@@ -25,6 +25,12 @@ def count(value: float) -> str:
     return "-" if pd.isna(value) else f"{value:,.0f}"
 
 
+def with_interval(value: float, low: float, high: float, fmt: Format = number) -> str:
+    """`value [low-high]`, or the value alone without an interval or where both ends print alike."""
+    text, low_text, high_text = fmt(value), fmt(low), fmt(high)
+    return text if pd.isna(low) or low_text == high_text else f"{text} [{low_text}-{high_text}]"
+
+
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
                   mark_failed: bool = False) -> pd.Series:
     """Text cells of `column` from `analysis.aggregate_repeats` output.
@@ -37,9 +43,7 @@ def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
     def cell(row: pd.Series) -> str:
         if row["repeats"] == row["failed"]:
             return "FAILED"
-        text, low, high = (fmt(row[f"{column}{how}"]) for how in ("", ".low", ".high"))
-        if not pd.isna(row[f"{column}.low"]) and low != high:
-            text += f" [{low}-{high}]"
+        text = with_interval(row[column], row[f"{column}.low"], row[f"{column}.high"], fmt)
         return f"{text} ({row['failed']} FAILED)" if mark_failed and row["failed"] else text
 
     return aggregated.apply(cell, axis=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bankbench import analysis, stats
-from bankbench.formatting import count, number
+from bankbench.formatting import count, number, with_interval
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
 THROUGHPUT, P99, ERRORS = "overall.throughput_rps", "overall.p99_ms", "overall.error_pct"
@@ -95,9 +95,7 @@ def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figur
 
 
 def _with_interval(row: pd.DataFrame, column: str) -> str:
-    value, low, high = (row[f"{column}{how}"].iloc[0] for how in ("", ".low", ".high"))
-    return number(value) if pd.isna(low) or number(low) == number(high) else \
-        f"{number(value)} [{number(low)}-{number(high)}]"
+    return with_interval(*(row[f"{column}{how}"].iloc[0] for how in ("", ".low", ".high")))
 
 
 def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame) -> str:

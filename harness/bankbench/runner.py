@@ -164,7 +164,7 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
         "ended_ms": ended_ms,
         **({"faults": faults} if faults else {}),
     }, indent=2) + "\n")
-    summary = analysis.level_summary(out)  # for the progress line; `summarize` writes summaries
+    summary = analysis.level_summary(out, intervals=False)  # the progress line; `summarize` writes summaries
     o = summary["overall"]
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
