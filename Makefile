@@ -1,7 +1,7 @@
 # bankbench: build, run, test and benchmark the Go and Java bank services.
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
-# Knobs: PROFILE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
+# Knobs: PROFILE, SERVICE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|shared (see README.md).
 
 SHELL := bash
@@ -22,12 +22,14 @@ JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/n
 
 PROFILE ?= local
 ENV ?= native
-PROFILE_ARGS = --profile $(PROFILE) \
+PROFILE_ARGS = --profile $(PROFILE) $(if $(SERVICE),--service $(SERVICE)) \
 	$(if $(USERS),--users $(USERS)) $(if $(POOL),--pool $(POOL)) \
 	$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(REPEAT),--repeat $(REPEAT)) \
 	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS))
-BENCH_ARGS = $(PROFILE_ARGS) --env $(ENV) \
+# The knobs of a benchmark, one list for every environment: `make bench` and `make aws-bench`
+# both pass exactly these (harness/tests/test_knobs.py checks).
+BENCH_KNOBS = $(PROFILE_ARGS) \
 	$(if $(PG_MAX_CONNECTIONS),--pg-max-connections $(PG_MAX_CONNECTIONS)) \
 	$(if $(filter off,$(PG_DURABLE)),--non-durable) \
 	$(if $(CHAOS),--chaos $(CHAOS)) $(if $(filter 1,$(PROFILE_CPU)),--profile-cpu) \
@@ -35,7 +37,7 @@ BENCH_ARGS = $(PROFILE_ARGS) --env $(ENV) \
 
 .PHONY: help
 help: ## list the targets
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z%-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
 
 # --- set-up -------------------------------------------------------------------------------
 
@@ -73,12 +75,8 @@ define with-db
 	set -a && . ./$(DB_ENV) && set +a && $(1)
 endef
 
-run-go: build-go ## run the Go service against the db-up database (PORT=8080)
-	$(call with-db,exec bank-go/bin/bank-go)
-run-java: build-java ## run the Java service on platform threads
-	$(call with-db,VIRTUAL_THREADS=false exec $(WITH_JDK) java @bank-java/jvm.options -jar bank-java/target/bank-java.jar)
-run-java-virtual: build-java ## run the Java service on virtual threads
-	$(call with-db,VIRTUAL_THREADS=true exec $(WITH_JDK) java @bank-java/jvm.options -jar bank-java/target/bank-java.jar)
+run-%: venv build ## run a service of services.yaml on the db-up database (PORT=8080): run-go, run-java ...
+	$(call with-db,exec $(PY) -m bankbench services --exec $*)
 
 # --- tests ---------------------------------------------------------------------------------
 
@@ -91,20 +89,14 @@ verify: venv build ## prove the services run the same statements, one per reques
 	$(PY) -m bankbench verify
 
 # `bench` writes raw results; `summarize` computes the newest run's figures; `report` only reads.
-BENCH = $(PY) -m bankbench bench $(BENCH_ARGS)
+BENCH = $(PY) -m bankbench bench --env $(ENV) $(BENCH_KNOBS)
 SUMMARIZE = $(PY) -m bankbench summarize
-bench: doctor venv build jmeter-install ## all three services on PROFILE (default local), then the report
+bench: doctor venv build jmeter-install ## every service (or SERVICE=) on PROFILE (default local), then the report
 	$(BENCH)
 	$(SUMMARIZE)
 	$(PY) -m bankbench report
-bench-go: doctor venv build-go jmeter-install ## the Go service only
-	$(BENCH) --service go
-	$(SUMMARIZE)
-bench-java: doctor venv build-java jmeter-install ## the Java service on platform threads only
-	$(BENCH) --service java
-	$(SUMMARIZE)
-bench-java-virtual: doctor venv build-java jmeter-install ## the Java service on virtual threads only
-	$(BENCH) --service java-virtual
+bench-%: doctor venv build jmeter-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
+	$(BENCH) --service $*
 	$(SUMMARIZE)
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
@@ -125,11 +117,14 @@ compare: venv ## each service and level of run B against run A, with intervals: 
 report: venv ## render results/report/ from the latest run of each profile (RUNS="dir ..." to choose)
 	$(PY) -m bankbench report $(if $(RUNS),--runs $(RUNS))
 
+compose-file: venv ## write the services of docker-compose.yml from services.yaml
+	$(PY) -m bankbench services --write-compose
+
 jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 	$(MVNW) -f jmeter/pom.xml jmeter:configure jmeter:gui -DguiTestFile=src/test/jmeter/bank.jmx
 
 include infra/infra.mk
 
-.PHONY: doctor venv build build-go build-java jmeter-install db-up db-down run-go run-java \
-	run-java-virtual test verify bench bench-go bench-java bench-java-virtual quick-bench fuzz connections \
-	plan summarize compare report jmeter-gui
+.PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
+	test verify bench quick-bench fuzz connections \
+	plan summarize compare report compose-file jmeter-gui

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 import openapi
-from bankbench import paths, services
+from bankbench import paths, registry, services
 from bankbench.pg import Cluster, free_port
 
 POOL = 10
@@ -53,7 +53,7 @@ class Api:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--services", default=",".join(services.NAMES),
+    parser.addoption("--services", default=",".join(registry.names()),
                      help="comma list of the services to test (default: all)")
 
 

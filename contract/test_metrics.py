@@ -10,7 +10,7 @@ from typing import Iterator
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bankbench import scrape
+from bankbench import config, scrape
 from bankbench.pg import Cluster
 from conftest import Api, start
 
@@ -68,7 +68,7 @@ def test_the_request_histogram_has_the_same_buckets_everywhere(apis: list[Api]) 
 def held(request: pytest.FixtureRequest, cluster: Cluster,
          monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Api, Cluster]]:
     """A service with a pool of one connection on the shared cluster."""
-    monkeypatch.setenv("POSTGRES_ACQUIRE_TIMEOUT_MS", str(ACQUIRE_TIMEOUT_MS))
+    monkeypatch.setenv(config.ACQUIRE_TIMEOUT_MS, str(ACQUIRE_TIMEOUT_MS))
     proc = start(request.param, cluster, pool=1, tag="-held")
     try:
         yield Api(request.param, proc.url), cluster

@@ -9,16 +9,14 @@ locals {
   # Tags of the instances and volumes the groups launch (default_tags stop at the launch template).
   host_tags = { for role in keys(local.hosts) : role => merge(data.aws_default_tags.current.tags, { Name = "${var.name}-${role}", Role = role }) }
 
-  # Task family -> host role: where the task runs and which log group it writes to.
-  task_roles = {
+  # Task family -> host role: where the task runs and which log group it writes to. Every
+  # service under test (services.yaml) runs on the service host.
+  task_roles = merge({
     postgres          = "postgres"
     admin             = "postgres"
-    go                = "service"
-    java              = "service"
-    java-virtual      = "service"
     jmeter-worker     = "jmeter"
     jmeter-controller = "jmeter"
-  }
+  }, { for service in keys(local.bank_services) : service => "service" })
   log_configuration = {
     for family, role in local.task_roles : family => {
       logDriver = "awslogs"

@@ -1,19 +1,13 @@
 # Run it on AWS (infra/README.md): included by the root Makefile.
 #   make aws-cost                      cost per hour of the stack (needs AWS credentials)
 #   make aws-up [AWS_HOURS=8] [YES=1]  create it; its hosts scale to zero after AWS_HOURS
-#   make aws-push                      build the four images and push them to ECR (needs Docker)
-#   make aws-bench [SERVICE=go] [PROFILE=local] [USERS= POOL= REPEAT= DURATION= SCENARIO= THINK_MS=]
+#   make aws-push                      build the images and push them to ECR (needs Docker)
+#   make aws-bench [the knobs of make bench: PROFILE= SERVICE= USERS= POOL= ...]
 #   make aws-down                      stop everything and destroy the stack
 #   make test-infra                    the offline checks of infra/ (also part of `make test`)
 
 AWS_HOURS ?= 8
 AWSBENCH = PYTHONPATH=infra/scripts infra/.venv-tools/bin/python -m awsbench
-# The harness's knobs, passed through when set (as for `make bench`).
-AWS_BENCH_ARGS = $(if $(SERVICE),--service $(SERVICE)) $(if $(PROFILE),--profile $(PROFILE)) \
-	$(if $(USERS),--users $(USERS)) $(if $(POOL),--pool $(POOL)) $(if $(REPEAT),--repeat $(REPEAT)) \
-	$(if $(DURATION),--duration $(DURATION)) $(if $(SCENARIO),--scenario $(SCENARIO)) \
-	$(if $(THINK_MS),--think-ms $(THINK_MS))
-
 .PHONY: aws-tools aws-cost aws-up aws-push aws-bench aws-down test-infra
 
 aws-tools:
@@ -29,7 +23,7 @@ aws-push: aws-tools
 	$(AWSBENCH) push
 
 aws-bench: aws-tools
-	$(AWSBENCH) bench $(AWS_BENCH_ARGS)
+	$(AWSBENCH) bench $(BENCH_KNOBS)
 
 aws-down: aws-tools
 	$(AWSBENCH) down

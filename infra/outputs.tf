@@ -39,7 +39,7 @@ output "security_group_ids" {
 }
 
 output "task_definitions" {
-  description = "Task definition ARN of each task family: postgres, admin, go, java, java-virtual, jmeter-worker, jmeter-controller."
+  description = "Task definition ARN of each task family: postgres, admin, each service of services.yaml, jmeter-worker, jmeter-controller."
   value       = { for family, task in aws_ecs_task_definition.this : family => task.arn }
 }
 

@@ -1,24 +1,19 @@
-# The services under test: bank-go, bank-java, and bank-java on virtual threads (the same image
-# with VIRTUAL_THREADS=true). The benchmark driver starts one task per level with that level's
-# pool size, so there is no ECS service here: just the three task definitions.
+# The services under test, one task definition each. The benchmark driver starts one task per
+# level with that level's pool size, so there is no ECS service here.
 
 locals {
-  bank_services = {
-    go           = { image = "bank-go", environment = {} }
-    java         = { image = "bank-java", environment = { VIRTUAL_THREADS = "false" } }
-    java-virtual = { image = "bank-java", environment = { VIRTUAL_THREADS = "true" } }
-  }
+  # The registry of the services (their image and own environment), which the harness and
+  # docker compose read too: a new service needs no change here.
+  bank_services = yamldecode(file("${path.module}/../services.yaml"))
 
-  # The configuration both services read, with their defaults; the driver overrides
-  # POSTGRES_CONNECTIONS_SIZE per level.
+  # Where the services find PostgreSQL and listen. Pool size and acquire timeout keep the
+  # services' own defaults; the driver sets POSTGRES_CONNECTIONS_SIZE per level.
   bank_environment = {
-    POSTGRES_HOST               = local.postgres_host
-    POSTGRES_PORT               = tostring(local.ports.postgres)
-    POSTGRES_USER               = local.db.user
-    POSTGRES_NAME               = local.db.name
-    POSTGRES_CONNECTIONS_SIZE   = "95"
-    POSTGRES_ACQUIRE_TIMEOUT_MS = "3000"
-    PORT                        = tostring(local.ports.service)
+    POSTGRES_HOST = local.postgres_host
+    POSTGRES_PORT = tostring(local.ports.postgres)
+    POSTGRES_USER = local.db.user
+    POSTGRES_NAME = local.db.name
+    PORT          = tostring(local.ports.service)
   }
 
   bank_tasks = {
@@ -35,7 +30,7 @@ locals {
         memory       = local.task_size.service.memory
         portMappings = [{ containerPort = local.ports.service, hostPort = local.ports.service, protocol = "tcp" }]
         environment = [
-          for name, value in merge(local.bank_environment, bank.environment) : { name = name, value = value }
+          for name, value in merge(local.bank_environment, try(bank.environment, {})) : { name = name, value = tostring(value) }
         ]
         secrets          = local.db_password_secret
         ulimits          = local.nofile

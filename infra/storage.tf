@@ -3,13 +3,18 @@
 # `make aws-down`: `make aws-bench` has already copied the results into results/runs/.
 
 locals {
+  # The services' images (services.yaml), each once: services may share one (java and
+  # java-virtual), and one() refuses an image that two entries build from different Dockerfiles.
+  service_dockerfiles = { for bank in values(local.bank_services) : bank.image => bank.dockerfile... }
+
   # ECR repository of each image that `make aws-push` builds, and its Dockerfile (context: repo root).
-  images = {
-    bank-go   = "bank-go/Dockerfile"
-    bank-java = "bank-java/Dockerfile"
-    jmeter    = "jmeter/Dockerfile"
-    postgres  = "infra/docker/postgres/Dockerfile"
-  }
+  images = merge(
+    { for image, dockerfiles in local.service_dockerfiles : image => one(distinct(dockerfiles)) },
+    {
+      jmeter   = "jmeter/Dockerfile"
+      postgres = "infra/docker/postgres/Dockerfile"
+    },
+  )
 }
 
 resource "aws_ecr_repository" "image" {

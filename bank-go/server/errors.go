@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -22,9 +23,9 @@ var (
 	errNoRoute        = &apiError{http.StatusNotFound, "not found"}
 	errMethod         = &apiError{http.StatusMethodNotAllowed, "method not allowed"}
 	errNotObject      = &apiError{http.StatusBadRequest, "request body must be a JSON object"}
-	errBalance        = &apiError{http.StatusBadRequest, "balance must be a whole number from 0 to 1000000000000000"}
+	errBalance        = &apiError{http.StatusBadRequest, fmt.Sprint("balance must be a whole number from 0 to ", maxMoney)}
 	errID             = &apiError{http.StatusBadRequest, "id must be an integer"}
-	errAmount         = &apiError{http.StatusBadRequest, "amount must be from 1 to 1000000000000000"}
+	errAmount         = &apiError{http.StatusBadRequest, fmt.Sprint("amount must be from 1 to ", maxMoney)}
 	errSameClient     = &apiError{http.StatusBadRequest, "from_client_id and to_client_id must differ"}
 	errMediaType      = &apiError{http.StatusUnsupportedMediaType, "Content-Type must be application/json"}
 	errTooLarge       = &apiError{http.StatusRequestEntityTooLarge, "request body must be at most 65536 bytes"}
@@ -40,7 +41,8 @@ func errNotInteger(field string) *apiError {
 	return &apiError{http.StatusBadRequest, field + " must be an integer"}
 }
 
-// maxMoney is the largest amount or opening balance, 10^15.
+// maxMoney is the largest amount or opening balance, 10^15 (api/openapi.yaml);
+// the messages above name it.
 const maxMoney = 1_000_000_000_000_000
 
 // answer returns the contract's answer to an error of the store, or nil

@@ -37,11 +37,10 @@ from typing import NamedTuple
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench import formatting, servicestats, stats
+from bankbench import formatting, registry, servicestats, stats
 from bankbench.errors import UserError
 from bankbench.rawdata import read_json, read_metrics, read_samples, read_service_metrics, write_json
 
-SERVICES = ("go", "java", "java-virtual")
 LEVEL_KEYS = ("service", "users", "pool")
 SATURATED_MACHINE_CPU = 80  # % of the whole machine, see `loadgen_saturated` above
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
@@ -426,8 +425,9 @@ def spread_table(summary: pd.DataFrame) -> str:
 
 
 def service_order(service: str) -> tuple[int, str]:
-    """Sort key: the layout's services in their usual order, any other after them."""
-    return (SERVICES.index(service) if service in SERVICES else len(SERVICES), service)
+    """Sort key: the services of the registry in its order, any other after them."""
+    known = registry.names()
+    return (known.index(service) if service in known else len(known), service)
 
 
 def by_service(frame: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:

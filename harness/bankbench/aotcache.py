@@ -21,13 +21,12 @@ from pathlib import Path
 
 import httpx
 
-from bankbench import jdk, paths
+from bankbench import jdk
 from bankbench.errors import UserError
 from bankbench.pg import Cluster, free_port
 
 SETTING = "JAVA_AOT_CACHE"  # make variable and environment: 1 runs the Java variants with it
 MIN_JDK = 25
-EXTRACTED = paths.JAVA_JAR.parent / "extracted"
 TRAINING_S = 20
 TRAINING_CLIENTS = 8
 
@@ -36,28 +35,29 @@ def enabled() -> bool:
     return os.environ.get(SETTING, "") == "1"
 
 
-def extracted_jar() -> Path:
+def extracted_jar(built: Path) -> Path:
     """The service's jar extracted beside it (once per build): what runs with the cache."""
-    jar = EXTRACTED / paths.JAVA_JAR.name
-    if not jar.exists() or jar.stat().st_mtime < paths.JAVA_JAR.stat().st_mtime:
+    destination = built.parent / "extracted"
+    jar = destination / built.name
+    if not jar.exists() or jar.stat().st_mtime < built.stat().st_mtime:
         java = jdk.java_home() / "bin" / "java"
-        out = subprocess.run([str(java), "-Djarmode=tools", "-jar", str(paths.JAVA_JAR),
-                              "extract", "--force", "--destination", str(EXTRACTED)],
+        out = subprocess.run([str(java), "-Djarmode=tools", "-jar", str(built),
+                              "extract", "--force", "--destination", str(destination)],
                              capture_output=True, text=True)
         if out.returncode != 0:
-            raise UserError(f"extracting {paths.JAVA_JAR.name} failed: {out.stderr or out.stdout}")
+            raise UserError(f"extracting {built.name} failed: {out.stderr or out.stdout}")
     return jar
 
 
-def cache_options(name: str, command: tuple[str, ...], env: dict[str, str]) -> list[str]:
+def cache_options(name: str, jar: Path, command: tuple[str, ...], env: dict[str, str]) -> list[str]:
     """The JVM options that run the variant `name` with its AOT cache, made first when missing or
-    older than the jar: `command` starts the variant without it, with the cache's options to go
-    before `-jar`; `env` is its environment without a database (the training run adds one)."""
+    older than its extracted `jar`: `command` starts the variant without the cache, whose options
+    go before `-jar`; `env` is its environment without a database (the training run adds one)."""
     if jdk.feature(jdk.release_version(jdk.java_home())) < MIN_JDK:
         raise UserError(f"{SETTING}=1 needs JDK {MIN_JDK}+ (JEP 514/515); this one is "
                         f"{jdk.release_version(jdk.java_home())}")
-    cache = EXTRACTED.parent / "aot" / f"{name}.aot"
-    if not cache.exists() or cache.stat().st_mtime < extracted_jar().stat().st_mtime:
+    cache = jar.parent.parent / "aot" / f"{name}.aot"
+    if not cache.exists() or cache.stat().st_mtime < jar.stat().st_mtime:
         _train(cache, command, env)
     return [f"-XX:AOTCache={cache}", "-XX:AOTMode=on"]  # on: refuse to run without it
 

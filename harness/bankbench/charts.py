@@ -14,12 +14,14 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
+from bankbench import registry
 from bankbench.analysis import Timeline, by_service, main_pool
 
-# Okabe-Ito colours (colour-blind safe), the same service -> colour in every chart.
-COLOURS = {"go": "#0072B2", "java": "#D55E00", "java-virtual": "#009E73"}
-MARKERS = {"go": "o", "java": "s", "java-virtual": "^"}
-OTHER_COLOUR = "#777777"
+# Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
+# taken by its place in services.yaml; services beyond them, or no longer in it, are grey.
+COLOURS = ("#0072B2", "#D55E00", "#009E73")
+MARKERS = ("o", "s", "^")
+OTHER_COLOUR, OTHER_MARKER = "#777777", "D"
 LOG_RANGE = 30  # from this max/min ratio on, a linear axis flattens the small values: use log
 PERCENTILE_PANELS = {"overall.p50_ms": "p50", "overall.p90_ms": "p90", "overall.p99_ms": "p99"}
 # Failed requests by answer: Okabe-Ito colours the services do not use, then greys.
@@ -237,7 +239,10 @@ def _at_main_pool(levels: pd.DataFrame) -> tuple[pd.DataFrame, int]:
 
 
 def _style(service: str) -> dict:
-    return {"color": COLOURS.get(service, OTHER_COLOUR), "marker": MARKERS.get(service, "D"), "label": service}
+    known = registry.names()
+    at = known.index(service) if service in known else len(COLOURS)
+    return {"color": COLOURS[at] if at < len(COLOURS) else OTHER_COLOUR,
+            "marker": MARKERS[at] if at < len(MARKERS) else OTHER_MARKER, "label": service}
 
 
 def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: str = "", **style) -> None:

@@ -8,7 +8,8 @@ import sys
 
 from bankbench.errors import UserError
 
-VERBS = ("db", "plan", "verify", "bench", "quick", "fuzz", "connections", "summarize", "compare", "report")
+VERBS = ("db", "services", "plan", "verify", "bench", "quick", "fuzz", "connections", "summarize", "compare",
+         "report")
 
 
 def main(argv: list[str] | None = None) -> int:

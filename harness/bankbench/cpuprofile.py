@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from bankbench import flamegraph
+from bankbench import flamegraph, registry
 from bankbench.pg import free_port
 
 FLAMEGRAPH = "flamegraph.html"
@@ -23,7 +23,7 @@ class LevelProfile:
     """Records the CPU profile of the service of one level into `out`."""
 
     def __init__(self, service: str, out: Path):
-        self.kind = "go" if service == "go" else "java"
+        self.kind = "java" if registry.get(service).runtime == "jvm" else "go"  # JFR or pprof
         self.out = out
         self.recording = out / ("cpu.pprof" if self.kind == "go" else "cpu.jfr")
         self.pprof_addr = f"127.0.0.1:{free_port()}"

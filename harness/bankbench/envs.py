@@ -11,7 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from bankbench import paths, services
+from bankbench import aotcache, composefile, config, paths, registry, services
 from bankbench.errors import UserError
 from bankbench.pg import Cluster, free_port
 from bankbench.placement import SHARED, Placement
@@ -38,6 +38,14 @@ class Native:
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()
 
+    def service_settings(self) -> dict[str, object]:
+        """What the services run with here, beyond the pool of each level."""
+        return {"acquire_timeout_ms": int(os.environ.get(config.ACQUIRE_TIMEOUT_MS,
+                                                         config.DEFAULT_ACQUIRE_TIMEOUT_MS)),
+                "jvm_options": services.jvm_options(),
+                "java_aot_cache": aotcache.enabled(),
+                "java_opts": os.environ.get("JAVA_OPTS", "")}
+
     def psql(self, sql: str) -> str:
         return self.cluster.psql(sql)
 
@@ -62,7 +70,6 @@ class Compose:
     """docker-compose.yml: PostgreSQL re-created per level, one service container at a time."""
 
     name = "compose"
-    PORTS = {"go": 8081, "java": 8082, "java-virtual": 8083}  # as published in docker-compose.yml
 
     def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
         if where.mode != SHARED:
@@ -74,7 +81,7 @@ class Compose:
         self.reset()
 
     def run(self, *args: str, stdin: str | None = None) -> str:
-        cmd = ["docker", "compose", "-f", str(paths.ROOT / "docker-compose.yml"), *args]
+        cmd = ["docker", "compose", "-f", str(paths.COMPOSE), *args]
         out = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=self.env)
         if out.returncode != 0:
             raise UserError(f"{' '.join(cmd[2:])} failed: {out.stderr.strip()}")
@@ -88,15 +95,21 @@ class Compose:
               extra_env: dict[str, str] | None = None) -> Container:
         if extra_env:
             raise UserError("ENV=compose cannot record CPU profiles (PROFILE_CPU): use ENV=native")
-        name = f"bank-{service}"
-        self.env["POOL"] = str(pool)
+        name = composefile.service_name(service)
+        self.env[config.POOL_SIZE] = str(pool)  # docker-compose.yml passes it through
         self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)
-        url = f"http://127.0.0.1:{self.PORTS[service]}"
+        url = f"http://127.0.0.1:{registry.get(service).port}"
         services.wait_healthy(url)
         return Container(self, name, url, self._pid(name))
 
     def pg_pid(self) -> int:
         return self._pid("postgres")
+
+    def service_settings(self) -> dict[str, object]:
+        """What the containers run with: docker-compose.yml passes the pool alone, and the Java
+        image starts with its copy of bank-java/jvm.options."""
+        return {"acquire_timeout_ms": config.DEFAULT_ACQUIRE_TIMEOUT_MS,
+                "jvm_options": services.jvm_options(), "java_aot_cache": False, "java_opts": ""}
 
     def psql(self, sql: str) -> str:
         return self.run("exec", "-T", "postgres", "psql", "-X", "-q", "-A", "-t", "-U",

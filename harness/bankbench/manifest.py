@@ -1,4 +1,5 @@
-"""What a result was measured on: commit, versions, machine. Stored as manifest.json per run."""
+"""What a result was measured on: commit, versions, machine, settings. Stored as manifest.json per
+run; `document` builds it in every environment (results/LAYOUT.md)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,26 @@ from pathlib import Path
 
 import psutil
 
-from bankbench import jdk, jmeter, paths
+from bankbench import jdk, jmeter, paths, registry
 from bankbench.errors import UserError
+from bankbench.profiles import LOAD_MODELS, Profile
+
+
+SCHEMA_VERSION = 2
+
+
+def document(run_id: str, env: str, profile: Profile, machine: dict, versions: dict,
+             settings: dict) -> dict:
+    """manifest.json: the run, the commit, what ran where, and the settings: the profile's, then
+    those of the environment (`settings`)."""
+    return {
+        "schema_version": SCHEMA_VERSION, "run_id": run_id, "env": env, "profile": profile.name,
+        "created_utc": run_id.split("-", 1)[0], "git": git(), "machine": machine,
+        "versions": versions,
+        "settings": {"profile": profile.__dict__, "users": profile.users, "pools": profile.pools,
+                     "repeat": profile.repeat, "services": profile.services, **settings},
+        "load_model": LOAD_MODELS[profile.model],
+    }
 
 
 def _run(*cmd: str) -> str:
@@ -39,34 +58,39 @@ def machine() -> dict[str, object]:
             "kernel": platform.release()}
 
 
-def _go_module_version(module: str) -> str:
-    gomod = (paths.ROOT / "bank-go" / "go.mod").read_text()
-    match = re.search(rf"{re.escape(module)} (v\S+)", gomod)
-    return match.group(1) if match else "unknown"
+def _go_build(binary: Path) -> dict[str, str]:
+    """The Go version and module versions a binary was built with (`go version -m`)."""
+    info = _run("go", "version", "-m", str(binary))
+    go = re.match(r"\S+: (go\S+)", info)
+    deps = dict(re.findall(r"^\s+dep\s+(\S+)\s+(\S+)", info, re.MULTILINE))
+    return {"go": go.group(1) if go else "unknown", "pgx": deps.get("github.com/jackc/pgx/v5", "unknown")}
 
 
-def _jar_library(prefix: str) -> str:
-    """The version of a library bundled in the Spring Boot jar (BOOT-INF/lib/<prefix>-<v>.jar)."""
-    if not paths.JAVA_JAR.exists():
-        return "unknown"
-    with zipfile.ZipFile(paths.JAVA_JAR) as jar:
-        for name in jar.namelist():
-            if match := re.fullmatch(rf"BOOT-INF/lib/{re.escape(prefix)}-([\d.]+\w*)\.jar", name):
-                return match.group(1)
-    return "unknown"
+def _jar_libraries(built: Path) -> dict[str, str]:
+    """The versions of the libraries bundled in a Spring Boot jar (BOOT-INF/lib/<name>-<v>.jar)."""
+    names = {"spring_boot": "spring-boot", "hikaricp": "HikariCP", "postgresql_jdbc": "postgresql"}
+    found = dict.fromkeys(names, "unknown")
+    if built.exists():
+        with zipfile.ZipFile(built) as jar:
+            for entry in jar.namelist():
+                for key, prefix in names.items():
+                    if match := re.fullmatch(rf"BOOT-INF/lib/{re.escape(prefix)}-([\d.]+\w*)\.jar", entry):
+                        found[key] = match.group(1)
+    return found
 
 
 def versions(postgresql: str) -> dict[str, str]:
-    java = jdk.java_home() / "bin" / "java"
-    java_version = subprocess.run([str(java), "-version"], capture_output=True, text=True).stderr
-    return {"go": _run("go", "env", "GOVERSION"),
-            "jdk": java_version.splitlines()[0] if java_version else "unknown",
-            "spring_boot": _jar_library("spring-boot"),
-            "pgx": _go_module_version("github.com/jackc/pgx/v5"),
-            "hikaricp": _jar_library("HikariCP"),
-            "postgresql_jdbc": _jar_library("postgresql"),
-            "postgresql": postgresql,
-            "jmeter": _jmeter_version()}
+    """The versions of what runs natively: each service's build, the JDK, PostgreSQL, JMeter."""
+    found: dict[str, str] = {}
+    for entry in registry.entries().values():
+        if entry.runtime == "jvm":
+            java = jdk.java_home() / "bin" / "java"
+            java_version = subprocess.run([str(java), "-version"], capture_output=True, text=True).stderr
+            found |= {"jdk": java_version.splitlines()[0] if java_version else "unknown",
+                      **_jar_libraries(entry.artifact)}
+        elif entry.runtime == "native":  # a Go build; other languages would add their own
+            found |= _go_build(entry.artifact)
+    return {**found, "postgresql": postgresql, "jmeter": _jmeter_version()}
 
 
 def _jmeter_version() -> str:

@@ -10,6 +10,8 @@ PG_SETTINGS = DB / "postgresql.conf"
 PG_NON_DURABLE = DB / "postgresql-non-durable.conf"
 MONEY_CHECK = DB / "money_check.sql"
 QUERIES = DB / "queries.sql"
+SERVICES = ROOT / "services.yaml"  # the registry of the services under test (bankbench.registry)
+COMPOSE = ROOT / "docker-compose.yml"
 OPENAPI = ROOT / "api" / "openapi.yaml"
 METRICS = ROOT / "api" / "metrics.md"
 JMETER = ROOT / "jmeter"
@@ -18,6 +20,4 @@ PROFILES = JMETER / "profiles.toml"
 # BANKBENCH_RUNS moves results elsewhere (the tests use it to keep results/runs clean).
 RUNS = Path(os.environ.get("BANKBENCH_RUNS", ROOT / "results" / "runs"))
 STATE = ROOT / ".run"
-GO_BINARY = ROOT / "bank-go" / "bin" / "bank-go"
-JAVA_JAR = ROOT / "bank-java" / "target" / "bank-java.jar"
 JVM_OPTIONS = ROOT / "bank-java" / "jvm.options"  # the heap and GC of both Java variants, everywhere

@@ -8,10 +8,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bankbench import paths
+from bankbench import config, paths, registry
 from bankbench.errors import UserError
 
-MODELS = ("article", "sustained", "open")
+LOAD_MODELS = {  # each model in words, for the manifest and the progress
+    "article": "closed model, one iteration per user, users started linearly over the ramp-up: "
+               "an arrival rate of users/rampup iterations per second, not `users` requests in flight",
+    "sustained": "closed model: `users` threads loop without pause other than think time for the "
+                 "measured duration after ramp-up and warm-up",
+    "open": "open model: `users` iterations start per second (Poisson arrivals) whatever the latency",
+}
+MODELS = tuple(LOAD_MODELS)
 SCENARIOS = ("rematch", "contention")
 # Open model: seconds after the last arrival for iterations in flight to finish; JMeter
 # interrupts whatever still runs after that (and the sample counts as an error).
@@ -88,14 +95,15 @@ class Level:
 
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
-    """The profile `name` with the file's defaults under it and `overrides` (None values ignored)
-    on top."""
+    """The profile `name`: every service of the registry at the services' default pool, under the
+    file's defaults, under the profile, under `overrides` (None values ignored)."""
     with open(path, "rb") as f:
         doc = tomllib.load(f)
     profiles = doc.get("profiles", {})
     if name not in profiles:
         raise UserError(f"unknown profile {name!r}: choose from {', '.join(profiles)}")
-    merged = {**doc.get("defaults", {}), **profiles[name],
+    merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE],
+              **doc.get("defaults", {}), **profiles[name],
               **{k: v for k, v in (overrides or {}).items() if v is not None}}
     try:
         profile = Profile(name=name, **merged)
@@ -113,6 +121,8 @@ def _validate(p: Profile) -> None:
         problems.append(f"scenario must be one of {SCENARIOS}")
     if not p.users or any(u <= 0 for u in p.users):
         problems.append("users must be positive")
+    if unknown := set(p.services) - set(registry.names()):
+        problems.append(f"unknown services {sorted(unknown)}: choose from {', '.join(registry.names())}")
     if not p.pools or any(n <= 0 for n in p.pools):
         problems.append("pools must be positive")
     if p.repeat < 1 or p.duration_s <= 0 or min(p.rampup_s, p.warmup_s, p.think_ms) < 0:

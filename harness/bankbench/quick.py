@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from bankbench import money, paths, queries, services
+from bankbench import config, money, paths, queries, services
 from bankbench.errors import UserError
 from bankbench.metrics import Tree
 from bankbench.scrape import Scraper, parse_selector, values
@@ -151,7 +151,7 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
         for endpoint in ENDPOINTS:
             for name in service_names:
                 _fresh(cluster)
-                svc = services.get(name).start(port=free_port(), pool=95, db_env=cluster.env(),
+                svc = services.get(name).start(port=free_port(), pool=config.DEFAULT_POOL_SIZE, db_env=cluster.env(),
                                                log=workdir / f"{name}.log")
                 try:
                     warm = warm_up(svc.url, endpoint, connections, warmup_s)

@@ -14,26 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-import httpx
-
-from bankbench import (aotcache, analysis, chaos, cpuprofile, envs, jmeter, manifest, money, paths,
-                       runs, services, verify)
+from bankbench import analysis, chaos, cpuprofile, envs, hot, jmeter, manifest, money, paths, runs, verify
 from bankbench.placement import SPLIT, Placement
 from bankbench.errors import UserError
 from bankbench.metrics import Sampler
 from bankbench.scrape import Scraper
 from bankbench.pg import SETTINGS_SQL, parse_settings
-from bankbench.profiles import Level, Profile, levels as expand
-
-HOT_BALANCE = 10**12  # contention accounts: enough that transfers rarely meet 422
-LOAD_MODELS = {
-    "article": "closed model, one iteration per user, users started linearly over the ramp-up: "
-               "an arrival rate of users/rampup iterations per second, not `users` requests in flight",
-    "sustained": "closed model: `users` threads loop without pause other than think time for the "
-                 "measured duration after ramp-up and warm-up",
-    "open": "open model: `users` iterations start per second (Poisson arrivals) whatever the latency",
-}
-
+from bankbench.profiles import LOAD_MODELS, Level, Profile, levels as expand
 
 @dataclass
 class Options:
@@ -63,7 +50,7 @@ def run(opts: Options, env: str = "native") -> Path:
     try:
         where = envs.open_env(env, opts.pg_max_connections, opts.durable, opts.placement)
         try:
-            _write_manifest(run_dir, final.name, stamp, opts, where)
+            _write_manifest(run_dir, final.name, opts, where)
             # First the proof that the services do the same database work (loud when not).
             verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
             print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
@@ -87,24 +74,15 @@ def _remaining(todo: list[Level]) -> float:
     return sum(level.expected_s + 15 for level in todo)
 
 
-def _write_manifest(run_dir: Path, run_id: str, stamp: str, opts: Options, where: envs.Env) -> None:
-    p = opts.profile
+def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: envs.Env) -> None:
     pg = parse_settings(where.psql(SETTINGS_SQL))
-    doc = {
-        "schema_version": 2, "run_id": run_id, "env": where.name, "profile": p.name,
-        "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
-        "versions": manifest.versions(pg.pop("server_version")),
-        "settings": {"profile": p.__dict__, "postgresql": {**pg, "durable": opts.durable},
-                     "users": p.users, "pools": p.pools, "repeat": p.repeat,
-                     "services": p.services, "profile_cpu": opts.profile_cpu,
-                     "cpu_placement": opts.placement.as_dict(),
-                     "acquire_timeout_ms": int(os.environ.get("POSTGRES_ACQUIRE_TIMEOUT_MS", 3000)),
-                     "jvm_options": services.jvm_options(),
-                     "java_aot_cache": aotcache.enabled(),
-                     "java_opts": os.environ.get("JAVA_OPTS", ""),
-                     "jmeter_jvm": jmeter.JVM_OPTIONS},
-        "load_model": LOAD_MODELS[p.model],
-    }
+    doc = manifest.document(run_id, where.name, opts.profile, manifest.machine(),
+                            manifest.versions(pg.pop("server_version")), {
+        "postgresql": {**pg, "durable": opts.durable},
+        "profile_cpu": opts.profile_cpu,
+        "cpu_placement": opts.placement.as_dict(),
+        **where.service_settings(),
+        "jmeter_jvm": jmeter.JVM_OPTIONS})
     (run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
 
 
@@ -119,7 +97,8 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     jm = None
     try:
         if level.profile.scenario == "contention":
-            _create_hot_accounts(svc.url, level.profile.hot_accounts)
+            count = level.profile.hot_accounts
+            hot.check(where.psql(hot.setup_sql(count)), count)
         props = {**level.jmeter_properties(), "host": "127.0.0.1",
                  "port": svc.url.rsplit(":", 1)[1]}
         sampler = Sampler(out / "metrics.csv", svc.pid, where.pg_pid())
@@ -154,16 +133,12 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
     faults = chaos.record(out, injector)
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
-    (out / "level.json").write_text(json.dumps({
-        **{k: v for k, v in level.as_dict().items() if k != "id"},
-        "pg_max_connections": int(parse_settings(where.psql(SETTINGS_SQL))["max_connections"]),
-        "cpu_placement": opts.placement.mode,
+    (out / "level.json").write_text(json.dumps(runs.level_document(
+        level.as_dict(), started_ms, ended_ms,
+        int(parse_settings(where.psql(SETTINGS_SQL))["max_connections"]),
+        cpu_placement=opts.placement.mode,
         **({"loadgen_cpus": len(opts.placement.loadgen)} if opts.placement.mode == SPLIT else {}),
-        "started_ms": started_ms,
-        "measure_from_ms": measure_from_ms,
-        "ended_ms": ended_ms,
-        **({"faults": faults} if faults else {}),
-    }, indent=2) + "\n")
+        **({"faults": faults} if faults else {})), indent=2) + "\n")
     summary = analysis.level_summary(out, intervals=False)  # the progress line; `summarize` writes summaries
     o = summary["overall"]
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
@@ -196,13 +171,6 @@ def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float) -> None:
         print(f"{tag} {level.id} users={level.users} {elapsed:4.0f}/{level.expected_s} s, "
               f"~{max(remaining_s - elapsed, 0) / 60:.1f} min left in run, "
               f"requests {pr.requests}, errors {pr.errors}, active {pr.active}", flush=True)
-
-
-def _create_hot_accounts(url: str, count: int) -> None:
-    with httpx.Client(base_url=url, timeout=10) as client:
-        ids = [client.post(f"/client/new/{HOT_BALANCE}").json()["id"] for _ in range(count)]
-    if ids != list(range(1, count + 1)):
-        raise UserError(f"hot accounts got ids {ids[:5]}..., expected 1..{count} on a fresh database")
 
 
 def _compress(csv: Path) -> None:

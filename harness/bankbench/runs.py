@@ -38,6 +38,18 @@ class Run:
         return self.path / "levels" / level
 
 
+def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> dict:
+    """level.json (results/LAYOUT.md) in every environment: the level as planned, the database's
+    max_connections, the load's window and where its measured part starts, and what the
+    environment adds (CPU placement, JMeter workers, faults struck ...)."""
+    return {**{k: v for k, v in level.items() if k != "id"},
+            "pg_max_connections": pg_max_connections,
+            "started_ms": started_ms,
+            "measure_from_ms": started_ms + 1000 * level["measure_offset_s"],
+            "ended_ms": ended_ms,
+            **extra}
+
+
 def find_runs(root: Path = paths.RUNS) -> list[Path]:
     """Every complete run folder under `root`, oldest first (names start with the UTC time stamp)."""
     return sorted(p.parent for p in root.glob("*/manifest.json") if not p.parent.name.endswith(INCOMPLETE))

@@ -21,11 +21,10 @@ from typing import NamedTuple
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from bankbench import paths
+from bankbench import paths, registry
 from bankbench.errors import UserError
 
 COLUMNS = ("t_ms", "series", "value")
-KINDS = {"go": "go", "java": "java", "java-virtual": "java"}  # service -> column of the table
 UP = "up"  # series: 1 when the scrape answered, 0 when it did not (service down, timeout)
 STATUS_PREFIX = "requests_"  # series requests_<status>: answered requests by HTTP status
 REQUESTS_KEY = "requests"  # the key whose samples carry the `status` label
@@ -64,15 +63,15 @@ def series_table(path: Path = paths.METRICS) -> dict[str, dict[str, Selector]]:
     if not rows or rows[0][:1] != ["key"]:
         raise UserError(f"{path}: no table whose first column is `key`")
     header, body = rows[0], [row for row in rows[1:] if not set("".join(row)) <= set("-: ")]
-    kinds = [kind for kind in header if kind in KINDS.values()]
+    kinds = [kind for kind in header if kind in registry.METRICS]
     return {row[0]: {kind: parse_selector(row[header.index(kind)]) for kind in kinds} for row in body}
 
 
 def selectors(service: str, path: Path = paths.METRICS) -> dict[str, Selector]:
-    """Key -> selector of the service named `service` (go, java, java-virtual)."""
-    if service not in KINDS:
-        raise UserError(f"no metrics column for service {service!r}: known {', '.join(KINDS)}")
-    return {key: cells[KINDS[service]] for key, cells in series_table(path).items()}
+    """Key -> selector of the service named `service`, by the column of its `metrics` dialect
+    (services.yaml)."""
+    kind = registry.get(service).metrics
+    return {key: cells[kind] for key, cells in series_table(path).items()}
 
 
 def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:

@@ -12,11 +12,9 @@ from typing import Callable
 
 import httpx
 
-from bankbench import aotcache, jdk, paths
+from bankbench import aotcache, config, jdk, paths, registry
 from bankbench.errors import UserError
 from bankbench.placement import taskset
-
-NAMES = ("go", "java", "java-virtual")
 
 
 @dataclass(frozen=True)
@@ -32,7 +30,7 @@ class Service:
         """Starts the service and waits until it serves; `extra_env` adds settings, such as
         those of a CPU profile (bankbench.cpuprofile); `cpus` restricts it to those CPUs."""
         env = {**os.environ, **db_env, **dict(self.env), **(extra_env or {}),
-               "PORT": str(port), "POSTGRES_CONNECTIONS_SIZE": str(pool)}
+               config.PORT: str(port), config.POOL_SIZE: str(pool)}
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
             proc = subprocess.Popen(taskset(cpus, self.command), env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -94,29 +92,24 @@ def wait_healthy(url: str, timeout: float = 90, check: Callable[[], None] = lamb
 
 
 def get(name: str) -> Service:
-    """The service called `name`; both Java variants run on the one JDK (bankbench.jdk)."""
-    if name == "go":
-        _require(paths.GO_BINARY, "make build-go")
-        return Service("go", (str(paths.GO_BINARY),))
-    if name in ("java", "java-virtual"):
-        _require(paths.JAVA_JAR, "make build-java")
-        java = (str(jdk.java_home() / "bin" / "java"), f"@{paths.JVM_OPTIONS}",
-                *os.environ.get("JAVA_OPTS", "").split())  # JAVA_OPTS after the file: they win
-        env = (("VIRTUAL_THREADS", "true" if name == "java-virtual" else "false"),)
-        if not aotcache.enabled():
-            return Service(name, (*java, "-jar", str(paths.JAVA_JAR)), env)
-        jar = ("-jar", str(aotcache.extracted_jar()))
-        cache = aotcache.cache_options(name, (*java, *jar), {**os.environ, **dict(env)})
-        return Service(name, (*java, *cache, *jar), env)
-    raise UserError(f"unknown service {name!r}: choose from {', '.join(NAMES)}")
+    """The service called `name`, as services.yaml describes it; every JVM service runs on the
+    one JDK (bankbench.jdk) with bank-java/jvm.options."""
+    entry = registry.get(name)
+    if not entry.artifact.exists():
+        raise UserError(f"{entry.artifact.relative_to(paths.ROOT)} is missing: run `{entry.build}`")
+    env = tuple(entry.environment.items())
+    if entry.runtime == "native":
+        return Service(name, (str(entry.artifact),), env)
+    java = (str(jdk.java_home() / "bin" / "java"), f"@{paths.JVM_OPTIONS}",
+            *os.environ.get("JAVA_OPTS", "").split())  # JAVA_OPTS after the file: they win
+    if not aotcache.enabled():
+        return Service(name, (*java, "-jar", str(entry.artifact)), env)
+    jar = aotcache.extracted_jar(entry.artifact)
+    cache = aotcache.cache_options(name, jar, (*java, "-jar", str(jar)), {**os.environ, **entry.environment})
+    return Service(name, (*java, *cache, "-jar", str(jar)), env)
 
 
 def jvm_options() -> list[str]:
     """The options of bank-java/jvm.options, which both Java variants run with (then JAVA_OPTS)."""
     lines = (line.strip() for line in paths.JVM_OPTIONS.read_text().splitlines())
     return [line for line in lines if line and not line.startswith("#")]
-
-
-def _require(artifact: Path, how: str) -> None:
-    if not artifact.exists():
-        raise UserError(f"{artifact.relative_to(paths.ROOT)} is missing: run `{how}`")

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bankbench import aotcache, jdk, paths, services
+from bankbench import aotcache, jdk, registry, services
 from bankbench.pg import Cluster, free_port
 
 
@@ -21,8 +21,9 @@ def test_the_java_variant_runs_with_its_trained_cache(monkeypatch: pytest.Monkey
     cache = next(Path(arg.split("=", 1)[1]) for arg in service.command
                  if arg.startswith("-XX:AOTCache="))
     assert cache.stat().st_size > 1_000_000
-    assert str(aotcache.extracted_jar()) in service.command
-    assert str(paths.JAVA_JAR) not in service.command
+    jar = registry.get("java").artifact
+    assert str(aotcache.extracted_jar(jar)) in service.command
+    assert str(jar) not in service.command
     cluster = Cluster.create()
     try:
         running = service.start(port=free_port(), pool=2, db_env=cluster.env(),
@@ -37,4 +38,4 @@ def test_the_java_variant_runs_with_its_trained_cache(monkeypatch: pytest.Monkey
 
 def test_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(aotcache.SETTING, raising=False)
-    assert services.get("java").command[-2:] == ("-jar", str(paths.JAVA_JAR))
+    assert services.get("java").command[-2:] == ("-jar", str(registry.get("java").artifact))

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import paths
+from bankbench import config, paths, registry
 
-SERVICES = ("go", "java", "java-virtual")
+SERVICES = registry.names()
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def test_run_folder_layout(smoke) -> None:
     run_dir, _ = smoke
     assert run_dir.name.endswith("-native-smoke")
     levels = sorted(p.name for p in (run_dir / "levels").iterdir())
-    assert levels == sorted(f"{s}-u4-p95-r1" for s in SERVICES)
+    assert levels == sorted(f"{s}-u4-p{config.DEFAULT_POOL_SIZE}-r1" for s in SERVICES)
     for level in (run_dir / "levels").iterdir():
         for name in ("level.json", "jmeter.csv.gz", "metrics.csv", "service_metrics.csv",
                      "money.json", "summary.json", "flamegraph.html", "dashboard/index.html"):
@@ -87,7 +87,7 @@ def test_the_services_own_metrics_agree_with_jmeter(smoke) -> None:
     for level in (smoke[0] / "levels").iterdir():
         summary = json.loads((level / "summary.json").read_text())
         own, seen = summary["service_metrics"], summary["overall"]
-        assert own["pool_max"] == 95 and own["pool_timeouts"] == 0, level
+        assert own["pool_max"] == config.DEFAULT_POOL_SIZE and own["pool_timeouts"] == 0, level
         assert set(own["requests_by_status"]) == {"200"}, own["requests_by_status"]
         # Counted by the service between two scrapes, by JMeter over its samples: close, not equal.
         assert 0.7 < own["throughput_rps"] / seen["throughput_rps"] < 1.3, (own, seen)
@@ -95,10 +95,10 @@ def test_the_services_own_metrics_agree_with_jmeter(smoke) -> None:
 
 
 def test_a_flame_graph_per_level(smoke) -> None:
-    hot = {"go": "bank-go/store", "java": "bankbench", "java-virtual": "bankbench"}
+    hot = {"native": "bank-go/store", "jvm": "bankbench"}  # by runtime: the Go build or a JVM
     for level in (smoke[0] / "levels").iterdir():
         service = json.loads((level / "level.json").read_text())["service"]
-        assert hot[service] in (level / "flamegraph.html").read_text(), level
+        assert hot[registry.get(service).runtime] in (level / "flamegraph.html").read_text(), level
 
 
 def test_progress_and_comparison_printed(smoke) -> None:

@@ -8,10 +8,9 @@ import subprocess
 import pytest
 import yaml
 
-from bankbench import paths
-from bankbench.envs import Compose
+from bankbench import composefile, config, paths, registry
 
-COMPOSE = paths.ROOT / "docker-compose.yml"
+COMPOSE = paths.COMPOSE
 
 
 @pytest.fixture(scope="module")
@@ -27,21 +26,38 @@ def test_every_build_context_and_dockerfile_exists(compose: dict) -> None:
             assert (context / svc["build"]["dockerfile"]).is_file(), name
 
 
+def test_the_committed_services_are_those_of_the_registry() -> None:
+    assert composefile.render(COMPOSE.read_text()) == COMPOSE.read_text(), "run `make compose-file`"
+
+
 def test_services_the_harness_drives(compose: dict) -> None:
     services = compose["services"]
-    assert {"postgres", "bank-go", "bank-java", "bank-java-virtual", "jmeter"} <= set(services)
-    for name, port in Compose.PORTS.items():
-        assert services[f"bank-{name}"]["ports"] == [f"127.0.0.1:{port}:8080"]
-    assert services["bank-java"]["environment"]["VIRTUAL_THREADS"] == "false"
-    assert services["bank-java-virtual"]["environment"]["VIRTUAL_THREADS"] == "true"
-
-
-def test_each_service_gets_an_m5_large(compose: dict) -> None:
-    for name in ("bank-go", "bank-java", "bank-java-virtual"):
-        svc = compose["services"][name]
-        assert (svc["cpus"], svc["mem_limit"]) == (2, "8g"), name
+    assert {"postgres", "jmeter", *map(composefile.service_name, registry.names())} <= set(services)
+    for entry in registry.entries().values():
+        svc = services[composefile.service_name(entry.name)]
+        assert svc["ports"] == [f"127.0.0.1:{entry.port}:8080"]
+        assert svc["build"]["dockerfile"] == entry.dockerfile
+        assert {k: svc["environment"][k] for k in entry.environment} == entry.environment
+        assert (svc["cpus"], svc["mem_limit"]) == (2, "8g"), "an m5.large each"
         assert svc["depends_on"]["postgres"]["condition"] == "service_healthy"
         assert svc["environment"]["POSTGRES_HOST"] == "postgres"
+
+
+def test_the_services_own_defaults_apply_unless_the_caller_sets_them(compose: dict) -> None:
+    """A null value: compose takes the caller's environment, or leaves the variable unset."""
+    for name in map(composefile.service_name, registry.names()):
+        environment = compose["services"][name]["environment"]
+        assert environment[config.POOL_SIZE] is None and config.ACQUIRE_TIMEOUT_MS not in environment
+
+
+def test_a_new_service_gets_its_block(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    registry_copy = tmp_path / "services.yaml"
+    doc = yaml.safe_load(paths.SERVICES.read_text())
+    registry_copy.write_text(yaml.safe_dump({**doc, "go-contender": {**doc["go"], "port": 8099}}))
+    monkeypatch.setenv("BANKBENCH_SERVICES", str(registry_copy))
+    services = yaml.safe_load(composefile.render(COMPOSE.read_text()))["services"]
+    assert services["bank-go-contender"]["ports"] == ["127.0.0.1:8099:8080"]
+    assert services["bank-go-contender"]["build"] == services["bank-go"]["build"]
 
 
 def test_postgres_uses_the_shared_max_connections_knob(compose: dict) -> None:

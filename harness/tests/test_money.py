@@ -6,7 +6,8 @@ from typing import Iterator
 
 import pytest
 
-from bankbench import money, paths
+from bankbench import hot, money, paths
+from bankbench.errors import UserError
 from bankbench.pg import Cluster
 
 CREATE = "WITH c AS (INSERT INTO client (balance) VALUES ({b}) RETURNING id, balance) " \
@@ -66,3 +67,13 @@ def test_negative_balance_is_caught() -> None:
 def test_schema_refuses_negative_balance(db: Cluster) -> None:
     with pytest.raises(Exception, match="check"):
         db.psql("UPDATE client SET balance = -1 WHERE id = 3")
+
+
+def test_the_hot_accounts_come_from_the_services_statement_and_keep_the_books(cluster: Cluster) -> None:
+    cluster.reset()
+    hot.check(cluster.psql(hot.setup_sql(10)), 10)
+    books = check(cluster)
+    assert books["ok"] and (books["clients"], books["sum_balances"], books["sum_deposits"]) == (
+        10, 10 * hot.BALANCE, 10 * hot.BALANCE)
+    with pytest.raises(UserError, match="fresh database"):  # ids 11 and 12 now
+        hot.check(cluster.psql(hot.setup_sql(2)), 2)

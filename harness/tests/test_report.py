@@ -17,7 +17,7 @@ from matplotlib.artist import Artist
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
-from bankbench import analysis, charts, formatting, narrative, report, runs, tables
+from bankbench import analysis, charts, formatting, narrative, registry, report, runs, tables
 from bankbench.commands import report as report_command
 from bankbench.commands import summarize as summarize_command
 from test_analysis import FIXTURES, RUN_ID, check_golden
@@ -122,12 +122,12 @@ def test_charts_label_axes_and_keep_service_colours(run: runs.Run) -> None:
         assert figure.axes[-1].get_xlabel(), name
         if name == "errors-by-status":  # a panel per service, titled in its colour
             assert [(ax.get_title(), to_hex(ax.title.get_color())) for ax in figure.axes] == [
-                (service, charts.COLOURS[service].lower()) for service in ("go", "java")]
+                (service, charts.COLOURS[registry.names().index(service)].lower()) for service in ("go", "java")]
             continue
         entries = legend_entries(figure)
         assert {"go", "java"} <= set(entries), name
         for service in ("go", "java"):
-            assert to_hex(entries[service].get_color()) == charts.COLOURS[service].lower(), name
+            assert to_hex(entries[service].get_color()) == charts.COLOURS[registry.names().index(service)].lower(), name
     assert figures["latency"].axes[0].get_yscale() == "linear"  # 47-396 ms: less than LOG_RANGE
 
 

@@ -36,7 +36,7 @@ def test_selector_parsing() -> None:
     assert not selector.matches("jvm_memory_used_bytes", {"area": "nonheap", "id": "G1 Old Gen"})
     with pytest.raises(UserError, match="label filter"):
         scrape.parse_selector("foo{area=heap}")
-    with pytest.raises(UserError, match="unknown-service|no metrics column"):
+    with pytest.raises(UserError, match="unknown service"):
         scrape.selectors("unknown-service")
 
 

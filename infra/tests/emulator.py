@@ -19,11 +19,15 @@ import time
 from pathlib import Path
 
 import boto3
+import yaml
 
 from awsbench import ecs, tf
 
 VARIABLES = {"db_password": "emulator-password-0123", "jmeter_workers": "2", "shutdown_at": "2099-01-01T00:00:00Z"}
 EXPECTED_HOSTS = {"postgres": ("c5d.xlarge", 1), "service": ("m5.large", 1), "jmeter": ("m5.xlarge", 3)}
+# The services under test, as services.tf reads them.
+REGISTRY = tf.INFRA.parent / "services.yaml"
+SERVICES = yaml.safe_load(REGISTRY.read_text())
 TIMEOUT_S = 300
 failures: list[str] = []
 
@@ -82,7 +86,11 @@ def check_created(stack: dict) -> None:
     check("Cloud Map namespace", "bankbench.internal" in namespaces)
     block = aws["s3"].get_public_access_block(Bucket=stack["results_bucket"])["PublicAccessBlockConfiguration"]
     check("results bucket private", all(block.values()))
-    check("four ECR repositories", len(aws["ecr"].describe_repositories()["repositories"]) == 4)
+    repositories = {r["repositoryName"] for r in aws["ecr"].describe_repositories()["repositories"]}
+    images = {s["image"] for s in SERVICES.values()} | {"postgres", "jmeter"}
+    check("an ECR repository per image", repositories == {f"bankbench/{image}" for image in images})
+    check("service images built from their Dockerfiles",
+          all(stack["ecr_repositories"][s["image"]]["dockerfile"] == s["dockerfile"] for s in SERVICES.values()))
     parameter = aws["ssm"].get_parameter(Name=stack["db_password_parameter"])["Parameter"]
     check("password is a SecureString", parameter["Type"] == "SecureString")
     groups = aws["logs"].describe_log_groups(logGroupNamePrefix="/ecs/bankbench/")["logGroups"]
@@ -91,7 +99,8 @@ def check_created(stack: dict) -> None:
 
 def check_tasks(client, stack: dict) -> None:
     families = set(client.list_task_definition_families(status="ACTIVE")["families"])
-    check("seven task families", {f"bankbench-{f}" for f in ("postgres", "admin", "go", "java", "java-virtual", "jmeter-worker", "jmeter-controller")} <= families)
+    expected = {"postgres", "admin", *SERVICES, "jmeter-worker", "jmeter-controller"}
+    check("a task family per service and per other task", {f"bankbench-{f}" for f in expected} <= families)
     postgres = client.describe_task_definition(taskDefinition="bankbench-postgres")["taskDefinition"]
     check("PostgreSQL data on the host's NVMe", postgres["volumes"][0]["host"]["sourcePath"] == "/mnt/nvme/pgdata")
     services = client.describe_services(cluster=stack["cluster_name"], services=list(stack["ecs_services"]))["services"]
@@ -114,8 +123,12 @@ def main() -> int:
     server, endpoint = start_moto()
     os.environ.update(AWS_ENDPOINT_URL=endpoint, AWS_ACCESS_KEY_ID="test", AWS_SECRET_ACCESS_KEY="test",
                       AWS_DEFAULT_REGION="us-east-1", AWS_REGION="us-east-1", AWS_EC2_METADATA_DISABLED="true")
-    workdir = Path(tempfile.mkdtemp(prefix="bankbench-emulator-"))
+    # A copy of infra/ one level below a copy of the registry, as services.tf reads ../services.yaml.
+    root = Path(tempfile.mkdtemp(prefix="bankbench-emulator-"))
+    workdir = root / tf.INFRA.name
     try:
+        workdir.mkdir()
+        shutil.copy(REGISTRY, root / REGISTRY.name)
         for item in [*tf.INFRA.glob("*.tf"), tf.INFRA / ".terraform.lock.hcl", tf.INFRA / "templates"]:
             (shutil.copytree if item.is_dir() else shutil.copy)(item, workdir / item.name)
         terraform(workdir, "init", "-input=false", "-lockfile=readonly")
@@ -134,7 +147,7 @@ def main() -> int:
         check(f"terraform against the emulator: {err}", False)
     finally:
         server.kill()
-        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(root, ignore_errors=True)
     return 1 if failures else 0
 
 

@@ -1,4 +1,5 @@
-# Hosts: instance type and count per role, the PostgreSQL host's NVMe disk, task sizes.
+# Hosts: instance type and count per role, the PostgreSQL host's NVMe disk, task sizes; the
+# services' tasks and images.
 
 mock_provider "aws" {
   source = "./tests/mocks"
@@ -120,5 +121,41 @@ run "virtual_threads_only_for_java_virtual" {
       && contains(jsondecode(aws_ecs_task_definition.this["java"].container_definitions)[0].environment, { name = "VIRTUAL_THREADS", value = "false" })
     )
     error_message = "java-virtual must set VIRTUAL_THREADS=true, java false"
+  }
+}
+
+# The expected services come from the registry (services.yaml, one level above infra/ where the
+# tests run), so a new service needs no change here.
+run "a_task_and_an_image_per_service_of_the_registry" {
+  assert {
+    condition     = toset(keys(aws_ecs_task_definition.this)) == setunion(["postgres", "admin", "jmeter-worker", "jmeter-controller"], keys(yamldecode(file("../services.yaml"))))
+    error_message = "one task family per service of services.yaml, besides PostgreSQL, admin and JMeter"
+  }
+  assert {
+    condition = alltrue([
+      for service, bank in yamldecode(file("../services.yaml")) :
+      jsondecode(aws_ecs_task_definition.this[service].container_definitions)[0].image == "${aws_ecr_repository.image[bank.image].repository_url}:latest"
+      && jsondecode(aws_ecs_task_definition.this[service].container_definitions)[0].logConfiguration.options["awslogs-group"] == aws_cloudwatch_log_group.role["service"].name
+    ])
+    error_message = "each service must run its image of services.yaml and log to the service host's group"
+  }
+  assert {
+    condition = (
+      toset(keys(output.ecr_repositories)) == setunion(["jmeter", "postgres"], [for bank in yamldecode(file("../services.yaml")) : bank.image])
+      && alltrue([for bank in yamldecode(file("../services.yaml")) : output.ecr_repositories[bank.image].dockerfile == bank.dockerfile])
+    )
+    error_message = "ECR must hold the image of each service of services.yaml, with its Dockerfile, and PostgreSQL's and JMeter's"
+  }
+}
+
+run "services_keep_their_own_pool_defaults" {
+  assert {
+    condition = alltrue(flatten([
+      for service in keys(yamldecode(file("../services.yaml"))) : [
+        for variable in jsondecode(aws_ecs_task_definition.this[service].container_definitions)[0].environment :
+        !contains(["POSTGRES_CONNECTIONS_SIZE", "POSTGRES_ACQUIRE_TIMEOUT_MS"], variable.name)
+      ]
+    ]))
+    error_message = "pool size and acquire timeout are the services' own defaults; the driver sets the pool size per level"
   }
 }

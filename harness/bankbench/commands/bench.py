@@ -14,30 +14,37 @@ from bankbench.errors import UserError
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="run a benchmark profile, level by level")
-    add_profile_arguments(p)
     p.add_argument("--env", choices=("native", "compose"), default="native",
                    help="native: local processes (default); compose: docker-compose.yml")
+    add_bench_arguments(p)
+    p.set_defaults(run=run)
+
+
+def add_bench_arguments(p: argparse.ArgumentParser) -> None:
+    """The knobs of a benchmark in every environment: the Makefile's BENCH_KNOBS, which
+    `make bench` and `make aws-bench` both pass (infra/scripts/awsbench reads them here too)."""
+    add_profile_arguments(p)
     p.add_argument("--pg-max-connections", type=int,
                    help="PostgreSQL max_connections (default: db/postgresql.conf)")
     p.add_argument("--non-durable", action="store_true",
                    help="fsync and synchronous_commit off: faster, labelled non-durable")
     p.add_argument("--profile-cpu", action="store_true",
                    help="record the service's CPU per level and draw it as a flame graph")
-    p.add_argument("--cpu-placement", choices=placement.MODES, default=placement.default_mode(),
+    p.add_argument("--cpu-placement", choices=placement.MODES,
                    help="split: the load generator on its own CPU(s), the service and PostgreSQL "
                         f"on the others; shared: all on every CPU (default: {placement.DEFAULT} "
                         "where there are 2 CPUs or more)")
     p.add_argument("--no-dashboard", action="store_true", help="skip JMeter's HTML dashboards")
     p.add_argument("--chaos", default="", help="faults struck mid-level, a comma list of "
                    f"{', '.join(chaos.FAULTS)} (default: none)")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.env == "compose":
         require_docker_engine()
     signal.signal(signal.SIGTERM, _interrupted)  # clean up (and mark the run) as on Ctrl-C
-    opts = runner.Options(profile=profile_from_args(args), placement=placement.plan(args.cpu_placement),
+    where = placement.plan(args.cpu_placement or placement.default_mode())
+    opts = runner.Options(profile=profile_from_args(args), placement=where,
                           pg_max_connections=args.pg_max_connections,
                           durable=not args.non_durable, dashboard=not args.no_dashboard,
                           chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu)

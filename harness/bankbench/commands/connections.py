@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 import httpx
 
-from bankbench import connections, manifest, paths, services
+from bankbench import connections, manifest, paths, registry, services
 from bankbench.pg import Cluster, free_port
 
 OUT = paths.ROOT / "results" / "connections"
@@ -22,7 +22,7 @@ CLIENTS = 100  # accounts the connections read balances of
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("connections", help="hold N slow keep-alive connections on each service")
-    p.add_argument("--service", default=",".join(services.NAMES), help="comma list")
+    p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--connections", type=int, default=10_000)
     p.add_argument("--duration", type=float, default=60, help="seconds held after the ramp-up")
     p.set_defaults(run=run)

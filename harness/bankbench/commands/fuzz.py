@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 
-from bankbench import fuzz, paths, services
+from bankbench import fuzz, paths, registry
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("fuzz", help="property-based API tests (schemathesis) against each service")
-    p.add_argument("--service", default=",".join(services.NAMES), help="comma list")
+    p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--seed", default=os.environ.get("SCHEMATHESIS_SEED"),
                    help=f"a number, or 'random' (default: $SCHEMATHESIS_SEED, else {fuzz.DEFAULT_SEED})")
     p.add_argument("--examples", type=int, default=fuzz.DEFAULT_EXAMPLES,

@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from bankbench import profiles, services
+from bankbench import config, profiles, registry
 
 
 def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     """The knobs shared by `plan` and `bench` (the Makefile's PROFILE=, USERS=, POOL= ...)."""
     p.add_argument("--profile", default="local", help="a profile of jmeter/profiles.toml")
-    p.add_argument("--service", help=f"comma list of {', '.join(services.NAMES)}")
+    p.add_argument("--service", help=f"comma list of {', '.join(registry.names())}")
     p.add_argument("--users", help="comma list, e.g. 1000,4000 (open model: arrivals per second)")
-    p.add_argument("--pool", help="comma list of pool sizes (POSTGRES_CONNECTIONS_SIZE)")
+    p.add_argument("--pool", help=f"comma list of pool sizes ({config.POOL_SIZE}; default {config.DEFAULT_POOL_SIZE})")
     p.add_argument("--repeat", type=int, help="how many times to run the whole matrix")
     p.add_argument("--duration", type=int, help="measured seconds per level")
     p.add_argument("--warmup", type=int, help="seconds after the ramp-up left out of the figures")

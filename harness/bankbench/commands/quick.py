@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import aotcache, manifest, paths, quick, services, verify
+from bankbench import aotcache, config, manifest, paths, quick, registry, services, verify
 
 OUT = paths.ROOT / "results" / "quick"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("quick", help="a one-minute wrk + pgbench figure per service")
-    p.add_argument("--service", default=",".join(services.NAMES), help="comma list")
+    p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--connections", type=int, default=64)
     p.add_argument("--duration", type=int, default=20, help="measured seconds")
     p.add_argument("--warmup", type=int, default=240,
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
                  f"{quick.JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
                  f"{args.duration} s measured; pgbench -M prepared "
                  f"with {args.connections} clients on the same statement; {quick.CLIENTS} "
-                 "clients seeded; pool 95, max_connections 100; database reset before each row; "
+                 f"clients seeded; pool {config.DEFAULT_POOL_SIZE}, max_connections 100; database reset before each row; "
                  "load generator, service and PostgreSQL share the machine"
                  + ("; /metrics scraped once a second while measuring" if args.scrape else "")),
         "jvm_options": services.jvm_options(), "java_aot_cache": aotcache.enabled(),

@@ -9,12 +9,12 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from bankbench import services, verify
+from bankbench import registry, verify
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("verify", help="statements, calls and transactions per request, compared")
-    p.add_argument("--service", default=",".join(services.NAMES), help="comma list")
+    p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--out", type=Path, help="write the result here as JSON")
     p.set_defaults(run=run)
 

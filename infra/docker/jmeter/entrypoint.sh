@@ -4,9 +4,7 @@
 #   worker                    a JMeter server, driven by a controller
 #   controller NAME=VALUE...  runs the plan on the workers of $JMETER_WORKERS (comma-separated
 #                             addresses); each NAME=VALUE is a plan property sent to all of
-#                             them (-G). With $HOT_ACCOUNTS set, first creates that many clients
-#                             of $HOT_BALANCE through the service (the contention scenario's
-#                             accounts 1..N, as the local harness does). Results go to
+#                             them (-G). Results go to
 #                             $RESULTS_DIR (default /results): jmeter.csv, jmeter.log,
 #                             controller.out, started_ms, ended_ms, exit_code.
 #   anything else             run as is (e.g. `jmeter --version`)
@@ -37,18 +35,6 @@ wait_for_service() {
   done
 }
 
-# Creates clients 1..$2 with balance $3 through the service at $1; fails unless the ids are
-# exactly 1..$2, which only a fresh database gives.
-create_hot_accounts() {
-  local url=$1 count=$2 balance=$3 i
-  for ((i = 1; i <= count; i++)); do
-    if ! curl -fsS -X POST "$url/client/new/$balance" | grep -Eq "\"id\": ?${i}[,}]"; then
-      echo "bankbench-jmeter: hot account $i did not get id $i: is the database fresh?" >&2
-      return 1
-    fi
-  done
-}
-
 controller() {
   local results=${RESULTS_DIR:-/results} host=127.0.0.1 port=8080 props=() prop
   for prop in "$@"; do
@@ -61,9 +47,6 @@ controller() {
   : "${JMETER_WORKERS:?set JMETER_WORKERS to the workers addresses, comma-separated}"
   mkdir -p "$results"
   wait_for_service "http://$host:$port/health" "${SERVICE_WAIT_S:-180}"
-  if ((${HOT_ACCOUNTS:-0} > 0)); then
-    create_hot_accounts "http://$host:$port" "$HOT_ACCOUNTS" "${HOT_BALANCE:?set HOT_BALANCE with HOT_ACCOUNTS}"
-  fi
   local rc=0
   if ! jmeter -n -t "$plan" "${settings[@]}" -R "$JMETER_WORKERS" "${rmi[@]}" -Djava.rmi.server.hostname="$(own_address)" \
     "${props[@]}" -l "$results/jmeter.csv" -j "$results/jmeter.log" | tee "$results/controller.out"; then

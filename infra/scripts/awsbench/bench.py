@@ -4,6 +4,7 @@ results copied into results/runs/<run>/ in the same layout, so the report works 
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -15,9 +16,9 @@ import boto3
 
 from awsbench import database, ecs, levels, metrics, tf
 from awsbench.results import RAW, RunStore
-from bankbench import manifest, paths
+from bankbench import hot, manifest, paths
 from bankbench.errors import UserError
-from bankbench.runner import HOT_BALANCE
+from bankbench.profiles import Profile
 
 ADMIN_ATTEMPTS = 6  # the first reset of a run may come before PostgreSQL's name resolves
 
@@ -36,7 +37,7 @@ class Run:
 
     def level(self, level: dict, tag: str) -> bool:
         """Runs one level; returns whether its money check passed."""
-        self.admin(database.RESET, attempts=ADMIN_ATTEMPTS)
+        self.fresh_database(level)
         self.find_workers()
         service = self.cluster.run(level["service"], "service", "service", "bank",
                                    environment={"POSTGRES_CONNECTIONS_SIZE": str(level["pool"])})
@@ -54,6 +55,13 @@ class Run:
                             f"see the log group {self.stack['log_groups']['jmeter']}")
         return self.write_level(level)
 
+    def fresh_database(self, level: dict) -> None:
+        """A new schema and, for the contention scenario, the hot accounts (bankbench.hot)."""
+        self.admin(database.RESET, attempts=ADMIN_ATTEMPTS)
+        if level["scenario"] == "contention":
+            count = level["jmeter_properties"]["hot_accounts"]
+            hot.check(self.admin([*database.PSQL, "-c", hot.setup_sql(count)], lines=1)[0], count)
+
     def find_workers(self) -> None:
         """The workers' addresses, again for each level: ECS replaces a worker that died."""
         self.workers = self.cluster.service_addresses("jmeter-worker")
@@ -66,12 +74,8 @@ class Run:
         return ["controller", *(f"{name}={value}" for name, value in props.items())]
 
     def controller_environment(self, level: dict) -> dict[str, str]:
-        env = {"JMETER_WORKERS": ",".join(self.workers),
-               "RESULTS_PREFIX": self.store.level_prefix(level["id"]) + RAW}
-        if level["scenario"] == "contention":
-            env |= {"HOT_ACCOUNTS": str(level["jmeter_properties"]["hot_accounts"]),
-                    "HOT_BALANCE": str(HOT_BALANCE)}
-        return env
+        return {"JMETER_WORKERS": ",".join(self.workers),
+                "RESULTS_PREFIX": self.store.level_prefix(level["id"]) + RAW}
 
     def write_level(self, level: dict) -> bool:
         pg_max_connections, check = database.parse_check(self.admin(database.CHECK, lines=2))
@@ -102,17 +106,16 @@ class Run:
                 self.images[container["image"]] = container["imageDigest"]
         return task
 
-    def manifest(self, profile: str, planned: list[dict]) -> dict:
-        return {
-            "schema_version": 1, "run_id": self.store.run_id, "env": "aws", "profile": profile,
-            "created_utc": self.store.run_id.split("-", 1)[0], "git": manifest.git(),
-            "machine": {"cloud": "aws", "region": self.stack["region"], "hosts": self.stack["hosts"],
-                        "jmeter_workers": self.stack["jmeter_workers"]},
-            "versions": {"images": self.images},
-            "settings": {"levels": [level["id"] for level in planned], "postgresql": self.stack["postgresql"],
-                         "metrics_period_s": levels.METRICS_PERIOD_S,
-                         "load_split": "each JMeter worker runs users/N threads (open model: rate/N)"},
-        }
+    def manifest(self, profile: Profile, planned: list[dict]) -> dict:
+        return manifest.document(
+            self.store.run_id, "aws", profile,
+            machine={"cloud": "aws", "region": self.stack["region"], "hosts": self.stack["hosts"],
+                     "jmeter_workers": self.stack["jmeter_workers"]},
+            versions={"images": self.images},
+            settings={"levels": [level["id"] for level in planned], "postgresql": self.stack["postgresql"],
+                      "cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
+                      "metrics_period_s": levels.METRICS_PERIOD_S,
+                      "load_split": "each JMeter worker runs users/N threads (open model: rate/N)"})
 
     def collect_metrics(self, planned: list[dict]) -> None:
         """metrics.csv of every level that ran (CloudWatch has them a few minutes later)."""
@@ -125,14 +128,16 @@ class Run:
             self.store.put_metrics(level["id"], metrics.rows(series, len(self.workers)), metrics.COLUMNS)
 
 
-def bench(service: str, profile: str, overrides: dict[str, str | None]) -> Path:
+def bench(args: argparse.Namespace) -> Path:
+    """Runs the levels that the knobs of `make bench` in `args` plan."""
+    profile, planned = levels.plan(args)
+    services = ", ".join(profile.services)
     stack = tf.require_outputs()
-    planned = levels.plan(profile, service, overrides)
     for level in planned:  # refuse a load that does not split before anything starts
         levels.worker_properties(level, stack["jmeter_workers"])
-    run_id = f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-aws-{profile}"
+    run_id = f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-aws-{profile.name}"
     hours = sum(levels.time_bound_s(level) for level in planned) / 3600
-    print(f"aws: {len(planned)} level(s) of {profile} for {service.replace(',', ', ')}, up to {hours:.1f} h "
+    print(f"aws: {len(planned)} level(s) of {profile.name} for {services}, up to {hours:.1f} h "
           f"(about ${hours * stack['cost_per_hour_usd']:.2f} at most) -> results/runs/{run_id}")
     run = Run(stack, RunStore(boto3.client("s3", region_name=stack["region"]), stack["results_bucket"], run_id),
               ecs.Cluster.of(stack), boto3.client("logs", region_name=stack["region"]))

@@ -6,9 +6,8 @@ import argparse
 import sys
 
 from awsbench import bench, push, stack
+from bankbench.commands.bench import add_bench_arguments
 from bankbench.errors import UserError
-
-PLAN_OVERRIDES = ("users", "pool", "repeat", "duration", "scenario", "think_ms")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -21,11 +20,7 @@ def parser() -> argparse.ArgumentParser:
             v.add_argument("--yes", action="store_true", help="do not ask before creating")
     sub.add_parser("push", help="build the images and push them to ECR")
     b = sub.add_parser("bench", help="run a profile on the stack, results into results/runs/")
-    b.add_argument("--service", default="go,java,java-virtual",
-                   help="go, java, java-virtual or a comma list of them (default: all three)")
-    b.add_argument("--profile", default="local", help="a profile of jmeter/profiles.toml")
-    for name in PLAN_OVERRIDES:
-        b.add_argument(f"--{name.replace('_', '-')}", help="as for `make bench`")
+    add_bench_arguments(b)  # the knobs of `make bench`, one list (Makefile: BENCH_KNOBS)
     sub.add_parser("down", help="stop every task and destroy the stack")
     return p
 
@@ -41,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.verb == "push":
             push.push()
         elif args.verb == "bench":
-            bench.bench(args.service, args.profile, {name: getattr(args, name) for name in PLAN_OVERRIDES})
+            bench.bench(args)
         else:
             stack.down()
     except UserError as err:

@@ -2,28 +2,33 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+import argparse
 from typing import Any
 
+from bankbench import profiles, runs
+from bankbench.commands.plan import profile_from_args
 from bankbench.errors import UserError
+from bankbench.placement import SHARED
 
 # Plan properties that are totals: each JMeter worker runs the whole plan, so gets its share.
 SHARED_PROPERTIES = ("users", "rate")
 METRICS_PERIOD_S = 60  # CloudWatch's finest period for Container Insights and EC2 metrics
 
 
-def plan(profile: str, service: str, overrides: dict[str, str | None]) -> list[dict]:
-    """`bankbench plan --json`: the levels of `profile` for `service` (the harness decides)."""
-    args = [sys.executable, "-m", "bankbench", "plan", "--json", "--profile", profile, "--service", service]
-    for name, value in overrides.items():
-        if value:
-            args += [f"--{name.replace('_', '-')}", value]
-    done = subprocess.run(args, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise UserError(done.stderr.strip() or "bankbench plan failed")
-    return json.loads(done.stdout)
+def plan(args: argparse.Namespace) -> tuple[profiles.Profile, list[dict]]:
+    """The profile that the knobs of `args` make, and its levels as the harness plans them;
+    refuses the knobs this environment cannot honour yet, rather than dropping them."""
+    unsupported = {
+        "--pg-max-connections": args.pg_max_connections is not None,
+        "--non-durable": args.non_durable,
+        "--chaos": bool(args.chaos),
+        "--profile-cpu": args.profile_cpu,
+        "--cpu-placement shared (every role has hosts of its own)": args.cpu_placement == SHARED,
+    }
+    if refused := [knob for knob, set_ in unsupported.items() if set_]:
+        raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")
+    profile = profile_from_args(args)
+    return profile, [level.as_dict() for level in profiles.levels(profile)]
 
 
 def worker_properties(level: dict, workers: int) -> dict[str, Any]:
@@ -41,16 +46,9 @@ def worker_properties(level: dict, workers: int) -> dict[str, Any]:
 
 def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int,
                    workers: int) -> dict[str, Any]:
-    """level.json (results/LAYOUT.md), with the figures of an AWS run."""
-    return {
-        **{k: v for k, v in level.items() if k != "id"},
-        "pg_max_connections": pg_max_connections,
-        "started_ms": started_ms,
-        "measure_from_ms": started_ms + 1000 * level["measure_offset_s"],
-        "ended_ms": ended_ms,
-        "metrics_period_s": METRICS_PERIOD_S,
-        "jmeter_workers": workers,
-    }
+    """level.json, with what an AWS run adds: its metrics' period and JMeter workers."""
+    return runs.level_document(level, started_ms, ended_ms, pg_max_connections,
+                               metrics_period_s=METRICS_PERIOD_S, jmeter_workers=workers)
 
 
 def time_bound_s(level: dict) -> int:

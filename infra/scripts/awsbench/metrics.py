@@ -25,7 +25,7 @@ def family(task_definition_arn: str) -> str:
 
 
 def queries(stack: dict, service: str) -> list[dict[str, Any]]:
-    """GetMetricData queries for a level of `service` (go, java or java-virtual)."""
+    """GetMetricData queries for a level of `service` (a service of services.yaml)."""
     families = {name: family(stack["task_definitions"][name]) for name in (service, "postgres", "jmeter-worker")}
 
     def stat(query_id: str, namespace: str, metric: str, dimensions: dict[str, str]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
+from awsbench import database
 from awsbench.bench import Run
 from awsbench.results import RunStore
-from bankbench.runner import HOT_BALANCE
+from bankbench import hot
 
 
 def run_with_two_workers() -> Run:
@@ -20,9 +21,18 @@ def test_the_controller_knows_its_workers_and_where_its_results_go(level):
                    "RESULTS_PREFIX": "runs/20261122T013000Z-aws-sustained/levels/go-u1000-p95-r1/raw/"}
 
 
-def test_contention_levels_start_with_the_hot_accounts(level):
-    env = run_with_two_workers().controller_environment(level(scenario="contention"))
-    assert (env["HOT_ACCOUNTS"], env["HOT_BALANCE"]) == ("10", str(HOT_BALANCE))
+def test_contention_levels_start_with_the_hot_accounts(level, monkeypatch):
+    run, commands = run_with_two_workers(), []
+
+    def admin(command: list[str], lines: int = 0, attempts: int = 1) -> list[str]:
+        commands.append(command)
+        return [",".join(map(str, range(1, 11)))][:lines]
+
+    monkeypatch.setattr(run, "admin", admin)
+    run.fresh_database(level())
+    assert commands == [database.RESET]
+    run.fresh_database(level(scenario="contention"))
+    assert commands[1:] == [database.RESET, [*database.PSQL, "-c", hot.setup_sql(10)]]
 
 
 def test_runs_record_the_image_digests_they_ran():

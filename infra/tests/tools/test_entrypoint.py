@@ -13,9 +13,8 @@ FAKES = {
               'while [ $# -gt 0 ]; do [ "$1" = -l ] && echo "timeStamp" > "$2"; shift; done\n'
               'echo "Starting distributed test with remote engines: [10.42.1.8] @ 2026 Nov 22 (1795310510477)"\n'
               'exit "${JMETER_RC:-0}"',
-    # The health endpoint answers; client creation answers with the next id.
-    "curl": 'echo "$*" >> "$CALLS/curl"\n'
-            'case "$*" in *client/new*) n=$(grep -c client/new "$CALLS/curl"); echo "{\\"id\\":$n,\\"balance\\":5}";; esac',
+    # The health endpoint answers.
+    "curl": 'echo "$*" >> "$CALLS/curl"',
     "hostname": 'echo "169.254.172.2 10.42.1.7 "',
 }
 
@@ -66,13 +65,6 @@ def test_controller_drives_the_workers_with_global_properties(image):
 def test_controller_reports_a_failed_run(image):
     done = image("controller", "host=10.42.1.20", JMETER_RC="3")
     assert done.returncode == 3 and (image.results / "exit_code").read_text().strip() == "3"
-
-
-def test_controller_creates_the_hot_accounts_first(image):
-    done = image("controller", "host=10.42.1.20", "port=8080", HOT_ACCOUNTS="3", HOT_BALANCE="1000")
-    assert done.returncode == 0, done.stderr
-    creations = [line for line in (image.calls / "curl").read_text().splitlines() if "client/new" in line]
-    assert creations == ["-fsS -X POST http://10.42.1.20:8080/client/new/1000"] * 3
 
 
 def test_controller_needs_its_workers(image):

@@ -8,14 +8,13 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import bankbench.system.ApiException;
+import bankbench.system.Money;
 
 /** {@code POST /client/new/{balance}} and {@code GET /client/{id}/balance}. */
 @RestController
 class ClientController {
 
-	private static final long MAX_BALANCE = 1_000_000_000_000_000L;
-
-	private static final String BALANCE_MESSAGE = "balance must be a whole number from 0 to " + MAX_BALANCE;
+	private static final String BALANCE_MESSAGE = "balance must be a whole number from 0 to " + Money.MAX;
 
 	// ASCII only: Long.parseLong alone also accepts other scripts' digits, such as "١".
 	private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
@@ -29,7 +28,7 @@ class ClientController {
 	@PostMapping("/client/new/{balance}")
 	Client create(@PathVariable String balance) {
 		long opening = parseLong(balance, BALANCE_MESSAGE);
-		if (opening < 0 || opening > MAX_BALANCE) {
+		if (opening < 0 || opening > Money.MAX) {
 			throw ApiException.badRequest(BALANCE_MESSAGE);
 		}
 		return this.clients.create(opening);

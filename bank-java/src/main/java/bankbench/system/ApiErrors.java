@@ -14,6 +14,7 @@ import org.springframework.transaction.TransactionException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.servlet.NoHandlerFoundException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
@@ -74,6 +75,15 @@ class ApiErrors {
 			return error(HttpStatus.SERVICE_UNAVAILABLE);
 		}
 		return unexpected(ex);
+	}
+
+	/**
+	 * The client hung up before its answer was written (its timeout, a closed connection): there
+	 * is nobody to answer, and nothing went wrong here. Like the Go service, say nothing.
+	 */
+	@ExceptionHandler
+	void clientGone(AsyncRequestNotUsableException ex) {
+		log.debug("client gone: {}", ex.getMessage());
 	}
 
 	@ExceptionHandler

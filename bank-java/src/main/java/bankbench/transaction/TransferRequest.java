@@ -5,6 +5,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
 
 import bankbench.system.ApiException;
+import bankbench.system.Money;
 
 /**
  * The body of {@code POST /transaction}, read from its bytes and checked by hand, in the
@@ -12,8 +13,6 @@ import bankbench.system.ApiException;
  * answer with the contract's messages.
  */
 record TransferRequest(long fromClientId, long toClientId, long amount) {
-
-	private static final long MAX_AMOUNT = 1_000_000_000_000_000L;
 
 	/**
 	 * Reads a request body with reader, which must fail on trailing tokens. Throws a 400
@@ -24,8 +23,8 @@ record TransferRequest(long fromClientId, long toClientId, long amount) {
 		// Arguments are evaluated left to right: the fields are checked in the contract's order.
 		TransferRequest request = new TransferRequest(integer(json, "from_client_id"),
 				integer(json, "to_client_id"), integer(json, "amount"));
-		if (request.amount < 1 || request.amount > MAX_AMOUNT) {
-			throw ApiException.badRequest("amount must be from 1 to " + MAX_AMOUNT);
+		if (request.amount < 1 || request.amount > Money.MAX) {
+			throw ApiException.badRequest("amount must be from 1 to " + Money.MAX);
 		}
 		if (request.fromClientId == request.toClientId) {
 			throw ApiException.badRequest("from_client_id and to_client_id must differ");

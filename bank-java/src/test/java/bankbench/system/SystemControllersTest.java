@@ -1,12 +1,16 @@
 package bankbench.system;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 
 import static bankbench.support.ApiAssertions.assertError;
 import static bankbench.support.ApiAssertions.assertOk;
@@ -14,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.BDDMockito.willThrow;
 
 @WebMvcTest({ LivenessController.class, HealthController.class, ErrorPageController.class })
+@ExtendWith(OutputCaptureExtension.class)
 class SystemControllersTest {
 
 	private static final String OK = "{\"status\":\"Ok\"}";
@@ -39,6 +44,15 @@ class SystemControllersTest {
 	void isUnavailableWhenDatabaseFails() {
 		willThrow(new CannotGetJdbcConnectionException("down")).given(this.database).check();
 		assertError(this.mvc.get().uri("/health").exchange(), 503, "database unavailable");
+	}
+
+	@Test
+	void saysNothingWhenTheClientIsGone(CapturedOutput output) {
+		willThrow(new AsyncRequestNotUsableException("Broken pipe")).given(this.database).check();
+		var result = this.mvc.get().uri("/health").exchange();
+		assertThat(result.getResponse().getContentAsByteArray()).isEmpty();
+		assertThat(result.getResponse().getStatus()).isNotEqualTo(500);
+		assertThat(output).doesNotContain("internal error").doesNotContain("ERROR");
 	}
 
 	@Test

@@ -1,0 +1,30 @@
+"""`bankbench services`: the services of services.yaml, docker-compose.yml written from them, and
+one of them run in the foreground (make run-<name>)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from bankbench import composefile, paths, registry, services
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("services", help="list the services under test (services.yaml)")
+    p.add_argument("--write-compose", action="store_true",
+                   help="write their blocks into docker-compose.yml (make compose-file)")
+    p.add_argument("--exec", metavar="NAME",
+                   help="become the service NAME, configured by the environment (make run-NAME)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.exec:
+        service = services.get(args.exec)
+        os.execve(service.command[0], service.command, {**os.environ, **dict(service.env)})
+    if args.write_compose:
+        changed = composefile.write()
+        print(f"{paths.COMPOSE.name}: {'written' if changed else 'already up to date'}")
+    else:
+        print(*registry.names())
+    return 0

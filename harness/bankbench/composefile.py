@@ -1,0 +1,53 @@
+"""The services of docker-compose.yml, written from services.yaml (`make compose-file`).
+
+The file is edited by hand except between its two markers, where each service of the registry
+gets its block: built from its Dockerfile, published on its port, with its own environment on
+top of the shared one. A test checks that the committed file is what this writes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bankbench import paths, registry
+from bankbench.errors import UserError
+
+BEGIN = "  # --- the services of services.yaml: written by `make compose-file`, do not edit ---\n"
+END = "  # --- end of the services of services.yaml ---\n"
+CONTAINER_PORT = 8080  # PORT inside every service's container (x-service in the file)
+
+
+def service_name(name: str) -> str:
+    """The compose service of a registry service: bank-<name>."""
+    return f"bank-{name}"
+
+
+def block(entry: registry.Entry) -> str:
+    lines = [f"  {service_name(entry.name)}:",
+             "    <<: *service",
+             "    build:",
+             "      context: .",
+             f"      dockerfile: {entry.dockerfile}",
+             f'    ports: ["127.0.0.1:{entry.port}:{CONTAINER_PORT}"]']
+    if entry.environment:
+        lines += ["    environment:", "      <<: *service-env"]
+        lines += [f"      {key}: {json.dumps(value)}" for key, value in entry.environment.items()]
+    return "\n".join(lines) + "\n"
+
+
+def render(text: str) -> str:
+    """`text` (a docker-compose.yml) with the registry's services between its markers."""
+    if text.count(BEGIN) != 1 or text.count(END) != 1:
+        raise UserError(f"docker-compose.yml needs the markers {BEGIN.strip()!r} and {END.strip()!r} once each")
+    head, rest = text.split(BEGIN)
+    _, tail = rest.split(END)
+    return head + BEGIN + "\n".join(block(entry) for entry in registry.entries().values()) + END + tail
+
+
+def write(path: Path = paths.COMPOSE) -> bool:
+    """Rewrites the services of `path`; returns whether anything changed."""
+    text = path.read_text()
+    rendered = render(text)
+    path.write_text(rendered)
+    return rendered != text
