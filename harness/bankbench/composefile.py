@@ -49,5 +49,6 @@ def write(path: Path = paths.COMPOSE) -> bool:
     """Rewrites the services of `path`; returns whether anything changed."""
     text = path.read_text()
     rendered = render(text)
-    path.write_text(rendered)
+    if rendered != text:
+        path.write_text(rendered)
     return rendered != text

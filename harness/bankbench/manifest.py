@@ -82,7 +82,8 @@ def _jar_libraries(built: Path) -> dict[str, str]:
 def versions(postgresql: str) -> dict[str, str]:
     """The versions of what runs natively: each service's build, the JDK, PostgreSQL, JMeter."""
     found: dict[str, str] = {}
-    for entry in registry.entries().values():
+    builds = {entry.artifact: entry for entry in registry.entries().values()}  # java-virtual: java's jar
+    for entry in builds.values():
         if entry.runtime == "jvm":
             java = jdk.java_home() / "bin" / "java"
             java_version = subprocess.run([str(java), "-version"], capture_output=True, text=True).stderr

@@ -22,6 +22,7 @@ from bankbench.scrape import Scraper
 from bankbench.pg import SETTINGS_SQL, parse_settings
 from bankbench.profiles import LOAD_MODELS, Level, Profile, levels as expand
 
+
 @dataclass
 class Options:
     profile: Profile
