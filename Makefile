@@ -120,6 +120,13 @@ report: venv ## render results/report/ from the latest run of each profile (RUNS
 compose-file: venv ## write the services of docker-compose.yml from services.yaml
 	$(PY) -m bankbench services --write-compose
 
+# docker compose, with the local base images of `make offline-images` when they were built.
+COMPOSE = docker compose $(if $(wildcard .run/images.env),--env-file .run/images.env)
+offline-images: ## base images without Docker Hub: debootstrap, Debian's OpenJDK, Go from the module proxy (root)
+	bash infra/docker/offline/build.sh
+images: ## build the images of docker-compose.yml (PostgreSQL, the services, JMeter)
+	$(COMPOSE) --profile jmeter build
+
 jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 	$(MVNW) -f jmeter/pom.xml jmeter:configure jmeter:gui -DguiTestFile=src/test/jmeter/bank.jmx
 
@@ -127,4 +134,4 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
 	test verify bench quick-bench fuzz connections \
-	plan summarize compare report compose-file jmeter-gui
+	plan summarize compare report compose-file offline-images images jmeter-gui

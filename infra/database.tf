@@ -30,7 +30,7 @@ locals {
         linuxParameters = { sharedMemorySize = 1024 }
         ulimits         = local.nofile
         healthCheck = {
-          command     = ["CMD-SHELL", "pg_isready -U ${local.db.user} -d ${local.db.name}"]
+          command     = ["CMD", "bankbench-ready"] # the image's check: the real server, over TCP
           interval    = 5
           timeout     = 3
           retries     = 5

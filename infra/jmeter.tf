@@ -4,7 +4,7 @@
 
 locals {
   uploader = { cpu = 256, memory = 256 }
-  # JMeter's heap (the HEAP variable of bin/jmeter): three quarters of what the container has.
+  # JMeter's heap (HEAP, read by the image's entrypoint): three quarters of what the container has.
   worker_heap_mib     = floor(local.task_size.jmeter.memory * 3 / 4)
   controller_heap_mib = floor((local.task_size.jmeter.memory - local.uploader.memory) * 3 / 4)
 

@@ -27,20 +27,49 @@ skip() { # name reason: a suite that could not run here; it fails nothing but is
   printf '!!! %s suite skipped: %s !!!\n' "$1" "$2"
 }
 banner() { printf '\n==== %s ====\n' "$1"; }
+db_path() { # log who: which PostgreSQL a suite's tests used, as its helper (dbtest, TestDatabase) said
+  if grep -q "$2: PostgreSQL in a container" "$1"; then echo "Testcontainers"
+  elif grep -q "$2: PostgreSQL of POSTGRES_HOST" "$1"; then echo "POSTGRES_HOST"
+  else echo "no database"; fi
+}
+
+# Where a Docker engine answers, the Go and Java integration tests start their PostgreSQL from
+# bankbench's image through Testcontainers, and the Docker suite (compose) runs at the end.
+# Elsewhere they use the database above, and the summary says that Docker was skipped.
+DOCKER=none # none: no engine answers; ready: the images are built; failed: they did not build
+SUITE_DB=(env)
+if docker info >/dev/null 2>&1; then
+  banner "Docker: the images of docker-compose.yml (make images)"
+  DOCKER=failed
+  if make -s images > "$REPORTS/images.log" 2>&1; then
+    echo "images built (log: $REPORTS/images.log)"
+    DOCKER=ready SUITE_DB=(env -u POSTGRES_HOST)
+    # Testcontainers without Ryuk, whose image is on Docker Hub (each suite removes its own
+    # container); a local engine publishes ports on this host, even from inside a container.
+    export TESTCONTAINERS_RYUK_DISABLED=true
+    [ -n "${DOCKER_HOST:-}" ] || export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-localhost}
+  else
+    tail -n 20 "$REPORTS/images.log"
+    echo "without Docker Hub, build local base images first: make offline-images (as root)"
+  fi
+  record "docker images" "$(docker image ls --format '{{.Repository}}' | grep -c '^bankbench/')" \
+    "$([ "$DOCKER" = ready ] && echo 0 || echo 1)"
+fi
 
 banner "Go: db + bank-go (go vet, go test -race)"
 ( cd db && go vet ./... && go test -count=1 -v ./... ) > "$REPORTS/go-db.log" 2>&1; rc_db=$?
-( cd bank-go && go vet ./... && go test -race -count=1 -v ./... ) > "$REPORTS/go.log" 2>&1; rc=$?
-cat "$REPORTS/go-db.log" "$REPORTS/go.log" | grep -E '^(ok|FAIL|---|panic)|--- FAIL' | grep -v -- '--- PASS' || true
-record "go" "$(cat "$REPORTS"/go-db.log "$REPORTS"/go.log | grep -cE -- '--- (PASS|FAIL)')" $((rc + rc_db))
+( cd bank-go && go vet ./... && "${SUITE_DB[@]}" go test -race -count=1 -v ./... ) > "$REPORTS/go.log" 2>&1; rc=$?
+cat "$REPORTS/go-db.log" "$REPORTS/go.log" | grep -E '^(ok|FAIL|---|panic)|--- FAIL|^dbtest:' | grep -v -- '--- PASS' || true
+record "go (db: $(db_path "$REPORTS/go.log" dbtest))" \
+  "$(cat "$REPORTS"/go-db.log "$REPORTS"/go.log | grep -cE -- '--- (PASS|FAIL)')" $((rc + rc_db))
 
 banner "Java: bank-java (./mvnw verify)"
-scripts/with-jdk.sh ./mvnw -B -f bank-java/pom.xml verify > "$REPORTS/java.log" 2>&1; rc=$?
+"${SUITE_DB[@]}" scripts/with-jdk.sh ./mvnw -B -f bank-java/pom.xml verify > "$REPORTS/java.log" 2>&1; rc=$?
 # Surefire (unit) and Failsafe (integration) each close with an aggregate "Tests run:" line.
 totals=$(grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' "$REPORTS/java.log")
-echo "${totals:-no Tests run: line}"; grep -E 'BUILD (SUCCESS|FAILURE)' "$REPORTS/java.log" || true
+echo "${totals:-no Tests run: line}"; grep -E 'BUILD (SUCCESS|FAILURE)|^TestDatabase:' "$REPORTS/java.log" || true
 java_count=$(echo "$totals" | sed -nE 's/.*Tests run: ([0-9]+),.*/\1/p' | awk '{n += $1} END {print n + 0}')
-record "java" "${java_count:-0}" $rc
+record "java (db: $(db_path "$REPORTS/java.log" TestDatabase))" "${java_count:-0}" $rc
 
 banner "Contract suite against ${SERVICES[*]} (pytest)"
 "$PY" -m pytest contract -q -p no:cacheprovider --junitxml="$REPORTS/contract.xml"; rc=$?
@@ -60,8 +89,18 @@ for svc in "${SERVICES[@]}"; do # the count is of generated requests
 done
 
 banner "Harness, analysis, report and smoke benchmark (pytest)"
-"$PY" -m pytest harness/tests -q -p no:cacheprovider --junitxml="$REPORTS/harness.xml"; rc=$?
+"$PY" -m pytest harness/tests -q -p no:cacheprovider --ignore=harness/tests/docker --junitxml="$REPORTS/harness.xml"; rc=$?
 record "harness" "$("$PY" scripts/junit_count.py "$REPORTS/harness.xml")" $rc
+
+banner "Docker: compose smoke benchmark, health checks, JMeter in compose (pytest)"
+if [ "$DOCKER" = ready ]; then
+  "$PY" -m pytest harness/tests/docker -v -p no:cacheprovider --junitxml="$REPORTS/docker.xml"; rc=$?
+  record "docker (compose)" "$("$PY" scripts/junit_count.py "$REPORTS/docker.xml")" $rc
+elif [ "$DOCKER" = failed ]; then
+  record "docker (compose)" 0 1 # the images did not build: see above
+else
+  skip "docker (compose)" "no Docker engine answers (\`docker info\`); Go and Java used POSTGRES_HOST"
+fi
 
 banner "Infrastructure (terraform fmt/validate/test, moto apply, tflint, checkov)"
 # Terraform serves only `make aws-*`: a newcomer without it still gets every other suite. CI has it.
@@ -75,9 +114,9 @@ fi
 
 banner "Summary"
 failed=0 skipped=0
-printf '%-26s %6s  %s\n' suite tests result
+printf '%-36s %6s  %s\n' suite tests result
 for i in "${!NAMES[@]}"; do
-  printf '%-26s %6s  %s\n' "${NAMES[$i]}" "${COUNTS[$i]}" "${RESULTS[$i]}"
+  printf '%-36s %6s  %s\n' "${NAMES[$i]}" "${COUNTS[$i]}" "${RESULTS[$i]}"
   case "${RESULTS[$i]}" in
     ok) ;;
     skipped:*) skipped=$((skipped + 1)) ;;

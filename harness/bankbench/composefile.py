@@ -23,13 +23,18 @@ def service_name(name: str) -> str:
     return f"bank-{name}"
 
 
-def block(entry: registry.Entry) -> str:
-    lines = [f"  {service_name(entry.name)}:",
-             "    <<: *service",
-             "    build:",
-             "      context: .",
-             f"      dockerfile: {entry.dockerfile}",
-             f'    ports: ["127.0.0.1:{entry.port}:{CONTAINER_PORT}"]']
+def image_name(entry: registry.Entry) -> str:
+    """The compose image of a registry service: bankbench/<image>."""
+    return f"bankbench/{entry.image}"
+
+
+def block(entry: registry.Entry, builds: bool) -> str:
+    """The service of `entry`; `builds` for the first service of its image (the others reuse it)."""
+    lines = [f"  {service_name(entry.name)}:", "    <<: *service", f"    image: {image_name(entry)}"]
+    if builds:
+        lines += ["    build:", "      context: .", f"      dockerfile: {entry.dockerfile}",
+                  "      args: *base-images"]
+    lines += [f'    ports: ["127.0.0.1:{entry.port}:{CONTAINER_PORT}"]']
     if entry.environment:
         lines += ["    environment:", "      <<: *service-env"]
         lines += [f"      {key}: {json.dumps(value)}" for key, value in entry.environment.items()]
@@ -42,7 +47,12 @@ def render(text: str) -> str:
         raise UserError(f"docker-compose.yml needs the markers {BEGIN.strip()!r} and {END.strip()!r} once each")
     head, rest = text.split(BEGIN)
     _, tail = rest.split(END)
-    return head + BEGIN + "\n".join(block(entry) for entry in registry.entries().values()) + END + tail
+    built: set[str] = set()
+    blocks = []
+    for entry in registry.entries().values():
+        blocks.append(block(entry, entry.image not in built))
+        built.add(entry.image)
+    return head + BEGIN + "\n".join(blocks) + END + tail
 
 
 def write(path: Path = paths.COMPOSE) -> bool:

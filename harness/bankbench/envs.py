@@ -1,7 +1,8 @@
 """Where a benchmark runs: native processes (default) or docker compose.
 
 Both give the runner the same few operations: a fresh database per level, a started service
-(with host pids, so the same sampler measures it), psql for the checks, and clean-up.
+(with host pids, so the same sampler measures it: a container's processes are the host's), psql
+for the checks, the versions of what ran, and clean-up.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from bankbench import aotcache, composefile, config, paths, registry, services
+from bankbench import aotcache, composefile, config, images, manifest, paths, registry, services
 from bankbench.errors import UserError
 from bankbench.pg import Cluster, free_port
-from bankbench.placement import SHARED, Placement
+from bankbench.placement import Placement
 
 
 class Native:
@@ -37,6 +38,9 @@ class Native:
 
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()
+
+    def versions(self, postgresql: str) -> dict[str, str]:
+        return manifest.versions(postgresql)
 
     def service_settings(self) -> dict[str, object]:
         """What the services run with here, beyond the pool of each level."""
@@ -67,16 +71,24 @@ class Container:
 
 
 class Compose:
-    """docker-compose.yml: PostgreSQL re-created per level, one service container at a time."""
+    """docker-compose.yml: PostgreSQL re-created per level, one service container at a time.
+
+    Under CPU placement "split" the containers get the system under test's CPUs (cpuset), as
+    the native processes get them with taskset.
+    """
 
     name = "compose"
 
     def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
-        if where.mode != SHARED:
-            raise UserError("ENV=compose does not place containers on CPUs yet: add CPU_PLACEMENT=shared")
         if not durable:
             raise UserError("ENV=compose runs durable PostgreSQL only")
-        self.env = {**os.environ, "PG_MAX_CONNECTIONS": str(pg_max_connections or 100)}
+        # The local base images of `make offline-images`, unless the caller names others.
+        base_images = _read_env_file(paths.IMAGES_ENV) if paths.IMAGES_ENV.exists() else {}
+        self.env = {**base_images, **os.environ,
+                    "PG_MAX_CONNECTIONS": str(pg_max_connections or 100),
+                    "SUT_CPUS": ",".join(map(str, where.sut_cpus))}
+        print(f"bankbench: docker compose build ({'base images of ' + str(paths.IMAGES_ENV) if base_images else 'public base images'})",
+              flush=True)
         self.run("build")
         self.reset()
 
@@ -105,6 +117,9 @@ class Compose:
     def pg_pid(self) -> int:
         return self._pid("postgres")
 
+    def versions(self, postgresql: str) -> dict[str, str]:
+        return images.versions(POSTGRES_IMAGE, postgresql)
+
     def service_settings(self) -> dict[str, object]:
         """What the containers run with: docker-compose.yml passes the pool alone, and the Java
         image starts with its copy of bank-java/jvm.options."""
@@ -123,6 +138,15 @@ class Compose:
         out = subprocess.run(["docker", "inspect", "--format", "{{.State.Pid}}", container],
                              capture_output=True, text=True)
         return int(out.stdout.strip())
+
+
+POSTGRES_IMAGE = "bankbench/postgres"  # docker-compose.yml
+
+
+def _read_env_file(path: Path) -> dict[str, str]:
+    """NAME=VALUE lines, as docker compose --env-file reads them (comments and blanks skipped)."""
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
 
 
 Env = Native | Compose

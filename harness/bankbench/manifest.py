@@ -79,22 +79,25 @@ def _jar_libraries(built: Path) -> dict[str, str]:
     return found
 
 
+def build_versions(entry: registry.Entry, artifact: Path, java: list[str]) -> dict[str, str]:
+    """The versions in one service's build `artifact`; `java` runs the JVM it runs on."""
+    if entry.runtime == "jvm":
+        java_version = subprocess.run([*java, "-version"], capture_output=True, text=True).stderr
+        return {"jdk": java_version.splitlines()[0] if java_version else "unknown",
+                **_jar_libraries(artifact)}
+    return _go_build(artifact)  # a native build is a Go build; other languages would add theirs
+
+
 def versions(postgresql: str) -> dict[str, str]:
     """The versions of what runs natively: each service's build, the JDK, PostgreSQL, JMeter."""
     found: dict[str, str] = {}
     builds = {entry.artifact: entry for entry in registry.entries().values()}  # java-virtual: java's jar
     for entry in builds.values():
-        if entry.runtime == "jvm":
-            java = jdk.java_home() / "bin" / "java"
-            java_version = subprocess.run([str(java), "-version"], capture_output=True, text=True).stderr
-            found |= {"jdk": java_version.splitlines()[0] if java_version else "unknown",
-                      **_jar_libraries(entry.artifact)}
-        elif entry.runtime == "native":  # a Go build; other languages would add their own
-            found |= _go_build(entry.artifact)
-    return {**found, "postgresql": postgresql, "jmeter": _jmeter_version()}
+        found |= build_versions(entry, entry.artifact, [str(jdk.java_home() / "bin" / "java")])
+    return {**found, "postgresql": postgresql, "jmeter": jmeter_version()}
 
 
-def _jmeter_version() -> str:
+def jmeter_version() -> str:
     try:
         return jmeter.version()
     except UserError:

@@ -12,6 +12,8 @@ MONEY_CHECK = DB / "money_check.sql"
 QUERIES = DB / "queries.sql"
 SERVICES = ROOT / "services.yaml"  # the registry of the services under test (bankbench.registry)
 COMPOSE = ROOT / "docker-compose.yml"
+# The local base images of `make offline-images`, for machines without Docker Hub.
+IMAGES_ENV = ROOT / ".run" / "images.env"
 OPENAPI = ROOT / "api" / "openapi.yaml"
 METRICS = ROOT / "api" / "metrics.md"
 JMETER = ROOT / "jmeter"

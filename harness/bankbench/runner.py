@@ -78,7 +78,7 @@ def _remaining(todo: list[Level]) -> float:
 def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: envs.Env) -> None:
     pg = parse_settings(where.psql(SETTINGS_SQL))
     doc = manifest.document(run_id, where.name, opts.profile, manifest.machine(),
-                            manifest.versions(pg.pop("server_version")), {
+                            where.versions(pg.pop("server_version")), {
         "postgresql": {**pg, "durable": opts.durable},
         "profile_cpu": opts.profile_cpu,
         "cpu_placement": opts.placement.as_dict(),

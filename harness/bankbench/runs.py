@@ -69,9 +69,13 @@ def mark_incomplete(run_dir: Path, reason: str) -> None:
 
 
 def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
-    """The newest run of each profile under `root`, in profile order."""
-    latest = {read_json(path / "manifest.json").get("profile", ""): path for path in find_runs(root)}
-    return [latest[profile] for profile in sorted(latest)]
+    """The newest run of each profile in each environment under `root`, in profile order (so a
+    compose run sits next to the native run of its profile)."""
+    latest = {}
+    for path in find_runs(root):
+        manifest = read_json(path / "manifest.json")
+        latest[manifest.get("profile", ""), manifest.get("env", "")] = path
+    return [latest[key] for key in sorted(latest)]
 
 
 def load_run(path: Path, services: list[str] | None = None) -> Run:

@@ -1,4 +1,5 @@
-"""docker-compose.yml cannot run here (no Docker engine): check it statically instead."""
+"""docker-compose.yml, checked statically on every machine (harness/tests/docker runs it where an
+engine answers)."""
 
 from __future__ import annotations
 
@@ -36,11 +37,32 @@ def test_services_the_harness_drives(compose: dict) -> None:
     for entry in registry.entries().values():
         svc = services[composefile.service_name(entry.name)]
         assert svc["ports"] == [f"127.0.0.1:{entry.port}:8080"]
-        assert svc["build"]["dockerfile"] == entry.dockerfile
+        assert svc["image"] == composefile.image_name(entry)
         assert {k: svc["environment"][k] for k in entry.environment} == entry.environment
         assert (svc["cpus"], svc["mem_limit"]) == (2, "8g"), "an m5.large each"
         assert svc["depends_on"]["postgres"]["condition"] == "service_healthy"
         assert svc["environment"]["POSTGRES_HOST"] == "postgres"
+
+
+def test_each_image_is_built_once_from_its_dockerfile(compose: dict) -> None:
+    """java-virtual runs java's image: building it twice made two images of one jar."""
+    builds = [svc for svc in compose["services"].values() if "build" in svc]
+    assert len({svc["image"] for svc in builds}) == len(builds)
+    for entry in registry.entries().values():
+        (built,) = [svc for svc in builds if svc["image"] == composefile.image_name(entry)]
+        assert built["build"]["dockerfile"] == entry.dockerfile
+
+
+def test_every_image_builds_without_docker_hub_when_told(compose: dict) -> None:
+    """Each Dockerfile takes its base images as arguments (public ones by default), and compose
+    passes the names of `make offline-images` through."""
+    names = set(compose["x-base-images"])
+    for svc in compose["services"].values():
+        if "build" in svc:
+            dockerfile = (paths.ROOT / svc["build"]["dockerfile"]).read_text()
+            froms = [line.split()[1] for line in dockerfile.splitlines() if line.startswith("FROM ")]
+            assert froms and all(f.startswith("${") and f[2:-1] in names for f in froms), froms
+            assert svc["build"]["args"] == compose["x-base-images"]
 
 
 def test_the_services_own_defaults_apply_unless_the_caller_sets_them(compose: dict) -> None:
@@ -57,7 +79,8 @@ def test_a_new_service_gets_its_block(monkeypatch: pytest.MonkeyPatch, tmp_path)
     monkeypatch.setenv("BANKBENCH_SERVICES", str(registry_copy))
     services = yaml.safe_load(composefile.render(COMPOSE.read_text()))["services"]
     assert services["bank-go-contender"]["ports"] == ["127.0.0.1:8099:8080"]
-    assert services["bank-go-contender"]["build"] == services["bank-go"]["build"]
+    assert services["bank-go-contender"]["image"] == services["bank-go"]["image"]
+    assert "build" not in services["bank-go-contender"]  # go's image, built once
 
 
 def test_postgres_uses_the_shared_max_connections_knob(compose: dict) -> None:

@@ -3,15 +3,24 @@ package dbtest
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
+	"github.com/testcontainers/testcontainers-go/wait"
 
 	"bankbench/bank-go/store"
 )
 
-// image is PostgreSQL 15, the minor release Debian 12 ships, pinned.
-const image = "postgres:15.18-alpine"
+// defaultImage is bankbench's PostgreSQL image (infra/docker/postgres), as
+// docker-compose.yml names it: built by `make images`, never pulled.
+const defaultImage = "bankbench/postgres"
+
+// image is the PostgreSQL image of the tests: BANKBENCH_POSTGRES_IMAGE, else
+// bankbench's own.
+func image() string {
+	return envOr("BANKBENCH_POSTGRES_IMAGE", defaultImage)
+}
 
 // dockerAnswers reports whether a Docker engine answers. It is the check of
 // testcontainers.SkipIfProviderIsNotHealthy, which skips where the test
@@ -33,7 +42,11 @@ func dockerAnswers(ctx context.Context) (ok bool) {
 // startContainer starts PostgreSQL in a container and returns cfg completed
 // with its address and credentials, and how to remove the container.
 func startContainer(ctx context.Context, cfg store.Config) (store.Config, func(), error) {
-	ctr, err := postgres.Run(ctx, image, postgres.BasicWaitStrategies())
+	// The image's own health check passes once the real server answers over
+	// TCP (its set-up server listens on none).
+	ctr, err := postgres.Run(ctx, image(),
+		postgres.WithUsername("postgres"), postgres.WithPassword("postgres"), postgres.WithDatabase("bank"),
+		testcontainers.WithWaitStrategy(wait.ForHealthCheck()))
 	stop := func() { _ = testcontainers.TerminateContainer(ctr) }
 	if err == nil {
 		cfg.Host, cfg.Port, err = address(ctx, ctr)
@@ -42,8 +55,8 @@ func startContainer(ctx context.Context, cfg store.Config) (store.Config, func()
 		stop()
 		return cfg, func() {}, fmt.Errorf("dbtest: %w", err)
 	}
-	// The module's defaults: user, password and database "postgres".
-	cfg.User, cfg.Password, cfg.Database = "postgres", "postgres", "postgres"
+	cfg.User, cfg.Password, cfg.Database = "postgres", "postgres", "bank"
+	fmt.Fprintf(os.Stderr, "dbtest: PostgreSQL in a container of %s (Testcontainers) at %s:%d\n", image(), cfg.Host, cfg.Port)
 	return cfg, stop, nil
 }
 

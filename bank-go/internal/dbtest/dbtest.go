@@ -3,7 +3,8 @@
 //
 //  1. with POSTGRES_HOST set (as `make test` does), the server of the
 //     POSTGRES_* variables;
-//  2. else, when a Docker engine answers, a PostgreSQL 15 container;
+//  2. else, when a Docker engine answers, a container of bankbench's
+//     PostgreSQL image, started through Testcontainers;
 //  3. else the tests fail, saying how to get a database.
 //
 // On that server each test package gets a database of its own, with the
@@ -142,6 +143,7 @@ func server(ctx context.Context) (store.Config, func(), error) {
 			return cfg, func() {}, fmt.Errorf("dbtest: POSTGRES_PORT: %w", err)
 		}
 		cfg.Port = port
+		fmt.Fprintf(os.Stderr, "dbtest: PostgreSQL of POSTGRES_HOST at %s:%d\n", cfg.Host, cfg.Port)
 		return cfg, func() {}, nil
 	}
 	if dockerAnswers(ctx) {

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Entrypoint of the bankbench JMeter image (jmeter/Dockerfile): one image, two roles.
+# Entrypoint of the bankbench JMeter image (jmeter/Dockerfile): one image, three roles.
 #
+#   run NAME=VALUE...         runs the plan in this container, each NAME=VALUE a plan property
+#                             (host, port, users, duration...: jmeter/README.md); results as
+#                             for the controller
 #   worker                    a JMeter server, driven by a controller
 #   controller NAME=VALUE...  runs the plan on the workers of $JMETER_WORKERS (comma-separated
 #                             addresses); each NAME=VALUE is a plan property sent to all of
@@ -9,6 +12,12 @@
 #                             controller.out, started_ms, ended_ms, exit_code.
 #   anything else             run as is (e.g. `jmeter --version`)
 set -euo pipefail
+
+# JMeter as the Maven plugin lays it out (no bin/jmeter launcher); HEAP as bin/jmeter reads it.
+jmeter() {
+  # shellcheck disable=SC2086 # HEAP and JVM_ARGS are lists of options
+  java ${HEAP:-} ${JVM_ARGS:-} -jar /opt/jmeter/bin/ApacheJMeter-*.jar "$@"
+}
 
 plan=${JMETER_PLAN:-/opt/bankbench/bank.jmx}
 # The settings of every bankbench run (jmeter/bankbench.properties), as the local harness uses.
@@ -35,27 +44,36 @@ wait_for_service() {
   done
 }
 
-controller() {
-  local results=${RESULTS_DIR:-/results} host=127.0.0.1 port=8080 props=() prop
+# role (run|controller) NAME=VALUE...: the plan, here or on the workers, against the service
+# of the properties host and port.
+drive() {
+  local role=$1 results=${RESULTS_DIR:-/results} host=127.0.0.1 port=8080 props=() where=() prop
+  shift
   for prop in "$@"; do
     case $prop in
       host=*) host=${prop#host=} ;;
       port=*) port=${prop#port=} ;;
     esac
-    props+=("-G$prop")
+    props+=("$prop")
   done
-  : "${JMETER_WORKERS:?set JMETER_WORKERS to the workers addresses, comma-separated}"
+  if [ "$role" = controller ]; then
+    : "${JMETER_WORKERS:?set JMETER_WORKERS to the workers addresses, comma-separated}"
+    where=(-R "$JMETER_WORKERS" "${rmi[@]}" -Djava.rmi.server.hostname="$(own_address)")
+    props=("${props[@]/#/-G}") # sent to every worker
+  else
+    props=("${props[@]/#/-J}")
+  fi
   mkdir -p "$results"
   wait_for_service "http://$host:$port/health" "${SERVICE_WAIT_S:-180}"
   local rc=0
-  if ! jmeter -n -t "$plan" "${settings[@]}" -R "$JMETER_WORKERS" "${rmi[@]}" -Djava.rmi.server.hostname="$(own_address)" \
-    "${props[@]}" -l "$results/jmeter.csv" -j "$results/jmeter.log" | tee "$results/controller.out"; then
+  if ! jmeter -n -t "$plan" "${settings[@]}" "${where[@]}" "${props[@]}" \
+    -l "$results/jmeter.csv" -j "$results/jmeter.log" | tee "$results/controller.out"; then
     rc=${PIPESTATUS[0]}
   fi
   date +%s%3N >"$results/ended_ms"
   echo "$rc" >"$results/exit_code"
   # When the load began, as JMeter tells it (the local harness reads the same moment).
-  sed -n 's/^Starting distributed test .*(\([0-9]*\))$/\1/p' "$results/controller.out" | head -n 1 >"$results/started_ms"
+  sed -n 's/^Starting \(distributed\|standalone\) test .*(\([0-9]*\))$/\2/p' "$results/controller.out" | head -n 1 >"$results/started_ms"
   return "$rc"
 }
 
@@ -65,9 +83,8 @@ case ${1:-worker} in
     exec jmeter -s -n "${settings[@]}" -Jjmeterengine.force.system.exit=false "${rmi[@]}" \
       -Djava.rmi.server.hostname="$(own_address)" -j /dev/stdout
     ;;
-  controller)
-    shift
-    controller "$@"
+  run | controller)
+    drive "$@"
     ;;
   *)
     exec "$@"
