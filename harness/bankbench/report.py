@@ -49,7 +49,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
     if execute_notebook:
         intro += "\n\nThe same, with the code: [results.html](results.html) (explore with `results/results.ipynb`)."
     published = runs.read_published()
-    sections = [run_section(run, published, charts_dir) for run in selected]
+    sections = [*environments_sections(selected), *(run_section(run, published, charts_dir) for run in selected)]
     readme = out_dir / "README.md"
     readme.write_text("\n\n".join([intro, *sections]) + "\n")
     if execute_notebook:
@@ -150,6 +150,16 @@ def profiles_section(run: Run, out_dir: Path) -> list[str]:
     return ["### CPU profiles",
             "Flame graphs of the service's CPU in the measured window, one per profiled level:",
             "\n".join(links)]
+
+
+def environments_sections(selected: list[Run]) -> list[str]:
+    """A profile run both natively and under compose, environment next to environment."""
+    return [f"## Profile {profile} in each environment\n\nThe same plan and levels, run natively "
+            "and in containers (the runs' sections below give each setup). Containers add a "
+            "bridge network and cgroup limits, and the runs were taken at different times: "
+            "compare the services within an environment, and the environments only as a check "
+            "that they agree in shape.\n\n" + markdown(table)
+            for profile, table in tables.environments(selected).items()]
 
 
 def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:

@@ -68,6 +68,24 @@ def labels(run: Run) -> tuple[int, pd.DataFrame]:
     return users, _text(aggregated, ["service", "label"], LATENCY)
 
 
+def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """For each profile run in more than one environment (native, compose...): each service and
+    level's throughput, p99, errors and service CPU, one row per environment."""
+    columns = {f"overall.{name}": LATENCY[name] for name in ("throughput_rps", "p99_ms", "error_pct")}
+    columns["resources.service_cpu_mean"] = RESOURCES["resources.service_cpu_mean"]
+    by_profile: dict[str, list[Run]] = {}
+    for run in runs:
+        by_profile.setdefault(run.profile, []).append(run)
+    tables = {}
+    for profile, group in by_profile.items():
+        if len({run.manifest.get("env") for run in group}) > 1:
+            aggregated = pd.concat([analysis.aggregate_repeats(run.summary, list(columns))
+                                    .assign(env=run.manifest.get("env", "")) for run in group],
+                                   ignore_index=True)
+            tables[profile] = _text(aggregated, ["service", "users", "pool", "env"], columns)
+    return tables
+
+
 def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict) -> pd.DataFrame:
     """Key columns, repeats, then one text column per figure, the first telling failed repeats."""
     aggregated = aggregated.sort_values(keys, key=analysis.sort_key).reset_index(drop=True)

@@ -98,3 +98,8 @@ def test_docker_compose_parses_it_where_available() -> None:
             assert out.returncode == 0, out.stderr
             return
     assert yaml.safe_load(COMPOSE.read_text())["name"] == "bankbench"
+
+
+def test_no_container_asks_for_more_cpus_than_a_2_core_machine_has(compose: dict) -> None:
+    """Docker refuses a `cpus` above the host's count: the jmeter service once asked for 4."""
+    assert all(svc.get("cpus", 0) <= 2 for svc in compose["services"].values())

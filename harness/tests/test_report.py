@@ -220,3 +220,19 @@ def test_same_database_work_section(run_dir: Path, tmp_path: Path) -> None:
     text = report.equivalence_text(runs.load_run(copied))
     assert text.startswith("Checked before the first level (`make verify`, 20 requests per type")
     assert "| go        | transfer_insufficient_funds |      422 |" in text
+
+
+def test_a_profile_run_in_two_environments_is_shown_side_by_side(run_dir: Path, tmp_path: Path) -> None:
+    """`make bench ENV=compose` then `make report`: the compose run next to the native one."""
+    root = tmp_path / "runs"
+    native = shutil.copytree(run_dir, root / RUN_ID)
+    compose_id = RUN_ID.replace("-native-", "-compose-")
+    compose = shutil.copytree(run_dir, root / compose_id)
+    manifest = json.loads((compose / "manifest.json").read_text())
+    (compose / "manifest.json").write_text(json.dumps({**manifest, "run_id": compose_id, "env": "compose"}))
+    assert runs.latest_per_profile(root) == [compose, native]  # one per environment, by name
+    text = report.build(runs.latest_per_profile(root), tmp_path / "report", execute_notebook=False).read_text()
+    section = text.split(f"## Profile {manifest['profile']} in each environment", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| go ")]
+    assert [row.split("|")[4].strip() for row in rows[:2]] == ["compose", "native"]
+    assert f"## Run `{compose_id}`" in text and f"## Run `{RUN_ID}`" in text

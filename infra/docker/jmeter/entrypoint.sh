@@ -13,12 +13,6 @@
 #   anything else             run as is (e.g. `jmeter --version`)
 set -euo pipefail
 
-# JMeter as the Maven plugin lays it out (no bin/jmeter launcher); HEAP as bin/jmeter reads it.
-jmeter() {
-  # shellcheck disable=SC2086 # HEAP and JVM_ARGS are lists of options
-  java ${HEAP:-} ${JVM_ARGS:-} -jar /opt/jmeter/bin/ApacheJMeter-*.jar "$@"
-}
-
 plan=${JMETER_PLAN:-/opt/bankbench/bank.jmx}
 # The settings of every bankbench run (jmeter/bankbench.properties), as the local harness uses.
 settings=(-q /opt/bankbench/bankbench.properties)

@@ -11,7 +11,7 @@ FAKES = {
     # Records its arguments, one per line, and writes a results file when asked for one.
     "jmeter": 'printf "%s\\n" "$@" > "$CALLS/jmeter"\n'
               'while [ $# -gt 0 ]; do [ "$1" = -l ] && echo "timeStamp" > "$2"; shift; done\n'
-              'echo "Starting distributed test with remote engines: [10.42.1.8] @ 2026 Nov 22 (1795310510477)"\n'
+              'echo "Starting ${JMETER_MODE:-distributed} test with remote engines: [10.42.1.8] @ 2026 Nov 22 (1795310510477)"\n'
               'exit "${JMETER_RC:-0}"',
     # The health endpoint answers.
     "curl": 'echo "$*" >> "$CALLS/curl"',
@@ -70,3 +70,14 @@ def test_controller_reports_a_failed_run(image):
 def test_controller_needs_its_workers(image):
     done = image("controller", "host=10.42.1.20", JMETER_WORKERS="")
     assert done.returncode != 0 and "JMETER_WORKERS" in done.stderr
+
+
+def test_run_drives_the_plan_in_this_container_with_local_properties(image):
+    """docker compose --profile jmeter run jmeter run host=bank-go ... (docker-compose.yml)."""
+    done = image("run", "host=bank-go", "users=100", "duration=60", JMETER_WORKERS="", JMETER_MODE="standalone")
+    assert done.returncode == 0, done.stderr
+    args = (image.calls / "jmeter").read_text().split("\n")
+    assert "-R" not in args and {"-Jhost=bank-go", "-Jusers=100", "-Jduration=60"} <= set(args)
+    assert "http://bank-go:8080/health" in (image.calls / "curl").read_text()
+    assert (image.results / "exit_code").read_text().strip() == "0"
+    assert (image.results / "started_ms").read_text().strip() == "1795310510477"
