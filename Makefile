@@ -120,12 +120,12 @@ report: venv ## render results/report/ from the latest run of each profile (RUNS
 compose-file: venv ## write the services of docker-compose.yml from services.yaml
 	$(PY) -m bankbench services --write-compose
 
-# docker compose, with the local base images of `make offline-images` when they were built.
-COMPOSE = docker compose $(if $(wildcard .run/images.env),--env-file .run/images.env)
 offline-images: ## base images without Docker Hub: debootstrap, Debian's OpenJDK, Go from the module proxy (root)
 	bash infra/docker/offline/build.sh
+# On the local base images of `make offline-images` when this machine has them (.run/images.env).
 images: ## build the images of docker-compose.yml (PostgreSQL, the services, JMeter)
-	$(COMPOSE) --profile jmeter build
+	bash infra/docker/offline/build.sh --if-built
+	docker compose $$(test -f .run/images.env && echo --env-file .run/images.env) --profile jmeter build
 
 jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 	$(MVNW) -f jmeter/pom.xml jmeter:configure jmeter:gui -DguiTestFile=src/test/jmeter/bank.jmx

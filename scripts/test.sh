@@ -94,7 +94,7 @@ record "harness" "$("$PY" scripts/junit_count.py "$REPORTS/harness.xml")" $rc
 
 banner "Docker: compose smoke benchmark, health checks, JMeter in compose (pytest)"
 if [ "$DOCKER" = ready ]; then
-  "$PY" -m pytest harness/tests/docker -v -p no:cacheprovider --junitxml="$REPORTS/docker.xml"; rc=$?
+  "$PY" -m pytest harness/tests/docker -v -s -p no:cacheprovider --junitxml="$REPORTS/docker.xml"; rc=$?
   record "docker (compose)" "$("$PY" scripts/junit_count.py "$REPORTS/docker.xml")" $rc
 elif [ "$DOCKER" = failed ]; then
   record "docker (compose)" 0 1 # the images did not build: see above

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bankbench import paths, registry
+from bankbench import config, paths, registry
 from bankbench.errors import UserError
 
 BEGIN = "  # --- the services of services.yaml: written by `make compose-file`, do not edit ---\n"
 END = "  # --- end of the services of services.yaml ---\n"
-CONTAINER_PORT = 8080  # PORT inside every service's container (x-service in the file)
 
 
 def service_name(name: str) -> str:
@@ -34,7 +33,7 @@ def block(entry: registry.Entry, builds: bool) -> str:
     if builds:
         lines += ["    build:", "      context: .", f"      dockerfile: {entry.dockerfile}",
                   "      args: *base-images"]
-    lines += [f'    ports: ["127.0.0.1:{entry.port}:{CONTAINER_PORT}"]']
+    lines += [f'    ports: ["127.0.0.1:{entry.port}:{config.DEFAULT_PORT}"]']
     if entry.environment:
         lines += ["    environment:", "      <<: *service-env"]
         lines += [f"      {key}: {json.dumps(value)}" for key, value in entry.environment.items()]

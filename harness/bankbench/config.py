@@ -7,3 +7,4 @@ PORT = "PORT"
 
 DEFAULT_POOL_SIZE = 95  # 100 connections of PostgreSQL's default, 5 left for the harness and psql
 DEFAULT_ACQUIRE_TIMEOUT_MS = 3000
+DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform leave PORT unset

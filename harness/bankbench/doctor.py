@@ -135,9 +135,12 @@ def _pgbench() -> Finding:
 
 def _docker() -> Finding:
     engine = _output("docker", "version", "--format", "{{.Server.Version}}")
-    if _version(engine):
-        return Finding(True, f"engine {engine}")
-    return Finding(False, "no engine answering" if shutil.which("docker") else "not found")
+    if not _version(engine):
+        return Finding(False, "no engine answering" if shutil.which("docker") else "not found")
+    compose = _output("docker", "compose", "version", "--short")
+    if not _version(compose):
+        return Finding(False, f"engine {engine}, but no compose v2 plugin (`docker compose`)")
+    return Finding(True, f"engine {engine}, compose {compose}")
 
 
 PREREQUISITES = (
@@ -162,8 +165,9 @@ PREREQUISITES = (
                  "make quick-bench"),
     Prerequisite("pgbench", f"PostgreSQL {pgbin.MAJOR}'s", "apt-get install postgresql-15",
                  _pgbench, "make quick-bench"),
-    Prerequisite("docker", "an engine", "apt-get install docker.io", _docker,
-                 "ENV=compose, make aws-push"),
+    Prerequisite("docker", "an engine with compose v2",
+                 "apt-get install docker.io, and docker-compose-plugin (Debian 13: docker-compose)",
+                 _docker, "ENV=compose, make images, make aws-push, the Docker suites of make test"),
 )
 
 

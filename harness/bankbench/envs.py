@@ -82,14 +82,16 @@ class Compose:
     def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
         if not durable:
             raise UserError("ENV=compose runs durable PostgreSQL only")
-        # The local base images of `make offline-images`, unless the caller names others.
-        base_images = _read_env_file(paths.IMAGES_ENV) if paths.IMAGES_ENV.exists() else {}
+        base_images = _base_images()
         self.env = {**base_images, **os.environ,
                     "PG_MAX_CONNECTIONS": str(pg_max_connections or 100),
                     "SUT_CPUS": ",".join(map(str, where.sut_cpus))}
-        print(f"bankbench: docker compose build ({'base images of ' + str(paths.IMAGES_ENV) if base_images else 'public base images'})",
-              flush=True)
-        self.run("build")
+        print("bankbench: docker compose build, on the "
+              f"{'local base images of make offline-images' if base_images else 'public base images'}", flush=True)
+        try:
+            self.run("build")
+        except UserError as err:
+            raise UserError(f"{err}\nWithout Docker Hub, build local base images first: make offline-images") from None
         self.reset()
 
     def run(self, *args: str, stdin: str | None = None) -> str:
@@ -143,9 +145,14 @@ class Compose:
 POSTGRES_IMAGE = "bankbench/postgres"  # docker-compose.yml
 
 
-def _read_env_file(path: Path) -> dict[str, str]:
-    """NAME=VALUE lines, as docker compose --env-file reads them (comments and blanks skipped)."""
-    lines = (line.strip() for line in path.read_text().splitlines())
+def _base_images() -> dict[str, str]:
+    """The local base images of `make offline-images` (.run/images.env), written again for a new
+    clone when the engine has them all; none when it does not (the Dockerfiles' public images)."""
+    if not paths.IMAGES_ENV.exists():
+        subprocess.run(["bash", str(paths.OFFLINE_IMAGES), "--if-built"], capture_output=True)
+    if not paths.IMAGES_ENV.exists():
+        return {}
+    lines = (line.strip() for line in paths.IMAGES_ENV.read_text().splitlines())
     return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
 
 

@@ -25,6 +25,10 @@ from bankbench.errors import UserError
 
 USER = "postgres"
 DATABASE = "bank"
+# A level's fresh database in every environment: these statements on the server's `postgres`
+# database, then db/schema.sql in the new one (native after restarting its cluster; AWS in its
+# admin task; compose gets the same from a new container and volume).
+RECREATE_DATABASE = (f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)", f"CREATE DATABASE {DATABASE}")
 
 
 def free_port() -> int:
@@ -129,8 +133,8 @@ class Cluster:
         """Fresh state for a benchmark level: restart the server, recreate the database."""
         self.stop()
         self.start()
-        self.psql(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)", database="postgres")
-        self.psql(f"CREATE DATABASE {DATABASE}", database="postgres")
+        for statement in RECREATE_DATABASE:
+            self.psql(statement, database="postgres")
         self.psql_file(paths.SCHEMA)
 
     def destroy(self) -> None:

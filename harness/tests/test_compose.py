@@ -3,8 +3,10 @@ engine answers)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 import yaml
@@ -36,7 +38,7 @@ def test_services_the_harness_drives(compose: dict) -> None:
     assert {"postgres", "jmeter", *map(composefile.service_name, registry.names())} <= set(services)
     for entry in registry.entries().values():
         svc = services[composefile.service_name(entry.name)]
-        assert svc["ports"] == [f"127.0.0.1:{entry.port}:8080"]
+        assert svc["ports"] == [f"127.0.0.1:{entry.port}:{config.DEFAULT_PORT}"]
         assert svc["image"] == composefile.image_name(entry)
         assert {k: svc["environment"][k] for k in entry.environment} == entry.environment
         assert (svc["cpus"], svc["mem_limit"]) == (2, "8g"), "an m5.large each"
@@ -69,7 +71,8 @@ def test_the_services_own_defaults_apply_unless_the_caller_sets_them(compose: di
     """A null value: compose takes the caller's environment, or leaves the variable unset."""
     for name in map(composefile.service_name, registry.names()):
         environment = compose["services"][name]["environment"]
-        assert environment[config.POOL_SIZE] is None and config.ACQUIRE_TIMEOUT_MS not in environment
+        assert environment[config.POOL_SIZE] is None
+        assert config.ACQUIRE_TIMEOUT_MS not in environment and config.PORT not in environment
 
 
 def test_a_new_service_gets_its_block(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
@@ -103,3 +106,33 @@ def test_docker_compose_parses_it_where_available() -> None:
 def test_no_container_asks_for_more_cpus_than_a_2_core_machine_has(compose: dict) -> None:
     """Docker refuses a `cpus` above the host's count: the jmeter service once asked for 4."""
     assert all(svc.get("cpus", 0) <= 2 for svc in compose["services"].values())
+
+
+def test_env_compose_says_what_is_missing(path_without, tmp_path) -> None:
+    """Without docker, or with a docker whose compose plugin is missing, ENV=compose stops
+    before doing anything, saying what to install."""
+    bench = [sys.executable, "-m", "bankbench", "bench", "--env", "compose", "--profile", "smoke"]
+    env = {**os.environ, "PATH": path_without("docker"), "BANKBENCH_RUNS": str(tmp_path)}
+    out = subprocess.run(bench, env=env, cwd=paths.ROOT, capture_output=True, text=True)
+    assert out.returncode != 0 and "ENV=compose needs Docker: no `docker` command" in out.stderr
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "docker").write_text('#!/bin/sh\n[ "$1" = info ] && exit 0\necho "unknown command: docker $1" >&2; exit 1\n')
+    (fake / "docker").chmod(0o755)
+    out = subprocess.run(bench, env={**env, "PATH": f"{fake}:{env['PATH']}"}, cwd=paths.ROOT,
+                         capture_output=True, text=True)
+    assert out.returncode != 0 and "compose v2 plugin" in out.stderr
+    assert not list(tmp_path.glob("*-compose-smoke*"))  # no run was started
+
+
+def test_the_dockerfiles_agree_on_each_base_image_default(compose: dict) -> None:
+    """A base image argument declared in several Dockerfiles (the JDK of the Java service and of
+    JMeter) has one default: the public images of a build are one set."""
+    defaults: dict[str, set[str]] = {}
+    for svc in compose["services"].values():
+        if "build" in svc:
+            for line in (paths.ROOT / svc["build"]["dockerfile"]).read_text().splitlines():
+                if line.startswith("ARG ") and line[4:].split("=")[0] in compose["x-base-images"]:
+                    name, default = line[4:].split("=", 1)
+                    defaults.setdefault(name, set()).add(default)
+    assert defaults and all(len(values) == 1 for values in defaults.values()), defaults

@@ -63,3 +63,6 @@ def require_docker_engine() -> None:
     if subprocess.run(["docker", "info"], capture_output=True).returncode != 0:
         raise UserError("ENV=compose needs a running Docker engine, and none answers here "
                         "(`docker info` failed); use ENV=native (the default)")
+    if subprocess.run(["docker", "compose", "version"], capture_output=True).returncode != 0:
+        raise UserError("ENV=compose needs Docker's compose v2 plugin (`docker compose`), which "
+                        "this Docker lacks: install docker-compose-plugin (Debian 13: docker-compose)")

@@ -13,6 +13,8 @@
 # to `docker compose build` (by hand: docker compose --env-file .run/images.env build).
 # An image already in the engine is kept; delete it (docker rmi) to rebuild. Needs root
 # (debootstrap) and Debian's debootstrap package.
+# --if-built: only write .run/images.env, and only when every image is already in the engine
+# (a new clone on a machine that built them: ENV=compose calls it so).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 here=infra/docker/offline
@@ -21,6 +23,9 @@ out=.run/images.env
 go_version=$(sed -n 's/^toolchain go//p' bank-go/go.mod)
 
 have() { docker image inspect "$1" >/dev/null 2>&1; }
+if [ "${1:-}" = --if-built ]; then
+  have() { docker image inspect "$1" >/dev/null 2>&1 || exit 0; }
+fi
 
 debian() { # suite
   local image=bankbench-local/debian:$1 root

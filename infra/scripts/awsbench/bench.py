@@ -111,7 +111,7 @@ class Run:
             self.store.run_id, "aws", profile,
             machine={"cloud": "aws", "region": self.stack["region"], "hosts": self.stack["hosts"],
                      "jmeter_workers": self.stack["jmeter_workers"]},
-            versions={"images": self.images},
+            versions={f"image {image}": digest for image, digest in self.images.items()},  # as compose names them
             settings={"levels": [level["id"] for level in planned], "postgresql": self.stack["postgresql"],
                       "cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
                       "metrics_period_s": levels.METRICS_PERIOD_S,

@@ -1,4 +1,4 @@
-"""The one-off admin task: a fresh schema before a level, the money check after it.
+"""The one-off admin task: a fresh database before a level, the money check after it.
 
 It runs psql in the PostgreSQL image (infra/docker/postgres/Dockerfile holds copies of
 db/schema.sql and db/money_check.sql) and prints to its CloudWatch log, read back here.
@@ -11,9 +11,13 @@ from typing import Any
 
 from bankbench import money
 from bankbench.errors import UserError
+from bankbench.pg import RECREATE_DATABASE
 
 PSQL = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"]
-RESET = [*PSQL, "-c", "DROP TABLE IF EXISTS transaction, client", "-f", "/bankbench/schema.sql"]
+# The reset of every environment (bankbench.pg.RECREATE_DATABASE, on the `postgres` database),
+# then the schema in the new database (PGDATABASE). Two psql runs: one shell.
+RESET = ["sh", "-c", 'drop=$1 create=$2; shift 2; "$@" -d postgres -c "$drop" -c "$create" && '
+         '"$@" -f /bankbench/schema.sql', "reset", *RECREATE_DATABASE, *PSQL]
 CHECK = [*PSQL, "-c", "SHOW max_connections", "-f", "/bankbench/money_check.sql"]
 LOG_WAIT_S = 60
 
