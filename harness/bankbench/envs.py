@@ -1,8 +1,8 @@
 """Where a benchmark runs: native processes (default) or docker compose.
 
 Both give the runner the same few operations: a fresh database per level, a started service
-(with host pids, so the same sampler measures it: a container's processes are the host's), psql
-for the checks, the versions of what ran, and clean-up.
+(with a host pid), how the sampler measures it and PostgreSQL (process trees, or the containers'
+cgroups), psql for the checks, the versions of what ran, and clean-up.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from bankbench import aotcache, composefile, config, images, manifest, paths, registry, services
+from bankbench import aotcache, composefile, config, images, manifest, metrics, paths, registry, services
 from bankbench.errors import UserError
 from bankbench.pg import Cluster, free_port
 from bankbench.placement import Placement
@@ -38,6 +38,10 @@ class Native:
 
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()
+
+    def measure(self, pid: int) -> metrics.Tree:
+        """How the sampler measures a process of the system under test: its process tree."""
+        return metrics.Tree(pid)
 
     def versions(self, postgresql: str) -> dict[str, str]:
         return manifest.versions(postgresql)
@@ -111,13 +115,16 @@ class Compose:
             raise UserError("ENV=compose cannot record CPU profiles (PROFILE_CPU): use ENV=native")
         name = composefile.service_name(service)
         self.env[config.POOL_SIZE] = str(pool)  # docker-compose.yml passes it through
+        # --wait: until the image's health check passes, /health answering.
         self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)
-        url = f"http://127.0.0.1:{registry.get(service).port}"
-        services.wait_healthy(url)
-        return Container(self, name, url, self._pid(name))
+        return Container(self, name, f"http://127.0.0.1:{registry.get(service).port}", self._pid(name))
 
     def pg_pid(self) -> int:
         return self._pid("postgres")
+
+    def measure(self, pid: int) -> metrics.Cgroup:
+        """How the sampler measures a container, by its main process: its cgroup."""
+        return metrics.Cgroup(pid)
 
     def versions(self, postgresql: str) -> dict[str, str]:
         return images.versions(POSTGRES_IMAGE, postgresql)

@@ -6,6 +6,7 @@ import csv
 import threading
 import time
 from pathlib import Path
+from typing import Protocol
 
 import psutil
 
@@ -45,13 +46,66 @@ class Tree:
         return pct, mem / 2**20
 
 
+class Cgroup:
+    """A container's cgroup (v1 or v2), found from a process in it, measured as `docker stats`
+    measures it: the CPU time of every process in the container (health checks included), and
+    the memory it uses less the inactive page cache."""
+
+    ROOT = Path("/sys/fs/cgroup")
+
+    def __init__(self, pid: int):
+        v1, v2 = {}, ""
+        for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if controllers:
+                v1.update(dict.fromkeys(controllers.split(","), path.lstrip("/")))
+            else:
+                v2 = path.lstrip("/")
+        self.v1 = "cpuacct" in v1 and "memory" in v1
+        if self.v1:
+            self.cpu = self.ROOT / "cpuacct" / v1["cpuacct"] / "cpuacct.usage"  # ns
+            self.memory = self.ROOT / "memory" / v1["memory"]
+        else:
+            self.cpu = self.ROOT / v2 / "cpu.stat"  # usage_usec
+            self.memory = self.ROOT / v2
+        self.last_cpu: float | None = None
+
+    def sample(self, dt: float) -> tuple[float, float]:
+        """CPU % of one core since the last sample, and memory in MB (0, 0 once it is gone)."""
+        try:
+            if self.v1:
+                cpu = int(self.cpu.read_text()) / 1e9
+                used = int((self.memory / "memory.usage_in_bytes").read_text())
+                inactive = _keyed(self.memory / "memory.stat")["total_inactive_file"]
+            else:
+                cpu = _keyed(self.cpu)["usage_usec"] / 1e6
+                used = int((self.memory / "memory.current").read_text())
+                inactive = _keyed(self.memory / "memory.stat")["inactive_file"]
+        except FileNotFoundError:  # the container is gone
+            return 0.0, 0.0
+        pct = 0.0 if self.last_cpu is None else max(cpu - self.last_cpu, 0.0) / dt * 100
+        self.last_cpu = cpu
+        return pct, max(used - inactive, 0) / 2**20
+
+
+def _keyed(path: Path) -> dict[str, int]:
+    """A cgroup file of `name value` lines."""
+    return {name: int(value) for name, value in (line.split() for line in path.read_text().splitlines())}
+
+
+class Measured(Protocol):
+    """What the sampler measures: a process tree (native) or a container's cgroup (compose)."""
+
+    def sample(self, dt: float) -> tuple[float, float]: ...
+
+
 class Sampler(threading.Thread):
     """Writes one metrics.csv row a second until stopped."""
 
-    def __init__(self, out: Path, service_pid: int, pg_pid: int, interval: float = 1.0):
+    def __init__(self, out: Path, service: Measured, pg: Measured, interval: float = 1.0):
         super().__init__(daemon=True)
         self.out, self.interval = out, interval
-        self.trees = {"service": Tree(service_pid), "pg": Tree(pg_pid), "loadgen": Tree(None)}
+        self.trees: dict[str, Measured] = {"service": service, "pg": pg, "loadgen": Tree(None)}
         self.stopped = threading.Event()
 
     def watch(self, name: str, pid: int) -> None:

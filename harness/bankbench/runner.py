@@ -102,7 +102,7 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, tag: str
             hot.check(where.psql(hot.setup_sql(count)), count)
         props = {**level.jmeter_properties(), "host": "127.0.0.1",
                  "port": svc.url.rsplit(":", 1)[1]}
-        sampler = Sampler(out / "metrics.csv", svc.pid, where.pg_pid())
+        sampler = Sampler(out / "metrics.csv", where.measure(svc.pid), where.measure(where.pg_pid()))
         sampler.start()
         scraper.start()
         jm = jmeter.Run(props, out, dashboard=opts.dashboard)
