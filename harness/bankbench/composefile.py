@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import yaml
+
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
 
@@ -20,6 +22,11 @@ END = "  # --- end of the services of services.yaml ---\n"
 def service_name(name: str) -> str:
     """The compose service of a registry service: bank-<name>."""
     return f"bank-{name}"
+
+
+def postgres_image(path: Path = paths.COMPOSE) -> str:
+    """The PostgreSQL image the file builds (its `postgres` service)."""
+    return yaml.safe_load(path.read_text())["services"]["postgres"]["image"]
 
 
 def image_name(entry: registry.Entry) -> str:

@@ -127,7 +127,7 @@ class Compose:
         return metrics.Cgroup(pid)
 
     def versions(self, postgresql: str) -> dict[str, str]:
-        return images.versions(POSTGRES_IMAGE, postgresql)
+        return images.versions(composefile.postgres_image(), postgresql)
 
     def service_settings(self) -> dict[str, object]:
         """What the containers run with: docker-compose.yml passes the pool alone, and the Java
@@ -147,9 +147,6 @@ class Compose:
         out = subprocess.run(["docker", "inspect", "--format", "{{.State.Pid}}", container],
                              capture_output=True, text=True)
         return int(out.stdout.strip())
-
-
-POSTGRES_IMAGE = "bankbench/postgres"  # docker-compose.yml
 
 
 def _base_images() -> dict[str, str]:

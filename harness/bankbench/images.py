@@ -6,6 +6,7 @@ the libraries of the jar that the image's entrypoint starts, and the image's own
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import tarfile
@@ -39,13 +40,10 @@ def copy_out(image: str, path: str, into: Path) -> Path:
     """Copies file `path` out of `image` into the folder `into`; returns the copy."""
     container = _docker("create", image).stdout.decode().strip()
     try:
-        tar = subprocess.run(["docker", "cp", f"{container}:{path}", "-"], capture_output=True,
-                             check=True).stdout
+        tar = _docker("cp", f"{container}:{path}", "-").stdout
     finally:
         _docker("rm", container)
-    archive = into / "copy.tar"
-    archive.write_bytes(tar)
-    with tarfile.open(archive) as files:
+    with tarfile.open(fileobj=io.BytesIO(tar)) as files:
         files.extractall(into, filter="data")
     return into / Path(path).name
 
@@ -53,10 +51,8 @@ def copy_out(image: str, path: str, into: Path) -> Path:
 def versions(postgres_image: str, postgresql: str) -> dict[str, str]:
     """The versions of what runs in the containers, and each image's digest."""
     found: dict[str, str] = {}
-    first: dict[str, registry.Entry] = {}  # java-virtual runs java's image
-    for entry in registry.entries().values():
-        first.setdefault(entry.image, entry)
-    for entry in first.values():
+    built = {entry.image: entry for entry in registry.entries().values()}  # java-virtual: java's image
+    for entry in built.values():
         image = composefile.image_name(entry)
         with tempfile.TemporaryDirectory() as tmp:
             artifact = copy_out(image, program(image), Path(tmp))

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import composefile, config, envs, placement, registry
-from bankbench import paths
+from bankbench import composefile, config, envs, paths, placement, registry
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["docker", "info"], capture_output=True).returncode != 0,
@@ -59,7 +58,7 @@ def test_compose_smoke_run_is_complete(smoke: Path) -> None:
 def test_manifest_has_the_images_and_the_versions_inside_them(smoke: Path) -> None:
     manifest = json.loads((smoke / "manifest.json").read_text())
     versions = manifest["versions"]
-    for image in {composefile.image_name(entry) for entry in registry.entries().values()} | {envs.POSTGRES_IMAGE}:
+    for image in {composefile.image_name(entry) for entry in registry.entries().values()} | {composefile.postgres_image()}:
         assert versions[f"image {image}"] == docker("image", "inspect", "--format", "{{.Id}}", image).stdout.strip()
     # Inside the images, not the host: the image's JDK, the server of the postgres image.
     java_image = composefile.image_name(registry.get("java"))
@@ -92,7 +91,7 @@ def test_postgres_is_not_ready_while_its_set_up_server_runs() -> None:
               "psql -X -q -U postgres -d postgres -c 'CREATE DATABASE bank' && "
               "psql -X -q -U postgres -d bank -f /bankbench/schema.sql && "
               "if bankbench-ready; then echo ready; else echo not-ready; fi")
-    out = docker("run", "--rm", "--user", "postgres", "--entrypoint", "bash", envs.POSTGRES_IMAGE,
+    out = docker("run", "--rm", "--user", "postgres", "--entrypoint", "bash", composefile.postgres_image(),
                  "-c", script)
     assert out.stdout.split()[-1] == "not-ready", out.stdout + out.stderr
 
