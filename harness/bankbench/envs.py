@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,8 +107,21 @@ class Compose:
         return out.stdout.strip()
 
     def reset(self) -> None:
-        self.run("rm", "--stop", "--force", "--volumes", "postgres")
+        try:
+            self.run("rm", "--stop", "--force", "--volumes", "postgres")
+        except UserError as err:
+            # Docker 20.10 can refuse a removal it is already doing (seen once in CI): let it end.
+            if "already in progress" not in str(err):
+                raise
+            self._wait_removed("postgres")
         self.run("up", "--detach", "--wait", "postgres")
+
+    def _wait_removed(self, service: str, timeout_s: float = 60) -> None:
+        deadline = time.monotonic() + timeout_s
+        while self.run("ps", "--all", "--quiet", service):
+            if time.monotonic() > deadline:
+                raise UserError(f"the {service} container was not removed within {timeout_s:.0f} s")
+            time.sleep(1)
 
     def start(self, service: str, pool: int, log: Path,
               extra_env: dict[str, str] | None = None) -> Container:
