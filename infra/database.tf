@@ -41,8 +41,8 @@ locals {
       }])
     }
 
-    # psql with the image's copies of db/schema.sql and db/money_check.sql; the driver gives
-    # the command of each run (reset or money check) and reads the answer from its log.
+    # psql with the image's copy of db/schema.sql; the aws environment gives the command of
+    # each run (reset, or SQL as text: settings, hot accounts, money check) and reads its log.
     admin = {
       cpu           = local.admin_task.cpu
       memory        = local.admin_task.memory

@@ -83,16 +83,15 @@ def summarize_level(level_dir: Path) -> dict:
     return summary
 
 
-def level_summary(level_dir: Path, intervals: bool = True) -> dict:
+def level_summary(level_dir: Path, intervals: bool = True, resources: bool = True) -> dict:
     """A level's summary.json, computed from its raw files; without `intervals`, no `seconds_ci`
-    (its bootstrap takes seconds: the progress line of a level does not need it)."""
+    (its bootstrap takes seconds: the progress line of a level does not need it); without
+    `resources`, no metrics.csv read (on AWS it comes when the run closes)."""
     level = read_json(level_dir / "level.json")
     start = level["measure_from_ms"]
     samples = read_samples(level_dir / "jmeter.csv.gz")
     measured = samples[samples["timeStamp"] >= start]
     seconds = ((measured["timeStamp"] + measured["elapsed"]).max() - start) / 1000
-    metrics = read_metrics(level_dir / "metrics.csv")
-    in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
     summary = {
         "summary_version": SUMMARY_VERSION,
         "level": level,
@@ -102,8 +101,11 @@ def level_summary(level_dir: Path, intervals: bool = True) -> dict:
             str(label): latency_stats(group, seconds)
             for label, group in measured.groupby("label", observed=True)
         },
-        "resources": resource_stats(in_window, level.get("loadgen_cpus")),
     }
+    if resources:
+        metrics = read_metrics(level_dir / "metrics.csv")
+        in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
+        summary["resources"] = resource_stats(in_window, level.get("loadgen_cpus"))
     if intervals:
         summary["seconds_ci"] = stats.second_intervals(
             ((measured["timeStamp"] - start) // 1000).to_numpy(dtype=int), measured["elapsed"].to_numpy(dtype=float))

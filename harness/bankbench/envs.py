@@ -1,8 +1,10 @@
-"""Where a benchmark runs: native processes (default) or docker compose.
+"""Where a benchmark runs: the operations the runner drives in every environment (Env), and the
+two that run here: native processes (default) and docker compose. awsbench adds `aws`.
 
-Both give the runner the same few operations: a fresh database per level, a started service
-(with a host pid), how the sampler measures it and PostgreSQL (process trees, or the containers'
-cgroups), psql for the checks, the versions of what ran, and clean-up.
+An environment gives a fresh database per level, a started service, the level's load, psql for
+the checks, and what the manifest says of it: the machine, the versions of what ran, the
+settings passed. The local two run the load on this machine (bankbench.localload) and measure
+the service and PostgreSQL as process trees (native) or by the containers' cgroups (compose).
 """
 
 from __future__ import annotations
@@ -12,22 +14,115 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
-from bankbench import aotcache, composefile, config, images, manifest, metrics, paths, registry, services
+from bankbench import aotcache, composefile, config, images, jmeter, manifest, metrics, paths, registry, services
 from bankbench.errors import UserError
+from bankbench.localload import LocalLoad
 from bankbench.pg import Cluster, free_port
-from bankbench.placement import Placement
+from bankbench.placement import SPLIT
+from bankbench.profiles import Level
+
+if TYPE_CHECKING:
+    from bankbench.runner import Options
 
 
-class Native:
+class Service(Protocol):
+    url: str
+
+    def stop(self) -> None: ...
+
+
+class Load(Protocol):
+    """One level's load: service_env() before the service starts, run() while it is up,
+    finish() once it has stopped (the faults struck, returned for level.json)."""
+
+    def service_env(self) -> dict[str, str] | None: ...
+
+    def run(self, svc: Service, tag: str, remaining_s: float) -> tuple[int, int]: ...
+
+    def finish(self, window: tuple[int, int]) -> list[dict]: ...
+
+
+class Env(Protocol):
+    """An environment, opened with the run's options and closed when the run ends."""
+
+    name: str
+
+    def __init__(self, opts: Options) -> None: ...
+
+    def describe(self) -> str:
+        """Where the run happens, for its first line."""
+
+    def reset(self) -> None:
+        """A new database with the schema alone: every environment's level starts from it."""
+
+    def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None) -> Service: ...
+
+    def load(self, level: Level, out: Path) -> Load: ...
+
+    def psql(self, sql: str) -> str:
+        """Runs SQL in the benchmark's database; returns its rows as `psql -A -t` prints them."""
+
+    def machine(self) -> dict: ...
+
+    def versions(self, postgresql: str) -> dict[str, str]:
+        """The versions of what ran, `postgresql` being the server's."""
+
+    def settings(self) -> dict[str, object]:
+        """The manifest's settings of this environment: what the services and the load ran with."""
+
+    def level_settings(self) -> dict[str, object]:
+        """What level.json adds in this environment."""
+
+    def loadgen_place(self) -> str:
+        """Where the load generator runs, as in "... were at least 80 % busy"."""
+
+    def close(self) -> None: ...
+
+
+class Local:
+    """What native and compose share: the load runs on this machine, on the CPUs of the run's
+    placement (the harness, and so JMeter, pinned to the load generator's)."""
+
+    name: str
+
+    def __init__(self, opts: Options):
+        self.opts = opts
+        self.placement = opts.placement
+        self.placement.pin_harness()
+
+    def describe(self) -> str:
+        return f"{self.name}, CPUs {self.placement.describe()}"
+
+    def load(self, level: Level, out: Path) -> LocalLoad:
+        return LocalLoad(self, level, out, self.opts.dashboard, self.opts.chaos, self.opts.profile_cpu)
+
+    def machine(self) -> dict:
+        return manifest.machine()
+
+    def settings(self) -> dict[str, object]:
+        return {"cpu_placement": self.placement.as_dict(), **self.service_settings(),
+                "jmeter_jvm": jmeter.JVM_OPTIONS}
+
+    def level_settings(self) -> dict[str, object]:
+        split = self.placement.mode == SPLIT
+        return {"cpu_placement": self.placement.mode,
+                **({"loadgen_cpus": len(self.placement.loadgen)} if split else {})}
+
+    def loadgen_place(self) -> str:
+        return "its own CPUs were" if self.placement.mode == SPLIT else "the machine was"
+
+
+class Native(Local):
     """A throwaway cluster from the machine's binaries; services as local processes."""
 
     name = "native"
 
-    def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
-        self.placement = where
-        self.cluster = Cluster.create(max_connections=pg_max_connections, durable=durable,
-                                      cpus=where.sut_cpus)
+    def __init__(self, opts: Options):
+        super().__init__(opts)
+        self.cluster = Cluster.create(max_connections=opts.pg_max_connections, durable=opts.durable,
+                                      cpus=self.placement.sut_cpus)
 
     def reset(self) -> None:
         self.cluster.reset()
@@ -75,7 +170,7 @@ class Container:
         self.compose.run("stop", self.service)
 
 
-class Compose:
+class Compose(Local):
     """docker-compose.yml: PostgreSQL re-created per level, one service container at a time.
 
     Under CPU placement "split" the containers get the system under test's CPUs (cpuset), as
@@ -84,13 +179,14 @@ class Compose:
 
     name = "compose"
 
-    def __init__(self, pg_max_connections: int | None, durable: bool, where: Placement):
-        if not durable:
+    def __init__(self, opts: Options):
+        if not opts.durable:
             raise UserError("ENV=compose runs durable PostgreSQL only")
+        super().__init__(opts)
         base_images = _base_images()
         self.env = {**base_images, **os.environ,
-                    "PG_MAX_CONNECTIONS": str(pg_max_connections or 100),
-                    "SUT_CPUS": ",".join(map(str, where.sut_cpus))}
+                    "PG_MAX_CONNECTIONS": str(opts.pg_max_connections or 100),
+                    "SUT_CPUS": ",".join(map(str, self.placement.sut_cpus))}
         print("bankbench: docker compose build, on the "
               f"{'local base images of make offline-images' if base_images else 'public base images'}", flush=True)
         try:
@@ -174,8 +270,4 @@ def _base_images() -> dict[str, str]:
     return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
 
 
-Env = Native | Compose
-
-
-def open_env(name: str, pg_max_connections: int | None, durable: bool, where: Placement) -> Env:
-    return {"native": Native, "compose": Compose}[name](pg_max_connections, durable, where)
+LOCAL: dict[str, type[Env]] = {"native": Native, "compose": Compose}  # `bankbench bench --env`

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -48,16 +49,26 @@ def copy_out(image: str, path: str, into: Path) -> Path:
     return into / Path(path).name
 
 
+def present(image: str) -> bool:
+    """Whether an engine here holds `image` (by name or name@digest)."""
+    return bool(shutil.which("docker")) and subprocess.run(
+        ["docker", "image", "inspect", image], capture_output=True).returncode == 0
+
+
+def contents(entry: registry.Entry, image: str) -> dict[str, str]:
+    """The versions inside the image of registry `entry`: the build info of its program and,
+    for a JVM image, its own `java -version`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        artifact = copy_out(image, program(image), Path(tmp))
+        return manifest.build_versions(entry, artifact, ["docker", "run", "--rm", "--entrypoint", "java", image])
+
+
 def versions(postgres_image: str, postgresql: str) -> dict[str, str]:
     """The versions of what runs in the containers, and each image's digest."""
     found: dict[str, str] = {}
-    built = {entry.image: entry for entry in registry.entries().values()}  # java-virtual: java's image
-    for entry in built.values():
+    for entry in registry.by_image().values():  # java-virtual runs java's image
         image = composefile.image_name(entry)
-        with tempfile.TemporaryDirectory() as tmp:
-            artifact = copy_out(image, program(image), Path(tmp))
-            found |= manifest.build_versions(entry, artifact,
-                                             ["docker", "run", "--rm", "--entrypoint", "java", image])
+        found |= contents(entry, image)
         found[f"image {image}"] = digest(image)
     return {**found, "postgresql": postgresql, f"image {postgres_image}": digest(postgres_image),
             "jmeter": manifest.jmeter_version()}

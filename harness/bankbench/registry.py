@@ -44,6 +44,14 @@ def entries() -> dict[str, Entry]:
     return _load(path())
 
 
+def by_image() -> dict[str, Entry]:
+    """Image -> the first entry that runs it: entries may share one (java-virtual runs java's)."""
+    found: dict[str, Entry] = {}
+    for entry in entries().values():
+        found.setdefault(entry.image, entry)
+    return found
+
+
 def names() -> tuple[str, ...]:
     return tuple(entries())
 

@@ -6,15 +6,16 @@ import argparse
 import shutil
 import signal
 import subprocess
+from pathlib import Path
 
-from bankbench import chaos, placement, runner
+from bankbench import chaos, envs, placement, runner
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.errors import UserError
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="run a benchmark profile, level by level")
-    p.add_argument("--env", choices=("native", "compose"), default="native",
+    p.add_argument("--env", choices=tuple(envs.LOCAL), default="native",
                    help="native: local processes (default); compose: docker-compose.yml")
     add_bench_arguments(p)
     p.set_defaults(run=run)
@@ -39,18 +40,27 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
                    f"{', '.join(chaos.FAULTS)} (default: none)")
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.env == "compose":
-        require_docker_engine()
-    signal.signal(signal.SIGTERM, _interrupted)  # clean up (and mark the run) as on Ctrl-C
-    where = placement.plan(args.cpu_placement or placement.default_mode())
-    opts = runner.Options(profile=profile_from_args(args), placement=where,
+def options(args: argparse.Namespace) -> runner.Options:
+    """The run that the knobs of add_bench_arguments() ask for."""
+    return runner.Options(profile=profile_from_args(args),
+                          placement=placement.plan(args.cpu_placement or placement.default_mode()),
                           pg_max_connections=args.pg_max_connections,
                           durable=not args.non_durable, dashboard=not args.no_dashboard,
                           chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu)
-    run_dir = runner.run(opts, env=args.env)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.env == "compose":
+        require_docker_engine()
+    run_dir = run_in(envs.LOCAL[args.env], args)
     print(f"results in {run_dir}; next: bankbench summarize {run_dir}")
     return 0
+
+
+def run_in(env: type[envs.Env], args: argparse.Namespace) -> Path:
+    """Runs the benchmark of `args` in `env`, cleaning up (and marking the run) on SIGTERM as on Ctrl-C."""
+    signal.signal(signal.SIGTERM, _interrupted)
+    return runner.run(options(args), env)
 
 
 def _interrupted(signum: int, _frame: object) -> None:

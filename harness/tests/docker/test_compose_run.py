@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import composefile, config, envs, paths, placement, registry
+from bankbench import composefile, config, envs, paths, placement, profiles, registry, runner
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["docker", "info"], capture_output=True).returncode != 0,
@@ -71,7 +71,9 @@ def test_manifest_has_the_images_and_the_versions_inside_them(smoke: Path) -> No
 
 def test_containers_get_the_system_under_test_cpus_and_report_healthy() -> None:
     where = placement.plan(placement.SPLIT) if len(os.sched_getaffinity(0)) > 1 else placement.plan(placement.SHARED)
-    env = envs.Compose(None, True, where)
+    affinity = os.sched_getaffinity(0)
+    env = envs.Compose(runner.Options(profiles.load("smoke"), where, pg_max_connections=None, durable=True))
+    os.sched_setaffinity(0, affinity)  # the environment pins the harness to the load generator's CPUs
     try:
         container = env.start("go", config.DEFAULT_POOL_SIZE, Path("/dev/null"))
         for service in ("postgres", container.service):

@@ -1,12 +1,11 @@
-"""The levels of a run, as the harness plans them, and what changes when N workers share one."""
+"""What the `aws` environment does to a level's load: the knobs it refuses, its share per JMeter
+worker, and how long it may take."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from bankbench import profiles, runs
-from bankbench.commands.plan import profile_from_args
 from bankbench.errors import UserError
 from bankbench.placement import SHARED
 
@@ -15,9 +14,9 @@ SHARED_PROPERTIES = ("users", "rate")
 METRICS_PERIOD_S = 60  # CloudWatch's finest period for Container Insights and EC2 metrics
 
 
-def plan(args: argparse.Namespace) -> tuple[profiles.Profile, list[dict]]:
-    """The profile that the knobs of `args` make, and its levels as the harness plans them;
-    refuses the knobs this environment cannot honour yet, rather than dropping them."""
+def refuse_unsupported(args: argparse.Namespace) -> None:
+    """Refuses, by name, the knobs of `make bench` this environment cannot honour yet, rather
+    than dropping them."""
     unsupported = {
         "--pg-max-connections": args.pg_max_connections is not None,
         "--non-durable": args.non_durable,
@@ -27,8 +26,6 @@ def plan(args: argparse.Namespace) -> tuple[profiles.Profile, list[dict]]:
     }
     if refused := [knob for knob, set_ in unsupported.items() if set_]:
         raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")
-    profile = profile_from_args(args)
-    return profile, [level.as_dict() for level in profiles.levels(profile)]
 
 
 def worker_properties(level: dict, workers: int) -> dict[str, Any]:
@@ -42,13 +39,6 @@ def worker_properties(level: dict, workers: int) -> dict[str, Any]:
                             f"another jmeter_workers")
         props[name] //= workers
     return props
-
-
-def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int,
-                   workers: int) -> dict[str, Any]:
-    """level.json, with what an AWS run adds: its metrics' period and JMeter workers."""
-    return runs.level_document(level, started_ms, ended_ms, pg_max_connections,
-                               metrics_period_s=METRICS_PERIOD_S, jmeter_workers=workers)
 
 
 def time_bound_s(level: dict) -> int:

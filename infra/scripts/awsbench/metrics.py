@@ -7,14 +7,15 @@ in percent of one core, so 200 = two cores busy; machine CPU 0-100.
 
 from __future__ import annotations
 
+import csv
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from awsbench.levels import METRICS_PERIOD_S
+from bankbench.metrics import COLUMNS
 
-COLUMNS = ("t_ms", "service_cpu_pct", "service_rss_mb", "pg_cpu_pct", "pg_rss_mb",
-           "loadgen_cpu_pct", "machine_cpu_pct")
 INSIGHTS = "ECS/ContainerInsights"
 ARRIVAL_WAIT_S = 420  # Container Insights publishes a minute's figures a few minutes later
 
@@ -87,6 +88,14 @@ def rows(series: dict[str, dict[int, float]], workers: int) -> list[dict[str, fl
         "loadgen_cpu_pct": cpu_pct(series["loadgen_cpu"].get(t), workers),
         "machine_cpu_pct": series["machine_cpu"].get(t),
     } for t in stamps]
+
+
+def write(path: Path, table: list[dict[str, float | int | None]]) -> None:
+    """metrics.csv, with the columns of every environment's (bankbench.metrics)."""
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(table)
 
 
 def _time(ms: int) -> datetime:

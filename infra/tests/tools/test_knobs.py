@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from awsbench import cli, levels
+from bankbench import profiles
+from bankbench.commands.bench import options
 from bankbench.errors import UserError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -57,14 +59,16 @@ def test_each_knob_reaches_both(knob: str) -> None:
 def test_the_driver_parses_every_knob_and_refuses_by_name_what_it_cannot_do() -> None:
     args = cli.parser().parse_args(["bench", *bench_arguments("aws-bench", **SAMPLE)])
     with pytest.raises(UserError) as refused:
-        levels.plan(args)
+        levels.refuse_unsupported(args)
     for flag in ("--pg-max-connections", "--non-durable", "--chaos", "--profile-cpu", "--cpu-placement"):
         assert flag in str(refused.value)
 
 
 def test_the_driver_plans_the_levels_of_the_other_knobs() -> None:
     knobs = {k: v for k, v in SAMPLE.items() if k not in NOT_ON_AWS}
-    _, planned = levels.plan(cli.parser().parse_args(["bench", *bench_arguments("aws-bench", **knobs)]))
+    args = cli.parser().parse_args(["bench", *bench_arguments("aws-bench", **knobs)])
+    levels.refuse_unsupported(args)
+    planned = [level.as_dict() for level in profiles.levels(options(args).profile)]
     assert [level["id"] for level in planned] == [
         f"go-u{users}-p5-r{repeat}" for repeat in (1, 2) for users in (10, 20)]
     assert {(lv["duration_s"], lv["warmup_s"], lv["scenario"], lv["jmeter_properties"]["think_ms"])

@@ -19,13 +19,5 @@ def test_a_load_that_does_not_split_is_refused(level):
         levels.worker_properties(level(users=1000), workers=3)
 
 
-def test_level_json_measures_after_ramp_up_and_warm_up(level):
-    doc = levels.level_document(level(), started_ms=1_000_000, ended_ms=1_130_000,
-                                pg_max_connections=100, workers=2)
-    assert doc["measure_from_ms"] == 1_000_000 + 60_000
-    assert (doc["ended_ms"], doc["pg_max_connections"], doc["metrics_period_s"]) == (1_130_000, 100, 60)
-    assert "id" not in doc and doc["users"] == 1000 and doc["jmeter_workers"] == 2
-
-
 def test_a_level_may_take_its_load_and_ten_minutes_more(level):
     assert levels.time_bound_s(level()) == 30 + 30 + 60 + 600

@@ -4,6 +4,7 @@ import boto3
 from moto import mock_aws
 
 from awsbench import metrics
+from bankbench.rawdata import read_metrics
 
 STACK = {
     "cluster_name": "bankbench",
@@ -43,3 +44,12 @@ def test_fetch_reads_container_insights_per_task_family():
     series = metrics.fetch(cloudwatch, metrics.queries(STACK, "go"), T0 - 60_000, T0 + 120_000)
     assert list(series["service_cpu"].values()) == [2048.0]
     assert series["pg_cpu"] == {}
+
+
+def test_the_rows_are_written_as_every_environments_metrics_csv(tmp_path):
+    series = {"service_cpu": {T0: 1024.0}, "service_mem": {}, "pg_cpu": {T0: 512.0},
+              "pg_mem": {T0: 900.0}, "loadgen_cpu": {T0: 1024.0}, "machine_cpu": {T0: 50.0}}
+    metrics.write(tmp_path / "metrics.csv", metrics.rows(series, workers=2))
+    frame = read_metrics(tmp_path / "metrics.csv")
+    assert frame["service_cpu_pct"].tolist() == [100.0] and frame["loadgen_cpu_pct"].tolist() == [200.0]
+    assert frame["service_rss_mb"].isna().all()

@@ -1,0 +1,155 @@
+"""The `aws` environment of the runner, on moto's S3 and CloudWatch Logs (ECS itself cannot run
+tasks in an emulator: these tests drive what the environment asks of it and reads back)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from awsbench import database, ecs, levels, tf
+from awsbench.env import Aws, ControllerLoad, Task
+from bankbench import config, hot, paths, placement, profiles, registry
+from bankbench.errors import UserError
+from bankbench.pg import SETTINGS_SQL, Cluster
+from bankbench.runner import Options
+
+STACK = {
+    "region": "us-east-1", "cluster_name": "bankbench", "jmeter_workers": 2, "service_port": 8080,
+    "results_bucket": "results", "cost_per_hour_usd": 0.93,
+    "log_groups": {"postgres": "/ecs/bankbench/postgres", "jmeter": "/ecs/bankbench/jmeter"},
+    "hosts": {"service": {"instance_type": "m5.large"}}, "postgresql": {"host": "postgres.bankbench.internal"},
+    "ecr_repositories": {image: {"url": f"123456789012.dkr.ecr.us-east-1.amazonaws.com/bankbench/{image}"}
+                         for image in {entry.image for entry in registry.entries().values()}},
+}
+TASK = "arn:aws:ecs:us-east-1:123456789012:task/bankbench/0123456789abcdef"
+
+
+def options(**overrides) -> Options:
+    return Options(profiles.load("smoke", overrides), placement.plan(placement.SHARED),
+                   pg_max_connections=None, durable=True)
+
+
+@pytest.fixture
+def scaled(monkeypatch) -> list[bool]:
+    """The stack's outputs, and ECS's scaling recorded instead of done."""
+    calls: list[bool] = []
+    monkeypatch.setattr(tf, "require_outputs", lambda: STACK)
+    monkeypatch.setattr(ecs.Cluster, "scale_services", lambda self, up: calls.append(up))
+    return calls
+
+
+@pytest.fixture
+def aws(scaled) -> Aws:
+    with mock_aws():
+        boto3.client("s3", region_name="us-east-1").create_bucket(Bucket="results")
+        env = Aws(options())
+        env.workers = ["10.42.1.8", "10.42.1.9"]
+        yield env
+
+
+def test_a_load_that_does_not_split_is_refused_before_anything_starts(scaled):
+    with mock_aws(), pytest.raises(UserError, match="users=5 does not split over 2"):
+        Aws(options(users=[5]))
+    assert scaled == []
+
+
+def test_the_controller_drives_each_workers_share_at_the_service(aws):
+    level = profiles.levels(profiles.load("smoke", {"users": [1000]}))[0]
+    command = ControllerLoad(aws, level, paths.ROOT).controller_command("http://10.42.1.20:8080")
+    assert command[0] == "controller"
+    assert {"users=500", "host=10.42.1.20", "port=8080"} <= set(command[1:])
+
+
+def test_the_controller_knows_its_workers_and_where_its_results_go(aws):
+    level = profiles.levels(profiles.load("smoke"))[0]
+    env = ControllerLoad(aws, level, paths.ROOT).controller_environment()
+    assert env["JMETER_WORKERS"] == "10.42.1.8,10.42.1.9"
+    assert env["RESULTS_PREFIX"] == f"runs/{aws.store.run_id}/levels/{level.id}/raw/"
+
+
+def test_the_service_task_gets_the_levels_pool_under_the_services_own_name(aws, monkeypatch):
+    started = {}
+
+    def run(self, family, role, group, container, command=None, environment=None):
+        started.update(family=family, environment=environment)
+        return TASK
+
+    monkeypatch.setattr(ecs.Cluster, "run", run)
+    monkeypatch.setattr(ecs.Cluster, "service_addresses", lambda self, service: ["10.42.1.8", "10.42.1.9"])
+    monkeypatch.setattr(ecs.Cluster, "wait_running", lambda self, arn: {"containers": [], "attachments": [
+        {"type": "ElasticNetworkInterface", "details": [{"name": "privateIPv4Address", "value": "10.42.1.20"}]}]})
+    task = aws.start("go", 7, paths.ROOT / "service.log")
+    assert isinstance(task, Task) and task.url == "http://10.42.1.20:8080"
+    assert started == {"family": "go", "environment": {config.POOL_SIZE: "7"}}
+
+
+def test_runs_record_the_image_digests_they_ran(aws):
+    task = {"containers": [{"image": "repo/bank-go:latest", "imageDigest": "sha256:abc"}, {"image": "x"}]}
+    assert aws.record(task) is task
+    assert aws.versions("15.18") == {"postgresql": "15.18", "image repo/bank-go:latest": "sha256:abc"}
+
+
+def test_levels_and_manifest_say_where_the_load_ran(aws):
+    assert aws.level_settings() == {"cpu_placement": "hosts", "metrics_period_s": levels.METRICS_PERIOD_S,
+                                    "jmeter_workers": 2}
+    settings = aws.settings()
+    assert settings["cpu_placement"]["mode"] == "hosts"
+    assert settings["acquire_timeout_ms"] == config.DEFAULT_ACQUIRE_TIMEOUT_MS
+    assert aws.machine()["jmeter_workers"] == 2
+
+
+def test_the_admin_task_output_is_read_from_its_log_up_to_the_end_line(aws):
+    logs = boto3.client("logs", region_name="us-east-1")
+    group, stream = STACK["log_groups"]["postgres"], "admin/admin/0123456789abcdef"
+    logs.create_log_group(logGroupName=group)
+    logs.create_log_stream(logGroupName=group, logStreamName=stream)
+    now = int(time.time() * 1000)
+    logs.put_log_events(logGroupName=group, logStreamName=stream, logEvents=[
+        {"timestamp": now + i, "message": m} for i, m in enumerate(["100", "3|1200|1200|0|0", database.END])])
+    assert database.task_log(logs, group, TASK, wait_s=0) == ["100", "3|1200|1200|0|0"]
+
+
+def test_a_log_without_its_end_is_an_error_after_the_wait():
+    with mock_aws():
+        logs = boto3.client("logs", region_name="us-east-1")
+        logs.create_log_group(logGroupName="/ecs/bankbench/postgres")
+        with pytest.raises(UserError, match="did not end"):
+            database.task_log(logs, "/ecs/bankbench/postgres", TASK, wait_s=0)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A real PostgreSQL (the machine's binaries), where the admin task's commands run as in the image."""
+    c = Cluster.create()
+    c.reset()
+    yield c
+    c.destroy()
+
+
+def admin(cluster: Cluster, command: list[str], check: bool = True) -> subprocess.CompletedProcess:
+    """Runs `command` with the environment the admin task definition (infra/database.tf) gives."""
+    env = {**os.environ, "PATH": f"{cluster.bin}:{os.environ['PATH']}", "PGHOST": "127.0.0.1",
+           "PGPORT": str(cluster.port), "PGUSER": "postgres", "PGDATABASE": "bank"}
+    return subprocess.run(command, env=env, capture_output=True, text=True, check=check)
+
+
+def test_the_admin_task_prints_what_native_psql_gives_then_the_end_line(cluster):
+    for sql in (SETTINGS_SQL, paths.MONEY_CHECK.read_text()):
+        *rows, end = admin(cluster, database.query(sql)).stdout.splitlines()
+        assert end == database.END and "\n".join(rows) == cluster.psql(sql)
+
+
+def test_the_hot_accounts_are_made_by_the_admin_task_as_natively(cluster):
+    cluster.reset()
+    printed = admin(cluster, database.query(hot.setup_sql(10))).stdout.splitlines()
+    hot.check("\n".join(printed[:-1]), 10)
+
+
+def test_sql_that_fails_prints_no_end_line(cluster):
+    out = admin(cluster, database.query("SELECT nope"), check=False)
+    assert out.returncode != 0 and database.END not in out.stdout
