@@ -1,6 +1,7 @@
 # JMeter in its own distributed mode: N worker tasks (an ECS service, one host each) generate
-# the load; per level the driver runs one controller task that drives them over RMI, collects
-# their samples into one results file, and whose uploader sidecar copies the results to S3.
+# the load; per level the aws environment (scripts/awsbench/env.py) runs one controller task
+# that drives them over RMI, collects their samples into one results file, and whose uploader
+# sidecar copies the results to S3.
 
 locals {
   uploader = { cpu = 256, memory = 256 }
@@ -56,7 +57,7 @@ locals {
           memory     = local.uploader.memory
           dependsOn  = [{ containerName = "jmeter", condition = "COMPLETE" }]
           entryPoint = ["sh", "-c"]
-          # RESULTS_PREFIX is set by the driver for each level.
+          # RESULTS_PREFIX is set by the aws environment for each level.
           command = ["aws s3 cp --recursive --only-show-errors /results \"s3://$RESULTS_BUCKET/$RESULTS_PREFIX\""]
           environment = [
             { name = "RESULTS_BUCKET", value = aws_s3_bucket.results.id },

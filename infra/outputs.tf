@@ -44,7 +44,7 @@ output "task_definitions" {
 }
 
 output "ecs_services" {
-  description = "ECS services that the driver scales up for a run and down after it, with the count it runs."
+  description = "ECS services that the aws environment scales up for a run and down after it, with the count it runs."
   value       = { for name, service in aws_ecs_service.this : name => local.ecs_services[name].count }
 }
 

@@ -1,4 +1,4 @@
-# The services under test, one task definition each. The benchmark driver starts one task per
+# The services under test, one task definition each. The aws environment starts one task per
 # level with that level's pool size, so there is no ECS service here.
 
 locals {
@@ -7,7 +7,7 @@ locals {
   bank_services = yamldecode(file("${path.module}/../services.yaml"))
 
   # Where the services find PostgreSQL and listen. Pool size and acquire timeout keep the
-  # services' own defaults; the driver sets POSTGRES_CONNECTIONS_SIZE per level.
+  # services' own defaults; the aws environment sets POSTGRES_CONNECTIONS_SIZE per level.
   bank_environment = {
     POSTGRES_HOST = local.postgres_host
     POSTGRES_PORT = tostring(local.ports.postgres)

@@ -48,6 +48,7 @@ class Env(Protocol):
     """An environment, opened with the run's options and closed when the run ends."""
 
     name: str
+    local_build: bool  # it runs this checkout's build: the run starts with `bankbench verify` of it
 
     def __init__(self, opts: Options) -> None: ...
 
@@ -67,7 +68,8 @@ class Env(Protocol):
     def machine(self) -> dict: ...
 
     def versions(self, postgresql: str) -> dict[str, str]:
-        """The versions of what ran, `postgresql` being the server's."""
+        """The versions of what runs, `postgresql` being the server's: asked when the run starts
+        and again after its last level (AWS learns the image digests from the tasks it ran)."""
 
     def settings(self) -> dict[str, object]:
         """The manifest's settings of this environment: what the services and the load ran with."""
@@ -75,22 +77,28 @@ class Env(Protocol):
     def level_settings(self) -> dict[str, object]:
         """What level.json adds in this environment."""
 
-    def loadgen_place(self) -> str:
-        """Where the load generator runs, as in "... were at least 80 % busy"."""
-
     def close(self) -> None: ...
 
 
 class Local:
     """What native and compose share: the load runs on this machine, on the CPUs of the run's
-    placement (the harness, and so JMeter, pinned to the load generator's)."""
+    placement. Opening one pins this process (the harness, and so JMeter) to the load
+    generator's CPUs: the runner restores its affinity when the run ends."""
 
     name: str
+    local_build = True
 
     def __init__(self, opts: Options):
         self.opts = opts
         self.placement = opts.placement
         self.placement.pin_harness()
+        self._versions: dict[str, str] | None = None
+
+    def versions(self, postgresql: str) -> dict[str, str]:
+        """Read once: the build and the images do not change during a run."""
+        if self._versions is None:
+            self._versions = self.read_versions(postgresql)
+        return self._versions
 
     def describe(self) -> str:
         return f"{self.name}, CPUs {self.placement.describe()}"
@@ -109,9 +117,6 @@ class Local:
         split = self.placement.mode == SPLIT
         return {"cpu_placement": self.placement.mode,
                 **({"loadgen_cpus": len(self.placement.loadgen)} if split else {})}
-
-    def loadgen_place(self) -> str:
-        return "its own CPUs were" if self.placement.mode == SPLIT else "the machine was"
 
 
 class Native(Local):
@@ -139,7 +144,7 @@ class Native(Local):
         """How the sampler measures a process of the system under test: its process tree."""
         return metrics.Tree(pid)
 
-    def versions(self, postgresql: str) -> dict[str, str]:
+    def read_versions(self, postgresql: str) -> dict[str, str]:
         return manifest.versions(postgresql)
 
     def service_settings(self) -> dict[str, object]:
@@ -236,7 +241,7 @@ class Compose(Local):
         """How the sampler measures a container, by its main process: its cgroup."""
         return metrics.Cgroup(pid)
 
-    def versions(self, postgresql: str) -> dict[str, str]:
+    def read_versions(self, postgresql: str) -> dict[str, str]:
         return images.versions(composefile.postgres_image(), postgresql)
 
     def service_settings(self) -> dict[str, object]:

@@ -8,6 +8,7 @@ import gzip
 import shutil
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bankbench import chaos, cpuprofile, jmeter, services
 from bankbench.errors import UserError
@@ -15,11 +16,14 @@ from bankbench.metrics import Sampler
 from bankbench.profiles import Level
 from bankbench.scrape import Scraper
 
+if TYPE_CHECKING:
+    from bankbench.envs import Local
+
 
 class LocalLoad:
     """One level's load: run() while the service is up, finish() once it has stopped."""
 
-    def __init__(self, where, level: Level, out: Path, dashboard: bool, faults: tuple[str, ...],
+    def __init__(self, where: Local, level: Level, out: Path, dashboard: bool, faults: tuple[str, ...],
                  profile_cpu: bool):
         self.where, self.level, self.out = where, level, out
         self.dashboard, self.faults = dashboard, faults

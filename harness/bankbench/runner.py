@@ -15,7 +15,7 @@ from pathlib import Path
 from bankbench import analysis, chaos, envs, hot, manifest, money, paths, runs, verify
 from bankbench.errors import UserError
 from bankbench.pg import SETTINGS_SQL, parse_settings
-from bankbench.placement import Placement
+from bankbench.placement import SPLIT, Placement
 from bankbench.profiles import LOAD_MODELS, Level, Profile, levels as expand
 
 
@@ -48,14 +48,14 @@ def run(opts: Options, env: type[envs.Env] = envs.Native) -> Path:
         try:
             pg = parse_settings(where.psql(SETTINGS_SQL))
             _write_manifest(run_dir, final.name, opts, where, pg)
-            # First the proof that the services do the same database work (loud when not).
-            verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
+            if where.local_build:  # first the proof that they do the same database work (loud when not)
+                verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
             print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
                   f"({LOAD_MODELS[opts.profile.model]}) in {where.describe()} -> {run_dir}")
             for i, level in enumerate(levels, 1):
                 _run_level(run_dir / "levels" / level.id, level, where, opts, int(pg["max_connections"]),
                            f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
-            _write_manifest(run_dir, final.name, opts, where, pg)  # with the versions of what ran
+            _write_manifest(run_dir, final.name, opts, where, pg)  # with the versions of what ran (aws)
         finally:
             where.close()
     except BaseException as err:  # interrupted (Ctrl-C, SIGTERM) as much as failed
@@ -100,13 +100,13 @@ def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, pg_max_c
     (out / "level.json").write_text(json.dumps(runs.level_document(
         level.as_dict(), started_ms, ended_ms, pg_max_connections, **where.level_settings(),
         **({"faults": faults} if faults else {})), indent=2) + "\n")
-    _print_level(out, level, tag, check, faults, started_ms, where)
+    _print_level(out, level, tag, check, faults, started_ms, split=opts.placement.mode == SPLIT)
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 
 
 def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int,
-                 where: envs.Env) -> None:
+                 split: bool) -> None:
     """The level's line of figures (`summarize` writes the summaries), its faults, and a warning
     when the load generator was short of CPU."""
     summary = analysis.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
@@ -117,7 +117,8 @@ def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[di
     for fault in faults:
         print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
     if summary.get("resources", {}).get("loadgen_saturated"):
-        print(f"{tag} WARNING: JMeter was short of CPU ({where.loadgen_place()} at least "
+        short = "its own CPUs were" if split else "the machine was"
+        print(f"{tag} WARNING: JMeter was short of CPU ({short} at least "
               f"{analysis.SATURATED_MACHINE_CPU} % busy): the load generator may have limited this "
               "level", flush=True)
 

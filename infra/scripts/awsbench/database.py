@@ -18,6 +18,7 @@ PSQL = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"]
 # copy of db/schema.sql (infra/docker/postgres/Dockerfile).
 RESET = ["sh", "-c", 'drop=$1 create=$2; shift 2; "$@" -d postgres -c "$drop" -c "$create" && '
          '"$@" -f /bankbench/schema.sql', "reset", *RECREATE_DATABASE, *PSQL]
+READY = [*PSQL, "-c", "SELECT 1"]  # answers once PostgreSQL runs and its name resolves
 END = "-- bankbench: end of output --"  # printed after the rows: the log holds them all then
 LOG_WAIT_S = 60
 

@@ -81,6 +81,11 @@ class Cluster:
         for arn in arns:
             self.client.stop_task(cluster=self.name, task=arn, reason="bankbench: done")
 
+    def environment(self, family: str) -> dict[str, str]:
+        """The environment the task definition of `family` gives its first container."""
+        task = self.client.describe_task_definition(taskDefinition=self.stack["task_definitions"][family])
+        return {v["name"]: v["value"] for v in task["taskDefinition"]["containerDefinitions"][0].get("environment", [])}
+
     def service_addresses(self, service: str) -> list[str]:
         """The private addresses of a service's running tasks."""
         arns = self.client.list_tasks(cluster=self.name, serviceName=service, desiredStatus="RUNNING")["taskArns"]

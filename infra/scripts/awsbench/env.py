@@ -18,14 +18,14 @@ import boto3
 
 from awsbench import database, ecs, levels, metrics, tf
 from awsbench.results import RunStore
-from bankbench import config, images, jmeter, profiles, registry, services
+from bankbench import config, images, profiles, registry, services
 from bankbench.errors import UserError
 from bankbench.profiles import Level
 
 if TYPE_CHECKING:
     from bankbench.runner import Options
 
-ADMIN_ATTEMPTS = 6  # the run's first psql may come before PostgreSQL's name resolves
+ADMIN_ATTEMPTS = 6  # waiting for PostgreSQL: its name may not resolve yet when the service is up
 
 
 @dataclass
@@ -34,7 +34,12 @@ class Task:
 
     cluster: ecs.Cluster
     arn: str
-    url: str
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
 
     def stop(self) -> None:
         self.cluster.stop([self.arn])
@@ -52,9 +57,11 @@ class Window:
 
 class Aws:
     name = "aws"
+    local_build = False  # the tasks run the pushed images: `make verify` proves the checkout's build
 
     def __init__(self, opts: Options):
         self.stack = stack = tf.require_outputs()
+        self.services = opts.profile.services
         planned = [level.as_dict() for level in profiles.levels(opts.profile)]
         for level in planned:  # refuse a load that does not split before anything starts
             levels.worker_properties(level, stack["jmeter_workers"])
@@ -63,7 +70,7 @@ class Aws:
               f"(about ${hours * stack['cost_per_hour_usd']:.2f} at most)", flush=True)
         region = stack["region"]
         self.store = RunStore(boto3.client("s3", region_name=region), stack["results_bucket"],
-                              f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-{opts.profile.name}")
+                              f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-aws-{opts.profile.name}")
         self.cluster = ecs.Cluster.of(stack)
         self.logs = boto3.client("logs", region_name=region)
         self.cloudwatch = boto3.client("cloudwatch", region_name=region)
@@ -72,6 +79,7 @@ class Aws:
         self.windows: list[Window] = []
         try:
             self.cluster.scale_services(up=True)
+            self.admin(database.READY, attempts=ADMIN_ATTEMPTS)
         except BaseException:  # the runner closes only an environment that opened
             self.cluster.stop_everything()
             raise
@@ -83,9 +91,8 @@ class Aws:
         self.admin(database.RESET)
 
     def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None) -> Task:
-        """The service's task with the level's pool (its log stays in CloudWatch, not `log`)."""
-        if extra_env:
-            raise UserError("ENV=aws cannot record CPU profiles (PROFILE_CPU): use ENV=native")
+        """The service's task with the level's pool (its log stays in CloudWatch, not `log`; no
+        `extra_env`: the load asks for none)."""
         self.find_workers()
         arn = self.cluster.run(service, "service", "service", "bank", environment={config.POOL_SIZE: str(pool)})
         try:
@@ -93,7 +100,7 @@ class Aws:
         except BaseException:
             self.cluster.stop([arn])
             raise
-        return Task(self.cluster, arn, f"http://{address}:{self.stack['service_port']}")
+        return Task(self.cluster, arn, address, self.stack["service_port"])
 
     def find_workers(self) -> None:
         """The workers' addresses, again for each level: ECS replaces a worker that died."""
@@ -107,14 +114,14 @@ class Aws:
     def psql(self, sql: str) -> str:
         return "\n".join(self.admin(database.query(sql), output=True))
 
-    def admin(self, command: list[str], output: bool = False) -> list[str]:
-        """Runs `command` in the admin task, again if it fails; returns what it printed when `output`."""
-        for _ in range(ADMIN_ATTEMPTS):
+    def admin(self, command: list[str], output: bool = False, attempts: int = 1) -> list[str]:
+        """Runs `command` in the admin task; returns what it printed when `output`."""
+        for _ in range(attempts):
             arn = self.cluster.run("admin", "postgres", "admin", "admin", command=command)
             task = self.record(self.cluster.wait_stopped([arn], 300)[0])
             if ecs.exit_codes(task)["admin"] == 0:
                 return database.task_log(self.logs, self.stack["log_groups"]["postgres"], arn) if output else []
-        raise UserError(f"psql failed {ADMIN_ATTEMPTS} times: {' '.join(command)}; "
+        raise UserError(f"psql failed {attempts} time(s): {' '.join(command)}; "
                         f"see the log group {self.stack['log_groups']['postgres']}")
 
     def record(self, task: dict) -> dict:
@@ -134,29 +141,30 @@ class Aws:
         found = {"postgresql": postgresql, **{f"image {image}": digest for image, digest in self.images.items()}}
         repositories = self.stack["ecr_repositories"]
         for entry in registry.by_image().values():
-            url = repositories[entry.image]["url"]
+            url = repositories.get(entry.image, {}).get("url")  # none for a service added since aws-up
             digest = self.images.get(f"{url}:latest")
             if digest and images.present(f"{url}@{digest}"):
                 found |= images.contents(entry, f"{url}@{digest}")
         return found
 
     def settings(self) -> dict[str, object]:
-        """What the tasks run with: the task definitions pass the pool alone, so the services'
-        own defaults hold, and the Java image starts with its copy of bank-java/jvm.options."""
+        """What the tasks run with: the environment their task definitions pass (the pool comes
+        per level; the services' own defaults hold for the rest, and the Java image starts with
+        its copy of bank-java/jvm.options), where the raw results are kept."""
         return {"cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
                 "acquire_timeout_ms": config.DEFAULT_ACQUIRE_TIMEOUT_MS,
                 "jvm_options": services.jvm_options(),
+                "service_environment": {name: self.cluster.environment(name) for name in self.services},
+                "jmeter_worker_environment": self.cluster.environment("jmeter-worker"),
                 "postgresql_task": self.stack["postgresql"],
                 "metrics_period_s": levels.METRICS_PERIOD_S,
                 "load_split": "each JMeter worker runs users/N threads (open model: rate/N)",
-                "jmeter_jvm": jmeter.JVM_OPTIONS}
+                "results_s3": f"s3://{self.store.bucket}/runs/{self.store.run_id}/",
+                "verify": "not run: the tasks run the pushed images (make verify proves the checkout's build)"}
 
     def level_settings(self) -> dict[str, object]:
         return {"cpu_placement": "hosts", "metrics_period_s": levels.METRICS_PERIOD_S,
                 "jmeter_workers": len(self.workers)}
-
-    def loadgen_place(self) -> str:
-        return "its hosts were"
 
     def close(self) -> None:
         """Stops every task, then writes each level's metrics.csv from CloudWatch."""
@@ -185,7 +193,7 @@ class ControllerLoad:
         env, level = self.env, self.level.as_dict()
         bound_s = levels.time_bound_s(level)
         controller = env.cluster.run("jmeter-controller", "jmeter", "jmeter", "jmeter",
-                                     command=self.controller_command(svc.url),
+                                     command=self.controller_command(svc),
                                      environment=self.controller_environment())
         print(f"{tag} {self.level.id}: load running, up to {bound_s} s, "
               f"~{remaining_s / 60:.1f} min left in run", flush=True)
@@ -198,9 +206,9 @@ class ControllerLoad:
         env.windows.append(Window(self.out, self.level.service, started_ms, ended_ms))
         return started_ms, ended_ms
 
-    def controller_command(self, service_url: str) -> list[str]:
-        host, port = service_url.removeprefix("http://").rsplit(":", 1)
-        props = {**levels.worker_properties(self.level.as_dict(), len(self.env.workers)), "host": host, "port": port}
+    def controller_command(self, svc: Task) -> list[str]:
+        props = {**levels.worker_properties(self.level.as_dict(), len(self.env.workers)),
+                 "host": svc.host, "port": svc.port}
         return ["controller", *(f"{name}={value}" for name, value in props.items())]
 
     def controller_environment(self) -> dict[str, str]:

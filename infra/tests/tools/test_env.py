@@ -36,10 +36,11 @@ def options(**overrides) -> Options:
 
 @pytest.fixture
 def scaled(monkeypatch) -> list[bool]:
-    """The stack's outputs, and ECS's scaling recorded instead of done."""
+    """The stack's outputs; ECS's scaling and admin tasks recorded instead of done."""
     calls: list[bool] = []
     monkeypatch.setattr(tf, "require_outputs", lambda: STACK)
     monkeypatch.setattr(ecs.Cluster, "scale_services", lambda self, up: calls.append(up))
+    monkeypatch.setattr(Aws, "admin", lambda self, command, output=False, attempts=1: [])
     return calls
 
 
@@ -60,7 +61,7 @@ def test_a_load_that_does_not_split_is_refused_before_anything_starts(scaled):
 
 def test_the_controller_drives_each_workers_share_at_the_service(aws):
     level = profiles.levels(profiles.load("smoke", {"users": [1000]}))[0]
-    command = ControllerLoad(aws, level, paths.ROOT).controller_command("http://10.42.1.20:8080")
+    command = ControllerLoad(aws, level, paths.ROOT).controller_command(Task(aws.cluster, TASK, "10.42.1.20", 8080))
     assert command[0] == "controller"
     assert {"users=500", "host=10.42.1.20", "port=8080"} <= set(command[1:])
 
@@ -94,13 +95,26 @@ def test_runs_record_the_image_digests_they_ran(aws):
     assert aws.versions("15.18") == {"postgresql": "15.18", "image repo/bank-go:latest": "sha256:abc"}
 
 
-def test_levels_and_manifest_say_where_the_load_ran(aws):
+def test_levels_and_manifest_say_where_the_load_ran(aws, monkeypatch):
+    monkeypatch.setattr(ecs.Cluster, "environment", lambda self, family: {"FAMILY": family})
     assert aws.level_settings() == {"cpu_placement": "hosts", "metrics_period_s": levels.METRICS_PERIOD_S,
                                     "jmeter_workers": 2}
     settings = aws.settings()
     assert settings["cpu_placement"]["mode"] == "hosts"
     assert settings["acquire_timeout_ms"] == config.DEFAULT_ACQUIRE_TIMEOUT_MS
     assert aws.machine()["jmeter_workers"] == 2
+    assert settings["service_environment"] == {name: {"FAMILY": name} for name in registry.names()}
+    assert settings["results_s3"] == f"s3://results/runs/{aws.store.run_id}/" and "-aws-smoke" in aws.store.run_id
+
+
+def test_the_settings_passed_are_read_from_the_task_definitions():
+    with mock_aws():
+        client = boto3.client("ecs", region_name="us-east-1")
+        arn = client.register_task_definition(family="bankbench-jmeter-worker", containerDefinitions=[{
+            "name": "jmeter", "image": "jmeter", "memory": 512,
+            "environment": [{"name": "HEAP", "value": "-Xms6g -Xmx6g"}]}])["taskDefinition"]["taskDefinitionArn"]
+        cluster = ecs.Cluster(client, {**STACK, "task_definitions": {"jmeter-worker": arn}})
+        assert cluster.environment("jmeter-worker") == {"HEAP": "-Xms6g -Xmx6g"}
 
 
 def test_the_admin_task_output_is_read_from_its_log_up_to_the_end_line(aws):
@@ -126,6 +140,9 @@ def test_a_log_without_its_end_is_an_error_after_the_wait():
 def cluster():
     """A real PostgreSQL (the machine's binaries), where the admin task's commands run as in the image."""
     c = Cluster.create()
+    if not (c.bin / "psql").exists():
+        c.destroy()
+        pytest.skip(f"no psql beside the server binaries in {c.bin} (pgbin's package has none)")
     c.reset()
     yield c
     c.destroy()
