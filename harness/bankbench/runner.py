@@ -38,14 +38,18 @@ def run(opts: Options, env: type[envs.Env] = envs.Native) -> Path:
     never take it for a result (bankbench.runs).
     """
     levels = expand(opts.profile)
+    affinity = os.sched_getaffinity(0)
+    try:
+        where = env(opts)  # before the run's folder: one that cannot open (no stack, no engine) leaves none
+    except BaseException:
+        os.sched_setaffinity(0, affinity)
+        raise
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     final = paths.RUNS / f"{stamp}-{env.name}-{opts.profile.name}"
     run_dir = runs.incomplete_dir(final)
-    (run_dir / "levels").mkdir(parents=True)
-    affinity = os.sched_getaffinity(0)
     try:
-        where = env(opts)
         try:
+            (run_dir / "levels").mkdir(parents=True)
             pg = parse_settings(where.psql(SETTINGS_SQL))
             _write_manifest(run_dir, final.name, opts, where, pg)
             if where.local_build:  # first the proof that they do the same database work (loud when not)

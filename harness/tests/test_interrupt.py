@@ -1,6 +1,6 @@
 """A benchmark killed mid-run (real PostgreSQL, Go service, JMeter): the run keeps its
 `.incomplete` name with the reason, nothing it started is left running, and the report still
-builds from the complete runs, without it."""
+builds from the complete runs, without it; a run whose environment cannot open leaves nothing."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 
-from bankbench import analysis, paths
+from bankbench import analysis, envs, paths, placement, profiles, runner
+from bankbench.errors import UserError
 from test_analysis import FIXTURES, RUN_ID
 
 
@@ -52,3 +54,16 @@ def test_a_killed_run_is_marked_incomplete_and_left_out(tmp_path: Path) -> None:
     assert report.returncode == 0, report.stderr
     readme = (tmp_path / "report" / "README.md").read_text()
     assert RUN_ID in readme and partial.name.removesuffix(".incomplete") not in readme
+
+
+def test_an_environment_that_cannot_open_leaves_no_run_folder(tmp_path: Path, monkeypatch) -> None:
+    """No PostgreSQL to start (a PG_BINDIR without it): the run fails before it has a folder,
+    and gives the harness its CPUs back."""
+    monkeypatch.setenv("PG_BINDIR", str(tmp_path))
+    monkeypatch.setattr(paths, "RUNS", tmp_path / "runs")
+    affinity = os.sched_getaffinity(0)
+    opts = runner.Options(profiles.load("smoke"), placement.plan(placement.default_mode()),
+                          pg_max_connections=None, durable=True)
+    with pytest.raises(UserError, match="PG_BINDIR"):
+        runner.run(opts, envs.Native)
+    assert not (tmp_path / "runs").exists() and os.sched_getaffinity(0) == affinity
