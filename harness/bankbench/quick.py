@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from bankbench import config, money, paths, queries, services
+from bankbench import config, money, paths, pgbin, queries, services
 from bankbench.errors import UserError
 from bankbench.metrics import Tree
 from bankbench.scrape import Scraper, parse_selector, values
@@ -77,8 +77,9 @@ def wrk(url: str, script: str, connections: int, seconds: int) -> dict[str, floa
             "non_2xx": int(bad.group(1)) if bad else 0}
 
 
-def pgbench(cluster: Cluster, script: Path, clients: int, seconds: int, logdir: Path) -> dict:
-    cmd = [str(cluster.bin / "pgbench"), "-n", "-M", "prepared", "-c", str(clients), "-j", "2",
+def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: int,
+            logdir: Path) -> dict:
+    cmd = [str(tool), "-n", "-M", "prepared", "-c", str(clients), "-j", "2",
            "-T", str(seconds), "-f", str(script), "-l", "--log-prefix", str(logdir / script.stem),
            "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "bank"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 60)
@@ -144,6 +145,9 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
     the rows and the server's settings."""
     if not shutil.which("wrk"):
         raise UserError("wrk is required: apt-get install wrk")
+    if not (tool := pgbin.pgbench()):
+        raise UserError(f"pgbench of PostgreSQL {pgbin.MAJOR} or newer is required: see make doctor")
+    runner = f"pgbench {pgbin.major(tool)} (same SQL)"  # its major, as it may be newer than 15
     rows = []
     cluster = Cluster.create()
     try:
@@ -168,9 +172,9 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
             warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
             warm.mkdir()
             measured.mkdir()
-            pgbench(cluster, scripts[endpoint], connections, WARMUP_ROUND_S, warm)  # nothing to compile
-            rows.append({"endpoint": ENDPOINTS[endpoint], "runner": "pgbench (same SQL)",
-                         **pgbench(cluster, scripts[endpoint], connections, seconds, measured),
+            pgbench(tool, cluster, scripts[endpoint], connections, WARMUP_ROUND_S, warm)  # nothing to compile
+            rows.append({"endpoint": ENDPOINTS[endpoint], "runner": runner,
+                         **pgbench(tool, cluster, scripts[endpoint], connections, seconds, measured),
                          "money_ok": _money_ok(cluster)})
             print(f"  {'pgbench':<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
         settings = cluster.settings()

@@ -7,7 +7,10 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Callable
+
+import pytest
 
 from bankbench import doctor, paths
 
@@ -54,3 +57,37 @@ def test_readme_lists_the_same_prerequisites_in_the_same_order() -> None:
     quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     listed = re.findall(r"^\| `([\w-]+)` \|", quick_start, re.MULTILINE)
     assert listed == [p.name for p in doctor.PREREQUISITES]
+
+
+def test_readme_gives_the_same_install_commands() -> None:
+    readme = (paths.ROOT / "README.md").read_text()
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    cells = dict(re.findall(r"^\| `([\w-]+)` \|.*\| (.*) \|$", quick_start, re.MULTILINE))
+    assert {name: cell.replace("`", "") for name, cell in cells.items()} == \
+        {p.name: p.how_to_install(None) for p in doctor.PREREQUISITES}
+
+
+@pytest.mark.parametrize("os_release, key", [
+    ('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\nVERSION_ID="13"\n', "debian13"),
+    ('ID=ubuntu\nVERSION_ID="24.04"\n', "ubuntu24.04"),
+    ('ID=fedora\nVERSION_ID=41\n', None),
+])
+def test_the_distribution_is_read_from_os_release(tmp_path: Path, os_release: str,
+                                                 key: str | None) -> None:
+    (tmp_path / "os-release").write_text(os_release)
+    assert doctor.distro(tmp_path / "os-release") == key
+
+
+def test_install_commands_cover_the_required_prerequisites_only() -> None:
+    commands = doctor.install_commands("debian13")
+    assert "apt-get install golang-go" in commands
+    assert "apt-get install wrk" not in commands  # optional
+    assert not any("postgresql" in command for command in commands)  # fetched when absent
+    out = run_doctor(os.environ["PATH"], "--install", "debian13")
+    assert out.returncode == 0 and out.stdout.splitlines() == commands
+
+
+def test_a_missing_util_linux_tool_is_named(path_without: Callable[..., str]) -> None:
+    out = run_doctor(path_without("taskset"), "util-linux")
+    assert out.returncode == 1
+    assert row(out.stdout, "util-linux")[:4] == ["MISSING", "util-linux", "no", "taskset"]

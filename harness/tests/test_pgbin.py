@@ -3,7 +3,9 @@ from Maven Central; a real cluster on the package, with pg_stat_statements."""
 
 from __future__ import annotations
 
+import hashlib
 import platform
+import zipfile
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -17,10 +19,10 @@ from bankbench.pg import Cluster
 @pytest.fixture(scope="module")
 def packaged(path_without: Callable[..., str]) -> Iterator[Cluster]:
     """A cluster made with PG_BINDIR unset and no pg_config on the PATH: a machine without
-    PostgreSQL."""
+    PostgreSQL, and without xz or tar (a minimal Debian has no xz) for the unpacking."""
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("PG_BINDIR", raising=False)
-        mp.setenv("PATH", path_without("pg_config"))
+        mp.setenv("PATH", path_without("pg_config", "xz", "tar"))
         cluster = Cluster.create()
     yield cluster
     cluster.destroy()
@@ -78,3 +80,36 @@ def test_a_package_with_another_hash_is_refused(tmp_path: Path,
     with pytest.raises(UserError, match="refused"):
         pgbin.fetch()
     assert list(tmp_path.iterdir()) == []  # nothing half-unpacked is left to be used
+
+
+@pytest.fixture
+def corrupt_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A package whose hash is the pinned one but whose .txz is not an archive; returns CACHE."""
+    jar = tmp_path / "package.jar"
+    with zipfile.ZipFile(jar, "w") as archive:
+        archive.writestr("postgres-linux-x86_64.txz", b"not an xz stream" * 100)
+    artifact, _ = pgbin.ARTIFACTS[platform.machine()]
+    digest = hashlib.sha256(jar.read_bytes()).hexdigest()
+    monkeypatch.setattr(pgbin, "ARTIFACTS", {platform.machine(): (artifact, digest)})
+    monkeypatch.setattr(pgbin, "_download", lambda into: Path(jar.replace(into / jar.name)))
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(pgbin, "CACHE", cache)
+    return cache
+
+
+def test_a_failed_unpack_is_one_clear_error_and_leaves_nothing(corrupt_package: Path) -> None:
+    with pytest.raises(UserError, match=r"^unpacking .* failed .*: free some disk"):
+        pgbin.fetch()
+    assert list(corrupt_package.iterdir()) == []
+
+
+def test_a_full_disk_while_unpacking_is_one_clear_error(corrupt_package: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(jar: Path, into: Path) -> None:
+        into.mkdir()
+        (into / "half").write_text("x")
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(pgbin, "_unpack", full)
+    with pytest.raises(UserError, match="No space left on device"):
+        pgbin.fetch()
+    assert list(corrupt_package.iterdir()) == []  # the half-unpacked tree is gone
