@@ -120,6 +120,9 @@ report: venv ## render results/report/ from the latest run of each profile (RUNS
 compose-file: venv ## write the services of docker-compose.yml from services.yaml
 	$(PY) -m bankbench services --write-compose
 
+newcomer: ## the README's walk (doctor, bench PROFILE=smoke) in a fresh minimal Debian 13 root (root, debootstrap)
+	bash scripts/newcomer.sh
+
 offline-images: ## base images without Docker Hub: debootstrap, Debian's OpenJDK, Go from the module proxy (root)
 	bash infra/docker/offline/build.sh
 # On the local base images of `make offline-images` when this machine has them (.run/images.env).
@@ -134,4 +137,4 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
 	test verify bench quick-bench fuzz connections \
-	plan summarize compare report compose-file offline-images images jmeter-gui
+	plan summarize compare report compose-file newcomer offline-images images jmeter-gui

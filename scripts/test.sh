@@ -102,6 +102,19 @@ else
   skip "docker (compose)" "no Docker engine answers (\`docker info\`); Go and Java used POSTGRES_HOST"
 fi
 
+banner "Newcomer: make doctor and make bench PROFILE=smoke in a fresh minimal Debian 13 root"
+# Needs root and debootstrap (CI installs it with the Docker engine); a user's make test without
+# them skips it loudly. `make newcomer` runs it alone.
+if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null; then
+  bash scripts/newcomer.sh 2>&1 | tee "$REPORTS/newcomer.log"; rc=${PIPESTATUS[0]}
+  steps=$(sed -nE 's/^newcomer: ([0-9]+) passed, 0 failed$/\1/p' "$REPORTS/newcomer.log")
+  record "newcomer (Debian 13 root)" "${steps:-0}" $rc
+elif [ "${CI:-}" = true ]; then
+  record "newcomer (Debian 13 root)" 0 1 # CI has root and installs debootstrap: this is a fault
+else
+  skip "newcomer (Debian 13 root)" "needs root and debootstrap (apt-get install debootstrap)"
+fi
+
 banner "Infrastructure (terraform fmt/validate/test, moto apply, tflint, checkov)"
 # Terraform serves only `make aws-*`: a newcomer without it still gets every other suite. CI has it.
 if command -v terraform >/dev/null || [ "${CI:-}" = true ]; then
