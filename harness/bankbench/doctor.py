@@ -225,6 +225,9 @@ PREREQUISITES = (
                   "debian13": apt("docker.io", "docker-compose"),
                   "ubuntu24.04": apt("docker.io", "docker-compose-v2")},
                  _docker, "ENV=compose, make images, make aws-push, the Docker suites of make test"),
+    Prerequisite("debootstrap", "any, as root", apt("debootstrap"),
+                 _any_of(("debootstrap", "--version")),
+                 "make offline-images, make newcomer (the newcomer suite of make test)"),
 )
 
 

@@ -113,3 +113,25 @@ def test_a_full_disk_while_unpacking_is_one_clear_error(corrupt_package: Path,
     with pytest.raises(UserError, match="No space left on device"):
         pgbin.fetch()
     assert list(corrupt_package.iterdir()) == []  # the half-unpacked tree is gone
+
+
+def fake_pgbench(directory: Path, version: str) -> Path:
+    tool = directory / "pgbench"
+    tool.write_text(f"#!/bin/sh\necho 'pgbench (PostgreSQL) {version}'\n")
+    tool.chmod(0o755)
+    return tool
+
+
+def test_pgbench_of_a_newer_major_drives_the_server(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pgbin, "locate", lambda: (tmp_path, "test"))
+    newer = fake_pgbench(tmp_path, "17.6")
+    assert pgbin.pgbench() == newer
+
+
+def test_pgbench_of_an_older_major_is_passed_over(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pgbin, "locate", lambda: (tmp_path, "test"))
+    old = fake_pgbench(tmp_path, "14.9")
+    found = pgbin.pgbench()
+    assert found != old and (found is None or pgbin.major(found) >= pgbin.MAJOR)
