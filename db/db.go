@@ -1,11 +1,17 @@
 // Package db carries the schema and the SQL statements shared by both bank
 // services, so that the Go service embeds the very files the Java service,
 // the tests and the benchmark harness read.
+//
+// Each statement is a file of queries/, named after it (queries/README.md
+// has the rules): its whole text, trimmed of surrounding white space, is what
+// both services send to PostgreSQL.
 package db
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
+	"io/fs"
+	"path"
 	"strings"
 )
 
@@ -14,49 +20,30 @@ import (
 //go:embed schema.sql
 var Schema string
 
-//go:embed queries.sql
-var queries string
+//go:embed queries/*.sql
+var queries embed.FS
 
-const marker = "-- name: "
-
-// Statements returns the statements of queries.sql by name.
+// Statements returns every statement of queries/ by name.
 func Statements() map[string]string {
-	return Parse(queries)
-}
-
-// Parse cuts a queries file into statements by name, by the one rule every
-// reader of queries.sql follows (Java's Sql.parse, Python's
-// bankbench.queries.parse; testdata/queries.sql is their shared fixture): a
-// line starting with "-- name: " opens a statement, which is the text up to
-// the next such line, comments included, with surrounding white space
-// trimmed. Text before the first marker belongs to no statement.
-func Parse(queries string) map[string]string {
-	stmts := make(map[string]string)
-	var name string
-	var body []string
-	flush := func() {
-		if name != "" {
-			stmts[name] = strings.TrimSpace(strings.Join(body, "\n"))
-		}
+	files, err := fs.Glob(queries, "queries/*.sql")
+	if err != nil {
+		panic(err) // only a malformed pattern fails, and this one is constant
 	}
-	for line := range strings.Lines(queries) {
-		if n, ok := strings.CutPrefix(line, marker); ok {
-			flush()
-			name, body = strings.TrimSpace(n), nil
-			continue
-		}
-		body = append(body, strings.TrimRight(line, "\n"))
+	stmts := make(map[string]string, len(files))
+	for _, file := range files {
+		name := strings.TrimSuffix(path.Base(file), ".sql")
+		stmts[name] = Statement(name)
 	}
-	flush()
 	return stmts
 }
 
-// Statement returns the SQL text of the named statement. It panics on an
-// unknown name: statements are looked up once, when a program initialises.
+// Statement returns the SQL text of the named statement, queries/<name>.sql.
+// It panics on an unknown name: statements are looked up once, when a
+// program initialises.
 func Statement(name string) string {
-	sql, ok := Statements()[name]
-	if !ok {
-		panic(fmt.Sprintf("db: no statement %q in queries.sql", name))
+	sql, err := fs.ReadFile(queries, "queries/"+name+".sql")
+	if err != nil {
+		panic(fmt.Sprintf("db: no statement %q: %v", name, err))
 	}
-	return sql
+	return strings.TrimSpace(string(sql))
 }

@@ -1,31 +1,73 @@
 package db_test
 
 import (
-	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"bankbench/db"
 )
 
+// files reads the statement files from disk, apart from the embedded copy
+// under test.
+func files(tb testing.TB) map[string]string {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join("queries", "*.sql"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	texts := make(map[string]string, len(paths))
+	for _, p := range paths {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		texts[strings.TrimSuffix(filepath.Base(p), ".sql")] = string(text)
+	}
+	return texts
+}
+
+// Each statement is its file's whole text, trimmed: what the Java service
+// and the harness read from the same files.
 func TestStatements(t *testing.T) {
+	texts := files(t)
+	// The statements the services run; an empty folder would pass the rest.
+	got, want := slices.Sorted(maps.Keys(texts)), []string{"balance", "create_client", "health", "transfer"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("statement files = %q, want %q", got, want)
+	}
 	stmts := db.Statements()
-	for _, name := range []string{"health", "create_client", "balance", "transfer"} {
+	if len(stmts) != len(texts) {
+		t.Errorf("Statements() has %d statements, want %d", len(stmts), len(texts))
+	}
+	for name, text := range texts {
 		t.Run(name, func(t *testing.T) {
-			sql, ok := stmts[name]
-			if !ok || sql == "" {
-				t.Fatalf("statement %q missing", name)
+			want := strings.TrimSpace(text)
+			if got := db.Statement(name); got != want {
+				t.Errorf("Statement(%q) = %q, want %q", name, got, want)
 			}
-			if strings.Contains(sql, "-- name:") || strings.HasSuffix(sql, ";") {
-				t.Errorf("statement %q not cut cleanly: %q", name, sql)
+			if got := stmts[name]; got != want {
+				t.Errorf("Statements()[%q] = %q, want %q", name, got, want)
 			}
 		})
 	}
-	if got, want := stmts["balance"], "SELECT balance FROM client WHERE id = $1"; got != want {
-		t.Errorf("balance = %q, want %q", got, want)
+}
+
+func TestStatementUnknown(t *testing.T) {
+	for _, name := range []string{"nope", "../schema", ""} {
+		t.Run(fmt.Sprintf("%q", name), func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Statement(%q) did not panic", name)
+				}
+			}()
+			db.Statement(name)
+		})
 	}
 }
 
@@ -38,31 +80,6 @@ func TestParametersInOrderOnce(t *testing.T) {
 			if want := fmt.Sprintf("$%d", i+1); p != want {
 				t.Errorf("%s: parameter %d is %s, want %s", name, i+1, p, want)
 			}
-		}
-	}
-}
-
-// The one parsing rule, checked on the fixture every reader shares.
-func TestParseFixture(t *testing.T) {
-	text, err := os.ReadFile("testdata/queries.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile("testdata/queries.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want map[string]string
-	if err := json.Unmarshal(raw, &want); err != nil {
-		t.Fatal(err)
-	}
-	got := db.Parse(string(text))
-	if len(got) != len(want) {
-		t.Errorf("got %d statements, want %d: %q", len(got), len(want), got)
-	}
-	for name, sql := range want {
-		if got[name] != sql {
-			t.Errorf("%s = %q, want %q", name, got[name], sql)
 		}
 	}
 }

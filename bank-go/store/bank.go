@@ -10,7 +10,7 @@ import (
 )
 
 // The statements, looked up once; db.Statement panics on a missing name, so
-// a mismatch with queries.sql stops the program at start-up.
+// a name without its file in db/queries/ stops the program at start-up.
 var (
 	healthSQL       = db.Statement("health")
 	createClientSQL = db.Statement("create_client")
@@ -70,8 +70,8 @@ func (s *Store) Balance(ctx context.Context, id int64) (int64, error) {
 // Transfer moves amount from client from to client to and returns the
 // ledger row, or ErrNotFound when either client is unknown, or
 // ErrInsufficientFunds, in which case nothing changes. It is one statement
-// in autocommit (see queries.sql). The caller checks that amount is
-// positive and the clients differ.
+// in autocommit (see db/queries/transfer.sql). The caller checks that
+// amount is positive and the clients differ.
 func (s *Store) Transfer(ctx context.Context, from, to, amount int64) (Transfer, error) {
 	t := Transfer{From: from, To: to, Amount: amount}
 	var found, funded bool

@@ -1,5 +1,5 @@
 // Package store keeps the bank's clients and ledger in PostgreSQL. It runs the
-// statements of db/queries.sql verbatim, the very texts the Java service runs.
+// statements of db/queries/ verbatim, the very texts the Java service runs.
 package store
 
 import (

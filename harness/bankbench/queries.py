@@ -1,4 +1,4 @@
-"""db/queries.sql, the services' SQL, read by the rule the Go and Java readers follow too."""
+"""db/queries/, the services' SQL: one file per statement, read whole as the Go and Java readers do."""
 
 from __future__ import annotations
 
@@ -6,23 +6,16 @@ from pathlib import Path
 
 from bankbench import paths
 
-MARKER = "-- name: "
+
+def statements(folder: Path = paths.QUERIES) -> dict[str, str]:
+    """Statements by name: each file <name>.sql of the folder, its whole text trimmed of
+    surrounding white space (comments included), the text both services send."""
+    return {file.stem: file.read_text().strip() for file in sorted(folder.glob("*.sql"))}
 
 
-def parse(text: str) -> dict[str, str]:
-    """Statements by name: a line starting with "-- name: " opens a statement, which is the text
-    up to the next such line, comments included, with surrounding white space trimmed. Text before
-    the first marker belongs to no statement. db/testdata/queries.sql is the shared fixture."""
-    stmts: dict[str, list[str]] = {}
-    body: list[str] | None = None
-    for line in text.split("\n"):
-        if line.startswith(MARKER):
-            body = stmts.setdefault(line.removeprefix(MARKER).strip(), [])
-            body.clear()
-        elif body is not None:
-            body.append(line)
-    return {name: "\n".join(lines).strip() for name, lines in stmts.items()}
-
-
-def statements(path: Path = paths.QUERIES) -> dict[str, str]:
-    return parse(path.read_text())
+def statement(name: str, folder: Path = paths.QUERIES) -> str:
+    """The named statement; a KeyError naming the folder when there is no such file."""
+    try:
+        return statements(folder)[name]
+    except KeyError:
+        raise KeyError(f"no statement {name!r} in {folder}") from None

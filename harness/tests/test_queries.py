@@ -1,18 +1,22 @@
-"""The one parsing rule of db/queries.sql, on the fixture the Go and Java readers share."""
+"""db/queries/ read as the Go and Java readers read it: each file whole, trimmed."""
 
-import json
+import pytest
 
 from bankbench import paths, queries
 
-FIXTURE = paths.DB / "testdata"
 
-
-def test_parse_cuts_the_shared_fixture() -> None:
-    got = queries.parse((FIXTURE / "queries.sql").read_text())
-    assert got == json.loads((FIXTURE / "queries.json").read_text())
-
-
-def test_the_services_statements_are_read() -> None:
+def test_every_file_is_read_whole() -> None:
+    files = sorted(paths.QUERIES.glob("*.sql"))
+    # The statements the services run; an empty folder would pass the rest.
+    assert [f.stem for f in files] == ["balance", "create_client", "health", "transfer"]
     stmts = queries.statements()
-    assert set(stmts) == {"health", "create_client", "balance", "transfer"}
+    assert stmts == {f.stem: f.read_text().strip() for f in files}
+    for f in files:
+        assert queries.statement(f.stem) == f.read_text().strip()
     assert stmts["balance"] == "SELECT balance FROM client WHERE id = $1"
+
+
+@pytest.mark.parametrize("name", ["nope", "../schema", ""])
+def test_an_unknown_name_fails(name: str) -> None:
+    with pytest.raises(KeyError, match="no statement"):
+        queries.statement(name)

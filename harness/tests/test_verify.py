@@ -72,10 +72,10 @@ def modified_go(tmp_path_factory: pytest.TempPathFactory) -> services.Service:
     root = tmp_path_factory.mktemp("modified")
     for folder in ("db", "bank-go"):
         shutil.copytree(paths.ROOT / folder, root / folder, ignore=shutil.ignore_patterns("bin"))
-    queries = root / "db" / "queries.sql"
+    balance = root / "db" / "queries" / "balance.sql"
     original = "SELECT balance FROM client WHERE id = $1\n"
-    assert original in queries.read_text()
-    queries.write_text(queries.read_text().replace(original, original.rstrip() + " LIMIT 1\n"))
+    assert balance.read_text() == original
+    balance.write_text(original.rstrip() + " LIMIT 1\n")
     binary = root / "bank-go-modified"
     subprocess.run(["go", "build", "-o", str(binary), "."], cwd=root / "bank-go", check=True,
                    timeout=300)

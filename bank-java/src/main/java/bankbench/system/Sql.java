@@ -3,8 +3,6 @@ package bankbench.system;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -12,67 +10,36 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.stereotype.Component;
 
 /**
- * The SQL statements of {@code db/queries.sql}, the file the Go service embeds, in JDBC form.
- * The file is cut exactly as {@code db/db.go} cuts it, and each {@code $n} becomes {@code ?}:
- * pgjdbc turns the {@code ?} back into {@code $n}, so PostgreSQL receives the very text the Go
- * service sends.
+ * The SQL statements of {@code db/queries/}, the files the Go service embeds, in JDBC form. A
+ * statement is the whole text of its file {@code <name>.sql}, trimmed, as {@code db.Statement}
+ * reads it in Go, and each {@code $n} becomes {@code ?}: pgjdbc turns the {@code ?} back into
+ * {@code $n}, so PostgreSQL receives the very text the Go service sends.
  */
 @Component
 public final class Sql {
 
-	private static final String RESOURCE = "db/queries.sql";
+	private static final String FOLDER = "db/queries/";
 
-	private static final String MARKER = "-- name: ";
+	/** A name is a file's stem: nothing that could lead out of the folder ("../schema"). */
+	private static final Pattern NAME = Pattern.compile("\\w+");
 
 	private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+)");
-
-	private final Map<String, String> statements = new HashMap<>();
-
-	/** Loads the statements from the classpath; the constructor Spring uses. */
-	public Sql() {
-		this(read(RESOURCE));
-	}
-
-	/** Parses the statements of a queries file given as text. */
-	Sql(String queries) {
-		parse(queries).forEach((name, sql) -> statements.put(name, toJdbc(name, sql)));
-	}
 
 	/**
 	 * Returns the JDBC text of the named statement. Throws on an unknown name: repositories look
 	 * their statements up when they are created, so a mismatch stops the service at start-up.
 	 */
 	public String statement(String name) {
-		String sql = statements.get(name);
-		if (sql == null) {
-			throw new IllegalArgumentException("no statement \"" + name + "\" in " + RESOURCE);
+		ClassPathResource file = new ClassPathResource(FOLDER + name + ".sql");
+		if (!NAME.matcher(name).matches() || !file.exists()) {
+			throw new IllegalArgumentException("no statement \"" + name + "\": no " + file.getPath()
+					+ " on the classpath");
 		}
-		return sql;
-	}
-
-	/** Splits a queries file into statements by name, as {@code db.Statements} does in Go. */
-	static Map<String, String> parse(String queries) {
-		Map<String, String> parsed = new HashMap<>();
-		String name = null;
-		StringBuilder body = new StringBuilder();
-		for (String line : queries.split("\n")) {
-			if (line.startsWith(MARKER)) {
-				put(parsed, name, body);
-				name = line.substring(MARKER.length()).strip();
-				body.setLength(0);
-			}
-			else {
-				body.append(line).append('\n');
-			}
+		try {
+			return toJdbc(name, file.getContentAsString(StandardCharsets.UTF_8).strip());
 		}
-		put(parsed, name, body);
-		return parsed;
-	}
-
-	private static void put(Map<String, String> parsed, String name, CharSequence body) {
-		// Text before the first marker (the file's header comment) belongs to no statement.
-		if (name != null) {
-			parsed.put(name, body.toString().strip());
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot read " + file.getPath() + " from the classpath", ex);
 		}
 	}
 
@@ -97,15 +64,6 @@ public final class Sql {
 		}
 		parameter.appendTail(jdbc);
 		return jdbc.toString();
-	}
-
-	private static String read(String resource) {
-		try {
-			return new ClassPathResource(resource).getContentAsString(StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("cannot read " + resource + " from the classpath", ex);
-		}
 	}
 
 }

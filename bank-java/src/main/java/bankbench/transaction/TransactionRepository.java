@@ -24,8 +24,8 @@ class TransactionRepository {
 
 	/**
 	 * Moves the amount and writes the ledger row in one statement, run in autocommit (see
-	 * {@code queries.sql}), or changes nothing and throws {@link ClientNotFoundException} or
-	 * {@link InsufficientFundsException}.
+	 * {@code db/queries/transfer.sql}), or changes nothing and throws
+	 * {@link ClientNotFoundException} or {@link InsufficientFundsException}.
 	 */
 	Transfer transfer(TransferRequest request) {
 		long id = this.jdbc.queryForObject(this.transfer, TransactionRepository::ledgerId,

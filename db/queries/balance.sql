@@ -1,0 +1,1 @@
+SELECT balance FROM client WHERE id = $1
