@@ -158,11 +158,14 @@ def _fetch_into(target: Path) -> None:
 def reachable(bindir: Path) -> Path:
     """`bindir`, once checked that the server's user can run it (a TMPDIR under a private
     directory is out of its reach)."""
-    if os.geteuid() == 0 and subprocess.run(
-            ["runuser", "-u", SERVER_USER, "--", str(bindir / "postgres"), "--version"],
-            capture_output=True).returncode:
-        raise UserError(f"the {SERVER_USER} user cannot run {bindir}/postgres: point TMPDIR at a "
-                        f"directory that user can read, or {INSTALL}")
+    if os.geteuid() != 0:
+        return bindir
+    out = subprocess.run(["runuser", "-u", SERVER_USER, "--", str(bindir / "postgres"), "--version"],
+                         capture_output=True, text=True)
+    if out.returncode:
+        raise UserError(f"the {SERVER_USER} user cannot run {bindir}/postgres "
+                        f"({(out.stderr or out.stdout).strip() or f'exit {out.returncode}'}): point "
+                        f"TMPDIR at a directory that user can read, or {INSTALL}")
     return bindir
 
 
