@@ -20,6 +20,7 @@ mkdir -p .run
 log=$(pwd)/.run/newcomer.log
 : >"$log"
 root=$(mktemp -d /var/tmp/bankbench-newcomer.XXXXXX)
+chmod 755 "$root" # it becomes /: every user must reach through it, as on a machine
 
 cleanup() {
   local pid
