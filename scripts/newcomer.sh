@@ -85,6 +85,9 @@ while read -r command; do
   step "README, Debian 13: $command" "$command"
 done < <(PYTHONPATH=harness python3 -m bankbench.doctor --install "$distro")
 
+# The walk once failed on a machine without xz (the PostgreSQL package is a .txz): say whether
+# this root has it.
+say "xz in the root: $(inside 'command -v xz || echo none')"
 commit=$(git rev-parse --short HEAD)
 say "git clone of this repository at $commit"
 git clone -q "$(pwd)" "$root/root/bankbench" >>"$log" 2>&1
