@@ -12,8 +12,9 @@ import httpx
 import pytest
 
 import openapi
-from bankbench import paths, registry, services
-from bankbench.pg import Cluster, free_port
+from bankbench import paths, registry
+from bankbench.system import services
+from bankbench.tools.pg import Cluster, free_port
 
 POOL = 10
 LOGS = paths.STATE / "test-reports" / "contract"

@@ -12,8 +12,8 @@ from typing import Iterator
 import httpx
 import pytest
 
-from bankbench import services
-from bankbench.pg import Cluster
+from bankbench.system import services
+from bankbench.tools.pg import Cluster
 from conftest import Api, start
 
 QUICK_S = 8  # an answer within the acquire timeout (3 s) plus slack: never a hang

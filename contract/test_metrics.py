@@ -10,8 +10,9 @@ from typing import Iterator
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bankbench import config, scrape
-from bankbench.pg import Cluster
+from bankbench import config
+from bankbench.measure import scrape
+from bankbench.tools.pg import Cluster
 from conftest import Api, start
 
 ACQUIRE_TIMEOUT_MS = 1500

@@ -15,7 +15,7 @@ from typing import Iterator
 
 import pytest
 
-from bankbench.pg import Cluster
+from bankbench.tools.pg import Cluster
 from conftest import Api, selected, start
 
 MAX_CONNECTIONS = 20

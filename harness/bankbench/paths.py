@@ -9,7 +9,7 @@ SCHEMA = DB / "schema.sql"
 PG_SETTINGS = DB / "postgresql.conf"
 PG_NON_DURABLE = DB / "postgresql-non-durable.conf"
 MONEY_CHECK = DB / "money_check.sql"
-QUERIES = DB / "queries"  # one file per statement, <name>.sql (bankbench.queries)
+QUERIES = DB / "queries"  # one file per statement, <name>.sql (bankbench.system.queries)
 SERVICES = ROOT / "services.yaml"  # the registry of the services under test (bankbench.registry)
 COMPOSE = ROOT / "docker-compose.yml"
 # The local base images of `make offline-images`, for machines without Docker Hub.

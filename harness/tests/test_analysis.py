@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench import analysis, servicestats
+from bankbench.analyse import analysis, servicestats
 from bankbench.errors import UserError
 
 FIXTURES = Path(__file__).parent / "fixtures"

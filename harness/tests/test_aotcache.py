@@ -8,8 +8,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bankbench import aotcache, jdk, registry, services
-from bankbench.pg import Cluster, free_port
+from bankbench import registry
+from bankbench.system import aotcache, services
+from bankbench.tools import jdk
+from bankbench.tools.pg import Cluster, free_port
 
 
 @pytest.mark.skipif(jdk.feature(jdk.release_version(jdk.java_home())) < aotcache.MIN_JDK,

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import analysis, chaos, paths, report, runs
+from bankbench import paths
+from bankbench.analyse import analysis, runs
+from bankbench.run import chaos
+from bankbench.publish import report
 from bankbench.errors import UserError
 
 

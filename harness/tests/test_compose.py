@@ -11,7 +11,8 @@ import sys
 import pytest
 import yaml
 
-from bankbench import composefile, config, paths, registry
+from bankbench import config, paths, registry
+from bankbench.run import composefile
 
 COMPOSE = paths.COMPOSE
 

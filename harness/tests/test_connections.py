@@ -6,8 +6,9 @@ from pathlib import Path
 
 import httpx
 
-from bankbench import connections, services
-from bankbench.pg import Cluster, free_port
+from bankbench.checks import connections
+from bankbench.system import services
+from bankbench.tools.pg import Cluster, free_port
 
 
 def test_connections_held_and_answered(tmp_path: Path) -> None:

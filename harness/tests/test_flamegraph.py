@@ -14,7 +14,8 @@ from typing import Callable, Iterator
 
 import pytest
 
-from bankbench import flamegraph, jdk
+from bankbench.measure import flamegraph
+from bankbench.tools import jdk
 from bankbench.errors import UserError
 
 GO_PROGRAM = """\

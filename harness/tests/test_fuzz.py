@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import fuzz
+from bankbench.checks import fuzz
 from bankbench.errors import UserError
 
 PASSED = """Test cases:

@@ -16,7 +16,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from bankbench import analysis, envs, paths, placement, profiles, runner
+from bankbench import paths
+from bankbench.analyse import analysis
+from bankbench.run import envs, runner
+from bankbench.tools import placement
+from bankbench.load import profiles
 from bankbench.errors import UserError
 from test_analysis import FIXTURES, RUN_ID
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from bankbench.metrics import Cgroup, Tree
+from bankbench.measure.resources import Cgroup, Tree
 
 
 def _busy(seconds: float) -> None:

@@ -6,9 +6,10 @@ from typing import Iterator
 
 import pytest
 
-from bankbench import hot, money, paths
+from bankbench import paths
+from bankbench.system import hot, money
 from bankbench.errors import UserError
-from bankbench.pg import Cluster
+from bankbench.tools.pg import Cluster
 
 CREATE = "WITH c AS (INSERT INTO client (balance) VALUES ({b}) RETURNING id, balance) " \
          "INSERT INTO transaction (to_client_id, amount) SELECT id, balance FROM c"

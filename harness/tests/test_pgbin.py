@@ -11,9 +11,9 @@ from typing import Callable, Iterator
 
 import pytest
 
-from bankbench import pgbin
+from bankbench.tools import pgbin
 from bankbench.errors import UserError
-from bankbench.pg import Cluster
+from bankbench.tools.pg import Cluster
 
 
 @pytest.fixture(scope="module")

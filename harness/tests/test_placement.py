@@ -1,4 +1,4 @@
-"""CPU placement (bankbench.placement): the split it plans, and real processes started on it:
+"""CPU placement (bankbench.tools.placement): the split it plans, and real processes started on it:
 a PostgreSQL cluster (every backend) and the Go service see only the system under test's CPU."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import psutil
 import psycopg
 import pytest
 
-from bankbench import placement, services
+from bankbench.tools import placement
+from bankbench.system import services
 from bankbench.errors import UserError
-from bankbench.pg import Cluster, free_port
+from bankbench.tools.pg import Cluster, free_port
 
 CPUS = sorted(os.sched_getaffinity(0))
 

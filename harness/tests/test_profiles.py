@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import profiles
+from bankbench.load import profiles
 from bankbench.errors import UserError
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from bankbench import paths, queries
+from bankbench import paths
+from bankbench.system import queries
 
 
 def test_every_file_is_read_whole() -> None:

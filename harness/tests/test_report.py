@@ -17,7 +17,9 @@ from matplotlib.artist import Artist
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
-from bankbench import analysis, charts, formatting, narrative, registry, report, runs, tables
+from bankbench import registry
+from bankbench.analyse import analysis, formatting, narrative, runs
+from bankbench.publish import charts, report, tables
 from bankbench.commands import report as report_command
 from bankbench.commands import summarize as summarize_command
 from test_analysis import FIXTURES, RUN_ID, check_golden

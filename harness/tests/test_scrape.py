@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import paths, scrape
+from bankbench import paths
+from bankbench.measure import scrape
 from bankbench.errors import UserError
 
 PAGES = Path(__file__).parent / "fixtures" / "metrics"

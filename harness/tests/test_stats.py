@@ -1,4 +1,4 @@
-"""Intervals and verdicts (bankbench.stats): synthetic runs whose services differ only by noise
+"""Intervals and verdicts (bankbench.analyse.stats): synthetic runs whose services differ only by noise
 name no winner, a real 2x difference is named, in the narrative and in `compare`."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bankbench import cli, compare, narrative, paths, stats
-from bankbench.runs import Run
+from bankbench import cli, paths
+from bankbench.analyse import compare, narrative, stats
+from bankbench.analyse.runs import Run
 
 NOISE = ((0.97, 1.0, 1.03), (1.02, 0.98, 1.01))  # two runs' repeats, off by a few % each way
 

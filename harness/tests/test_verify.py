@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import paths, services, verify
+from bankbench import paths
+from bankbench.system import services
+from bankbench.checks import verify
 from bankbench.errors import UserError
 
 

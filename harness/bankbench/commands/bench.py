@@ -8,7 +8,8 @@ import signal
 import subprocess
 from pathlib import Path
 
-from bankbench import chaos, envs, placement, runner
+from bankbench.run import chaos, envs, runner
+from bankbench.tools import placement
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.errors import UserError
 

@@ -19,7 +19,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Prints the comparison table."""
     # Imported here: pandas and scipy take seconds to load, and cli.py imports every verb's module.
-    from bankbench import compare, runs
+    from bankbench.analyse import compare, runs
 
     print(compare.table(runs.load_run(args.a), runs.load_run(args.b)))
     return 0

@@ -12,8 +12,11 @@ from datetime import datetime, timezone
 
 import httpx
 
-from bankbench import connections, manifest, paths, registry, services
-from bankbench.pg import Cluster, free_port
+from bankbench import paths, registry
+from bankbench.checks import connections
+from bankbench.measure import manifest
+from bankbench.system import services
+from bankbench.tools.pg import Cluster, free_port
 
 OUT = paths.ROOT / "results" / "connections"
 POOL = 50

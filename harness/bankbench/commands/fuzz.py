@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from bankbench import fuzz, paths, registry
+from bankbench import paths, registry
+from bankbench.checks import fuzz
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from bankbench import config, profiles, registry
+from bankbench import config, registry
+from bankbench.load import profiles
 
 
 def add_profile_arguments(p: argparse.ArgumentParser) -> None:

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import aotcache, config, manifest, paths, quick, registry, services, verify
+from bankbench import config, paths, registry
+from bankbench.system import aotcache, services
+from bankbench.measure import manifest
+from bankbench.checks import quick, verify
 
 OUT = paths.ROOT / "results" / "quick"
 

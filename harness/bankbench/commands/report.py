@@ -28,7 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Builds the report and says where it is."""
     # Imported here: pandas and matplotlib take seconds to load, and cli.py imports every verb's module.
-    from bankbench import report
+    from bankbench.publish import report
 
     readme = report.build(args.runs, args.out, execute_notebook=args.notebook)
     print(f"report: {readme}" + (f" and {args.out / 'results.html'}" if args.notebook else ""))

@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from bankbench import composefile, paths, registry, services
+from bankbench import paths, registry
+from bankbench.run import composefile
+from bankbench.system import services
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -27,7 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Summarizes each run and prints its comparison table."""
     # Imported here: pandas takes seconds to load, and cli.py imports every verb's module.
-    from bankbench import analysis, runs
+    from bankbench.analyse import analysis, runs
 
     run_dirs = args.runs or runs.find_runs()[-1:]
     if not run_dirs:

@@ -9,7 +9,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from bankbench import registry, verify
+from bankbench import registry
+from bankbench.checks import verify
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

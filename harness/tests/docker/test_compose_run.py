@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import composefile, config, envs, paths, placement, profiles, registry, runner
+from bankbench import config, paths, registry
+from bankbench.run import composefile, envs, runner
+from bankbench.tools import placement
+from bankbench.load import profiles
 
 pytestmark = pytest.mark.skipif(
     subprocess.run(["docker", "info"], capture_output=True).returncode != 0,

@@ -11,12 +11,15 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from awsbench import database, ecs, levels, tf
-from awsbench.env import Aws, ControllerLoad, Task
-from bankbench import config, hot, paths, placement, profiles, registry
+from bankbench.run.aws import database, ecs, levels, tf
+from bankbench.run.aws.env import Aws, ControllerLoad, Task
+from bankbench import config, paths, registry
+from bankbench.system import hot
+from bankbench.tools import placement
+from bankbench.load import profiles
 from bankbench.errors import UserError
-from bankbench.pg import SETTINGS_SQL, Cluster
-from bankbench.runner import Options
+from bankbench.tools.pg import SETTINGS_SQL, Cluster
+from bankbench.run.runner import Options
 
 STACK = {
     "region": "us-east-1", "cluster_name": "bankbench", "jmeter_workers": 2, "service_port": 8080,

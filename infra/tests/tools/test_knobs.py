@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from awsbench import cli, levels
-from bankbench import profiles
+from bankbench.run.aws import cli, levels
+from bankbench.load import profiles
 from bankbench.commands.bench import options
 from bankbench.errors import UserError
 

@@ -1,6 +1,6 @@
 import pytest
 
-from awsbench import levels
+from bankbench.run.aws import levels
 from bankbench.errors import UserError
 
 

@@ -3,8 +3,8 @@ from datetime import datetime, timezone
 import boto3
 from moto import mock_aws
 
-from awsbench import metrics
-from bankbench.rawdata import read_metrics
+from bankbench.run.aws import cloudwatch as metrics
+from bankbench.analyse.rawdata import read_metrics
 
 STACK = {
     "cluster_name": "bankbench",

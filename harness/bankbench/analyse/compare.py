@@ -1,0 +1,60 @@
+"""Two runs side by side: per service and level in both, each figure with its 95 % interval,
+the ratio B/A with its interval, and whether the difference is significant (bankbench.analyse.stats):
+the question after changing one knob."""
+
+from __future__ import annotations
+
+import pandas as pd
+from tabulate import tabulate
+
+from bankbench.analyse import analysis, stats
+from bankbench.errors import UserError
+from bankbench.analyse.formatting import with_interval
+from bankbench.analyse.runs import Run
+
+FIGURES = {"overall.throughput_rps": "req/s", "overall.p99_ms": "p99 ms", "overall.error_pct": "err %"}
+
+
+def compare(a: Run, b: Run) -> pd.DataFrame:
+    """A row per (service, users, pool, figure) that both runs measured."""
+    rows = []
+    for column, name in FIGURES.items():
+        in_a, in_b = (analysis.level_figures(run.summary, column) for run in (a, b))
+        for key in sorted(in_a.keys() & in_b.keys(), key=lambda k: (analysis.service_order(k[0]), *k[1:])):
+            ratio = stats.ratio(in_a[key], in_b[key])
+            same_zero = in_a[key].values and not any(in_a[key].values) and not any(in_b[key].values)
+            rows.append({**dict(zip(analysis.LEVEL_KEYS, key)), "figure": name,
+                         "a": in_a[key], "b": in_b[key], "ratio": ratio,
+                         "verdict": "both 0" if same_zero else verdict(ratio)})
+    if not rows:
+        raise UserError(f"{a.id} and {b.id} have no level (service, users, pool) in common")
+    return pd.DataFrame(rows)
+
+
+def verdict(ratio: stats.Ratio) -> str:
+    """"B higher", "B lower" or "within noise" (stats.Ratio.significant); "no interval" where
+    there is no ratio to test (a figure without interval, or 0 in A)."""
+    if pd.isna(ratio.low):
+        return "no interval"
+    if not ratio.significant:
+        return "within noise"
+    return "B higher" if ratio.low > 1 else "B lower"
+
+
+def table(a: Run, b: Run) -> str:
+    """The comparison as a terminal table, with what A and B are and how to read it."""
+    frame = compare(a, b)
+    cells = [
+        [row.service, f"{row.users:,}", row.pool, row.figure,
+         with_interval(row.a.value, row.a.low, row.a.high), with_interval(row.b.value, row.b.low, row.b.high),
+         with_interval(row.ratio.value, row.ratio.low, row.ratio.high),
+         "-" if pd.isna(row.ratio.p) else f"{row.ratio.p:.3f}", row.verdict]
+        for row in frame.itertuples()
+    ]
+    headers = ["service", "users", "pool", "figure", "A", "B", "B/A", "Welch p", "verdict"]
+    sources = sorted({f.source for f in (*frame["a"], *frame["b"]) if f.source})
+    return (f"A = {a.id}\nB = {b.id}\n"
+            f"median [95 % interval] over {' or '.join(sources) or 'nothing'}; a difference when the "
+            f"interval of B/A excludes 1 and, over repeats, Welch's t-test on the logarithms gives "
+            f"p < {stats.ALPHA} (harness/bankbench/analyse/stats.py)\n\n"
+            + tabulate(cells, headers, disable_numparse=True, stralign="right"))

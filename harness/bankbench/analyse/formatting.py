@@ -1,0 +1,57 @@
+"""Figures as text, one format for the terminal table, the Markdown report and the notebook."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+from tabulate import tabulate
+
+Format = Callable[[float], str]
+NAME_COLUMNS = {"service", "label", "level", "item", "value", "errors by status"}  # left-aligned in Markdown
+
+
+def number(value: float) -> str:
+    """A figure with about three significant digits (4123, 52.5, 2.08); '-' when missing."""
+    if pd.isna(value):
+        return "-"
+    if abs(value) >= 100:
+        return f"{value:.0f}"
+    return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
+
+
+def count(value: float) -> str:
+    """A whole count with thousands separators (1,234,567); '-' when missing."""
+    return "-" if pd.isna(value) else f"{value:,.0f}"
+
+
+def with_interval(value: float, low: float, high: float, fmt: Format = number) -> str:
+    """`value [low-high]`, or the value alone without an interval or where both ends print alike."""
+    text, low_text, high_text = fmt(value), fmt(low), fmt(high)
+    return text if pd.isna(low) or low_text == high_text else f"{text} [{low_text}-{high_text}]"
+
+
+def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
+                  mark_failed: bool = False) -> pd.Series:
+    """Text cells of `column` from `analysis.aggregate_repeats` output.
+
+    A figure shows `median [low-high]`, its 95 % interval (bankbench.analyse.stats), or the median alone
+    when it has no interval or the interval is no wider than the figure's digits; none passed
+    shows FAILED.
+    With `mark_failed`, a group where some repeats failed the money check says how many.
+    """
+    def cell(row: pd.Series) -> str:
+        if row["repeats"] == row["failed"]:
+            return "FAILED"
+        text = with_interval(row[column], row[f"{column}.low"], row[f"{column}.high"], fmt)
+        return f"{text} ({row['failed']} FAILED)" if mark_failed and row["failed"] else text
+
+    return aggregated.apply(cell, axis=1)
+
+
+def markdown(table: pd.DataFrame) -> str:
+    """A GitHub Markdown table of text cells, shown as they are: names left, figures right."""
+    align = ["left" if column in NAME_COLUMNS else "right" for column in table.columns]
+    cells = table.astype(str).map(lambda text: text.replace("|", "\\|"))  # a bare | splits the cell
+    return tabulate(cells, headers="keys", tablefmt="github", showindex=False,
+                    disable_numparse=True, colalign=align)

@@ -1,0 +1,210 @@
+"""A one-paragraph reading of a run, every sentence computed from its figures (no verdict
+is written in advance: who comes first, by how much and where is whatever the numbers say)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bankbench.analyse import analysis, stats
+from bankbench.analyse.formatting import count, number, with_interval
+
+ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
+THROUGHPUT, P99, ERRORS = "overall.throughput_rps", "overall.p99_ms", "overall.error_pct"
+
+
+def reading(summary: pd.DataFrame) -> str:
+    """The paragraph for one run's summary frame (one row per level)."""
+    levels = analysis.aggregate_levels(summary)
+    measured = levels.dropna(subset=[THROUGHPUT])
+    at_pool = measured[measured["pool"] == analysis.main_pool(summary)]
+    sentences = [
+        money(summary),
+        largest_load(summary, at_pool),
+        *(peak(summary, service, rows) for service, rows in analysis.by_service(at_pool)),
+        errors(at_pool),
+        statuses(summary),
+        service_side(at_pool),
+        pools(summary, measured),
+        saturation(summary),
+        spread(measured),
+    ]
+    return " ".join(sentence for sentence in sentences if sentence)
+
+
+def money(summary: pd.DataFrame) -> str:
+    failed = summary.loc[~summary["money_ok"].astype(bool), "level_id"].tolist()
+    if not failed:
+        return f"The money check passed after all {len(summary)} levels."
+    return (f"The money check FAILED after {', '.join(failed)} ({len(failed)} of {len(summary)} "
+            f"levels): their figures are left out of every table and chart.")
+
+
+def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
+    """Each service at the largest user count measured, and which differences there are beyond
+    noise (bankbench.analyse.stats)."""
+    if levels.empty:
+        return None
+    users = levels["users"].max()
+    rows = levels[levels["users"] == users]
+    figures = "; ".join(
+        f"{service} served {_with_interval(row, THROUGHPUT)} req/s with a p99 of "
+        f"{_with_interval(row, P99)} ms and {number(row[ERRORS].iloc[0])} % errors"
+        for service, row in analysis.by_service(rows)
+    )
+    text = f"At {users:,} users (median [95 % interval]), {figures}."
+    if len(rows) < 2:
+        return text
+    key = (users, analysis.main_pool(summary))
+    for column, name, high_is_best in ((THROUGHPUT, "Throughput", True), (P99, "The p99", False)):
+        figures = _at(summary, column, key)
+        if len(figures) > 1:  # a service whose repeats all failed their money check has none
+            text += " " + versus(figures, name, high_is_best)
+    return text
+
+
+def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> str:
+    """Which service led on a figure and by how much, each gap with the 95 % interval of the
+    ratio; a gap that is not significant (`stats.Ratio.significant`) is "within noise", never a
+    lead."""
+    ranked = sorted(figures.items(), key=lambda item: item[1].value, reverse=high_is_best)
+    (leader, lead), others = ranked[0], ranked[1:]
+    gaps = [(service, stats.ratio(figure, lead)) for service, figure in others]  # lead / other
+    if not any(r.significant for _, r in gaps):
+        return (f"{name} there was within noise between the services ("
+                + "; ".join(f"{leader}'s was {number(r.value)} times {service}'s, {_interval(r)}" for service, r in gaps)
+                + ").")
+    parts = [
+        f"{number(r.value)} times {service}'s ({_interval(r)})" if r.significant
+        else f"within noise of {service}'s ({number(r.value)} times, {_interval(r)})" for service, r in gaps
+    ]
+    return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: " + "; ".join(parts) + "."
+
+
+def _interval(r: stats.Ratio) -> str:
+    """The 95 % interval of a ratio, and Welch's p where there was a t-test, in words."""
+    if pd.isna(r.low):
+        return "no interval to tell"
+    return f"95 % interval {number(r.low)}-{number(r.high)}" + ("" if pd.isna(r.p) else f", p {r.p:.2f}")
+
+
+def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:
+    """`column` of each service at (users, pool), as `stats.figure` has it."""
+    figures = analysis.level_figures(summary, column)
+    return {service: figures[(service, *key)] for service in sorted(summary["service"].unique(), key=analysis.service_order)
+            if (service, *key) in figures and not pd.isna(figures[(service, *key)].value)}
+
+
+def _with_interval(row: pd.DataFrame, column: str) -> str:
+    return with_interval(*(row[f"{column}{how}"].iloc[0] for how in ("", ".low", ".high")))
+
+
+def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame) -> str:
+    """Where a service's throughput peaked and whether it fell beyond noise after."""
+    best = rows.loc[rows[THROUGHPUT].idxmax()]
+    last = rows.loc[rows["users"].idxmax()]
+    text = f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s with {best['users']:,} users"
+    if last["users"] == best["users"]:
+        return text + ", the largest load it has figures for."
+    figures = analysis.level_figures(summary, THROUGHPUT)
+    r = stats.ratio(figures[(service, best["users"], best["pool"])], figures[(service, last["users"], last["pool"])])
+    if not r.significant:
+        return text + (f"; at {last['users']:,} users it was within noise of that ({number(r.value)} "
+                       f"times, {_interval(r)}).")
+    return text + (f", then fell to {number(last[THROUGHPUT])} req/s at {last['users']:,} users "
+                   f"({number(r.value)} times the peak, {_interval(r)}).")
+
+
+def errors(levels: pd.DataFrame) -> str | None:
+    """The first user count at which each service's error rate passed ERROR_LIMIT_PCT."""
+    parts = []
+    for service, rows in analysis.by_service(levels):
+        over = rows[rows[ERRORS] > ERROR_LIMIT_PCT].sort_values("users")
+        parts.append(
+            f"at or below {ERROR_LIMIT_PCT:g} % for {service} at every level" if over.empty
+            else f"above {ERROR_LIMIT_PCT:g} % for {service} from {over['users'].iloc[0]:,} users on "
+                 f"({number(over[ERRORS].iloc[0])} % there)"
+        )
+    return f"The error rate was {'; '.join(parts)}." if parts else None
+
+
+def statuses(summary: pd.DataFrame) -> str | None:
+    """What the failed requests at the largest load (main pool) were answered, per service."""
+    columns = analysis.status_columns(summary)
+    if not columns:
+        return None
+    counts = analysis.aggregate_repeats(summary, columns)
+    at_pool = counts[counts["pool"] == analysis.main_pool(summary)]
+    rows = at_pool[at_pool["users"] == at_pool["users"].max()]
+    parts = []
+    for service, row in analysis.by_service(rows):
+        failed = [f"{count(row[column].iloc[0])} x {column.removeprefix(analysis.ERRORS_BY_STATUS)}"
+                  for column in columns if row[column].iloc[0] > 0]
+        if failed:
+            parts.append(f"{service} {', '.join(failed)}")
+    if not parts:
+        return None
+    return (f"The failed requests at {rows['users'].max():,} users (median of the repeats) were "
+            f"{'; '.join(parts)} (503: no pooled connection within the acquire timeout, or the "
+            f"database unavailable; assertion: an answer with the wrong body; no response: no HTTP "
+            f"answer at all).")
+
+
+def service_side(levels: pd.DataFrame) -> str | None:
+    """At the largest load, the pool wait and GC time the services measured themselves."""
+    if "service_metrics.pool_pending_mean" not in levels:
+        return None
+    rows = levels[levels["users"] == levels["users"].max()].dropna(subset=["service_metrics.pool_pending_mean"])
+    parts = [
+        f"{service} had {number(row['service_metrics.pool_pending_mean'])} requests waiting for a "
+        f"connection on average ({number(row['service_metrics.pool_acquire_mean_ms'])} ms per acquire, "
+        f"{count(row['service_metrics.pool_timeouts'])} acquire timeouts) and spent "
+        f"{number(row['service_metrics.gc_pct'])} % of the time in GC pauses"
+        for service, rows_of in analysis.by_service(rows) for row in [rows_of.iloc[0]]
+    ]
+    if not parts:
+        return None
+    return f"By their own metrics at {rows['users'].max():,} users, {'; '.join(parts)}."
+
+
+def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
+    """With a pool sweep: the pool size that gave each service its best throughput, named only
+    where it beat every other pool size beyond noise (`stats.Ratio.significant`)."""
+    if levels["pool"].nunique() < 2:
+        return None
+    users = levels["users"].max()
+    at_users = levels[levels["users"] == users]
+    figures = analysis.level_figures(summary, THROUGHPUT)
+    parts = []
+    for service, rows in analysis.by_service(at_users.dropna(subset=[THROUGHPUT])):
+        best = rows.loc[rows[THROUGHPUT].idxmax()]
+        gaps = [stats.ratio(figures[(service, users, pool)], figures[(service, users, best["pool"])])
+                for pool in rows["pool"] if pool != best["pool"]]
+        figure = f"{number(best[THROUGHPUT])} req/s, {number(best[ERRORS])} % errors"
+        parts.append(f"{service} did best with a pool of {best['pool']} ({figure})" if all(r.significant for r in gaps)
+                     else f"no pool size stood out beyond noise for {service} (highest median: pool "
+                          f"{best['pool']}, {figure})")
+    return f"Across pool sizes at {users:,} users, {'; '.join(parts)}." if parts else None
+
+
+def saturation(summary: pd.DataFrame) -> str:
+    """Whether the load generator, not the service, was the limit somewhere."""
+    saturated = summary.loc[summary["resources.loadgen_saturated"].astype(bool), "level_id"].tolist()
+    if not saturated:
+        return (f"The load generator was never short of CPU (short: JMeter used at least "
+                f"{analysis.SATURATED_MACHINE_CPU} % of its own CPUs, or, sharing them, the machine was "
+                f"that busy and JMeter used as much as the service; machine CPU mean at most "
+                f"{number(summary['resources.machine_cpu_mean'].max())} %).")
+    return (f"The load generator was short of CPU at {len(saturated)} of {len(summary)} levels "
+            f"({', '.join(saturated)}): there the throughput measures JMeter as much as the service.")
+
+
+def spread(levels: pd.DataFrame) -> str | None:
+    """The widest 95 % interval of throughput, relative to its median, and what it was taken over."""
+    bounded = levels.dropna(subset=[f"{THROUGHPUT}.low", f"{THROUGHPUT}.high"])
+    if bounded.empty:
+        return None
+    relative = (bounded[f"{THROUGHPUT}.high"] - bounded[f"{THROUGHPUT}.low"]) / bounded[THROUGHPUT]
+    widest = bounded.loc[relative.idxmax()]
+    return (f"The widest 95 % interval of throughput spanned {number(100 * relative.max())} % of its median "
+            f"({widest['service']} at {widest['users']:,} users, pool {widest['pool']}; over "
+            f"{widest['interval']}).")

@@ -1,0 +1,106 @@
+"""Finding and loading run folders (results/runs/<stamp>-<env>-<profile>/, see results/LAYOUT.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench import paths
+from bankbench.analyse import analysis
+from bankbench.errors import UserError
+from bankbench.analyse.rawdata import read_json, write_json
+
+PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
+INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run folder with its manifest and its summary.csv frame (one row per level)."""
+
+    path: Path
+    manifest: dict
+    summary: pd.DataFrame
+
+    @property
+    def id(self) -> str:
+        """The run id, e.g. 20261122T013000Z-native-local."""
+        return self.manifest.get("run_id", self.path.name)
+
+    @property
+    def profile(self) -> str:
+        """The load profile the run used (local, article, pool...)."""
+        return self.manifest.get("profile", "")
+
+    def level_dir(self, level: str) -> Path:
+        """The folder of one level, by name (go-u1000-p95-r1)."""
+        return self.path / "levels" / level
+
+
+def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> dict:
+    """level.json (results/LAYOUT.md) in every environment: the level as planned, the database's
+    max_connections, the load's window and where its measured part starts, and what the
+    environment adds (CPU placement, JMeter workers, faults struck ...)."""
+    return {**{k: v for k, v in level.items() if k != "id"},
+            "pg_max_connections": pg_max_connections,
+            "started_ms": started_ms,
+            "measure_from_ms": started_ms + 1000 * level["measure_offset_s"],
+            "ended_ms": ended_ms,
+            **extra}
+
+
+def find_runs(root: Path = paths.RUNS) -> list[Path]:
+    """Every complete run folder under `root`, oldest first (names start with the UTC time stamp)."""
+    return sorted(p.parent for p in root.glob("*/manifest.json") if not p.parent.name.endswith(INCOMPLETE))
+
+
+def incomplete_dir(final: Path) -> Path:
+    """Where a run is written until its last level is done; then it is renamed to `final`."""
+    return final.with_name(final.name + INCOMPLETE)
+
+
+def mark_incomplete(run_dir: Path, reason: str) -> None:
+    """Says in the run folder why it stopped (its name already says that it did)."""
+    write_json(run_dir / "incomplete.json", {
+        "reason": reason,
+        "levels_done": sum(1 for _ in run_dir.glob("levels/*/level.json")),
+    })
+
+
+def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
+    """The newest run of each profile in each environment under `root`, in profile order (so a
+    compose run sits next to the native run of its profile)."""
+    latest = {}
+    for path in find_runs(root):
+        manifest = read_json(path / "manifest.json")
+        latest[manifest.get("profile", ""), manifest.get("env", "")] = path
+    return [latest[key] for key in sorted(latest)]
+
+
+def load_run(path: Path, services: list[str] | None = None) -> Run:
+    """Loads a summarized run (`bankbench summarize`); `services` keeps only those services."""
+    if not (path / "manifest.json").is_file():
+        raise UserError(f"{path} is not a run folder (no manifest.json)")
+    summary = analysis.read_summary(path)
+    if services is not None:
+        summary = summary[summary["service"].isin(services)].reset_index(drop=True)
+    return Run(path, read_json(path / "manifest.json"), summary)
+
+
+def load_runs(paths: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:
+    """Loads `paths`, by default the latest run of each profile under results/runs/."""
+    paths = latest_per_profile() if paths is None else paths
+    if not paths:
+        raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
+    return [load_run(Path(path), services) for path in paths]
+
+
+def read_published(path: Path = PUBLISHED_CSV) -> pd.DataFrame:
+    """The figures the 2018 and 2019 articles published (results/published.csv), as text:
+    they are shown exactly as published."""
+    try:
+        return pd.read_csv(path, dtype={"mean_ms": str, "p99_ms": str, "error_pct": str})
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err}") from err

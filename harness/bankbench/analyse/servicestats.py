@@ -1,0 +1,121 @@
+"""Figures of the service's own metrics (service_metrics.csv, see bankbench.measure.scrape), as read by
+`rawdata.read_service_metrics`: one row per scrape, a column per series.
+
+Gauges (pool connections active and pending, heap, threads) are averaged over the scrapes of the
+measured window. Counters (requests, acquires and their wait, timeouts, connections created, GC
+pauses and their time) count from the last scrape at or before the window's start to the last
+one in it; a counter that went down was reset by a restart of the service (a fault), and its
+new value is what it gained since, as Prometheus' `increase()` has it. Rates divide by the
+seconds between those two scrapes.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bankbench.measure.scrape import STATUS_PREFIX, UP
+
+MB = 2**20
+
+
+def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
+    """The summary.json `service_metrics` block of the scrapes between start_ms and end_ms."""
+    frame = _with_statuses(frame)
+    gauges = frame[frame["t_ms"].between(start_ms, end_ms)]
+    before = frame.loc[frame["t_ms"] <= start_ms, "t_ms"]
+    counters = frame[frame["t_ms"].between(before.max() if len(before) else start_ms, end_ms)]
+    span_s = _span_s(counters)
+    acquires, acquire_s = increase(counters, "pool_acquires"), increase(counters, "pool_acquire_seconds")
+    gc_s = increase(counters, "gc_pause_seconds")
+    return {
+        "scrapes": int((_column(gauges, UP) == 1).sum()),
+        "scrapes_failed": int((_column(gauges, UP) == 0).sum()),
+        "requests": increase(counters, "requests"),
+        "throughput_rps": _per_s(increase(counters, "requests"), span_s),
+        "requests_by_status": {column.removeprefix(STATUS_PREFIX): increase(counters, column)
+                               for column in frame if column.startswith(STATUS_PREFIX)},
+        "pool_max": _agg(gauges, "pool_max", "max"),
+        "pool_active_mean": _agg(gauges, "pool_active", "mean"),
+        "pool_active_max": _agg(gauges, "pool_active", "max"),
+        "pool_pending_mean": _agg(gauges, "pool_pending", "mean"),
+        "pool_pending_max": _agg(gauges, "pool_pending", "max"),
+        "pool_acquires": acquires,
+        "pool_acquire_mean_ms": None if not acquires or acquire_s is None else _round(1000 * acquire_s / acquires),
+        "pool_timeouts": increase(counters, "pool_timeouts"),
+        "pool_created": increase(counters, "pool_created"),
+        "gc_pauses": increase(counters, "gc_pauses"),
+        "gc_pauses_per_s": _per_s(increase(counters, "gc_pauses"), span_s),
+        "gc_seconds_per_s": _per_s(gc_s, span_s),
+        "gc_pct": _per_s(None if gc_s is None else 100 * gc_s, span_s),
+        "heap_mean_mb": _agg(gauges, "heap_bytes", "mean", MB),
+        "heap_max_mb": _agg(gauges, "heap_bytes", "max", MB),
+        "threads_mean": _agg(gauges, "threads", "mean"),
+        "threads_max": _agg(gauges, "threads", "max"),
+    }
+
+
+def per_second(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per scrape: `t_ms`, requests_per_s (from the service's counter), pool_active,
+    pool_pending, gc_pct (GC time in % of the time since the previous scrape), heap_mb, threads."""
+    return pd.DataFrame({
+        "t_ms": frame["t_ms"],
+        "requests_per_s": _rate(frame, "requests"),
+        "pool_active": _column(frame, "pool_active"),
+        "pool_pending": _column(frame, "pool_pending"),
+        "gc_pct": 100 * _rate(frame, "gc_pause_seconds"),
+        "heap_mb": _column(frame, "heap_bytes") / MB,
+        "threads": _column(frame, "threads"),
+    })
+
+
+def increase(frame: pd.DataFrame, column: str) -> float | None:
+    """What a counter gained over the rows, resets counted (None without two values)."""
+    if column not in frame or frame[column].count() < 2:
+        return None
+    return _round(_gains(frame, column).sum())
+
+
+def _gains(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A counter's gain since the previous scrape that had it; after a reset, its new value."""
+    values = _column(frame, column).dropna()
+    gains = values.diff()
+    return gains.where(gains >= 0, values).iloc[1:].reindex(frame.index)
+
+
+def _rate(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A counter's gain per second since the previous scrape that had it."""
+    seconds = frame.loc[_column(frame, column).notna(), "t_ms"].diff() / 1000
+    return _gains(frame, column) / seconds.reindex(frame.index)
+
+
+def _with_statuses(frame: pd.DataFrame) -> pd.DataFrame:
+    """`requests_<status>` at 0 in the answered scrapes before the first such answer (a
+    status's series appears with its first request)."""
+    statuses = [column for column in frame if column.startswith(STATUS_PREFIX)]
+    if not statuses or UP not in frame:
+        return frame
+    answered = frame[UP] == 1
+    return frame.assign(**{column: frame[column].mask(answered & frame[column].isna(), 0) for column in statuses})
+
+
+def _column(frame: pd.DataFrame, column: str) -> pd.Series:
+    return frame[column] if column in frame else pd.Series(float("nan"), index=frame.index)
+
+
+def _span_s(frame: pd.DataFrame) -> float:
+    """Seconds between the first and last scrape that answered."""
+    answered = frame.loc[frame[UP] == 1, "t_ms"] if UP in frame else frame["t_ms"]
+    return (answered.max() - answered.min()) / 1000 if len(answered) > 1 else 0.0
+
+
+def _per_s(value: float | None, span_s: float) -> float | None:
+    return None if value is None or span_s <= 0 else _round(value / span_s)
+
+
+def _agg(frame: pd.DataFrame, column: str, how: str, unit: float = 1) -> float | None:
+    return _round(_column(frame, column).agg(how) / unit)
+
+
+def _round(value: float) -> float | None:
+    """A JSON-friendly figure: None for NaN, else rounded to 3 decimals."""
+    return None if pd.isna(value) else round(float(value), 3)

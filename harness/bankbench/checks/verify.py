@@ -1,0 +1,228 @@
+"""Proof that the services do the same database work, the TechEmpower way.
+
+Each service, on a fresh database with pg_stat_statements loaded and a pool of one connection,
+answers a fixed mix of requests; per request type this counts what PostgreSQL saw: the statements
+run (pg_stat_statements), the calls and the transactions (pg_stat_database) per request. Every
+type must run exactly the statements its contract says (one, or none for a refused request), in
+one transaction, and every service must send the very same statement texts.
+
+Counting is exact because of two barriers. PostgreSQL 15 publishes a backend's counts only now
+and then, and always when the backend exits, so around each batch the service's backend is
+terminated and its exit awaited; the pool then opens a fresh connection for the next batch (both
+pools check a connection idle for 500 ms before using it). A new connection costs work of its own
+(its start-up transaction, pgx preparing each statement once), so each
+type runs a batch of one request and then a batch of 1 + N: the difference over N is the cost of
+a request, the rest the set-up of a connection, which is reported but not judged (pools keep
+their connections for 30 minutes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pandas as pd
+
+from bankbench.system import services
+from bankbench.errors import UserError
+from bankbench.tools.pg import DATABASE, Cluster, free_port
+
+REQUESTS_PER_TYPE = 20
+IDLE_CHECK_S = 0.7  # longer than the pools' 500 ms: the next request sees the closed connection
+SETTINGS = {"shared_preload_libraries": "pg_stat_statements", "autovacuum": "off"}
+UNKNOWN_ID = 10**12
+RICH, POOR = "rich", "poor"  # the two clients every mix creates first, by role
+
+
+@dataclass(frozen=True)
+class RequestType:
+    """One kind of request and what the contract says it costs the database."""
+
+    name: str
+    method: str
+    path: str
+    body: dict | None
+    status: int
+    statements: int  # 1, or 0 when the service must refuse before touching the database
+
+    def send(self, client: httpx.Client, ids: dict[str, int]) -> int:
+        """Sends the request with the clients' ids filled in; returns the status."""
+        body = {k: ids.get(v, v) for k, v in self.body.items()} if self.body else None
+        return client.request(self.method, self.path.format(**ids), json=body).status_code
+
+
+def _transfer(name: str, src: str, dst: str | int, amount: int, status: int,
+              statements: int = 1) -> RequestType:
+    return RequestType(name, "POST", "/transaction",
+                       {"from_client_id": src, "to_client_id": dst, "amount": amount},
+                       status, statements)
+
+
+MIX = (
+    RequestType("health", "GET", "/health", None, 200, 1),
+    RequestType("create_client", "POST", "/client/new/100", None, 200, 1),
+    RequestType("balance", "GET", "/client/{rich}/balance", None, 200, 1),
+    _transfer("transfer", RICH, POOR, 1, 200),
+    _transfer("transfer_unknown_client", RICH, UNKNOWN_ID, 1, 404),
+    _transfer("transfer_insufficient_funds", POOR, RICH, 10**9, 422),
+    _transfer("transfer_invalid", RICH, RICH, 1, 400, statements=0),
+)
+
+SNAPSHOT_SQL = f"""
+SELECT json_build_object(
+  'transactions', (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '{DATABASE}'),
+  'sessions', (SELECT sessions FROM pg_stat_database WHERE datname = '{DATABASE}'),
+  'statements', (SELECT coalesce(json_object_agg(s.queryid, json_build_object('query', s.query,
+                                                                               'calls', s.calls)), '{{}}')
+                 FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+                 WHERE d.datname = '{DATABASE}'))
+"""
+# Waits (up to 10 s each) until the service's backends have exited, and so published their counts.
+TERMINATE_SQL = f"""
+SELECT coalesce(bool_and(pg_terminate_backend(pid, 10000)), true) FROM pg_stat_activity
+WHERE datname = '{DATABASE}' AND backend_type = 'client backend'
+"""
+
+
+def fingerprint(query: str) -> str:
+    """A short digest of a normalized statement text, to compare services at a glance."""
+    return hashlib.sha256(query.encode()).hexdigest()[:12]
+
+
+def measure(service: services.Service, cluster: Cluster, log: Path) -> dict[str, dict]:
+    """Runs the mix through one service on a fresh database; returns the counts per type."""
+    cluster.reset()
+    svc = service.start(port=free_port(), pool=1, db_env=cluster.env(), log=log)
+    try:
+        with httpx.Client(base_url=svc.url, timeout=30) as client:
+            ids = {RICH: _new_client(client, 10**6), POOR: _new_client(client, 0)}
+            counts, before = {}, _barrier(cluster)
+            for request in MIX:
+                statuses = {request.send(client, ids)}
+                middle = _barrier(cluster)
+                statuses |= {request.send(client, ids) for _ in range(1 + REQUESTS_PER_TYPE)}
+                after = _barrier(cluster)
+                counts[request.name] = _costs(_delta(before, middle), _delta(middle, after))
+                counts[request.name]["statuses"] = sorted(statuses)
+                before = after
+    finally:
+        svc.stop()
+    return counts
+
+
+def _new_client(client: httpx.Client, balance: int) -> int:
+    resp = client.post(f"/client/new/{balance}")
+    if resp.status_code != 200:
+        raise UserError(f"verify: creating a client answered {resp.status_code}: {resp.text}")
+    return resp.json()["id"]
+
+
+def _barrier(cluster: Cluster) -> dict:
+    """Ends the service's sessions, then reads the counters they published."""
+    if cluster.psql(TERMINATE_SQL, database="postgres") != "t":
+        raise UserError("verify: the service's database sessions did not end within 10 s")
+    snapshot = json.loads(cluster.psql(SNAPSHOT_SQL, database="postgres"))
+    time.sleep(IDLE_CHECK_S)
+    return snapshot
+
+
+def _delta(before: dict, after: dict) -> dict:
+    """What happened between two snapshots: calls per statement text, and transactions less the
+    start-up transaction of each session begun."""
+    calls = {}
+    for queryid, now in after["statements"].items():
+        if n := now["calls"] - before["statements"].get(queryid, {}).get("calls", 0):
+            calls[now["query"]] = n
+    return {"calls": calls,
+            "transactions": (after["transactions"] - before["transactions"]
+                             - (after["sessions"] - before["sessions"]))}
+
+
+def _costs(one: dict, many: dict) -> dict:
+    """Per request and per new connection, from a batch of one request and one of 1 + N."""
+    n = REQUESTS_PER_TYPE
+    per_request, setup = {}, {}
+    for query in one["calls"].keys() | many["calls"].keys():
+        a, b = one["calls"].get(query, 0), many["calls"].get(query, 0)
+        if b - a:
+            per_request[fingerprint(query)] = {"query": query, "calls": (b - a) / n}
+        if a - (b - a) / n:
+            setup[fingerprint(query)] = {"query": query, "calls": a - (b - a) / n}
+    transactions = (many["transactions"] - one["transactions"]) / n
+    return {
+        "statements": per_request,
+        "calls_per_request": sum(s["calls"] for s in per_request.values()),
+        "transactions_per_request": transactions,
+        "setup": {"statements": setup, "transactions": one["transactions"] - transactions},
+    }
+
+
+def problems(results: dict[str, dict[str, dict]]) -> list[str]:
+    """Every way the results break the rule: per type, the contract's statement count, as many
+    calls and transactions per request, the expected status, and the same texts everywhere."""
+    found = []
+    for request in MIX:
+        texts = {}
+        for name, counts in results.items():
+            got = counts[request.name]
+            want = request.statements
+            texts[name] = sorted(got["statements"])
+            for what, value in (("statements", len(got["statements"])),
+                                ("calls per request", got["calls_per_request"]),
+                                ("transactions per request", got["transactions_per_request"])):
+                if value != want:
+                    found.append(f"{name} {request.name}: {what} {value:g}, want {want}")
+            if got["statuses"] != [request.status]:
+                found.append(f"{name} {request.name}: statuses {got['statuses']}, "
+                             f"want [{request.status}]")
+        if len({tuple(t) for t in texts.values()}) > 1:
+            found.append(f"{request.name}: the services sent different statements: {texts}")
+    return found
+
+
+def table(results: dict[str, dict[str, dict]]) -> str:
+    """Markdown: one row per service and request type."""
+    rows = [{"service": name, "request": kind, "status": ",".join(map(str, got["statuses"])),
+             "statements": len(got["statements"]), "calls/request": got["calls_per_request"],
+             "transactions/request": got["transactions_per_request"],
+             "statement fingerprints": " ".join(sorted(got["statements"])) or "-",
+             "new connection: statements, transactions": _setup(got["setup"])}
+            for name, counts in results.items() for kind, got in counts.items()]
+    return pd.DataFrame(rows).to_markdown(index=False, floatfmt="g")
+
+
+def _setup(setup: dict) -> str:
+    texts = ", ".join(f"{s['calls']:g} x {s['query'][:40]}" for s in setup["statements"].values())
+    return f"{texts or 'none'}; {setup['transactions']:g}"
+
+
+def run(names: list[str], workdir: Path, out: Path | None = None) -> dict:
+    """Verifies the named services on a throwaway cluster; writes `out` (JSON) when given and
+    raises UserError, after printing the table, when any rule is broken."""
+    return run_services([services.get(n) for n in names], workdir, out)
+
+
+def run_services(chosen: list[services.Service], workdir: Path, out: Path | None = None) -> dict:
+    cluster = Cluster.create(extra_settings=SETTINGS)
+    try:
+        cluster.psql("CREATE EXTENSION pg_stat_statements", database="postgres")
+        results = {s.name: measure(s, cluster, workdir / f"verify-{s.name}.log") for s in chosen}
+    finally:
+        cluster.destroy()
+    found = problems(results)
+    doc = {"requests_per_type": REQUESTS_PER_TYPE, "ok": not found, "problems": found,
+           "results": results}
+    if out:
+        out.write_text(json.dumps(doc, indent=2) + "\n")
+    print(table(results), flush=True)
+    if found:
+        raise UserError("verify FAILED: the services do not do the same database work:\n  "
+                        + "\n  ".join(found))
+    print(f"verify: {len(chosen)} services x {len(MIX)} request types, {REQUESTS_PER_TYPE} "
+          "requests each: the same statements, each request one statement (none when refused) "
+          "and one transaction", flush=True)
+    return doc

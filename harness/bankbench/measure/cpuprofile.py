@@ -1,0 +1,70 @@
+"""A CPU profile of one benchmark level (PROFILE_CPU=1), drawn as a flame graph in its folder.
+
+Go: net/http/pprof on a loopback port of its own (PPROF_ADDR), fetched for the measured window.
+Java: a JDK Flight Recording started through JDK_JAVA_OPTIONS (the launcher's standard hook, so
+the service's command line stays as it is), written when the JVM exits and cut to the measured
+window when drawn. Rendering is bankbench.measure.flamegraph's, with each ecosystem's own tools.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from bankbench import registry
+from bankbench.measure import flamegraph
+from bankbench.tools.pg import free_port
+
+FLAMEGRAPH = "flamegraph.html"
+
+
+class LevelProfile:
+    """Records the CPU profile of the service of one level into `out`."""
+
+    def __init__(self, service: str, out: Path):
+        self.kind = "java" if registry.get(service).runtime == "jvm" else "go"  # JFR or pprof
+        self.out = out
+        self.recording = out / ("cpu.pprof" if self.kind == "go" else "cpu.jfr")
+        self.pprof_addr = f"127.0.0.1:{free_port()}"
+        self.fetcher: threading.Thread | None = None
+        self.error: Exception | None = None
+
+    def env(self) -> dict[str, str]:
+        """What the service's environment needs for the profile to be recorded."""
+        if self.kind == "go":
+            return {"PPROF_ADDR": self.pprof_addr}
+        # CPU-time samples (JDK 25, JEP 509) see every thread running, as Go's profiler does;
+        # execution samples alone see only a few threads in Java code per period.
+        return {"JDK_JAVA_OPTIONS": " ".join(flamegraph.java_options(self.recording, cpu_time=True))}
+
+    def measure(self, started_ms: Callable[[], int | None], offset_s: int, seconds: int) -> None:
+        """Go: fetches, in the background, the profile of the `seconds` that begin `offset_s`
+        after the load started (`started_ms()`, None until it has). Java records all along:
+        render() cuts the window."""
+        if self.kind != "go":
+            return
+
+        def fetch() -> None:
+            while started_ms() is None:
+                time.sleep(0.2)
+            time.sleep(max(started_ms() / 1000 + offset_s - time.time(), 0))
+            try:
+                flamegraph.fetch_go_profile(self.pprof_addr, seconds, self.recording)
+            except Exception as err:  # reported by render(), after the level's own figures
+                self.error = err
+
+        self.fetcher = threading.Thread(target=fetch, daemon=True)
+        self.fetcher.start()
+
+    def render(self, window_ms: tuple[int, int], title: str) -> Path:
+        """Draws the flame graph of the measured window, once the service has stopped (the JVM
+        writes its recording at exit)."""
+        if self.fetcher:
+            self.fetcher.join()
+        if self.error:
+            raise self.error
+        window = (window_ms[0] / 1000, window_ms[1] / 1000)
+        return flamegraph.render(self.recording, self.out / FLAMEGRAPH, self.kind, title=title,
+                                 window=window if self.kind == "java" else None)

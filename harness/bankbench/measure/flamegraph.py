@@ -1,0 +1,228 @@
+"""CPU profiles of the services as self-contained HTML flame graphs, drawn by each ecosystem's own
+well-kept tool: this module only records, fetches and hands files over; it folds no stacks and
+draws nothing itself.
+
+Java: a JDK Flight Recording (java_options() starts it with `settings=profile`; the JVM writes it
+when it exits, SIGTERM included, since shutdown hooks run) -> async-profiler's converter,
+`tools.profiler:jfr-converter` from Maven Central (Apache 2.0; the `jfrconv` of async-profiler,
+pinned by SHA-256, fetched once with the Maven wrapper as pgbin fetches PostgreSQL). It reads the
+JDK's own events, and its HTML carries its script, style and stacks inline. One trap: its `--cpu`
+keeps only async-profiler's STATE_DEFAULT samples, so it finds nothing in a JDK recording, whose
+jdk.ExecutionSample events are all STATE_RUNNABLE; the default (every ExecutionSample) is the
+right choice there, and `--cpu-time` when the recording holds JDK 25's jdk.CPUTimeSample.
+
+Go: a pprof CPU profile from net/http/pprof (fetch_go_profile) -> the flame graph view of
+`go tool pprof -http` on a free local port, saved. Chosen because it is the Go team's own viewer
+and comes with the toolchain the build already needs: nothing to download, pin or trust besides
+`go` (which builds pprof from its own sources on first use, see SERVE_TIMEOUT). Its /ui/flamegraph
+page inlines its script, style and data and draws offline (checked in headless Chromium from
+file://); only its menu links (Top, Graph, Source, ...) need the server. Rejected: a pprof ->
+collapsed -> jfrconv chain (one viewer for both, but nothing well-kept turns pprof into collapsed
+stacks: that would be our own folding code), speedscope (an app of several files that its CLI
+opens in a browser with the profile beside it: no single page), and a Go program over
+github.com/google/pprof/driver (no port, but one more module to pin and build). net/http/pprof
+profiles are symbolized, so pprof runs with -symbolize=none and never looks for the binary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from bankbench import paths
+from bankbench.tools import jdk, pgbin
+from bankbench.errors import UserError
+
+KINDS = ("go", "java")
+CONVERTER = "tools.profiler:jfr-converter:4.5"  # async-profiler 4.5's converter, main one.convert.Main
+CONVERTER_SHA256 = "d8a5452b26adb11a2a0abf0c53799a6fd60dbccb0647efa5a734e3c46ced3df4"
+CACHE = paths.ROOT / ".cache" / "tools"  # git-ignored
+# Seconds for `go tool pprof -http` to serve. Go builds pprof on first use (tools other than the
+# compiler and linker ship as source since Go 1.25): ~45 s on 2 cores, then cached in GOCACHE.
+SERVE_TIMEOUT = 300.0
+
+
+def render(profile: Path, out_html: Path, kind: str, *, title: str | None = None,
+           window: tuple[float, float] | None = None) -> Path:
+    """Draws `profile` (a .jfr for "java", a pprof CPU profile for "go") as one self-contained
+    HTML flame graph at `out_html`. Java only: `title` heads it (pprof titles its own), and
+    `window` (start, end) in epoch seconds keeps the samples taken in it, say the measurement
+    without start-up and warm-up (a recording spans the JVM's life; a Go profile spans only the
+    seconds it was fetched for)."""
+    if kind not in KINDS:
+        raise UserError(f"unknown profile kind {kind!r}: choose from {', '.join(KINDS)}")
+    if not profile.is_file() or profile.stat().st_size == 0:
+        why = " (a JVM killed before it exits cleanly writes none)" if kind == "java" else ""
+        raise UserError(f"no {kind} profile at {profile}{why}")
+    out_html.parent.mkdir(parents=True, exist_ok=True)
+    partial = out_html.with_name(f".{out_html.name}.partial.html")
+    if kind == "java":
+        _render_jfr(profile, partial, title or f"{profile.name}: Java CPU", window)
+    else:
+        partial.write_text(_render_pprof(profile))
+    partial.replace(out_html)
+    return out_html
+
+
+def java_options(jfr_path: Path, *, cpu_time: bool = False) -> list[str]:
+    """The JVM options that record a CPU profile into `jfr_path` (its directory is made here: the
+    JVM refuses to start otherwise) and write it when the JVM exits, on SIGTERM too.
+
+    settings=profile samples the Java threads running Java code every 10 ms (jdk.ExecutionSample,
+    at most a few threads per period). cpu_time=True adds JDK 25's jdk.CPUTimeSample (JEP 509,
+    experimental, Linux): true CPU-time sampling of every thread, like Go's profiler; older JDKs
+    warn and ignore it. render() picks whichever the recording holds."""
+    jfr_path = Path(jfr_path).absolute()
+    if "," in str(jfr_path) or any(c.isspace() for c in str(jfr_path)):
+        raise UserError(f"{jfr_path}: a JFR file name cannot hold commas or spaces (JVM option "
+                        f"syntax, and JAVA_OPTS is split on spaces)")
+    jfr_path.parent.mkdir(parents=True, exist_ok=True)
+    settings = [f"filename={jfr_path}", "settings=profile", "dumponexit=true"]
+    if cpu_time:
+        settings.append("jdk.CPUTimeSample#enabled=true")
+    return [f"-XX:StartFlightRecording={','.join(settings)}"]
+
+
+def fetch_go_profile(pprof_url: str, seconds: int, out: Path) -> Path:
+    """Records a `seconds`-long CPU profile through net/http/pprof at `pprof_url` (a URL, or a
+    host:port as in PPROF_ADDR) into `out`; returns when the profile is written."""
+    base = pprof_url if "://" in pprof_url else f"http://{pprof_url}"
+    url = f"{base.rstrip('/')}/debug/pprof/profile"
+    try:
+        answer = httpx.get(url, params={"seconds": seconds}, timeout=seconds + 30)
+    except httpx.HTTPError as err:
+        raise UserError(f"fetching a Go CPU profile from {url} failed: {err}") from err
+    if answer.status_code != 200:
+        raise UserError(f"{url} answered {answer.status_code}: {answer.text[:500]}")
+    if not answer.content.startswith(b"\x1f\x8b"):  # pprof profiles are gzipped protobuf
+        raise UserError(f"{url} sent something other than a pprof profile: {answer.text[:200]!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(answer.content)
+    return out
+
+
+def converter_jar() -> Path:
+    """The converter's jar, fetched once from Maven Central (with the Maven wrapper, like pgbin)
+    and checked against its pinned SHA-256."""
+    jar = CACHE / f"{CONVERTER.replace(':', '-')}.jar"
+    if jar.is_file() and _sha256(jar) == CONVERTER_SHA256:
+        return jar
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        env = {**os.environ, "JAVA_HOME": str(jdk.java_home())}
+        out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", pgbin.COPY_GOAL,
+                              f"-Dartifact={CONVERTER}", f"-DoutputDirectory={tmp}"],
+                             cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=600)
+        fetched = next(Path(tmp).glob("*.jar"), None)
+        if out.returncode != 0 or fetched is None:
+            raise UserError(f"fetching {CONVERTER} from Maven Central failed (needed to draw Java "
+                            f"flame graphs):\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+        if (digest := _sha256(fetched)) != CONVERTER_SHA256:
+            raise UserError(f"{fetched.name} has SHA-256 {digest}, expected {CONVERTER_SHA256}: "
+                            f"refused")
+        fetched.replace(jar)
+    return jar
+
+
+def _render_jfr(jfr: Path, out: Path, title: str, window: tuple[float, float] | None) -> None:
+    """jfrconv's HTML: CPU-time samples when the recording has them, else execution samples."""
+    java = jdk.java_home() / "bin" / "java"
+    event = ["--cpu-time"] if _count_events(jfr, "jdk.CPUTimeSample") else []
+    # --from/--to take epoch milliseconds (or offsets from the recording's start when small).
+    span = ["--from", str(int(window[0] * 1000)), "--to", str(int(window[1] * 1000))] \
+        if window else []
+    command = [str(java), "-jar", str(converter_jar()), *event, *span, "--dot", "--title", title,
+               "-o", "html", str(jfr), str(out)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0 or not out.is_file():
+        raise UserError(f"drawing {jfr} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+
+
+def _count_events(jfr: Path, event: str) -> int:
+    """How many `event`s the recording holds, as the JDK's `jfr summary` counts them."""
+    tool = jdk.java_home() / "bin" / "jfr"
+    done = subprocess.run([str(tool), "summary", str(jfr)], capture_output=True, text=True,
+                          timeout=120)
+    if done.returncode != 0:
+        raise UserError(f"{jfr} is not a readable recording: {done.stderr.strip()[:500]}")
+    match = re.search(rf"^\s*{re.escape(event)}\s+(\d+)", done.stdout, re.MULTILINE)
+    return int(match.group(1)) if match else 0
+
+
+def _render_pprof(profile: Path) -> str:
+    """The flame graph page of `go tool pprof -http`, on a free port; retried when another
+    process takes the port between our probe and pprof's bind."""
+    go = shutil.which("go")
+    if go is None:
+        raise UserError("drawing a Go profile needs `go` on the PATH (it builds the Go service "
+                        "too): see `make doctor`")
+    with tempfile.TemporaryDirectory(prefix="bankbench-pprof-") as tmp:  # no go.mod, no litter
+        for _ in range(3):
+            port = _free_port()
+            log = Path(tmp) / "pprof.log"
+            with open(log, "w") as sink:
+                proc = subprocess.Popen(
+                    [go, "tool", "pprof", "-no_browser", "-symbolize=none",
+                     f"-http=127.0.0.1:{port}", str(profile.absolute())],
+                    cwd=tmp, env={**os.environ, "PPROF_TMPDIR": tmp}, stdin=subprocess.DEVNULL,
+                    stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                page = _flamegraph_page(proc, f"http://127.0.0.1:{port}/ui/flamegraph", log)
+            finally:
+                _stop(proc)
+            if page is not None:
+                return page
+    raise UserError(f"go tool pprof found no free port to serve {profile} on")
+
+
+def _flamegraph_page(proc: subprocess.Popen, url: str, log: Path) -> str | None:
+    """The page at `url` once pprof serves it; None when pprof lost its port to another process."""
+    deadline = time.monotonic() + SERVE_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            text = log.read_text()
+            if "address already in use" in text:
+                return None
+            raise UserError(f"go tool pprof exited with {proc.returncode}:\n{text[-2000:]}")
+        try:
+            answer = httpx.get(url, timeout=30)
+        except httpx.TransportError:
+            time.sleep(0.1)
+            continue
+        if answer.status_code != 200:
+            raise UserError(f"go tool pprof answered {answer.status_code} at {url}: "
+                            f"{answer.text[:500]}")
+        return answer.text
+    raise UserError(f"go tool pprof did not serve within {SERVE_TIMEOUT:.0f} s:\n"
+                    f"{log.read_text()[-2000:]}")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Ends pprof's session (`go tool` runs pprof as its child): SIGTERM, then SIGKILL."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -1,0 +1,106 @@
+"""What a result was measured on: commit, versions, machine, settings. Stored as manifest.json per
+run; `document` builds it in every environment (results/LAYOUT.md)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+
+import psutil
+
+from bankbench import paths, registry
+from bankbench.tools import jdk
+from bankbench.load import jmeter
+from bankbench.errors import UserError
+from bankbench.load.profiles import LOAD_MODELS, Profile
+
+
+SCHEMA_VERSION = 2
+
+
+def document(run_id: str, env: str, profile: Profile, machine: dict, versions: dict,
+             settings: dict) -> dict:
+    """manifest.json: the run, the commit, what ran where, and the settings: the profile's, then
+    those of the environment (`settings`)."""
+    return {
+        "schema_version": SCHEMA_VERSION, "run_id": run_id, "env": env, "profile": profile.name,
+        "created_utc": run_id.split("-", 1)[0], "git": git(), "machine": machine,
+        "versions": versions,
+        "settings": {"profile": profile.__dict__, "users": profile.users, "pools": profile.pools,
+                     "repeat": profile.repeat, "services": profile.services, **settings},
+        "load_model": LOAD_MODELS[profile.model],
+    }
+
+
+def _run(*cmd: str) -> str:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=paths.ROOT).stdout.strip()
+    except OSError:
+        return ""
+
+
+def git() -> dict[str, object]:
+    return {"commit": _run("git", "rev-parse", "HEAD"),
+            "dirty": bool(_run("git", "status", "--porcelain", "--untracked-files=no"))}
+
+
+def machine() -> dict[str, object]:
+    cpuinfo = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    model = re.search(r"model name\s*:\s*(.+)", cpuinfo)
+    os_release = Path("/etc/os-release")
+    pretty = re.search(r'PRETTY_NAME="(.+)"', os_release.read_text()) if os_release.exists() else None
+    return {"cpu_model": model.group(1) if model else platform.processor(),
+            "cores": os.cpu_count(),
+            "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+            "os": pretty.group(1) if pretty else platform.system(),
+            "kernel": platform.release()}
+
+
+def _go_build(binary: Path) -> dict[str, str]:
+    """The Go version and module versions a binary was built with (`go version -m`)."""
+    info = _run("go", "version", "-m", str(binary))
+    go = re.match(r"\S+: (go\S+)", info)
+    deps = dict(re.findall(r"^\s+dep\s+(\S+)\s+(\S+)", info, re.MULTILINE))
+    return {"go": go.group(1) if go else "unknown", "pgx": deps.get("github.com/jackc/pgx/v5", "unknown")}
+
+
+def _jar_libraries(built: Path) -> dict[str, str]:
+    """The versions of the libraries bundled in a Spring Boot jar (BOOT-INF/lib/<name>-<v>.jar)."""
+    names = {"spring_boot": "spring-boot", "hikaricp": "HikariCP", "postgresql_jdbc": "postgresql"}
+    found = dict.fromkeys(names, "unknown")
+    if built.exists():
+        with zipfile.ZipFile(built) as jar:
+            for entry in jar.namelist():
+                for key, prefix in names.items():
+                    if match := re.fullmatch(rf"BOOT-INF/lib/{re.escape(prefix)}-([\d.]+\w*)\.jar", entry):
+                        found[key] = match.group(1)
+    return found
+
+
+def build_versions(entry: registry.Entry, artifact: Path, java: list[str]) -> dict[str, str]:
+    """The versions in one service's build `artifact`; `java` runs the JVM it runs on."""
+    if entry.runtime == "jvm":
+        java_version = subprocess.run([*java, "-version"], capture_output=True, text=True).stderr
+        return {"jdk": java_version.splitlines()[0] if java_version else "unknown",
+                **_jar_libraries(artifact)}
+    return _go_build(artifact)  # a native build is a Go build; other languages would add theirs
+
+
+def versions(postgresql: str) -> dict[str, str]:
+    """The versions of what runs natively: each service's build, the JDK, PostgreSQL, JMeter."""
+    found: dict[str, str] = {}
+    builds = {entry.artifact: entry for entry in registry.entries().values()}  # java-virtual: java's jar
+    for entry in builds.values():
+        found |= build_versions(entry, entry.artifact, [str(jdk.java_home() / "bin" / "java")])
+    return {**found, "postgresql": postgresql, "jmeter": jmeter_version()}
+
+
+def jmeter_version() -> str:
+    try:
+        return jmeter.version()
+    except UserError:
+        return "not installed"

@@ -1,0 +1,286 @@
+"""Charts of a run as matplotlib Figures: they only draw what the analysis computed.
+
+Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
+pyplot state, so they work headless and in a notebook alike. The vs-users charts take
+`analysis.aggregate_levels` output and draw each service's medians with their 95 % intervals
+as bars (bankbench.analyse.stats); a level whose money check failed has no median and is not drawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+from bankbench import registry
+from bankbench.analyse.analysis import Timeline, by_service, main_pool
+
+# Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
+# taken by its place in services.yaml; services beyond them, or no longer in it, are grey.
+COLOURS = ("#0072B2", "#D55E00", "#009E73")
+MARKERS = ("o", "s", "^")
+OTHER_COLOUR, OTHER_MARKER = "#777777", "D"
+LOG_RANGE = 30  # from this max/min ratio on, a linear axis flattens the small values: use log
+PERCENTILE_PANELS = {"overall.p50_ms": "p50", "overall.p90_ms": "p90", "overall.p99_ms": "p99"}
+# Failed requests by answer: Okabe-Ito colours the services do not use, then greys.
+STATUS_COLOURS = {"503": "#E69F00", "500": "#CC79A7", "assertion": "#56B4E9", "no response": "#000000"}
+OTHER_STATUS_COLOURS = ("#999999", "#F0E442", "#444444", "#BBBBBB")
+SERVICE_PANELS = {  # axis label -> its servicestats.per_second columns and their line styles
+    "throughput (requests/s, service's count)": {"requests_per_s": "-"},
+    "pool: in use solid, waiting dashed": {"pool_active": "-", "pool_pending": "--"},
+    "GC pauses (% of wall time)": {"gc_pct": "-"},
+    "heap in use (MB)": {"heap_mb": "-"},
+}
+RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside it
+    "resources.service_cpu_mean": "service CPU (% of one core)",
+    "resources.service_rss_mean_mb": "service RSS (MB)",
+    "resources.pg_cpu_mean": "PostgreSQL CPU (% of one core)",
+    "resources.pg_rss_mean_mb": "PostgreSQL RSS (MB)",
+}
+
+
+def latency_percentiles(levels: pd.DataFrame) -> Figure:
+    """p50, p90 and p99 latency vs users, one panel each, sharing a latency axis."""
+    levels, pool = _at_main_pool(levels)
+    fig, axes = _figure(ncols=3, width=12, sharey=True)
+    for ax, (column, name) in zip(axes, PERCENTILE_PANELS.items()):
+        _draw_services(ax, levels, "users", column)
+        _level_axis(ax, levels["users"], "users")
+        ax.set_title(name)
+    _value_axis(axes[0], "latency (ms)", levels[list(PERCENTILE_PANELS)])
+    axes[0].legend(title="service")
+    fig.suptitle(f"Latency percentiles vs users (pool {pool}, measured window)")
+    return fig
+
+
+def throughput(levels: pd.DataFrame) -> Figure:
+    """Measured throughput vs users."""
+    return _one_vs_users(levels, "overall.throughput_rps", "throughput (requests/s)", "Throughput", log=True)
+
+
+def errors(levels: pd.DataFrame) -> Figure:
+    """Error percentage vs users (linear: zero is the usual value)."""
+    return _one_vs_users(levels, "overall.error_pct", "errors (% of requests)", "Errors", log=False)
+
+
+def resources(levels: pd.DataFrame) -> Figure:
+    """CPU and RSS of the service and of PostgreSQL vs users: mean solid, max dotted."""
+    levels, pool = _at_main_pool(levels)
+    fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
+    for i, (ax, (column, label)) in enumerate(zip(axes, RESOURCE_PANELS.items())):
+        peak = column.replace("_mean", "_max")
+        _draw_services(ax, levels, "users", column)
+        _draw_services(ax, levels, "users", peak, linestyle=":", label="_nolegend_", alpha=0.7)
+        _level_axis(ax, levels["users"], "users" if i >= 2 else "")  # the bottom row says it
+        _value_axis(ax, label)
+    axes[0].legend(title="service under load")
+    fig.suptitle(f"Resources vs users (pool {pool}): mean solid, max dotted")
+    return fig
+
+
+def pool_wait(levels: pd.DataFrame) -> Figure:
+    """Requests waiting for a pooled connection (mean solid, max dotted) and the mean wait of
+    an acquire vs users, from the services' own metrics."""
+    levels, pool = _at_main_pool(levels)
+    fig, (waiting, wait) = _figure(ncols=2, width=12)
+    _draw_services(waiting, levels, "users", "service_metrics.pool_pending_mean")
+    _draw_services(waiting, levels, "users", "service_metrics.pool_pending_max", linestyle=":",
+                   label="_nolegend_", alpha=0.7)
+    _draw_services(wait, levels, "users", "service_metrics.pool_acquire_mean_ms")
+    for ax, label in ((waiting, "requests waiting for a connection"), (wait, "wait per acquire (ms)")):
+        _level_axis(ax, levels["users"], "users")
+        _value_axis(ax, label)
+    waiting.legend(title="service")
+    fig.suptitle(f"Pool wait vs users (pool {pool}, measured window): waiting mean solid, max dotted")
+    return fig
+
+
+def gc_time(levels: pd.DataFrame) -> Figure:
+    """Time in garbage-collection pauses, in % of wall time, vs users."""
+    return _one_vs_users(levels, "service_metrics.gc_pct", "GC pauses (% of wall time)", "GC pause time",
+                         log=False)
+
+
+def errors_by_status(statuses: pd.DataFrame, names: list[str]) -> Figure:
+    """Failed requests by answer (HTTP status, "assertion", "no response") vs users, stacked
+    bars in % of the measured requests, a panel per service (`analysis.error_statuses`)."""
+    statuses, pool = _at_main_pool(statuses)
+    users = sorted(statuses["users"].unique())
+    colours = _status_colours(names)
+    services = list(by_service(statuses))
+    fig, axes = _figure(ncols=len(services), width=4 + 3.5 * len(services), sharey=True)
+    top = 0.0
+    for ax, (service, frame) in zip(axes, services):
+        frame = frame.set_index("users").reindex(users)
+        bottom = np.zeros(len(users))
+        for name in names:
+            height = frame[name].fillna(0).to_numpy()
+            ax.bar(range(len(users)), height, bottom=bottom, color=colours[name], label=name)
+            bottom += height
+        top = max(top, bottom.max(initial=0))
+        ax.set_xticks(range(len(users)), [f"{u / 1000:g}k" if u >= 1000 else f"{u:g}" for u in users])
+        ax.set_xlabel("users")
+        ax.set_title(service, color=_style(service)["color"])
+        ax.grid(True, axis="y", alpha=0.3)
+    axes[0].set_ylim(0, top * 1.05 if top > 0 else 1)  # shared: the tallest stack of any panel
+    axes[0].set_ylabel("failed requests (% of requests)")
+    axes[0].legend(title="answer")
+    fig.suptitle(f"Errors by answer vs users (pool {pool}, measured window): 503 = no pooled "
+                 "connection in time, or no database")
+    return fig
+
+
+def pool_sweep(levels: pd.DataFrame) -> Figure:
+    """Throughput and errors vs pool size, a line per service (and per users), with the
+    PostgreSQL max_connections cliff marked."""
+    max_connections = levels["pg_max_connections"].max()
+    fig, axes = _figure(ncols=2, width=12, height=4.8)
+    several_users = levels["users"].nunique() > 1
+    for (users, at_users), style in zip(levels.groupby("users"), ("-", "--", "-.", ":") * 8):
+        for ax, column in zip(axes, ("overall.throughput_rps", "overall.error_pct")):
+            _draw_services(ax, at_users, "pool", column, linestyle=style,
+                           suffix=f" {users:,} users" if several_users else "")
+    for ax, label in zip(axes, ("throughput (requests/s)", "errors (% of requests)")):
+        _level_axis(ax, levels["pool"], "pool size (connections per service instance)")
+        _value_axis(ax, label)
+        if max_connections > 0:
+            ax.axvline(max_connections, color="black", linestyle="--", linewidth=1,
+                       label=f"PostgreSQL max_connections = {max_connections}")
+    # Below the panels: the curves fill them from side to side.
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4)
+    fig.suptitle("Pool size sweep: throughput and errors")
+    return fig
+
+
+def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
+    """p50 (dashed) and p99 latency and throughput per second of one level per service,
+    with the excluded ramp-up and warm-up shaded, and each fault (chaos) as a line at its
+    strike and a band in the service's colour until it answered again."""
+    fig, (latency, rate) = _figure(nrows=2, width=11, height=7, sharex=True)
+    for service, timeline in timelines.items():
+        frame, style = timeline.frame, _style(service) | {"marker": None}
+        latency.plot(frame["t_s"], frame["p99_ms"], **style)
+        latency.plot(frame["t_s"], frame["p50_ms"], **style | {"linestyle": "--", "label": "_nolegend_"})
+        rate.plot(frame["t_s"], frame["requests_per_s"], **style)
+    for ax in (latency, rate):
+        _mark_phases(ax, timelines)
+    _value_axis(latency, "latency (ms): p99 solid, p50 dashed",
+                pd.concat([t.frame[["p50_ms", "p99_ms"]] for t in timelines.values()]))
+    _value_axis(rate, "throughput (requests/s)")
+    rate.set_xlabel("time since level start (s)")
+    latency.legend()
+    fig.suptitle(title)
+    return fig
+
+
+def service_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
+    """The services' own figures per second of one level each (`analysis.service_timeline`):
+    throughput by their request counters, pool connections in use and waiting, GC pause time
+    and heap, with warm-up and faults marked as in `latency_over_time`."""
+    fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
+    for i, (ax, (label, lines)) in enumerate(zip(axes, SERVICE_PANELS.items())):
+        for service, timeline in timelines.items():
+            for j, (column, linestyle) in enumerate(lines.items()):
+                style = _style(service) | {"marker": None, "linestyle": linestyle}
+                ax.plot(timeline.frame["t_s"], timeline.frame[column],
+                        **style | ({"label": "_nolegend_"} if j else {}))
+        _mark_phases(ax, timelines)
+        _value_axis(ax, label)
+        if i >= 2:  # the bottom row says it
+            ax.set_xlabel("time since level start (s)")
+    axes[0].legend()
+    fig.suptitle(title)
+    return fig
+
+
+def _mark_phases(ax: Axes, timelines: dict[str, Timeline]) -> None:
+    """Shades the excluded ramp-up and warm-up, and marks each fault (chaos) with a line at its
+    strike and a band in the service's colour until it answered again."""
+    warmup_end = max((timeline.warmup_end_s for timeline in timelines.values()), default=0)
+    if warmup_end > 0:
+        ax.axvspan(0, warmup_end, color="grey", alpha=0.2, label="ramp-up + warm-up (excluded)")
+    for service, timeline in timelines.items():
+        colour = _style(service)["color"]
+        for fault, at_s, recovery_s in timeline.faults:
+            ax.axvline(at_s, color=colour, linestyle=":", linewidth=1.5,
+                       label=f"{service}: {fault}, recovered in {recovery_s:g} s")
+            ax.axvspan(at_s, at_s + recovery_s, color=colour, alpha=0.15)
+
+
+def _status_colours(names: list[str]) -> dict[str, str]:
+    """A colour per answer: the usual ones fixed, any other from OTHER_STATUS_COLOURS in turn."""
+    others = iter(OTHER_STATUS_COLOURS * (1 + len(names) // len(OTHER_STATUS_COLOURS)))
+    return {name: STATUS_COLOURS.get(name) or next(others) for name in names}
+
+
+def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, log: bool) -> Figure:
+    levels, pool = _at_main_pool(levels)
+    fig, (ax,) = _figure()
+    _draw_services(ax, levels, "users", column)
+    _level_axis(ax, levels["users"], "users")
+    _value_axis(ax, label, levels[[column]] if log else None)
+    ax.legend(title="service")
+    fig.suptitle(f"{title} vs users (pool {pool}, measured window)")
+    return fig
+
+
+def _figure(nrows: int = 1, ncols: int = 1, width: float = 7, height: float = 4.2,
+            **shared: bool) -> tuple[Figure, np.ndarray]:
+    fig = Figure(figsize=(width, height), layout="constrained", dpi=100)
+    return fig, fig.subplots(nrows, ncols, squeeze=False, **shared).ravel()
+
+
+def _at_main_pool(levels: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """User sweeps are drawn at one pool size: with several, the one most levels ran with."""
+    pool = main_pool(levels)
+    return levels[levels["pool"] == pool], pool
+
+
+def _style(service: str) -> dict:
+    known = registry.names()
+    at = known.index(service) if service in known else len(COLOURS)
+    return {"color": COLOURS[at] if at < len(COLOURS) else OTHER_COLOUR,
+            "marker": MARKERS[at] if at < len(MARKERS) else OTHER_MARKER, "label": service}
+
+
+def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: str = "", **style) -> None:
+    """Each service's medians of `column` along `x`, with bars for their 95 % intervals."""
+    for service, frame in by_service(levels):
+        frame = frame.dropna(subset=[column]).sort_values(x)
+        y = frame[column]
+        bounded = f"{column}.low" in frame and frame[f"{column}.low"].notna().any()
+        spread = np.array([(y - frame[f"{column}.low"]).fillna(0), (frame[f"{column}.high"] - y).fillna(0)]) if bounded else None
+        look = _style(service) | {"label": service + suffix} | style
+        ax.errorbar(frame[x], y, yerr=spread, capsize=3, **look)
+
+
+def _level_axis(ax: Axes, measured: pd.Series, label: str) -> None:
+    """An x axis ticked at the measured values (users, pool sizes), log-spaced when they span
+    a wide range."""
+    values = sorted(measured.unique())
+    if values and values[-1] / values[0] >= LOG_RANGE:
+        ax.set_xscale("log")
+    ax.set_xticks(values)
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1000:g}k" if v >= 1000 else f"{v:g}"))
+    ax.set_xlabel(label)
+    ax.grid(True, alpha=0.3)
+
+
+def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> None:
+    """Labels the value axis: log scale when the positive `values` (if given) span LOG_RANGE or
+    more, else linear from zero, so that a 1 % gap does not fill the chart."""
+    positive = np.array([]) if values is None else values.to_numpy(dtype=float).ravel()
+    positive = positive[np.isfinite(positive) & (positive > 0)]
+    if positive.size and positive.max() / positive.min() >= LOG_RANGE:
+        ax.set_yscale("log")
+        # 1-2-5 ticks labelled as plain numbers: 10^2 is harder to read off than 100.
+        ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    else:  # set_ylim freezes both ends: the top gets the headroom autoscaling would give
+        top = ax.dataLim.y1 if np.isfinite(ax.dataLim.y1) else 0
+        ax.set_ylim(0, top * 1.05 if top > 0 else 1)
+    ax.set_ylabel(label)
+    ax.grid(True, alpha=0.3)

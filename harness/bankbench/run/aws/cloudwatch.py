@@ -1,0 +1,102 @@
+"""CPU and memory of a level from CloudWatch: the rows of its metrics.csv, one per period.
+
+Container Insights gives each task family's CPU (in CPU units, 1024 = one vCPU) and memory
+(MiB); EC2 gives the service host's CPU. Columns as results/LAYOUT.md defines them: process CPU
+in percent of one core, so 200 = two cores busy; machine CPU 0-100.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from bankbench.run.aws.levels import METRICS_PERIOD_S
+from bankbench.measure.resources import COLUMNS
+
+INSIGHTS = "ECS/ContainerInsights"
+ARRIVAL_WAIT_S = 420  # Container Insights publishes a minute's figures a few minutes later
+
+
+def family(task_definition_arn: str) -> str:
+    """arn:aws:ecs:...:task-definition/bankbench-go:3 -> bankbench-go"""
+    return task_definition_arn.rsplit("/", 1)[1].rsplit(":", 1)[0]
+
+
+def queries(stack: dict, service: str) -> list[dict[str, Any]]:
+    """GetMetricData queries for a level of `service` (a service of services.yaml)."""
+    families = {name: family(stack["task_definitions"][name]) for name in (service, "postgres", "jmeter-worker")}
+
+    def stat(query_id: str, namespace: str, metric: str, dimensions: dict[str, str]) -> dict[str, Any]:
+        return {"Id": query_id, "MetricStat": {
+            "Metric": {"Namespace": namespace, "MetricName": metric,
+                       "Dimensions": [{"Name": k, "Value": v} for k, v in dimensions.items()]},
+            "Period": METRICS_PERIOD_S, "Stat": "Average"}}
+
+    def task(query_id: str, name: str, metric: str) -> dict[str, Any]:
+        return stat(query_id, INSIGHTS, metric,
+                    {"ClusterName": stack["cluster_name"], "TaskDefinitionFamily": families[name]})
+
+    return [
+        task("service_cpu", service, "CpuUtilized"),
+        task("service_mem", service, "MemoryUtilized"),
+        task("pg_cpu", "postgres", "CpuUtilized"),
+        task("pg_mem", "postgres", "MemoryUtilized"),
+        task("loadgen_cpu", "jmeter-worker", "CpuUtilized"),
+        stat("machine_cpu", "AWS/EC2", "CPUUtilization",
+             {"AutoScalingGroupName": stack["hosts"]["service"]["autoscaling_group"]}),
+    ]
+
+
+def fetch(cloudwatch: Any, metric_queries: list[dict], start_ms: int, end_ms: int) -> dict[str, dict[int, float]]:
+    """Query id -> {period start in epoch ms: value}."""
+    series: dict[str, dict[int, float]] = {q["Id"]: {} for q in metric_queries}
+    request = {"MetricDataQueries": metric_queries, "StartTime": _time(start_ms), "EndTime": _time(end_ms)}
+    for page in cloudwatch.get_paginator("get_metric_data").paginate(**request):
+        for result in page["MetricDataResults"]:
+            for stamp, value in zip(result["Timestamps"], result["Values"]):
+                series[result["Id"]][int(stamp.timestamp() * 1000)] = value
+    return series
+
+
+def fetch_when_complete(cloudwatch: Any, metric_queries: list[dict], start_ms: int, end_ms: int,
+                        wait_s: float = ARRIVAL_WAIT_S) -> dict[str, dict[int, float]]:
+    """fetch(), waiting (bounded) until the service's last full period has arrived."""
+    last_full_period = end_ms - 2 * METRICS_PERIOD_S * 1000
+    deadline = time.monotonic() + wait_s
+    while True:
+        series = fetch(cloudwatch, metric_queries, start_ms, end_ms)
+        if max(series["service_cpu"], default=0) >= last_full_period or time.monotonic() > deadline:
+            return series
+        time.sleep(30)
+
+
+def rows(series: dict[str, dict[int, float]], workers: int) -> list[dict[str, float | int | None]]:
+    """metrics.csv rows. The workers' figure is their mean, so the load generator is mean x workers."""
+    def cpu_pct(units: float | None, tasks: int = 1) -> float | None:
+        return None if units is None else round(units * tasks / 1024 * 100, 1)
+
+    stamps = sorted(set().union(*series.values()))
+    return [{
+        "t_ms": t,
+        "service_cpu_pct": cpu_pct(series["service_cpu"].get(t)),
+        "service_rss_mb": series["service_mem"].get(t),
+        "pg_cpu_pct": cpu_pct(series["pg_cpu"].get(t)),
+        "pg_rss_mb": series["pg_mem"].get(t),
+        "loadgen_cpu_pct": cpu_pct(series["loadgen_cpu"].get(t), workers),
+        "machine_cpu_pct": series["machine_cpu"].get(t),
+    } for t in stamps]
+
+
+def write(path: Path, table: list[dict[str, float | int | None]]) -> None:
+    """metrics.csv, with the columns of every environment's (bankbench.measure.resources)."""
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(table)
+
+
+def _time(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)

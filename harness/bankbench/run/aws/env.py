@@ -1,0 +1,222 @@
+"""The `aws` environment of the one runner (bankbench.run.runner), on the stack of infra/.
+
+PostgreSQL and the JMeter workers are the stack's ECS services; each level starts the service
+as a task with the level's pool, and a JMeter controller task that drives the workers and
+uploads its results to S3, copied from there into the level's folder. psql runs in the one-off
+admin task. Resources come from CloudWatch, which has them minutes later: they are written into
+each level's metrics.csv when the run closes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import boto3
+
+from bankbench.run.aws import database, ecs, levels, cloudwatch as metrics, tf
+from bankbench.run.aws.results import RunStore
+from bankbench import config, registry
+from bankbench.run import images
+from bankbench.load import profiles
+from bankbench.system import services
+from bankbench.errors import UserError
+from bankbench.load.profiles import Level
+
+if TYPE_CHECKING:
+    from bankbench.run.runner import Options
+
+ADMIN_ATTEMPTS = 6  # waiting for PostgreSQL: its name may not resolve yet when the service is up
+
+
+@dataclass
+class Task:
+    """The service of a level, running as an ECS task."""
+
+    cluster: ecs.Cluster
+    arn: str
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def stop(self) -> None:
+        self.cluster.stop([self.arn])
+
+
+@dataclass
+class Window:
+    """A level's load, for its resources: where its metrics.csv goes, the service, the window."""
+
+    out: Path
+    service: str
+    started_ms: int
+    ended_ms: int
+
+
+class Aws:
+    name = "aws"
+    local_build = False  # the tasks run the pushed images: `make verify` proves the checkout's build
+
+    def __init__(self, opts: Options):
+        self.stack = stack = tf.require_outputs()
+        self.services = opts.profile.services
+        planned = [level.as_dict() for level in profiles.levels(opts.profile)]
+        for level in planned:  # refuse a load that does not split before anything starts
+            levels.worker_properties(level, stack["jmeter_workers"])
+        hours = sum(levels.time_bound_s(level) for level in planned) / 3600
+        print(f"aws: {len(planned)} level(s), up to {hours:.1f} h "
+              f"(about ${hours * stack['cost_per_hour_usd']:.2f} at most)", flush=True)
+        region = stack["region"]
+        self.store = RunStore(boto3.client("s3", region_name=region), stack["results_bucket"],
+                              f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-aws-{opts.profile.name}")
+        self.cluster = ecs.Cluster.of(stack)
+        self.logs = boto3.client("logs", region_name=region)
+        self.cloudwatch = boto3.client("cloudwatch", region_name=region)
+        self.workers: list[str] = []
+        self.images: dict[str, str] = {}  # image -> the digest its tasks ran
+        self.windows: list[Window] = []
+        try:
+            self.cluster.scale_services(up=True)
+            self.admin(database.READY, attempts=ADMIN_ATTEMPTS)
+        except BaseException:  # the runner closes only an environment that opened
+            self.cluster.stop_everything()
+            raise
+
+    def describe(self) -> str:
+        return f"aws {self.stack['region']}, {self.stack['jmeter_workers']} JMeter workers"
+
+    def reset(self) -> None:
+        self.admin(database.RESET)
+
+    def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None) -> Task:
+        """The service's task with the level's pool (its log stays in CloudWatch, not `log`; no
+        `extra_env`: the load asks for none)."""
+        self.find_workers()
+        arn = self.cluster.run(service, "service", "service", "bank", environment={config.POOL_SIZE: str(pool)})
+        try:
+            address = ecs.address(self.record(self.cluster.wait_running(arn)))
+        except BaseException:
+            self.cluster.stop([arn])
+            raise
+        return Task(self.cluster, arn, address, self.stack["service_port"])
+
+    def find_workers(self) -> None:
+        """The workers' addresses, again for each level: ECS replaces a worker that died."""
+        self.workers = self.cluster.service_addresses("jmeter-worker")
+        if len(self.workers) != self.stack["jmeter_workers"]:
+            raise UserError(f"{len(self.workers)} of {self.stack['jmeter_workers']} JMeter workers are running")
+
+    def load(self, level: Level, out: Path) -> ControllerLoad:
+        return ControllerLoad(self, level, out)
+
+    def psql(self, sql: str) -> str:
+        return "\n".join(self.admin(database.query(sql), output=True))
+
+    def admin(self, command: list[str], output: bool = False, attempts: int = 1) -> list[str]:
+        """Runs `command` in the admin task; returns what it printed when `output`."""
+        for _ in range(attempts):
+            arn = self.cluster.run("admin", "postgres", "admin", "admin", command=command)
+            task = self.record(self.cluster.wait_stopped([arn], 300)[0])
+            if ecs.exit_codes(task)["admin"] == 0:
+                return database.task_log(self.logs, self.stack["log_groups"]["postgres"], arn) if output else []
+        raise UserError(f"psql failed {attempts} time(s): {' '.join(command)}; "
+                        f"see the log group {self.stack['log_groups']['postgres']}")
+
+    def record(self, task: dict) -> dict:
+        """Notes the image digests a task ran (for the manifest); returns the task."""
+        for container in task["containers"]:
+            if container.get("imageDigest"):
+                self.images[container["image"]] = container["imageDigest"]
+        return task
+
+    def machine(self) -> dict:
+        return {"cloud": "aws", "region": self.stack["region"], "hosts": self.stack["hosts"],
+                "jmeter_workers": self.stack["jmeter_workers"]}
+
+    def versions(self, postgresql: str) -> dict[str, str]:
+        """The digest of each image that ran (as compose names them) and, where this machine has
+        the image of that digest (it pushed it), the versions inside it."""
+        found = {"postgresql": postgresql, **{f"image {image}": digest for image, digest in self.images.items()}}
+        repositories = self.stack["ecr_repositories"]
+        for entry in registry.by_image().values():
+            url = repositories.get(entry.image, {}).get("url")  # none for a service added since aws-up
+            digest = self.images.get(f"{url}:latest")
+            if digest and images.present(f"{url}@{digest}"):
+                found |= images.contents(entry, f"{url}@{digest}")
+        return found
+
+    def settings(self) -> dict[str, object]:
+        """What the tasks run with: the environment their task definitions pass (the pool comes
+        per level; the services' own defaults hold for the rest, and the Java image starts with
+        its copy of bank-java/jvm.options), where the raw results are kept."""
+        return {"cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
+                "acquire_timeout_ms": config.DEFAULT_ACQUIRE_TIMEOUT_MS,
+                "jvm_options": services.jvm_options(),
+                "service_environment": {name: self.cluster.environment(name) for name in self.services},
+                "jmeter_worker_environment": self.cluster.environment("jmeter-worker"),
+                "postgresql_task": self.stack["postgresql"],
+                "metrics_period_s": levels.METRICS_PERIOD_S,
+                "load_split": "each JMeter worker runs users/N threads (open model: rate/N)",
+                "results_s3": f"s3://{self.store.bucket}/runs/{self.store.run_id}/",
+                "verify": "not run: the tasks run the pushed images (make verify proves the checkout's build)"}
+
+    def level_settings(self) -> dict[str, object]:
+        return {"cpu_placement": "hosts", "metrics_period_s": levels.METRICS_PERIOD_S,
+                "jmeter_workers": len(self.workers)}
+
+    def close(self) -> None:
+        """Stops every task, then writes each level's metrics.csv from CloudWatch."""
+        try:
+            self.cluster.stop_everything()
+        finally:
+            for window in self.windows:
+                series = metrics.fetch_when_complete(self.cloudwatch, metrics.queries(self.stack, window.service),
+                                                     window.started_ms, window.ended_ms)
+                metrics.write(window.out / "metrics.csv", metrics.rows(series, len(self.workers)))
+        print(f"aws: the stack still costs ${self.stack['cost_per_hour_usd']:.2f}/h: `make aws-down` when done.")
+
+
+@dataclass
+class ControllerLoad:
+    """A level's load: a JMeter controller task drives the stack's workers at the service."""
+
+    env: Aws
+    level: Level
+    out: Path
+
+    def service_env(self) -> None:
+        return None
+
+    def run(self, svc: Task, tag: str, remaining_s: float) -> tuple[int, int]:
+        env, level = self.env, self.level.as_dict()
+        bound_s = levels.time_bound_s(level)
+        controller = env.cluster.run("jmeter-controller", "jmeter", "jmeter", "jmeter",
+                                     command=self.controller_command(svc),
+                                     environment=self.controller_environment())
+        print(f"{tag} {self.level.id}: load running, up to {bound_s} s, "
+              f"~{remaining_s / 60:.1f} min left in run", flush=True)
+        stopped = env.record(env.cluster.wait_stopped([controller], bound_s)[0])
+        if ecs.exit_codes(stopped) != {"jmeter": 0, "upload": 0}:
+            raise UserError(f"{self.level.id}: JMeter controller ended with {ecs.exit_codes(stopped)}; "
+                            f"see the log group {env.stack['log_groups']['jmeter']}")
+        env.store.download(self.level.id, self.out)
+        started_ms, ended_ms = (int(env.store.raw_text(self.level.id, name)) for name in ("started_ms", "ended_ms"))
+        env.windows.append(Window(self.out, self.level.service, started_ms, ended_ms))
+        return started_ms, ended_ms
+
+    def controller_command(self, svc: Task) -> list[str]:
+        props = {**levels.worker_properties(self.level.as_dict(), len(self.env.workers)),
+                 "host": svc.host, "port": svc.port}
+        return ["controller", *(f"{name}={value}" for name, value in props.items())]
+
+    def controller_environment(self) -> dict[str, str]:
+        return {"JMETER_WORKERS": ",".join(self.env.workers),
+                "RESULTS_PREFIX": self.env.store.raw_prefix(self.level.id)}
+
+    def finish(self, window: tuple[int, int]) -> list[dict]:
+        return []  # no faults struck (CHAOS is refused)

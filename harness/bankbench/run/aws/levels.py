@@ -1,0 +1,46 @@
+"""What the `aws` environment does to a level's load: the knobs it refuses, its share per JMeter
+worker, and how long it may take."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bankbench.errors import UserError
+from bankbench.tools.placement import SHARED
+
+# Plan properties that are totals: each JMeter worker runs the whole plan, so gets its share.
+SHARED_PROPERTIES = ("users", "rate")
+METRICS_PERIOD_S = 60  # CloudWatch's finest period for Container Insights and EC2 metrics
+
+
+def refuse_unsupported(args: argparse.Namespace) -> None:
+    """Refuses, by name, the knobs of `make bench` this environment cannot honour yet, rather
+    than dropping them."""
+    unsupported = {
+        "--pg-max-connections": args.pg_max_connections is not None,
+        "--non-durable": args.non_durable,
+        "--chaos": bool(args.chaos),
+        "--profile-cpu": args.profile_cpu,
+        "--cpu-placement shared (every role has hosts of its own)": args.cpu_placement == SHARED,
+    }
+    if refused := [knob for knob, set_ in unsupported.items() if set_]:
+        raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")
+
+
+def worker_properties(level: dict, workers: int) -> dict[str, Any]:
+    """The plan properties each of `workers` JMeter workers gets, so that together they run the
+    level's load; raises UserError when the load does not split evenly."""
+    props = dict(level["jmeter_properties"])
+    for name in SHARED_PROPERTIES:
+        if props[name] % workers:
+            raise UserError(f"{level['id']}: {name}={props[name]} does not split over {workers} "
+                            f"JMeter workers: choose levels that are multiples of {workers}, or "
+                            f"another jmeter_workers")
+        props[name] //= workers
+    return props
+
+
+def time_bound_s(level: dict) -> int:
+    """How long a level may take at most: its load, plus start-up, drain and result upload."""
+    return level["expected_s"] + 600

@@ -1,0 +1,42 @@
+"""`push`: build the images (the services' of services.yaml, PostgreSQL, JMeter) and push them to the stack's ECR."""
+
+from __future__ import annotations
+
+import base64
+import subprocess
+
+import boto3
+
+from bankbench.run.aws import tf
+from bankbench.errors import UserError
+
+ROOT = tf.INFRA.parent
+# The hosts are x86-64 (m5, c5d), whatever machine builds the images.
+PLATFORM = "linux/amd64"
+
+
+def push() -> None:
+    stack = tf.require_outputs()
+    repositories = stack["ecr_repositories"]
+    login(stack["region"], next(iter(repositories.values()))["url"].split("/", 1)[0])
+    for image, repo in repositories.items():
+        tag = f"{repo['url']}:latest"
+        print(f"aws: building {image} from {repo['dockerfile']}", flush=True)
+        docker("build", "--platform", PLATFORM, "--file", str(ROOT / repo["dockerfile"]), "--tag", tag, str(ROOT))
+        docker("push", tag)
+    print("aws: images pushed; runs record the digest of what they ran.")
+
+
+def login(region: str, registry: str) -> None:
+    token = boto3.client("ecr", region_name=region).get_authorization_token()["authorizationData"][0]
+    user, password = base64.b64decode(token["authorizationToken"]).decode().split(":", 1)
+    docker("login", "--username", user, "--password-stdin", registry, stdin=password)
+
+
+def docker(*args: str, stdin: str | None = None) -> None:
+    try:
+        done = subprocess.run(["docker", *args], input=stdin, text=True)
+    except FileNotFoundError:
+        raise UserError("`make aws-push` needs Docker to build the images") from None
+    if done.returncode != 0:
+        raise UserError(f"docker {args[0]} failed")

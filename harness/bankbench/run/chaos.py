@@ -1,0 +1,167 @@
+"""Faults in the middle of a benchmark level: PostgreSQL restarted, the service killed.
+
+`make bench CHAOS=pg-restart,service-kill` (off by default). In each level the faults are spread
+over the measured window (one at its middle, two at its thirds), one after the other:
+
+- `pg-restart`: PostgreSQL stopped with a fast shutdown (open transactions roll back, clients
+  are disconnected), then started again;
+- `service-kill`: the service killed with SIGKILL, then started again on the same port, so that
+  JMeter's next requests reach it.
+
+Each fault records when it struck (epoch ms) and how long until the service answered
+`GET /health` with 200 again (recovery); after the level, the burst of failed requests around
+it (count and first-to-last duration by response code) is read off JMeter's raw samples. The
+records go to the level's chaos.json and its level.json (`faults`); the report marks them on
+the latency-over-time chart. The money check after the level proves no transfer was half done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+import httpx
+import pandas as pd
+
+from bankbench.system import services
+from bankbench.errors import UserError
+from bankbench.measure.resources import Sampler
+from bankbench.load.profiles import Level
+
+FAULTS = ("pg-restart", "service-kill")
+RECOVERY_TIMEOUT_S = 120
+PROBE_INTERVAL_S = 0.1
+BURST_GRACE_MS = 2000  # failures this long after recovery still belong to the fault
+
+
+def parse(spec: str | None) -> tuple[str, ...]:
+    """The faults of a comma list such as "pg-restart,service-kill"; empty means none."""
+    faults = tuple(f for f in (spec or "").split(",") if f)
+    if unknown := [f for f in faults if f not in FAULTS]:
+        raise UserError(f"unknown fault {', '.join(unknown)}: choose from {', '.join(FAULTS)}")
+    return faults
+
+
+class Injector(threading.Thread):
+    """Strikes the faults of one level at their times and measures each recovery.
+
+    `svc` is the running service: after a kill it is pointed at the restarted process, so the
+    runner stops that one at the end of the level, and the sampler follows the new processes.
+    """
+
+    def __init__(self, faults: tuple[str, ...], level: Level, cluster, svc: services.Running,
+                 sampler: Sampler, started_ms: Callable[[], int | None], log: Path):
+        super().__init__(daemon=True)
+        self.faults, self.level, self.cluster, self.svc = faults, level, cluster, svc
+        self.sampler, self.started_ms, self.log = sampler, started_ms, log
+        self.records: list[dict] = []
+        self.error: Exception | None = None
+
+    def run(self) -> None:
+        try:
+            while self.started_ms() is None:  # JMeter has not started its load yet
+                time.sleep(PROBE_INTERVAL_S)
+            window_s = self.level.profile.duration_s
+            first_s = self.level.measure_offset_s
+            for i, fault in enumerate(self.faults, 1):
+                at_ms = self.started_ms() + 1000 * (first_s + window_s * i / (len(self.faults) + 1))
+                time.sleep(max(at_ms / 1000 - time.time(), 0))
+                self.records.append(self._strike(fault))
+        except Exception as err:  # handed to the runner, which fails the level loudly
+            self.error = err
+
+    def finish(self) -> list[dict]:
+        """Waits for the last recovery; returns the records or raises what went wrong."""
+        self.join(RECOVERY_TIMEOUT_S * (len(self.faults) + 1))
+        if self.error or self.is_alive():
+            raise UserError(f"chaos in {self.level.id} failed: {self.error or 'no recovery'}")
+        return self.records
+
+    def _strike(self, fault: str) -> dict:
+        at_ms = int(time.time() * 1000)
+        if fault == "pg-restart":
+            self.cluster.stop("fast")
+            self.cluster.start()
+            self.sampler.watch("pg", self.cluster.postmaster_pid())
+        else:
+            os.killpg(self.svc.pid, signal.SIGKILL)
+            self.svc.proc.wait()
+            port = int(self.svc.url.rsplit(":", 1)[1])
+            restarted = self.svc.service.start(port=port, pool=self.level.pool,
+                                               db_env=self.cluster.env(), log=self.log,
+                                               cpus=self.cluster.cpus)  # the SUT's CPUs
+            self.svc.proc = restarted.proc
+            self.sampler.watch("service", restarted.pid)
+        recovered_ms = self._wait_healthy(at_ms)
+        return {"fault": fault, "at_ms": at_ms, "recovered_ms": recovered_ms,
+                "recovery_s": round((recovered_ms - at_ms) / 1000, 2)}
+
+    def _wait_healthy(self, since_ms: int) -> int:
+        deadline = since_ms / 1000 + RECOVERY_TIMEOUT_S
+        with httpx.Client(base_url=self.svc.url, timeout=2) as client:
+            while time.time() < deadline:
+                try:
+                    if client.get("/health").status_code == 200:
+                        return int(time.time() * 1000)
+                except httpx.HTTPError:
+                    pass
+                time.sleep(PROBE_INTERVAL_S)
+        raise UserError(f"{self.svc.service.name} not healthy {RECOVERY_TIMEOUT_S} s after the fault")
+
+
+def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
+    """Adds to each fault the failed requests from its strike to its recovery plus a grace, or
+    to the next fault if sooner: count, and first-to-last duration, per response code (JMeter
+    names a refused connection "Non HTTP response code: ...")."""
+    if not records:
+        return records
+    # The raw codes, not analysis.error_kind's: a burst names the exception JMeter saw.
+    samples = pd.read_csv(samples_csv, usecols=["timeStamp", "responseCode", "success"],
+                          dtype={"timeStamp": "int64", "responseCode": "string", "success": "bool"})
+    failed = samples[~samples["success"]]
+    out = []
+    ends = [r["at_ms"] for r in records[1:]] + [None]
+    for record, next_at_ms in zip(records, ends):
+        end_ms = record["recovered_ms"] + BURST_GRACE_MS
+        in_burst = failed["timeStamp"].between(record["at_ms"], min(end_ms, next_at_ms or end_ms),
+                                               inclusive="left")
+        window = failed[in_burst]
+        burst = {str(code): {"count": len(group),
+                             "duration_s": round((group["timeStamp"].max() - group["timeStamp"].min()) / 1000, 2)}
+                 for code, group in window.groupby("responseCode")}
+        out.append({**record, "errors": len(window), "burst": burst})
+    return out
+
+
+def start(faults: tuple[str, ...], level: Level, where, svc: services.Running, sampler: Sampler,
+          started_ms: Callable[[], int | None], log: Path) -> Injector | None:
+    """Starts striking `faults` during the level (None when there are none)."""
+    if not faults:
+        return None
+    cluster = getattr(where, "cluster", None)
+    if cluster is None:
+        raise UserError("CHAOS runs with ENV=native only")
+    injector = Injector(faults, level, cluster, svc, sampler, started_ms, log)
+    injector.start()
+    return injector
+
+
+def record(level_dir: Path, injector: Injector | None) -> list[dict]:
+    """The faults of a finished level with their bursts, also written to its chaos.json."""
+    if injector is None:
+        return []
+    faults = with_bursts(injector.finish(), level_dir / "jmeter.csv.gz")
+    (level_dir / "chaos.json").write_text(json.dumps(faults, indent=2) + "\n")
+    return faults
+
+
+def describe(fault: dict, started_ms: int) -> str:
+    """One line: when the fault struck, how long recovery took, what failed meanwhile."""
+    codes = ", ".join(f"{code} x{b['count']} over {b['duration_s']:g} s" for code, b in fault["burst"].items())
+    return (f"{fault['fault']} at +{(fault['at_ms'] - started_ms) / 1000:.1f} s: healthy again after "
+            f"{fault['recovery_s']:g} s, {fault['errors']} failed requests{': ' + codes if codes else ''}")

@@ -1,0 +1,76 @@
+"""What the containers of ENV=compose run: each image's digest and the versions inside it.
+
+The versions are read from the images, not from the host: the Go build info of the binary and
+the libraries of the jar that the image's entrypoint starts, and the image's own `java -version`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+from bankbench import registry
+from bankbench.run import composefile
+from bankbench.measure import manifest
+from bankbench.errors import UserError
+
+
+def _docker(*args: str) -> subprocess.CompletedProcess:
+    out = subprocess.run(["docker", *args], capture_output=True)
+    if out.returncode != 0:
+        raise UserError(f"docker {' '.join(args)} failed: {out.stderr.decode().strip()}")
+    return out
+
+
+def digest(image: str) -> str:
+    """The image's content digest (its ID: local builds have no registry digest)."""
+    return _docker("image", "inspect", "--format", "{{.Id}}", image).stdout.decode().strip()
+
+
+def program(image: str) -> str:
+    """The file the image's entrypoint runs: its first word, or the jar after -jar."""
+    entrypoint = json.loads(_docker("image", "inspect", "--format", "{{json .Config.Entrypoint}}",
+                                    image).stdout)
+    return entrypoint[entrypoint.index("-jar") + 1] if "-jar" in entrypoint else entrypoint[0]
+
+
+def copy_out(image: str, path: str, into: Path) -> Path:
+    """Copies file `path` out of `image` into the folder `into`; returns the copy."""
+    container = _docker("create", image).stdout.decode().strip()
+    try:
+        tar = _docker("cp", f"{container}:{path}", "-").stdout
+    finally:
+        _docker("rm", container)
+    with tarfile.open(fileobj=io.BytesIO(tar)) as files:
+        files.extractall(into, filter="data")
+    return into / Path(path).name
+
+
+def present(image: str) -> bool:
+    """Whether an engine here holds `image` (by name or name@digest)."""
+    return bool(shutil.which("docker")) and subprocess.run(
+        ["docker", "image", "inspect", image], capture_output=True).returncode == 0
+
+
+def contents(entry: registry.Entry, image: str) -> dict[str, str]:
+    """The versions inside the image of registry `entry`: the build info of its program and,
+    for a JVM image, its own `java -version`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        artifact = copy_out(image, program(image), Path(tmp))
+        return manifest.build_versions(entry, artifact, ["docker", "run", "--rm", "--entrypoint", "java", image])
+
+
+def versions(postgres_image: str, postgresql: str) -> dict[str, str]:
+    """The versions of what runs in the containers, and each image's digest."""
+    found: dict[str, str] = {}
+    for entry in registry.by_image().values():  # java-virtual runs java's image
+        image = composefile.image_name(entry)
+        found |= contents(entry, image)
+        found[f"image {image}"] = digest(image)
+    return {**found, "postgresql": postgresql, f"image {postgres_image}": digest(postgres_image),
+            "jmeter": manifest.jmeter_version()}

@@ -1,0 +1,99 @@
+"""The load of a level on this machine (ENV=native and compose): JMeter runs here, the sampler
+measures the service and PostgreSQL here, the service's /metrics is scraped, and the level's
+faults (CHAOS) and CPU profile (PROFILE_CPU) are taken here too."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bankbench.run import chaos
+from bankbench.measure import cpuprofile
+from bankbench.load import jmeter
+from bankbench.system import services
+from bankbench.errors import UserError
+from bankbench.measure.resources import Sampler
+from bankbench.load.profiles import Level
+from bankbench.measure.scrape import Scraper
+
+if TYPE_CHECKING:
+    from bankbench.run.envs import Local
+
+
+class LocalLoad:
+    """One level's load: run() while the service is up, finish() once it has stopped."""
+
+    def __init__(self, where: Local, level: Level, out: Path, dashboard: bool, faults: tuple[str, ...],
+                 profile_cpu: bool):
+        self.where, self.level, self.out = where, level, out
+        self.dashboard, self.faults = dashboard, faults
+        self.profile = cpuprofile.LevelProfile(level.service, out) if profile_cpu else None
+        self.injector: chaos.Injector | None = None
+
+    def service_env(self) -> dict[str, str] | None:
+        """What the service's environment needs for this load (the CPU profile's hook)."""
+        return self.profile.env() if self.profile else None
+
+    def run(self, svc: services.Running, tag: str, remaining_s: float) -> tuple[int, int]:
+        """Runs JMeter against `svc`, sampling meanwhile; returns the load's (started, ended) ms."""
+        level, out, where = self.level, self.out, self.where
+        props = {**level.jmeter_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
+        scraper = Scraper(out / "service_metrics.csv", svc.url, level.service)  # GET /metrics, 1/s
+        sampler = Sampler(out / "metrics.csv", where.measure(svc.pid), where.measure(where.pg_pid()))
+        jm = None
+        try:
+            sampler.start()
+            scraper.start()
+            jm = jmeter.Run(props, out, dashboard=self.dashboard)
+            sampler.watch("loadgen", jm.pid)
+            if self.profile:
+                self.profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s,
+                                     level.expected_s - level.measure_offset_s)
+            self.injector = chaos.start(self.faults, level, where, svc, sampler,
+                                        lambda: jm.progress.started_ms, out / "service.log")
+            _follow(jm, level, tag, remaining_s)
+            rc = jm.wait(timeout=level.expected_s + 300)
+            if self.injector:
+                self.injector.finish()  # the service is stopped next: its last restart must be over
+            ended_ms = int(time.time() * 1000)
+            sampler.stop()
+        finally:
+            if jm:
+                jm.stop()
+            if scraper.is_alive():
+                scraper.stop()
+        started_ms = jm.progress.started_ms
+        if rc != 0 or not jm.results.exists() or started_ms is None:
+            raise UserError(f"JMeter failed (exit {rc}) for {level.id}: see {out / 'jmeter.log'}")
+        _compress(jm.results)
+        return started_ms, ended_ms
+
+    def finish(self, window: tuple[int, int]) -> list[dict]:
+        """After the service stopped: the flame graph of the measured window; the faults struck."""
+        if self.profile:
+            measure_from_ms = window[0] + 1000 * self.level.measure_offset_s
+            self.profile.render((measure_from_ms, window[1]), f"{self.level.id}: CPU of the measured window")
+        return chaos.record(self.out, self.injector)
+
+
+def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float) -> None:
+    """Prints a progress line each time JMeter reports its totals (every 5 s)."""
+    for line in jm.lines():
+        if not line.startswith("summary =") or jm.progress.started_ms is None:
+            if "error" in line.lower() or "exception" in line.lower():
+                print(f"    jmeter: {line}", flush=True)
+            continue
+        elapsed = time.time() - jm.progress.started_ms / 1000
+        pr = jm.progress
+        print(f"{tag} {level.id} users={level.users} {elapsed:4.0f}/{level.expected_s} s, "
+              f"~{max(remaining_s - elapsed, 0) / 60:.1f} min left in run, "
+              f"requests {pr.requests}, errors {pr.errors}, active {pr.active}", flush=True)
+
+
+def _compress(csv: Path) -> None:
+    with open(csv, "rb") as src, gzip.open(csv.with_suffix(".csv.gz"), "wb", compresslevel=6) as dst:
+        shutil.copyfileobj(src, dst)
+    csv.unlink()

