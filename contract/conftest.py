@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Iterator
 
 import httpx
-import pytest
-
 import openapi
+import pytest
 from bankbench import paths, registry
 from bankbench.system import services
 from bankbench.tools.pg import Cluster, free_port

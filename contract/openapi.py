@@ -7,9 +7,8 @@ from functools import cache
 
 import httpx
 import yaml
-from jsonschema import Draft202012Validator
-
 from bankbench import paths
+from jsonschema import Draft202012Validator
 
 
 @cache

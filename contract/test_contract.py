@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 import openapi
+import pytest
 from conftest import Api
 
 MAX_MONEY = openapi.spec()["components"]["schemas"]["Amount"]["maximum"]  # 10^15

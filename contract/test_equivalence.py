@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
 from conftest import Api
 
 

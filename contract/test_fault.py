@@ -11,7 +11,6 @@ from typing import Iterator
 
 import httpx
 import pytest
-
 from bankbench.system import services
 from bankbench.tools.pg import Cluster
 from conftest import Api, start

@@ -14,7 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
 import pytest
-
 from bankbench.tools.pg import Cluster
 from conftest import Api, selected, start
 

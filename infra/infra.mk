@@ -7,26 +7,24 @@
 #   make test-infra                    the offline checks of infra/ (also part of `make test`)
 
 AWS_HOURS ?= 8
-AWSBENCH = PYTHONPATH=infra/scripts infra/.venv-tools/bin/python -m awsbench
-.PHONY: aws-tools aws-cost aws-up aws-push aws-bench aws-down test-infra
+# The aws verb of the harness, in the one .venv (make venv).
+AWSBENCH = $(PY) -m bankbench aws
+.PHONY: aws-cost aws-up aws-push aws-bench aws-down test-infra
 
-aws-tools:
-	@infra/scripts/venv.sh .venv-tools requirements-tools.txt
-
-aws-cost: aws-tools
+aws-cost: venv
 	$(AWSBENCH) cost --hours $(AWS_HOURS)
 
-aws-up: aws-tools
+aws-up: venv
 	$(AWSBENCH) up --hours $(AWS_HOURS) $(if $(YES),--yes)
 
-aws-push: aws-tools
+aws-push: venv
 	$(AWSBENCH) push
 
-aws-bench: aws-tools
+aws-bench: venv
 	$(AWSBENCH) bench $(BENCH_KNOBS)
 
-aws-down: aws-tools
+aws-down: venv
 	$(AWSBENCH) down
 
-test-infra:
+test-infra: venv
 	bash infra/test.sh

@@ -50,12 +50,13 @@ run_tflint() {
   "$(tflint_bin)" --chdir=. --format=compact
 }
 
+# The repository's one venv (make venv): the harness with its aws environment, boto3 and moto.
 python_tests() {
-  PYTHONPATH=scripts .venv-tools/bin/python -m pytest -q -p no:cacheprovider tests/tools
+  ../.venv/bin/python -m pytest -q -p no:cacheprovider tests/tools
 }
 
 emulator() {
-  PYTHONPATH=scripts timeout 600 .venv-tools/bin/python tests/emulator.py
+  timeout 600 ../.venv/bin/python tests/emulator.py
 }
 
 scripts_lint() {
@@ -70,7 +71,7 @@ install_tflint >"$logs/tflint-install" 2>&1 &
 tflint_install=$!
 
 check fmt terraform fmt -check -recursive -diff
-check tools scripts/venv.sh .venv-tools requirements-tools.txt
+check venv make -s -C .. venv
 check checkov-venv scripts/venv.sh .venv-checkov requirements-checkov.txt
 check scripts scripts_lint
 check tool-tests python_tests

@@ -1,4 +1,8 @@
-"""Command line: `python -m bankbench <verb> ...`, one module per verb in bankbench.commands."""
+"""Command line: `python -m bankbench <verb> ...`.
+
+Each verb is one module, which defines add_arguments(parser) and main(args). Only the chosen
+verb's module is imported: the analysis modules take seconds to load (pandas, matplotlib).
+"""
 
 from __future__ import annotations
 
@@ -8,18 +12,46 @@ import sys
 
 from bankbench.errors import UserError
 
-VERBS = ("db", "services", "plan", "verify", "bench", "quick", "fuzz", "connections", "summarize", "compare",
-         "report")
+# verb -> (its module below bankbench, its one-line help), in the order of the data flow.
+VERBS = {
+    "db": ("commands.db", "start or stop a throwaway PostgreSQL with the schema loaded"),
+    "services": ("commands.services", "list the services under test (services.yaml)"),
+    "verify": ("checks.verify", "statements, calls and transactions per request, compared"),
+    "fuzz": ("checks.fuzz", "property-based API tests (schemathesis) against each service"),
+    "connections": ("checks.connections", "hold N slow keep-alive connections on each service"),
+    "quick": ("checks.quick", "a one-minute wrk + pgbench figure per service"),
+    "plan": ("commands.plan", "list the levels a benchmark would run"),
+    "bench": ("commands.bench", "run a benchmark profile, level by level"),
+    "aws": ("commands.aws", "the benchmark on AWS ECS: up, push, bench, down, cost"),
+    "summarize": ("commands.summarize",
+                  "compute summary.json/summary.csv of runs and print the comparison"),
+    "compare": ("analyse.compare", "compare two summarized runs level by level"),
+    "report": ("publish.report",
+               "render the results report (Markdown, PNG charts, notebook as HTML)"),
+}
+
+
+def parser(argv: list[str]) -> argparse.ArgumentParser:
+    """The command line, with the arguments of the verb `argv` names (the others listed only)."""
+    root = argparse.ArgumentParser(prog="bankbench", description=__doc__.split("\n")[0])
+    sub = root.add_subparsers(dest="verb", required=True)
+    chosen = argv[0] if argv else None
+    for verb, (module_name, summary) in VERBS.items():
+        if verb != chosen:
+            sub.add_parser(verb, help=summary)
+            continue
+        module = importlib.import_module(f"bankbench.{module_name}")
+        verb_parser = sub.add_parser(verb, help=summary, description=module.__doc__)
+        module.add_arguments(verb_parser)
+        verb_parser.set_defaults(main=module.main)
+    return root
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bankbench", description=__doc__)
-    sub = parser.add_subparsers(dest="verb", required=True)
-    for verb in VERBS:
-        importlib.import_module(f"bankbench.commands.{verb}").add_parser(sub)
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser(argv).parse_args(argv)
     try:
-        return args.run(args) or 0
+        return args.main(args) or 0
     except UserError as err:
         print(f"bankbench {args.verb}: {err}", file=sys.stderr)
         return 1

@@ -19,7 +19,7 @@ OPENAPI = ROOT / "api" / "openapi.yaml"
 METRICS = ROOT / "api" / "metrics.md"
 JMETER = ROOT / "jmeter"
 PLAN = JMETER / "src" / "test" / "jmeter" / "bank.jmx"
-PROFILES = JMETER / "profiles.toml"
+PROFILES = ROOT / "profiles.toml"  # beside services.yaml: what the harness runs
 # BANKBENCH_RUNS moves results elsewhere (the tests use it to keep results/runs clean).
 RUNS = Path(os.environ.get("BANKBENCH_RUNS", ROOT / "results" / "runs"))
 STATE = ROOT / ".run"

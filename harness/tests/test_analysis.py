@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from bankbench.analyse import analysis, servicestats
 from bankbench.errors import UserError
 

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from bankbench import config, paths, registry
 
 SERVICES = registry.names()

@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from bankbench import paths
 from bankbench.analyse import analysis, runs
-from bankbench.run import chaos
-from bankbench.publish import report
 from bankbench.errors import UserError
+from bankbench.publish import report
+from bankbench.run import chaos
 
 
 @pytest.fixture(scope="module")

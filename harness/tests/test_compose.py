@@ -10,7 +10,6 @@ import sys
 
 import pytest
 import yaml
-
 from bankbench import config, paths, registry
 from bankbench.run import composefile
 

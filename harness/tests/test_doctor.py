@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-
 from bankbench import paths
 from bankbench.tools import doctor
 

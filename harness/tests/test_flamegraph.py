@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
-
+from bankbench.errors import UserError
 from bankbench.measure import flamegraph
 from bankbench.tools import jdk
-from bankbench.errors import UserError
 
 GO_PROGRAM = """\
 package main

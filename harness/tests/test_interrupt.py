@@ -15,13 +15,14 @@ from pathlib import Path
 
 import psutil
 import pytest
-
 from bankbench import paths
 from bankbench.analyse import analysis
-from bankbench.run import envs, runner
-from bankbench.tools import placement
-from bankbench.load import profiles
 from bankbench.errors import UserError
+from bankbench.load import profiles
+from bankbench.run import runner
+from bankbench.run.env import Options
+from bankbench.run.native import Native
+from bankbench.tools import placement
 from test_analysis import FIXTURES, RUN_ID
 
 
@@ -66,8 +67,8 @@ def test_an_environment_that_cannot_open_leaves_no_run_folder(tmp_path: Path, mo
     monkeypatch.setenv("PG_BINDIR", str(tmp_path))
     monkeypatch.setattr(paths, "RUNS", tmp_path / "runs")
     affinity = os.sched_getaffinity(0)
-    opts = runner.Options(profiles.load("smoke"), placement.plan(placement.default_mode()),
+    opts = Options(profiles.load("smoke"), placement.plan(placement.default_mode()),
                           pg_max_connections=None, durable=True)
     with pytest.raises(UserError, match="PG_BINDIR"):
-        runner.run(opts, envs.Native)
+        runner.run(opts, Native)
     assert not (tmp_path / "runs").exists() and os.sched_getaffinity(0) == affinity

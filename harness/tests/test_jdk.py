@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from bankbench import paths
-from bankbench.tools import jdk
 from bankbench.errors import UserError
+from bankbench.tools import jdk
 
 
 def fake_jdk(root: Path, name: str, version: str, javac: bool = True) -> Path:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Iterator
 
 import pytest
-
 from bankbench import paths
-from bankbench.system import hot, money
 from bankbench.errors import UserError
+from bankbench.system import hot, money
 from bankbench.tools.pg import Cluster
 
 CREATE = "WITH c AS (INSERT INTO client (balance) VALUES ({b}) RETURNING id, balance) " \

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
-
-from bankbench.tools import pgbin
 from bankbench.errors import UserError
+from bankbench.tools import pgbin
 from bankbench.tools.pg import Cluster
 
 

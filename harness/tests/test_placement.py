@@ -8,10 +8,9 @@ import os
 import psutil
 import psycopg
 import pytest
-
-from bankbench.tools import placement
-from bankbench.system import services
 from bankbench.errors import UserError
+from bankbench.system import services
+from bankbench.tools import placement
 from bankbench.tools.pg import Cluster, free_port
 
 CPUS = sorted(os.sched_getaffinity(0))

@@ -1,13 +1,12 @@
-"""Profiles and levels: parsing jmeter/profiles.toml, overrides, the level matrix."""
+"""Profiles and levels: parsing profiles.toml, overrides, the level matrix."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
-from bankbench.load import profiles
 from bankbench.errors import UserError
+from bankbench.load import profiles
 
 
 @pytest.mark.parametrize("name", ["smoke", "local", "article", "sustained", "open"])

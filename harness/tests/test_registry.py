@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from bankbench import paths, registry
 
 NAME = "go-again"

@@ -13,15 +13,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from bankbench import registry
+from bankbench.analyse import analysis, formatting, narrative, runs
+from bankbench.commands import report as report_command
+from bankbench.commands import summarize as summarize_command
+from bankbench.publish import charts, report, tables
 from matplotlib.artist import Artist
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
-
-from bankbench import registry
-from bankbench.analyse import analysis, formatting, narrative, runs
-from bankbench.publish import charts, report, tables
-from bankbench.commands import report as report_command
-from bankbench.commands import summarize as summarize_command
 from test_analysis import FIXTURES, RUN_ID, check_golden
 
 # Every chart of the fixture run, in order (no pool sweep: one pool size).

@@ -11,10 +11,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
 from bankbench import paths
-from bankbench.measure import scrape
 from bankbench.errors import UserError
+from bankbench.measure import scrape
 
 PAGES = Path(__file__).parent / "fixtures" / "metrics"
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from bankbench import cli, paths
 from bankbench.analyse import compare, narrative, stats
 from bankbench.analyse.runs import Run

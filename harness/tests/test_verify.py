@@ -9,11 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from bankbench import paths
-from bankbench.system import services
 from bankbench.checks import verify
 from bankbench.errors import UserError
+from bankbench.system import services
 
 
 def one_statement(query: str = "SELECT balance FROM client WHERE id = $1") -> dict:

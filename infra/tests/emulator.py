@@ -1,7 +1,7 @@
 """Applies the stack to moto (a local AWS emulator on 127.0.0.1), checks what it created, stops
 every task the way `make aws-down` does, destroys the stack and checks that nothing is left.
 
-Run by infra/test.sh with infra/.venv-tools; exits 1 when a check fails. moto answers a second
+Run by infra/test.sh with the repository's .venv; exits 1 when a check fails. moto answers a second
 plan with changes, so this is no idempotency test; the mocked `terraform test` covers the rest.
 """
 
@@ -20,7 +20,6 @@ from pathlib import Path
 
 import boto3
 import yaml
-
 from bankbench.run.aws import ecs, tf
 
 VARIABLES = {"db_password": "emulator-password-0123", "jmeter_workers": "2", "shutdown_at": "2099-01-01T00:00:00Z"}

@@ -35,12 +35,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pandas as pd
-from tabulate import tabulate
-
 from bankbench import registry
 from bankbench.analyse import formatting, servicestats, stats
+from bankbench.analyse.rawdata import (
+    read_json,
+    read_metrics,
+    read_samples,
+    read_service_metrics,
+    write_json,
+)
 from bankbench.errors import UserError
-from bankbench.analyse.rawdata import read_json, read_metrics, read_samples, read_service_metrics, write_json
+from tabulate import tabulate
 
 LEVEL_KEYS = ("service", "users", "pool")
 SATURATED_MACHINE_CPU = 80  # % of the whole machine, see `loadgen_saturated` above

@@ -4,13 +4,15 @@ the question after changing one knob."""
 
 from __future__ import annotations
 
-import pandas as pd
-from tabulate import tabulate
+import argparse
+from pathlib import Path
 
-from bankbench.analyse import analysis, stats
-from bankbench.errors import UserError
+import pandas as pd
+from bankbench.analyse import analysis, runs, stats
 from bankbench.analyse.formatting import with_interval
 from bankbench.analyse.runs import Run
+from bankbench.errors import UserError
+from tabulate import tabulate
 
 FIGURES = {"overall.throughput_rps": "req/s", "overall.p99_ms": "p99 ms", "overall.error_pct": "err %"}
 
@@ -58,3 +60,16 @@ def table(a: Run, b: Run) -> str:
             f"interval of B/A excludes 1 and, over repeats, Welch's t-test on the logarithms gives "
             f"p < {stats.ALPHA} (harness/bankbench/analyse/stats.py)\n\n"
             + tabulate(cells, headers, disable_numparse=True, stralign="right"))
+
+
+# The verb: `bankbench compare`.
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("a", type=Path, metavar="RUN_A", help="the run to compare against")
+    parser.add_argument("b", type=Path, metavar="RUN_B", help="the run compared with it")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Prints the comparison table."""
+    print(table(runs.load_run(args.a), runs.load_run(args.b)))
+    return 0

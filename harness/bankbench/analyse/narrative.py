@@ -4,7 +4,6 @@ is written in advance: who comes first, by how much and where is whatever the nu
 from __future__ import annotations
 
 import pandas as pd
-
 from bankbench.analyse import analysis, stats
 from bankbench.analyse.formatting import count, number, with_interval
 

@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-
 from bankbench import paths
 from bankbench.analyse import analysis
-from bankbench.errors import UserError
 from bankbench.analyse.rawdata import read_json, write_json
+from bankbench.errors import UserError
 
 PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)

@@ -8,6 +8,8 @@ api/openapi.yaml. A run is reproducible from its seed, which every result names.
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
 import re
 import subprocess
@@ -15,9 +17,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bankbench import paths
-from bankbench.system import services
+from bankbench import paths, registry
 from bankbench.errors import UserError
+from bankbench.system import services
 from bankbench.tools.pg import Cluster, free_port
 
 CONFIG = paths.ROOT / "contract" / "fuzz" / "schemathesis.toml"
@@ -91,3 +93,28 @@ def parse(name: str, output: str, returncode: int, log: Path) -> Result:
     return Result(name, int(generated.group(1)) if generated else 0,
                   int(failures.group(1)) if failures else 0, returncode == 0 and generated is not None,
                   log)
+
+
+# The verb: `bankbench fuzz`.
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--service", default=",".join(registry.names()), help="comma list")
+    p.add_argument("--seed", default=os.environ.get("SCHEMATHESIS_SEED"),
+                   help=f"a number, or 'random' (default: $SCHEMATHESIS_SEED, else {DEFAULT_SEED})")
+    p.add_argument("--examples", type=int, default=DEFAULT_EXAMPLES,
+                   help="examples per operation and phase")
+
+
+def main(args: argparse.Namespace) -> int:
+    seed = seed(args.seed)
+    logs = paths.STATE / "test-reports"
+    logs.mkdir(parents=True, exist_ok=True)
+    print(f"schemathesis, seed {seed} (SCHEMATHESIS_SEED=random for another), "
+          f"{args.examples} examples per operation and phase")
+    results = run(args.service.split(","), seed, args.examples, logs)
+    for r in results:
+        print(f"fuzz {r.service}: {r.generated} generated requests, {r.failures} failures, "
+              f"{'ok' if r.ok else 'FAILED'} (log {r.log.relative_to(paths.ROOT)})")
+    failed = sum(not r.ok for r in results)
+    print(f"fuzz: {len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0

@@ -18,17 +18,19 @@ their connections for 30 minutes).
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pandas as pd
-
-from bankbench.system import services
+from bankbench import registry
 from bankbench.errors import UserError
+from bankbench.system import services
 from bankbench.tools.pg import DATABASE, Cluster, free_port
 
 REQUESTS_PER_TYPE = 20
@@ -226,3 +228,16 @@ def run_services(chosen: list[services.Service], workdir: Path, out: Path | None
           "requests each: the same statements, each request one statement (none when refused) "
           "and one transaction", flush=True)
     return doc
+
+
+# The verb: `bankbench verify`.
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--service", default=",".join(registry.names()), help="comma list")
+    p.add_argument("--out", type=Path, help="write the result here as JSON")
+
+
+def main(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as work:
+        run(args.service.split(","), Path(work), args.out)
+    return 0

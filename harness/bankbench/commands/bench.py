@@ -8,23 +8,26 @@ import signal
 import subprocess
 from pathlib import Path
 
-from bankbench.run import chaos, envs, runner
-from bankbench.tools import placement
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.errors import UserError
+from bankbench.run import chaos, runner
+from bankbench.run.compose import Compose
+from bankbench.run.env import Env, Options
+from bankbench.run.native import Native
+from bankbench.tools import placement
+
+LOCAL: dict[str, type[Env]] = {"native": Native, "compose": Compose}  # the environments of --env
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("bench", help="run a benchmark profile, level by level")
-    p.add_argument("--env", choices=tuple(envs.LOCAL), default="native",
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--env", choices=tuple(LOCAL), default="native",
                    help="native: local processes (default); compose: docker-compose.yml")
     add_bench_arguments(p)
-    p.set_defaults(run=run)
 
 
 def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     """The knobs of a benchmark in every environment: the Makefile's BENCH_KNOBS, which
-    `make bench` and `make aws-bench` both pass (infra/scripts/awsbench reads them here too)."""
+    `make bench` and `make aws-bench` both pass (the aws verb reads them here too)."""
     add_profile_arguments(p)
     p.add_argument("--pg-max-connections", type=int,
                    help="PostgreSQL max_connections (default: db/postgresql.conf)")
@@ -41,24 +44,24 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
                    f"{', '.join(chaos.FAULTS)} (default: none)")
 
 
-def options(args: argparse.Namespace) -> runner.Options:
+def options(args: argparse.Namespace) -> Options:
     """The run that the knobs of add_bench_arguments() ask for."""
-    return runner.Options(profile=profile_from_args(args),
+    return Options(profile=profile_from_args(args),
                           placement=placement.plan(args.cpu_placement or placement.default_mode()),
                           pg_max_connections=args.pg_max_connections,
                           durable=not args.non_durable, dashboard=not args.no_dashboard,
                           chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu)
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     if args.env == "compose":
         require_docker_engine()
-    run_dir = run_in(envs.LOCAL[args.env], args)
+    run_dir = run_in(LOCAL[args.env], args)
     print(f"results in {run_dir}; next: bankbench summarize {run_dir}")
     return 0
 
 
-def run_in(env: type[envs.Env], args: argparse.Namespace) -> Path:
+def run_in(env: type[Env], args: argparse.Namespace) -> Path:
     """Runs the benchmark of `args` in `env`, cleaning up (and marking the run) on SIGTERM as on Ctrl-C."""
     signal.signal(signal.SIGTERM, _interrupted)
     return runner.run(options(args), env)

@@ -16,16 +16,14 @@ from bankbench.tools.pg import Cluster
 ENV_FILE = paths.STATE / "db.env"
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("db", help="start or stop a throwaway PostgreSQL with the schema loaded")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("up", "down"))
     p.add_argument("--port", type=int, help="port to listen on (default: a free one)")
     p.add_argument("--max-connections", type=int, help="override max_connections")
     p.add_argument("--env-file", type=Path, default=ENV_FILE, help="where the settings go")
-    p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     if args.action == "up":
         return up(args.env_file, args.port, args.max_connections)
     return down(args.env_file)

@@ -11,7 +11,7 @@ from bankbench.load import profiles
 
 def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     """The knobs shared by `plan` and `bench` (the Makefile's PROFILE=, USERS=, POOL= ...)."""
-    p.add_argument("--profile", default="local", help="a profile of jmeter/profiles.toml")
+    p.add_argument("--profile", default="local", help="a profile of profiles.toml")
     p.add_argument("--service", help=f"comma list of {', '.join(registry.names())}")
     p.add_argument("--users", help="comma list, e.g. 1000,4000 (open model: arrivals per second)")
     p.add_argument("--pool", help=f"comma list of pool sizes ({config.POOL_SIZE}; default {config.DEFAULT_POOL_SIZE})")
@@ -35,14 +35,12 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
     })
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("plan", help="list the levels a benchmark would run")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     add_profile_arguments(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     profile = profile_from_args(args)
     levels = profiles.levels(profile)
     if args.json:

@@ -11,16 +11,14 @@ from bankbench.run import composefile
 from bankbench.system import services
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("services", help="list the services under test (services.yaml)")
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--write-compose", action="store_true",
                    help="write their blocks into docker-compose.yml (make compose-file)")
     p.add_argument("--exec", metavar="NAME",
                    help="become the service NAME, configured by the environment (make run-NAME)")
-    p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace) -> int:
     if args.exec:
         service = services.get(args.exec)
         os.execve(service.command[0], service.command, {**os.environ, **dict(service.env)})

@@ -8,33 +8,29 @@ import argparse
 from pathlib import Path
 
 from bankbench import paths
+from bankbench.analyse import analysis, runs
 from bankbench.errors import UserError
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    """Registers the `summarize` verb."""
-    parser = subparsers.add_parser(
-        "summarize", help="compute summary.json/summary.csv of runs and print the comparison",
-        description=__doc__,
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="*", type=Path, metavar="RUN",
                         help="run folders (default: the latest one under results/runs/)")
     parser.add_argument("--force", action="store_true",
                         help="recompute every level, even where summary.json is newer than its inputs")
-    parser.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Summarizes each run and prints its comparison table."""
-    # Imported here: pandas takes seconds to load, and cli.py imports every verb's module.
-    from bankbench.analyse import analysis, runs
-
+def main(args: argparse.Namespace) -> int:
     run_dirs = args.runs or runs.find_runs()[-1:]
     if not run_dirs:
         raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
+    summarize(run_dirs, args.force)
+    return 0
+
+
+def summarize(run_dirs: list[Path], force: bool = False) -> None:
+    """Summarizes each run and prints its comparison table."""
     for run_dir in run_dirs:
-        summary = analysis.summarize_run(run_dir, force=args.force)
+        summary = analysis.summarize_run(run_dir, force=force)
         print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
               f"{analysis.comparison_table(summary)}\n\nSpread between repeats\n"
               f"{analysis.spread_table(summary)}\n")
-    return 0

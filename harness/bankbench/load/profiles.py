@@ -1,4 +1,4 @@
-"""Load profiles (jmeter/profiles.toml) and the benchmark levels they expand into."""
+"""Load profiles (profiles.toml) and the benchmark levels they expand into."""
 
 from __future__ import annotations
 

@@ -38,10 +38,9 @@ import time
 from pathlib import Path
 
 import httpx
-
 from bankbench import paths
-from bankbench.tools import jdk, pgbin
 from bankbench.errors import UserError
+from bankbench.tools import jdk, pgbin
 
 KINDS = ("go", "java")
 CONVERTER = "tools.profiler:jfr-converter:4.5"  # async-profiler 4.5's converter, main one.convert.Main

@@ -11,13 +11,11 @@ import zipfile
 from pathlib import Path
 
 import psutil
-
 from bankbench import paths, registry
-from bankbench.tools import jdk
-from bankbench.load import jmeter
 from bankbench.errors import UserError
+from bankbench.load import jmeter
 from bankbench.load.profiles import LOAD_MODELS, Profile
-
+from bankbench.tools import jdk
 
 SCHEMA_VERSION = 2
 

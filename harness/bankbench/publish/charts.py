@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from bankbench import registry
+from bankbench.analyse.analysis import Timeline, by_service, main_pool
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
-
-from bankbench import registry
-from bankbench.analyse.analysis import Timeline, by_service, main_pool
 
 # Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
 # taken by its place in services.yaml; services beyond them, or no longer in it, are grey.

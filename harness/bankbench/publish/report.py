@@ -6,19 +6,20 @@ It only reads run folders (results/LAYOUT.md) and writes the report folder; the 
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
 from pathlib import Path
 
 import pandas as pd
-from matplotlib.figure import Figure
-
+from bankbench import paths
 from bankbench.analyse import analysis, narrative, runs
-from bankbench.publish import charts, notebook, tables
-from bankbench.checks import verify
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
+from bankbench.checks import verify
+from bankbench.publish import charts, notebook, tables
+from matplotlib.figure import Figure
 
 CHARTS_DIR = "charts"  # under the report folder, owned by the report: emptied at each build
 INTRO = """\
@@ -200,3 +201,24 @@ def _save(figure: Figure, path: Path) -> str:
     """Saves a chart and returns its Markdown image link, relative to the report folder."""
     figure.savefig(path)
     return f"![{figure.get_suptitle()}]({path.parent.name}/{path.name})"
+
+
+# The verb: `bankbench report`.
+
+DEFAULT_OUT = paths.ROOT / "results" / "report"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--runs", nargs="+", type=Path, metavar="DIR",
+                        help="run folders (default: the latest run of each profile under results/runs/)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR",
+                        help="report folder (default: results/report/)")
+    parser.add_argument("--no-notebook", dest="notebook", action="store_false",
+                        help="do not execute the notebook (no results.html): faster")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Builds the report and says where it is."""
+    readme = build(args.runs, args.out, execute_notebook=args.notebook)
+    print(f"report: {readme}" + (f" and {args.out / 'results.html'}" if args.notebook else ""))
+    return 0

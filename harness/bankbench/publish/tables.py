@@ -7,7 +7,6 @@ Figures read `median [low-high]`: the median over the repeats whose money check 
 from __future__ import annotations
 
 import pandas as pd
-
 from bankbench.analyse import analysis, formatting
 from bankbench.analyse.formatting import count, number
 from bankbench.analyse.rawdata import read_json

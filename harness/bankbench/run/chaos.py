@@ -27,11 +27,10 @@ from typing import Callable
 
 import httpx
 import pandas as pd
-
-from bankbench.system import services
 from bankbench.errors import UserError
-from bankbench.measure.resources import Sampler
 from bankbench.load.profiles import Level
+from bankbench.measure.resources import Sampler
+from bankbench.system import services
 
 FAULTS = ("pg-restart", "service-kill")
 RECOVERY_TIMEOUT_S = 120

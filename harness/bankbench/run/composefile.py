@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 
 import yaml
-
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
 

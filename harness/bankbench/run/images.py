@@ -15,9 +15,9 @@ import tempfile
 from pathlib import Path
 
 from bankbench import registry
-from bankbench.run import composefile
-from bankbench.measure import manifest
 from bankbench.errors import UserError
+from bankbench.measure import manifest
+from bankbench.run import composefile
 
 
 def _docker(*args: str) -> subprocess.CompletedProcess:

@@ -1,4 +1,4 @@
-"""Runs a benchmark in any environment (bankbench.run.envs, awsbench's `aws`): for each level a
+"""Runs a benchmark in any environment (bankbench.run.env): for each level a
 fresh database, the service, the load, the money check.
 
 Writes results/runs/<run>/ as results/LAYOUT.md describes, printing a progress line per level.
@@ -8,34 +8,25 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from bankbench import paths
 from bankbench.analyse import analysis, runs
-from bankbench.run import chaos, envs
-from bankbench.system import hot, money
-from bankbench.measure import manifest
 from bankbench.checks import verify
 from bankbench.errors import UserError
+from bankbench.load.profiles import LOAD_MODELS, Level
+from bankbench.load.profiles import levels as expand
+from bankbench.measure import manifest
+from bankbench.run import chaos
+from bankbench.run.env import Env, Options
+from bankbench.run.native import Native
+from bankbench.system import hot, money
 from bankbench.tools.pg import SETTINGS_SQL, parse_settings
-from bankbench.tools.placement import SPLIT, Placement
-from bankbench.load.profiles import LOAD_MODELS, Level, Profile, levels as expand
+from bankbench.tools.placement import SPLIT
 
 
-@dataclass
-class Options:
-    profile: Profile
-    placement: Placement  # the CPUs of the load generator and of the system under test
-    pg_max_connections: int | None
-    durable: bool
-    dashboard: bool = True
-    chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.chaos)
-    profile_cpu: bool = False  # a flame graph of the service per level (bankbench.measure.cpuprofile)
-
-
-def run(opts: Options, env: type[envs.Env] = envs.Native) -> Path:
+def run(opts: Options, env: type[Env] = Native) -> Path:
     """Runs every level of the profile in the environment `env` opens; returns the run folder.
 
     The run is written under `<run>.incomplete` and renamed when its last level is done: an
@@ -81,7 +72,7 @@ def _remaining(todo: list[Level]) -> float:
     return sum(level.expected_s + 15 for level in todo)
 
 
-def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: envs.Env, pg: dict[str, str]) -> None:
+def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: Env, pg: dict[str, str]) -> None:
     doc = manifest.document(run_id, where.name, opts.profile, where.machine(),
                             where.versions(pg["server_version"]), {
         "postgresql": {**{k: v for k, v in pg.items() if k != "server_version"}, "durable": opts.durable},
@@ -90,7 +81,7 @@ def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: envs.Env, 
     (run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
 
 
-def _run_level(out: Path, level: Level, where: envs.Env, opts: Options, pg_max_connections: int,
+def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connections: int,
                tag: str, remaining_s: float) -> None:
     where.reset()
     out.mkdir(parents=True)

@@ -20,9 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-
-from bankbench.tools import jdk
 from bankbench.errors import UserError
+from bankbench.system.health import wait_healthy
+from bankbench.tools import jdk
 from bankbench.tools.pg import Cluster, free_port
 
 SETTING = "JAVA_AOT_CACHE"  # make variable and environment: 1 runs the Java variants with it
@@ -89,7 +89,6 @@ def _train(cache: Path, command: tuple[str, ...], env: dict[str, str]) -> None:
 
 def _load(url: str, proc: subprocess.Popen) -> None:
     """Every endpoint, from TRAINING_CLIENTS clients for TRAINING_S seconds."""
-    from bankbench.system.services import wait_healthy  # here: services imports this module
 
     def alive() -> None:
         if proc.poll() is not None:

@@ -5,17 +5,14 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
-
-import httpx
 
 from bankbench import config, paths, registry
-from bankbench.system import aotcache
-from bankbench.tools import jdk
 from bankbench.errors import UserError
+from bankbench.system import aotcache
+from bankbench.system.health import wait_healthy
+from bankbench.tools import jdk
 from bankbench.tools.placement import taskset
 
 
@@ -77,20 +74,6 @@ class Running:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
-
-
-def wait_healthy(url: str, timeout: float = 90, check: Callable[[], None] = lambda: None) -> None:
-    """Polls GET /health until 200; `check` raises if waiting is pointless (process gone)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        check()
-        try:
-            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise UserError(f"{url} not healthy after {timeout:.0f} s")
 
 
 def get(name: str) -> Service:

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from bankbench import paths
-from bankbench.tools import jdk, pgbin
 from bankbench.errors import UserError
+from bankbench.tools import jdk, pgbin
 
 MIN_GO = (1, 21)  # the first Go that fetches the toolchain go.mod names (GOTOOLCHAIN=auto)
 MIN_TERRAFORM = (1, 9)

@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
-
 from bankbench import paths
+from bankbench.errors import UserError
 from bankbench.tools import pgbin
 from bankbench.tools.placement import taskset
-from bankbench.errors import UserError
 
 USER = "postgres"
 DATABASE = "bank"

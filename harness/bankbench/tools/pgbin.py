@@ -16,9 +16,9 @@ xz): `make doctor` imports this module before .venv exists, on a machine that ma
 from __future__ import annotations
 
 import hashlib
+import lzma
 import os
 import platform
-import lzma
 import re
 import shutil
 import subprocess
@@ -29,8 +29,8 @@ import zipfile
 from pathlib import Path
 
 from bankbench import paths
-from bankbench.tools import jdk
 from bankbench.errors import UserError
+from bankbench.tools import jdk
 
 MAJOR = 15
 SERVER_USER = "postgres"  # as root the server runs as this user: initdb refuses root

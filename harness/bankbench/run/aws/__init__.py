@@ -1,4 +1,3 @@
-"""awsbench: deploy bankbench to AWS ECS, run its benchmark profiles there, tear it down.
-
-Run as `python -m awsbench VERB` from infra/.venv-tools (the make targets aws-* do).
+"""The `aws` environment: the stack of infra/ (Terraform, ECS, ECR, S3, CloudWatch) driven by the
+runner like the local ones, and the plumbing of `bankbench aws up|push|down|cost`.
 """

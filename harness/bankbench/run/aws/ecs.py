@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import boto3
-from botocore.exceptions import WaiterError
-
 from bankbench.errors import UserError
+from botocore.exceptions import WaiterError
 
 PLACEMENT_RETRY_S = 300  # a host frees its resources a little after its previous task stopped
 

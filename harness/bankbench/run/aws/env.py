@@ -12,21 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import boto3
-
-from bankbench.run.aws import database, ecs, levels, cloudwatch as metrics, tf
-from bankbench.run.aws.results import RunStore
 from bankbench import config, registry
-from bankbench.run import images
-from bankbench.load import profiles
-from bankbench.system import services
 from bankbench.errors import UserError
+from bankbench.load import profiles
 from bankbench.load.profiles import Level
-
-if TYPE_CHECKING:
-    from bankbench.run.runner import Options
+from bankbench.run import images
+from bankbench.run.aws import cloudwatch, database, ecs, levels, tf
+from bankbench.run.aws.results import RunStore
+from bankbench.run.env import Options
+from bankbench.system import services
 
 ADMIN_ATTEMPTS = 6  # waiting for PostgreSQL: its name may not resolve yet when the service is up
 
@@ -175,9 +171,9 @@ class Aws:
             self.cluster.stop_everything()
         finally:
             for window in self.windows:
-                series = metrics.fetch_when_complete(self.cloudwatch, metrics.queries(self.stack, window.service),
+                series = cloudwatch.fetch_when_complete(self.cloudwatch, cloudwatch.queries(self.stack, window.service),
                                                      window.started_ms, window.ended_ms)
-                metrics.write(window.out / "metrics.csv", metrics.rows(series, len(self.workers)))
+                cloudwatch.write(window.out / "metrics.csv", cloudwatch.rows(series, len(self.workers)))
         print(f"aws: the stack still costs ${self.stack['cost_per_hour_usd']:.2f}/h: `make aws-down` when done.")
 
 

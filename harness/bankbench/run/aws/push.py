@@ -6,9 +6,8 @@ import base64
 import subprocess
 
 import boto3
-
-from bankbench.run.aws import tf
 from bankbench.errors import UserError
+from bankbench.run.aws import tf
 
 ROOT = tf.INFRA.parent
 # The hosts are x86-64 (m5, c5d), whatever machine builds the images.

@@ -6,9 +6,8 @@ import secrets
 from datetime import datetime, timedelta, timezone
 
 import boto3
-
-from bankbench.run.aws import ecs, tf
 from bankbench.errors import UserError
+from bankbench.run.aws import ecs, tf
 
 PLAN_FILE = tf.INFRA / ".aws-up.tfplan"
 DESTROY_TIMEOUT_S = 30 * 60

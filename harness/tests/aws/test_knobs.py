@@ -4,17 +4,18 @@ honour yet instead of dropping them."""
 
 from __future__ import annotations
 
+import argparse
 import re
 import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
-
-from bankbench.run.aws import cli, levels
-from bankbench.load import profiles
 from bankbench.commands.bench import options
 from bankbench.errors import UserError
+from bankbench.load import profiles
+from bankbench import cli
+from bankbench.run.aws import levels
 
 ROOT = Path(__file__).resolve().parents[3]
 # A value for each knob the Makefile's header lists (test_the_sample_covers_every_knob).
@@ -37,12 +38,18 @@ def bench_arguments(target: str, **knobs: str) -> list[str]:
     """The arguments `make -n TARGET` gives the bench command, `--env` aside."""
     out = subprocess.run(["make", "-n", target, *(f"{k}={v}" for k, v in knobs.items())], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout
-    line = next(line for line in out.splitlines() if re.search(r"-m (bankbench|awsbench) bench ", line))
+    line = next(line for line in out.splitlines() if re.search(r"-m bankbench (aws )?bench ", line))
     args = shlex.split(line.split(" bench ", 1)[1])
     if "--env" in args:
         at = args.index("--env")
         del args[at:at + 2]
     return args
+
+
+def aws_bench(args: list[str]) -> argparse.Namespace:
+    """`bankbench aws bench ARGS`, parsed."""
+    argv = ["aws", "bench", *args]
+    return cli.parser(argv).parse_args(argv)
 
 
 def test_the_sample_covers_every_knob() -> None:
@@ -57,7 +64,7 @@ def test_each_knob_reaches_both(knob: str) -> None:
 
 
 def test_the_driver_parses_every_knob_and_refuses_by_name_what_it_cannot_do() -> None:
-    args = cli.parser().parse_args(["bench", *bench_arguments("aws-bench", **SAMPLE)])
+    args = aws_bench(bench_arguments("aws-bench", **SAMPLE))
     with pytest.raises(UserError) as refused:
         levels.refuse_unsupported(args)
     for flag in ("--pg-max-connections", "--non-durable", "--chaos", "--profile-cpu", "--cpu-placement"):
@@ -66,7 +73,7 @@ def test_the_driver_parses_every_knob_and_refuses_by_name_what_it_cannot_do() ->
 
 def test_the_driver_plans_the_levels_of_the_other_knobs() -> None:
     knobs = {k: v for k, v in SAMPLE.items() if k not in NOT_ON_AWS}
-    args = cli.parser().parse_args(["bench", *bench_arguments("aws-bench", **knobs)])
+    args = aws_bench(bench_arguments("aws-bench", **knobs))
     levels.refuse_unsupported(args)
     planned = [level.as_dict() for level in profiles.levels(options(args).profile)]
     assert [level["id"] for level in planned] == [

@@ -1,9 +1,8 @@
 import gzip
 
 import boto3
-from moto import mock_aws
-
 from bankbench.run.aws.results import RunStore
+from moto import mock_aws
 
 LEVEL = "go-u4-p95-r1"
 

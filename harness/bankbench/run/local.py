@@ -1,6 +1,7 @@
-"""The load of a level on this machine (ENV=native and compose): JMeter runs here, the sampler
-measures the service and PostgreSQL here, the service's /metrics is scraped, and the level's
-faults (CHAOS) and CPU profile (PROFILE_CPU) are taken here too."""
+"""What the two environments of this machine share (native and compose): the load runs here, on
+the CPUs of the run's placement. JMeter runs here, the sampler measures the service and
+PostgreSQL here, the service's /metrics is scraped, and the level's faults (CHAOS) and CPU
+profile (PROFILE_CPU) are taken here too."""
 
 from __future__ import annotations
 
@@ -8,19 +9,56 @@ import gzip
 import shutil
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from bankbench.run import chaos
-from bankbench.measure import cpuprofile
-from bankbench.load import jmeter
-from bankbench.system import services
 from bankbench.errors import UserError
-from bankbench.measure.resources import Sampler
+from bankbench.load import jmeter
 from bankbench.load.profiles import Level
+from bankbench.measure import cpuprofile, manifest
+from bankbench.measure.resources import Sampler
 from bankbench.measure.scrape import Scraper
+from bankbench.run import chaos
+from bankbench.run.env import Options
+from bankbench.system import services
+from bankbench.tools.placement import SPLIT
 
-if TYPE_CHECKING:
-    from bankbench.run.envs import Local
+
+class Local:
+    """What native and compose share: the load runs on this machine, on the CPUs of the run's
+    placement. Opening one pins this process (the harness, and so JMeter) to the load
+    generator's CPUs: the runner restores its affinity when the run ends."""
+
+    name: str
+    local_build = True
+
+    def __init__(self, opts: Options):
+        self.opts = opts
+        self.placement = opts.placement
+        self.placement.pin_harness()
+        self._versions: dict[str, str] | None = None
+
+    def versions(self, postgresql: str) -> dict[str, str]:
+        """Read once: the build and the images do not change during a run."""
+        if self._versions is None:
+            self._versions = self.read_versions(postgresql)
+        return self._versions
+
+    def describe(self) -> str:
+        return f"{self.name}, CPUs {self.placement.describe()}"
+
+    def load(self, level: Level, out: Path) -> LocalLoad:
+        return LocalLoad(self, level, out, self.opts.dashboard, self.opts.chaos, self.opts.profile_cpu)
+
+    def machine(self) -> dict:
+        return manifest.machine()
+
+    def settings(self) -> dict[str, object]:
+        return {"cpu_placement": self.placement.as_dict(), **self.service_settings(),
+                "jmeter_jvm": jmeter.JVM_OPTIONS}
+
+    def level_settings(self) -> dict[str, object]:
+        split = self.placement.mode == SPLIT
+        return {"cpu_placement": self.placement.mode,
+                **({"loadgen_cpus": len(self.placement.loadgen)} if split else {})}
 
 
 class LocalLoad:

@@ -1,7 +1,6 @@
 import pytest
-
-from bankbench.run.aws import levels
 from bankbench.errors import UserError
+from bankbench.run.aws import levels
 
 
 def test_each_worker_gets_its_share_of_the_users(level):

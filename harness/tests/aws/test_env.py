@@ -9,17 +9,16 @@ import time
 
 import boto3
 import pytest
-from moto import mock_aws
-
+from bankbench import config, paths, registry
+from bankbench.errors import UserError
+from bankbench.load import profiles
 from bankbench.run.aws import database, ecs, levels, tf
 from bankbench.run.aws.env import Aws, ControllerLoad, Task
-from bankbench import config, paths, registry
+from bankbench.run.runner import Options
 from bankbench.system import hot
 from bankbench.tools import placement
-from bankbench.load import profiles
-from bankbench.errors import UserError
 from bankbench.tools.pg import SETTINGS_SQL, Cluster
-from bankbench.run.runner import Options
+from moto import mock_aws
 
 STACK = {
     "region": "us-east-1", "cluster_name": "bankbench", "jmeter_workers": 2, "service_port": 8080,

@@ -1,4 +1,4 @@
-"""Fixtures of the awsbench tests: fake credentials, so boto3 never reaches a real account, and
+"""Fixtures of the aws environment's tests: fake credentials, so boto3 never reaches a real account, and
 levels as `bankbench plan --json` prints them."""
 
 import pytest

@@ -1,0 +1,2 @@
+"""The report: results/report/README.md with its tables and charts, and the executed notebook.
+"""

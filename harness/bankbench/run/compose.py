@@ -1,0 +1,131 @@
+"""ENV=compose: docker-compose.yml on this machine's engine, the containers measured by their
+cgroups."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bankbench import config, paths, registry
+from bankbench.errors import UserError
+from bankbench.measure import resources
+from bankbench.run import composefile, images
+from bankbench.run.env import Options
+from bankbench.run.local import Local
+from bankbench.system import services
+
+
+@dataclass
+class Container:
+    """A service started by compose; `pid` is its main process as the host sees it."""
+
+    compose: "Compose"
+    service: str
+    url: str
+    pid: int
+
+    def stop(self) -> None:
+        self.compose.run("stop", self.service)
+
+
+class Compose(Local):
+    """docker-compose.yml: PostgreSQL re-created per level, one service container at a time.
+
+    Under CPU placement "split" the containers get the system under test's CPUs (cpuset), as
+    the native processes get them with taskset.
+    """
+
+    name = "compose"
+
+    def __init__(self, opts: Options):
+        if not opts.durable:
+            raise UserError("ENV=compose runs durable PostgreSQL only")
+        super().__init__(opts)
+        base_images = _base_images()
+        self.env = {**base_images, **os.environ,
+                    "PG_MAX_CONNECTIONS": str(opts.pg_max_connections or 100),
+                    "SUT_CPUS": ",".join(map(str, self.placement.sut_cpus))}
+        print("bankbench: docker compose build, on the "
+              f"{'local base images of make offline-images' if base_images else 'public base images'}", flush=True)
+        try:
+            self.run("build")
+        except UserError as err:
+            raise UserError(f"{err}\nWithout Docker Hub, build local base images first: make offline-images") from None
+        self.reset()
+
+    def run(self, *args: str, stdin: str | None = None) -> str:
+        cmd = ["docker", "compose", "-f", str(paths.COMPOSE), *args]
+        out = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=self.env)
+        if out.returncode != 0:
+            raise UserError(f"{' '.join(cmd[2:])} failed: {out.stderr.strip()}")
+        return out.stdout.strip()
+
+    def reset(self) -> None:
+        try:
+            self.run("rm", "--stop", "--force", "--volumes", "postgres")
+        except UserError as err:
+            # Docker 20.10 can refuse a removal it is already doing (seen once in CI): let it end.
+            if "already in progress" not in str(err):
+                raise
+            self._wait_removed("postgres")
+        self.run("up", "--detach", "--wait", "postgres")
+
+    def _wait_removed(self, service: str, timeout_s: float = 60) -> None:
+        deadline = time.monotonic() + timeout_s
+        while self.run("ps", "--all", "--quiet", service):
+            if time.monotonic() > deadline:
+                raise UserError(f"the {service} container was not removed within {timeout_s:.0f} s")
+            time.sleep(1)
+
+    def start(self, service: str, pool: int, log: Path,
+              extra_env: dict[str, str] | None = None) -> Container:
+        if extra_env:
+            raise UserError("ENV=compose cannot record CPU profiles (PROFILE_CPU): use ENV=native")
+        name = composefile.service_name(service)
+        self.env[config.POOL_SIZE] = str(pool)  # docker-compose.yml passes it through
+        # --wait: until the image's health check passes, /health answering.
+        self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)
+        return Container(self, name, f"http://127.0.0.1:{registry.get(service).port}", self._pid(name))
+
+    def pg_pid(self) -> int:
+        return self._pid("postgres")
+
+    def measure(self, pid: int) -> resources.Cgroup:
+        """How the sampler measures a container, by its main process: its cgroup."""
+        return resources.Cgroup(pid)
+
+    def read_versions(self, postgresql: str) -> dict[str, str]:
+        return images.versions(composefile.postgres_image(), postgresql)
+
+    def service_settings(self) -> dict[str, object]:
+        """What the containers run with: docker-compose.yml passes the pool alone, and the Java
+        image starts with its copy of bank-java/jvm.options."""
+        return {"acquire_timeout_ms": config.DEFAULT_ACQUIRE_TIMEOUT_MS,
+                "jvm_options": services.jvm_options(), "java_aot_cache": False, "java_opts": ""}
+
+    def psql(self, sql: str) -> str:
+        return self.run("exec", "-T", "postgres", "psql", "-X", "-q", "-A", "-t", "-U",
+                        "postgres", "-d", "bank", "-v", "ON_ERROR_STOP=1", "-f", "-", stdin=sql)
+
+    def close(self) -> None:
+        self.run("down", "--volumes")
+
+    def _pid(self, service: str) -> int:
+        container = self.run("ps", "--quiet", service)
+        out = subprocess.run(["docker", "inspect", "--format", "{{.State.Pid}}", container],
+                             capture_output=True, text=True)
+        return int(out.stdout.strip())
+
+
+def _base_images() -> dict[str, str]:
+    """The local base images of `make offline-images` (.run/images.env), written again for a new
+    clone when the engine has them all; none when it does not (the Dockerfiles' public images)."""
+    if not paths.IMAGES_ENV.exists():
+        subprocess.run(["bash", str(paths.OFFLINE_IMAGES), "--if-built"], capture_output=True)
+    if not paths.IMAGES_ENV.exists():
+        return {}
+    lines = (line.strip() for line in paths.IMAGES_ENV.read_text().splitlines())
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))

@@ -1,0 +1,82 @@
+"""Where a benchmark runs: the operations the runner drives in every environment (Env), and the
+options of a run. Three environments implement it: native processes (bankbench.run.native, the
+default) and docker compose (bankbench.run.compose) on this machine, and AWS ECS
+(bankbench.run.aws).
+
+An environment gives a fresh database per level, a started service, the level's load, psql for
+the checks, and what the manifest says of it: the machine, the versions of what ran, the
+settings passed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from bankbench.load.profiles import Level, Profile
+from bankbench.tools.placement import Placement
+
+
+@dataclass
+class Options:
+    profile: Profile
+    placement: Placement  # the CPUs of the load generator and of the system under test
+    pg_max_connections: int | None
+    durable: bool
+    dashboard: bool = True
+    chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.chaos)
+    profile_cpu: bool = False  # a flame graph of the service per level (bankbench.measure.cpuprofile)
+
+
+class Service(Protocol):
+    url: str
+
+    def stop(self) -> None: ...
+
+
+class Load(Protocol):
+    """One level's load: service_env() before the service starts, run() while it is up,
+    finish() once it has stopped (the faults struck, returned for level.json)."""
+
+    def service_env(self) -> dict[str, str] | None: ...
+
+    def run(self, svc: Service, tag: str, remaining_s: float) -> tuple[int, int]: ...
+
+    def finish(self, window: tuple[int, int]) -> list[dict]: ...
+
+
+class Env(Protocol):
+    """An environment, opened with the run's options and closed when the run ends."""
+
+    name: str
+    local_build: bool  # it runs this checkout's build: the run starts with `bankbench verify` of it
+
+    def __init__(self, opts: Options) -> None: ...
+
+    def describe(self) -> str:
+        """Where the run happens, for its first line."""
+
+    def reset(self) -> None:
+        """A new database with the schema alone: every environment's level starts from it."""
+
+    def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None) -> Service: ...
+
+    def load(self, level: Level, out: Path) -> Load: ...
+
+    def psql(self, sql: str) -> str:
+        """Runs SQL in the benchmark's database; returns its rows as `psql -A -t` prints them."""
+
+    def machine(self) -> dict: ...
+
+    def versions(self, postgresql: str) -> dict[str, str]:
+        """The versions of what runs, `postgresql` being the server's: asked when the run starts
+        and again after its last level (AWS learns the image digests from the tasks it ran)."""
+
+    def settings(self) -> dict[str, object]:
+        """The manifest's settings of this environment: what the services and the load ran with."""
+
+    def level_settings(self) -> dict[str, object]:
+        """What level.json adds in this environment."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,57 @@
+"""ENV=native, the default: a throwaway cluster from the machine's binaries, the services as
+local processes, measured as process trees."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bankbench import config
+from bankbench.measure import manifest, resources
+from bankbench.run.env import Options
+from bankbench.run.local import Local
+from bankbench.system import aotcache, services
+from bankbench.tools.pg import Cluster, free_port
+
+
+class Native(Local):
+    """A throwaway cluster from the machine's binaries; services as local processes."""
+
+    name = "native"
+
+    def __init__(self, opts: Options):
+        super().__init__(opts)
+        self.cluster = Cluster.create(max_connections=opts.pg_max_connections, durable=opts.durable,
+                                      cpus=self.placement.sut_cpus)
+
+    def reset(self) -> None:
+        self.cluster.reset()
+
+    def start(self, service: str, pool: int, log: Path,
+              extra_env: dict[str, str] | None = None) -> "services.Running":
+        return services.get(service).start(port=free_port(), pool=pool, db_env=self.cluster.env(),
+                                           log=log, extra_env=extra_env, cpus=self.placement.sut_cpus)
+
+    def pg_pid(self) -> int:
+        return self.cluster.postmaster_pid()
+
+    def measure(self, pid: int) -> resources.Tree:
+        """How the sampler measures a process of the system under test: its process tree."""
+        return resources.Tree(pid)
+
+    def read_versions(self, postgresql: str) -> dict[str, str]:
+        return manifest.versions(postgresql)
+
+    def service_settings(self) -> dict[str, object]:
+        """What the services run with here, beyond the pool of each level."""
+        return {"acquire_timeout_ms": int(os.environ.get(config.ACQUIRE_TIMEOUT_MS,
+                                                         config.DEFAULT_ACQUIRE_TIMEOUT_MS)),
+                "jvm_options": services.jvm_options(),
+                "java_aot_cache": aotcache.enabled(),
+                "java_opts": os.environ.get("JAVA_OPTS", "")}
+
+    def psql(self, sql: str) -> str:
+        return self.cluster.psql(sql)
+
+    def close(self) -> None:
+        self.cluster.destroy()
