@@ -5,7 +5,6 @@ The notebook really executes (papermill, the venv's python3 kernel), once for th
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import shutil
@@ -13,10 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from bankbench import registry
+from bankbench import cli, registry
 from bankbench.analyse import analysis, formatting, narrative, runs
-from bankbench.commands import report as report_command
-from bankbench.commands import summarize as summarize_command
 from bankbench.publish import charts, report, tables
 from matplotlib.artist import Artist
 from matplotlib.colors import to_hex
@@ -191,22 +188,14 @@ def test_pool_sweep_marks_max_connections() -> None:
 
 
 def test_summarize_command(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
-    args = parse(summarize_command, ["summarize", str(run_dir)])
-    assert args.run(args) == 0
+    assert cli.main(["summarize", str(run_dir)]) == 0
     assert "go req/s" in capsys.readouterr().out
 
 
 def test_report_command_without_notebook(run_dir: Path, tmp_path: Path) -> None:
-    args = parse(report_command, ["report", "--runs", str(run_dir), "--out", str(tmp_path), "--no-notebook"])
-    assert args.run(args) == 0
+    assert cli.main(["report", "--runs", str(run_dir), "--out", str(tmp_path), "--no-notebook"]) == 0
     assert (tmp_path / "README.md").exists() and not (tmp_path / "results.html").exists()
     assert "results.html" not in (tmp_path / "README.md").read_text()
-
-
-def parse(command, argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    command.add_parser(parser.add_subparsers())
-    return parser.parse_args(argv)
 
 
 def test_same_database_work_section(run_dir: Path, tmp_path: Path) -> None:
