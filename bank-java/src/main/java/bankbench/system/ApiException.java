@@ -13,8 +13,8 @@ public class ApiException extends RuntimeException {
 	/** Creates a failure answered with status and message. */
 	public ApiException(HttpStatus status, String message) {
 		// No stack trace: these are ordinary answers (a 422 on every transfer of an
-		// emptied
-		// account under load), and filling one would cost more than the request itself.
+		// emptied account under load), and filling one would cost more than the request
+		// itself.
 		super(message, null, false, false);
 		this.status = status;
 	}

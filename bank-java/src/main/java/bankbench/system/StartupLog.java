@@ -32,8 +32,7 @@ class StartupLog {
 	@EventListener(ApplicationReadyEvent.class)
 	void ready() {
 		// Threading.VIRTUAL is only active when the property is set and the JDK is 21 or
-		// later:
-		// on 17 the property is silently ignored, and this line says so.
+		// later: on 17 the property is silently ignored, and this line says so.
 		log.info("Java {}, virtual threads {}, pool of {} connections", Runtime.version(),
 				Threading.VIRTUAL.isActive(this.environment) ? "on" : "off",
 				this.environment.getProperty("spring.datasource.hikari.maximum-pool-size"));
