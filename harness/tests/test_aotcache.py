@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from bankbench import registry
 from bankbench.system import aotcache, services
 from bankbench.tools import jdk

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from bankbench import config, paths, registry
 
 SERVICES = registry.names()

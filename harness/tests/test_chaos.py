@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from bankbench import paths
 from bankbench.analyse import analysis, runs
 from bankbench.errors import UserError

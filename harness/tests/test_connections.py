@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+
 from bankbench.checks import connections
 from bankbench.system import services
 from bankbench.tools.pg import Cluster, free_port

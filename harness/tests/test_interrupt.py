@@ -15,6 +15,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+
 from bankbench import paths
 from bankbench.analyse import analysis
 from bankbench.errors import UserError
@@ -23,6 +24,7 @@ from bankbench.run import runner
 from bankbench.run.env import Options
 from bankbench.run.native import Native
 from bankbench.tools import placement
+
 from test_analysis import FIXTURES, RUN_ID
 
 

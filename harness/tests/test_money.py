@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
+
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.system import hot, money
@@ -59,8 +60,8 @@ def test_transfer_without_ledger_row(db: Cluster) -> None:
 
 def test_negative_balance_is_caught() -> None:
     """The schema's CHECK forbids it, so judge the verdict on figures alone."""
-    figures = dict(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
-                   negative_balances=1)
+    figures = {"clients": 1, "sum_balances": 0, "sum_deposits": 0, "ledger_mismatches": 0,
+               "negative_balances": 1}
     assert money.verdict(figures)["ok"] is False
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 import platform
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
+
 from bankbench.errors import UserError
 from bankbench.tools import pgbin
 from bankbench.tools.pg import Cluster
@@ -67,7 +68,7 @@ def test_pg_bindir_of_another_major_is_refused(tmp_path: Path,
         (tmp_path / tool).write_text("#!/bin/sh\necho 'postgres (PostgreSQL) 16.4'\n")
         (tmp_path / tool).chmod(0o755)
     monkeypatch.setenv("PG_BINDIR", str(tmp_path))
-    with pytest.raises(UserError, match="PostgreSQL 16.4, 15 needed"):
+    with pytest.raises(UserError, match=r"PostgreSQL 16\.4, 15 needed"):
         pgbin.bindir()
 
 

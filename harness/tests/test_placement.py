@@ -8,6 +8,7 @@ import os
 import psutil
 import psycopg
 import pytest
+
 from bankbench.errors import UserError
 from bankbench.system import services
 from bankbench.tools import placement

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from bankbench import paths, registry
 
 NAME = "go-again"

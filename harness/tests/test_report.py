@@ -13,14 +13,15 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from bankbench import registry
-from bankbench.analyse import analysis, formatting, narrative, runs
-from bankbench.commands import report as report_command
-from bankbench.commands import summarize as summarize_command
-from bankbench.publish import charts, report, tables
 from matplotlib.artist import Artist
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
+
+from bankbench import registry
+from bankbench.analyse import analysis, formatting, narrative, runs
+from bankbench.commands import report as report_command, summarize as summarize_command
+from bankbench.publish import charts, report, tables
+
 from test_analysis import FIXTURES, RUN_ID, check_golden
 
 # Every chart of the fixture run, in order (no pool sweep: one pool size).
@@ -92,7 +93,8 @@ def test_labels_table(run: runs.Run) -> None:
 def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
     table = tables.then_and_now(run.summary, runs.read_published()).set_index(["users", "service"])
     go = table.loc[(10000, "go")]
-    assert (go["2018 original mean ms"], go["2018 original err %"], go["2019 rematch p99 ms"]) == ("46504", "39.30", "9")
+    assert (go["2018 original mean ms"], go["2018 original err %"],
+            go["2019 rematch p99 ms"]) == ("46504", "39.30", "9")
     assert (go["this run mean ms"], go["this run err %"]) == ("210", "20.0")
     assert "2018 original p99 ms" not in table  # the 2018 article published no p99
 
@@ -174,7 +176,7 @@ def legend_entries(figure: Figure) -> dict[str, Artist]:
     """Every legend entry of a figure (axes and figure legends): label -> handle."""
     legends = [ax.get_legend() for ax in figure.axes if ax.get_legend()] + figure.legends
     return {text.get_text(): handle for legend in legends
-            for text, handle in zip(legend.get_texts(), legend.legend_handles)}
+            for text, handle in zip(legend.get_texts(), legend.legend_handles, strict=True)}
 
 
 def test_pool_sweep_marks_max_connections() -> None:

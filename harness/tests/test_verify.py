@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from bankbench import paths
 from bankbench.checks import verify
 from bankbench.errors import UserError

@@ -9,6 +9,8 @@ import time
 
 import boto3
 import pytest
+from moto import mock_aws
+
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -18,7 +20,6 @@ from bankbench.run.runner import Options
 from bankbench.system import hot
 from bankbench.tools import placement
 from bankbench.tools.pg import SETTINGS_SQL, Cluster
-from moto import mock_aws
 
 STACK = {
     "region": "us-east-1", "cluster_name": "bankbench", "jmeter_workers": 2, "service_port": 8080,
