@@ -8,6 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from bankbench import registry
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--services", default=",".join(registry.names()),
+                     help="comma list of the services the smoke benchmark runs (default: all)")
+
 
 @pytest.fixture(scope="module")
 def path_without(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., str]:

@@ -28,6 +28,7 @@ from bankbench.tools import placement
 from test_analysis import FIXTURES, RUN_ID
 
 
+@pytest.mark.integration
 def test_a_killed_run_is_marked_incomplete_and_left_out(tmp_path: Path) -> None:
     runs_dir = tmp_path / "runs"
     env = {**os.environ, "BANKBENCH_RUNS": str(runs_dir)}

@@ -18,6 +18,8 @@ from bankbench import paths, registry
 
 NAME = "go-again"
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def contender(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:

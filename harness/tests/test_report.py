@@ -52,6 +52,7 @@ def built(run_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.integration
 def test_readme_sections_and_charts(built: Path) -> None:
     readme = (built / "README.md").read_text()
     for heading in ("## Run `20261122T013000Z-native-article` (profile article)", "### Setup",
@@ -65,6 +66,7 @@ def test_readme_sections_and_charts(built: Path) -> None:
     assert "| java-u4000-p95-r1 |" in readme  # the failed money check, with what it found
 
 
+@pytest.mark.integration
 def test_notebook_executed_to_html(built: Path) -> None:
     html = (built / "results.html").read_text()
     assert html.count("data:image/png;base64") >= 6  # the run's charts and the explore cell's

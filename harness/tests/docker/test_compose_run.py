@@ -21,9 +21,9 @@ from bankbench.run.compose import Compose
 from bankbench.run.env import Options
 from bankbench.tools import placement
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.integration, pytest.mark.skipif(
     subprocess.run(["docker", "info"], capture_output=True).returncode != 0,
-    reason="no Docker engine answers")
+    reason="no Docker engine answers")]
 
 COMPOSE = ["docker", "compose", "-f", str(paths.COMPOSE)]
 
