@@ -1,4 +1,6 @@
 # bankbench: build, run, test and benchmark the Go and Java bank services.
+# `make check` (before pushing, ~4 min) and `make test` (everything, what CI runs) are the two
+# test tiers; CONTRIBUTING.md says what each runs.
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, SERVICE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
@@ -80,8 +82,14 @@ run-%: venv build ## run a service of services.yaml on the db-up database (PORT=
 
 # --- tests ---------------------------------------------------------------------------------
 
-test: doctor venv build jmeter-install ## everything: Go, Java, contract, harness, smoke bench, infra
+check: doctor venv build jmeter-install ## before pushing (~4 min): lint, unit tests, contract vs Go, 1-level smoke bench
+	bash scripts/check.sh
+test: doctor venv build jmeter-install ## everything (CI): lint, Go, Java, contract, fuzz, harness, smoke bench, infra
 	bash scripts/test.sh
+lint: venv ## ruff, gofmt, go vet, staticcheck, spring-javaformat (make check and make test run it)
+	bash scripts/lint.sh
+format: venv ## apply what the linters fix themselves (ruff, gofmt, spring-javaformat), then lint
+	bash scripts/lint.sh --fix
 
 # --- benchmarks ----------------------------------------------------------------------------
 
@@ -136,5 +144,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
-	test verify bench quick-bench fuzz connections \
+	check test lint format verify bench quick-bench fuzz connections \
 	plan summarize compare report compose-file newcomer offline-images images jmeter-gui

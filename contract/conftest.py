@@ -6,14 +6,16 @@ started once per session from the built artifacts (`make build`).
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
-import openapi
 import pytest
+
 from bankbench import paths, registry
 from bankbench.system import services
 from bankbench.tools.pg import Cluster, free_port
+
+import openapi
 
 POOL = 10
 LOGS = paths.STATE / "test-reports" / "contract"

@@ -7,8 +7,9 @@ from functools import cache
 
 import httpx
 import yaml
-from bankbench import paths
 from jsonschema import Draft202012Validator
+
+from bankbench import paths
 
 
 @cache
@@ -24,10 +25,12 @@ def _template(path: str) -> str:
         parts = template.rstrip("/").split("/")
         if len(parts) != len(segments):
             continue
-        literal = [p == s for p, s in zip(parts, segments)]
-        if all(ok or re.fullmatch(r"\{\w+\}", p) for ok, p in zip(literal, parts)):
-            if best is None or sum(literal) > best[0]:
-                best = (sum(literal), template)
+        pairs = list(zip(parts, segments, strict=True))
+        if not all(p == s or re.fullmatch(r"\{\w+\}", p) for p, s in pairs):
+            continue
+        literal = sum(p == s for p, s in pairs)
+        if best is None or literal > best[0]:
+            best = (literal, template)
     return best[1] if best else ""
 
 

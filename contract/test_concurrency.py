@@ -26,7 +26,7 @@ def test_crossing_transfers_conserve_money(svc: Api) -> None:
         transfers.append((a, b, rng.randint(1, 40)))
     codes = run_all(svc, transfers)
     assert codes == [200] * len(transfers)  # 200 x 40 < 10,000: every transfer is covered
-    expected = {acc: 10_000 for acc in accounts}
+    expected = dict.fromkeys(accounts, 10_000)
     for src, dst, amount in transfers:
         expected[src] -= amount
         expected[dst] += amount

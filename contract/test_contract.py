@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import openapi
 import pytest
+
+import openapi
 from conftest import Api
 
 MAX_MONEY = openapi.spec()["components"]["schemas"]["Amount"]["maximum"]  # 10^15

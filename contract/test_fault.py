@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
+
 from bankbench.system import services
 from bankbench.tools.pg import Cluster
+
 from conftest import Api, start
 
 QUICK_S = 8  # an answer within the acquire timeout (3 s) plus slack: never a hang

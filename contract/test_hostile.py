@@ -11,6 +11,7 @@ import time
 
 import httpx
 import pytest
+
 from conftest import Api
 
 STALL_S = 10  # both services drop a client silent this long mid-request, or idle this long

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
 from bankbench import config
 from bankbench.measure import scrape
 from bankbench.tools.pg import Cluster
+
 from conftest import Api, start
-from prometheus_client.parser import text_string_to_metric_families
 
 ACQUIRE_TIMEOUT_MS = 1500
 HOLD_S = 4  # how long the lock that pins the only pooled connection is held

@@ -10,11 +10,13 @@ from __future__ import annotations
 import math
 import random
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterator
 
 import pytest
+
 from bankbench.tools.pg import Cluster
+
 from conftest import Api, selected, start
 
 MAX_CONNECTIONS = 20

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make test`: every suite against a real PostgreSQL that this script starts and stops.
 # Prints how many tests each suite ran, and fails if any suite failed or ran none.
+# (`make check`, scripts/check.sh, is the fast tier: a part of these.)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 REPORTS=.run/test-reports
 rm -rf "$REPORTS" && mkdir -p "$REPORTS"
 DB_ENV=.run/test-db.env
+. scripts/suites.sh
 
 cleanup() { "$PY" -m bankbench db down --env-file "$DB_ENV" >/dev/null 2>&1 || true; }
 trap cleanup EXIT
@@ -17,21 +19,13 @@ set -a; . "$DB_ENV"; set +a
 # The services under test, as services.yaml lists them.
 read -r -a SERVICES <<<"$("$PY" -m bankbench services)"
 
-declare -a NAMES COUNTS RESULTS
-record() { # name count exit-code
-  NAMES+=("$1"); COUNTS+=("$2")
-  if [ "$3" -eq 0 ] && [ "$2" -gt 0 ]; then RESULTS+=("ok"); else RESULTS+=("FAILED"); fi
-}
-skip() { # name reason: a suite that could not run here; it fails nothing but is shown loudly
-  NAMES+=("$1"); COUNTS+=("-"); RESULTS+=("skipped: $2")
-  printf '!!! %s suite skipped: %s !!!\n' "$1" "$2"
-}
-banner() { printf '\n==== %s ====\n' "$1"; }
 db_path() { # log who: which PostgreSQL a suite's tests used, as its helper (dbtest, TestDatabase) said
   if grep -q "$2: PostgreSQL in a container" "$1"; then echo "Testcontainers"
   elif grep -q "$2: PostgreSQL of POSTGRES_HOST" "$1"; then echo "POSTGRES_HOST"
   else echo "no database"; fi
 }
+
+lint_suites
 
 # Where a Docker engine answers, the Go and Java integration tests start their PostgreSQL from
 # bankbench's image through Testcontainers, and the Docker suite (compose) runs at the end.
@@ -56,20 +50,13 @@ if docker info >/dev/null 2>&1; then
     "$([ "$DOCKER" = ready ] && echo 0 || echo 1)"
 fi
 
-banner "Go: db + bank-go (go vet, go test -race)"
-( cd db && go vet ./... && go test -count=1 -v ./... ) > "$REPORTS/go-db.log" 2>&1; rc_db=$?
-( cd bank-go && go vet ./... && "${SUITE_DB[@]}" go test -race -count=1 -v ./... ) > "$REPORTS/go.log" 2>&1; rc=$?
-cat "$REPORTS/go-db.log" "$REPORTS/go.log" | grep -E '^(ok|FAIL|---|panic)|--- FAIL|^dbtest:' | grep -v -- '--- PASS' || true
-record "go (db: $(db_path "$REPORTS/go.log" dbtest))" \
-  "$(cat "$REPORTS"/go-db.log "$REPORTS"/go.log | grep -cE -- '--- (PASS|FAIL)')" $((rc + rc_db))
+banner "Go: db + bank-go (go test -race)"
+go_tests; rc=$?
+record "go (db: $(db_path "$REPORTS/go.log" dbtest))" "$(go_count)" $rc
 
 banner "Java: bank-java (./mvnw verify)"
-"${SUITE_DB[@]}" scripts/with-jdk.sh ./mvnw -B -f bank-java/pom.xml verify > "$REPORTS/java.log" 2>&1; rc=$?
-# Surefire (unit) and Failsafe (integration) each close with an aggregate "Tests run:" line.
-totals=$(grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' "$REPORTS/java.log")
-echo "${totals:-no Tests run: line}"; grep -E 'BUILD (SUCCESS|FAILURE)|^TestDatabase:' "$REPORTS/java.log" || true
-java_count=$(echo "$totals" | sed -nE 's/.*Tests run: ([0-9]+),.*/\1/p' | awk '{n += $1} END {print n + 0}')
-record "java (db: $(db_path "$REPORTS/java.log" TestDatabase))" "${java_count:-0}" $rc
+java_tests verify; rc=$?
+record "java (db: $(db_path "$REPORTS/java.log" TestDatabase))" "$(java_count)" $rc
 
 banner "Contract suite against ${SERVICES[*]} (pytest)"
 "$PY" -m pytest contract -q -p no:cacheprovider --junitxml="$REPORTS/contract.xml"; rc=$?
@@ -89,13 +76,11 @@ for svc in "${SERVICES[@]}"; do # the count is of generated requests
 done
 
 banner "Harness, analysis, report and smoke benchmark (pytest)"
-"$PY" -m pytest harness/tests -q -p no:cacheprovider --ignore=harness/tests/docker --junitxml="$REPORTS/harness.xml"; rc=$?
-record "harness" "$("$PY" scripts/junit_count.py "$REPORTS/harness.xml")" $rc
+pytest_suite harness harness harness/tests -q --ignore=harness/tests/docker
 
 banner "Docker: compose smoke benchmark, health checks, JMeter in compose (pytest)"
 if [ "$DOCKER" = ready ]; then
-  "$PY" -m pytest harness/tests/docker -v -s -p no:cacheprovider --junitxml="$REPORTS/docker.xml"; rc=$?
-  record "docker (compose)" "$("$PY" scripts/junit_count.py "$REPORTS/docker.xml")" $rc
+  pytest_suite "docker (compose)" docker harness/tests/docker -v -s
 elif [ "$DOCKER" = failed ]; then
   record "docker (compose)" 0 1 # the images did not build: see above
 else
@@ -125,18 +110,4 @@ else
   skip "infra" "terraform not installed (needed only for \`make aws-*\`)"
 fi
 
-banner "Summary"
-failed=0 skipped=0
-printf '%-36s %6s  %s\n' suite tests result
-for i in "${!NAMES[@]}"; do
-  printf '%-36s %6s  %s\n' "${NAMES[$i]}" "${COUNTS[$i]}" "${RESULTS[$i]}"
-  case "${RESULTS[$i]}" in
-    ok) ;;
-    skipped:*) skipped=$((skipped + 1)) ;;
-    *) failed=$((failed + 1)) ;;
-  esac
-done
-echo "reports and logs in $REPORTS/"
-[ "$skipped" -eq 0 ] || echo "!!! $skipped suite(s) SKIPPED: see the table above !!!"
-echo "suites: $((${#NAMES[@]} - failed - skipped)) passed, $failed failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
-[ "$failed" -eq 0 ]
+summary

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
+
+from bankbench import registry
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--services", default=",".join(registry.names()),
+                     help="comma list of the services the smoke benchmark runs (default: all)")
 
 
 @pytest.fixture(scope="module")

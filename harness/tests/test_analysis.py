@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+
 from bankbench.analyse import analysis, servicestats
 from bankbench.errors import UserError
 
@@ -159,7 +160,7 @@ def test_empty_window_has_no_figures(run_dir: Path) -> None:
 
 def test_missing_input_is_a_user_error(run_dir: Path) -> None:
     (run_dir / "levels" / "go-u4000-p95-r1" / "metrics.csv").unlink()
-    with pytest.raises(UserError, match="metrics.csv"):
+    with pytest.raises(UserError, match=r"metrics\.csv"):
         analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
 
 

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from bankbench import registry
 from bankbench.system import aotcache, services
 from bankbench.tools import jdk
 from bankbench.tools.pg import Cluster, free_port
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(jdk.feature(jdk.release_version(jdk.java_home())) < aotcache.MIN_JDK,
                     reason="the AOT cache needs JDK 25")
 def test_the_java_variant_runs_with_its_trained_cache(monkeypatch: pytest.MonkeyPatch,

@@ -1,6 +1,7 @@
-"""A real smoke benchmark of all three services (make test): real PostgreSQL, services, JMeter.
+"""A real smoke benchmark: real PostgreSQL, services, JMeter. `make test` runs it for every
+service, `make check` for the Go service alone (`--services go`, a single level).
 
-Needs the built services and JMeter (`make build jmeter-install`, which `make test` does first).
+Needs the built services and JMeter (`make build jmeter-install`, which both do first).
 """
 
 from __future__ import annotations
@@ -14,16 +15,23 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from bankbench import config, paths, registry
 
-SERVICES = registry.names()
+pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def services(pytestconfig: pytest.Config) -> list[str]:
+    """The services of the run: --services, else every one of services.yaml."""
+    return pytestconfig.getoption("--services").split(",")
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory, services: list[str]) -> tuple[Path, str]:
     runs = tmp_path_factory.mktemp("runs")
     out = subprocess.run([sys.executable, "-m", "bankbench", "bench", "--profile", "smoke",
-                          "--profile-cpu"],
+                          "--service", ",".join(services), "--profile-cpu"],
                          env={**os.environ, "BANKBENCH_RUNS": str(runs)}, cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=600)
     print(out.stdout[-5000:], out.stderr[-5000:])
@@ -35,11 +43,11 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return run_dir, out.stdout + summarized.stdout
 
 
-def test_run_folder_layout(smoke) -> None:
+def test_run_folder_layout(smoke, services: list[str]) -> None:
     run_dir, _ = smoke
     assert run_dir.name.endswith("-native-smoke")
     levels = sorted(p.name for p in (run_dir / "levels").iterdir())
-    assert levels == sorted(f"{s}-u4-p{config.DEFAULT_POOL_SIZE}-r1" for s in SERVICES)
+    assert levels == sorted(f"{s}-u4-p{config.DEFAULT_POOL_SIZE}-r1" for s in services)
     for level in (run_dir / "levels").iterdir():
         for name in ("level.json", "jmeter.csv.gz", "metrics.csv", "service_metrics.csv",
                      "money.json", "summary.json", "flamegraph.html", "dashboard/index.html"):
@@ -100,18 +108,18 @@ def test_a_flame_graph_per_level(smoke) -> None:
         assert hot[registry.get(service).runtime] in (level / "flamegraph.html").read_text(), level
 
 
-def test_progress_and_comparison_printed(smoke) -> None:
+def test_progress_and_comparison_printed(smoke, services: list[str]) -> None:
     _, stdout = smoke
-    assert "[1/3]" in stdout and "[3/3]" in stdout
+    assert f"[1/{len(services)}]" in stdout and f"[{len(services)}/{len(services)}]" in stdout
     assert "money ok" in stdout and "median [95 % interval]" in stdout and "CV req/s %" in stdout
-    for service in SERVICES:
+    for service in services:
         assert service in stdout
 
 
-def test_verify_ran_first_and_passed(smoke) -> None:
+def test_verify_ran_first_and_passed(smoke, services: list[str]) -> None:
     """The run starts with the proof that the services do the same database work."""
     run_dir, stdout = smoke
     check = json.loads((run_dir / "verify.json").read_text())
     assert check["ok"], check["problems"]
-    assert set(check["results"]) == set(SERVICES)
-    assert stdout.index("verify:") < stdout.index("[1/3]")
+    assert set(check["results"]) == set(services)
+    assert stdout.index("verify:") < stdout.index(f"[1/{len(services)}]")

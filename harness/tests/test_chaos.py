@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from bankbench import paths
 from bankbench.analyse import analysis, runs
 from bankbench.errors import UserError
@@ -31,6 +32,7 @@ def level(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return run_dir / "levels" / "go-u4-p95-r1", out.stdout
 
 
+@pytest.mark.integration
 def test_faults_struck_in_the_window_and_recovered(level) -> None:
     level_dir, stdout = level
     info = json.loads((level_dir / "level.json").read_text())
@@ -45,10 +47,12 @@ def test_faults_struck_in_the_window_and_recovered(level) -> None:
     assert stdout.count("fault pg-restart at") == 1 and "fault service-kill at" in stdout
 
 
+@pytest.mark.integration
 def test_money_conserved_after_the_faults(level) -> None:
     assert json.loads((level[0] / "money.json").read_text())["ok"]
 
 
+@pytest.mark.integration
 def test_report_marks_the_faults(level) -> None:
     analysis.summarize_run(level[0].parent.parent)
     run = runs.load_run(level[0].parent.parent)

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 import yaml
+
 from bankbench import config, paths, registry
 from bankbench.run import composefile
 
@@ -117,7 +118,8 @@ def test_env_compose_says_what_is_missing(path_without, tmp_path) -> None:
     assert out.returncode != 0 and "ENV=compose needs Docker: no `docker` command" in out.stderr
     fake = tmp_path / "bin"
     fake.mkdir()
-    (fake / "docker").write_text('#!/bin/sh\n[ "$1" = info ] && exit 0\necho "unknown command: docker $1" >&2; exit 1\n')
+    (fake / "docker").write_text('#!/bin/sh\n[ "$1" = info ] && exit 0\n'
+                                 'echo "unknown command: docker $1" >&2; exit 1\n')
     (fake / "docker").chmod(0o755)
     out = subprocess.run(bench, env={**env, "PATH": f"{fake}:{env['PATH']}"}, cwd=paths.ROOT,
                          capture_output=True, text=True)

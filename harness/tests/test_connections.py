@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
+
 from bankbench.checks import connections
 from bankbench.system import services
 from bankbench.tools.pg import Cluster, free_port
 
 
+@pytest.mark.integration
 def test_connections_held_and_answered(tmp_path: Path) -> None:
     cluster = Cluster.create()
     try:

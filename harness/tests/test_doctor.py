@@ -7,10 +7,11 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
+
 from bankbench import paths
 from bankbench.tools import doctor
 

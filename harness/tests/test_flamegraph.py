@@ -8,11 +8,12 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
+
 from bankbench.errors import UserError
 from bankbench.measure import flamegraph
 from bankbench.tools import jdk
@@ -129,6 +130,7 @@ def self_contained(html: str) -> bool:
     return "<script src" not in html and "<link" not in html
 
 
+@pytest.mark.integration
 def test_go_profile_is_drawn_with_its_hot_function(go_profile: Path, tmp_path: Path) -> None:
     out = flamegraph.render(go_profile, tmp_path / "flames" / "go.html", "go")
     html = out.read_text()
@@ -137,6 +139,7 @@ def test_go_profile_is_drawn_with_its_hot_function(go_profile: Path, tmp_path: P
     assert not list(out.parent.glob(".*partial*"))
 
 
+@pytest.mark.integration
 def test_jfr_written_on_sigterm_is_drawn_with_its_hot_method(recordings: Recordings,
                                                              tmp_path: Path) -> None:
     out = flamegraph.render(recordings.execution, tmp_path / "java.html", "java", title="spin")
@@ -145,6 +148,7 @@ def test_jfr_written_on_sigterm_is_drawn_with_its_hot_method(recordings: Recordi
     assert self_contained(html)
 
 
+@pytest.mark.integration
 def test_a_window_keeps_only_its_samples(recordings: Recordings, tmp_path: Path) -> None:
     spun = flamegraph.render(recordings.execution, tmp_path / "spun.html", "java",
                              window=recordings.spun)
@@ -155,6 +159,7 @@ def test_a_window_keeps_only_its_samples(recordings: Recordings, tmp_path: Path)
     assert "spinBusyJava" not in before.read_text()
 
 
+@pytest.mark.integration
 def test_cpu_time_samples_are_drawn_when_recorded(recordings: Recordings,
                                                   tmp_path: Path) -> None:
     if jdk.feature(jdk.release_version(jdk.java_home())) < 25:
@@ -177,7 +182,7 @@ def test_java_options_record_a_profile_written_at_exit(tmp_path: Path) -> None:
 
 
 def test_unreachable_pprof_is_a_user_error(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="fetching a Go CPU profile from http://127.0.0.1:"):
+    with pytest.raises(UserError, match=r"fetching a Go CPU profile from http://127\.0\.0\.1:"):
         flamegraph.fetch_go_profile(f"127.0.0.1:{flamegraph._free_port()}", 1,
                                     tmp_path / "cpu.pb.gz")
 
@@ -190,6 +195,7 @@ def test_missing_profile_or_kind_is_a_user_error(tmp_path: Path) -> None:
         flamegraph.render(tmp_path / "cpu.pb.gz", tmp_path / "out.html", "python")
 
 
+@pytest.mark.integration
 def test_go_profile_without_go_is_a_user_error(go_profile: Path, tmp_path: Path,
                                                path_without: Callable[..., str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:

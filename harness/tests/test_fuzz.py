@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from bankbench.checks import fuzz
 from bankbench.errors import UserError
 

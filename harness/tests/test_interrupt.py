@@ -15,6 +15,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+
 from bankbench import paths
 from bankbench.analyse import analysis
 from bankbench.errors import UserError
@@ -23,9 +24,11 @@ from bankbench.run import runner
 from bankbench.run.env import Options
 from bankbench.run.native import Native
 from bankbench.tools import placement
+
 from test_analysis import FIXTURES, RUN_ID
 
 
+@pytest.mark.integration
 def test_a_killed_run_is_marked_incomplete_and_left_out(tmp_path: Path) -> None:
     runs_dir = tmp_path / "runs"
     env = {**os.environ, "BANKBENCH_RUNS": str(runs_dir)}

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.tools import jdk

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
+
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.system import hot, money
@@ -37,11 +38,13 @@ def check(cluster: Cluster) -> dict:
     return money.parse(cluster.psql(paths.MONEY_CHECK.read_text()))
 
 
+@pytest.mark.integration
 def test_consistent_data_passes(db: Cluster) -> None:
     assert check(db) == {"ok": True, "clients": 3, "sum_balances": 705, "sum_deposits": 705,
                          "ledger_mismatches": 0, "negative_balances": 0}
 
 
+@pytest.mark.integration
 def test_money_created_out_of_nothing(db: Cluster) -> None:
     db.psql("UPDATE client SET balance = balance + 1 WHERE id = 3")
     verdict = check(db)
@@ -49,6 +52,7 @@ def test_money_created_out_of_nothing(db: Cluster) -> None:
     assert (verdict["sum_balances"], verdict["ledger_mismatches"]) == (706, 1)
 
 
+@pytest.mark.integration
 def test_transfer_without_ledger_row(db: Cluster) -> None:
     """Sums still agree, but two balances no longer match their ledgers."""
     db.psql("UPDATE client SET balance = balance + CASE id WHEN 1 THEN -7 ELSE 7 END "
@@ -59,16 +63,18 @@ def test_transfer_without_ledger_row(db: Cluster) -> None:
 
 def test_negative_balance_is_caught() -> None:
     """The schema's CHECK forbids it, so judge the verdict on figures alone."""
-    figures = dict(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
-                   negative_balances=1)
+    figures = {"clients": 1, "sum_balances": 0, "sum_deposits": 0, "ledger_mismatches": 0,
+               "negative_balances": 1}
     assert money.verdict(figures)["ok"] is False
 
 
+@pytest.mark.integration
 def test_schema_refuses_negative_balance(db: Cluster) -> None:
     with pytest.raises(Exception, match="check"):
         db.psql("UPDATE client SET balance = -1 WHERE id = 3")
 
 
+@pytest.mark.integration
 def test_the_hot_accounts_come_from_the_services_statement_and_keep_the_books(cluster: Cluster) -> None:
     cluster.reset()
     hot.check(cluster.psql(hot.setup_sql(10)), 10)

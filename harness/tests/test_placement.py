@@ -8,6 +8,7 @@ import os
 import psutil
 import psycopg
 import pytest
+
 from bankbench.errors import UserError
 from bankbench.system import services
 from bankbench.tools import placement
@@ -38,6 +39,7 @@ def test_described_for_the_report() -> None:
     assert placement.plan("shared", [0, 1]).as_dict()["mode"] == "shared"
 
 
+@pytest.mark.integration
 @pytest.mark.skipif(len(CPUS) < 2, reason="needs 2 CPUs")
 def test_the_system_under_test_runs_on_its_cpus(tmp_path) -> None:
     where = placement.plan("split")

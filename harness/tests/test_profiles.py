@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from bankbench.errors import UserError
 from bankbench.load import profiles
 

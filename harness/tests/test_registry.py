@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from bankbench import paths, registry
 
 NAME = "go-again"
+
+pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from bankbench import cli, registry
-from bankbench.analyse import analysis, formatting, narrative, runs
-from bankbench.publish import charts, report, tables
 from matplotlib.artist import Artist
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
+
+from bankbench import cli, registry
+from bankbench.analyse import analysis, formatting, narrative, runs
+from bankbench.publish import charts, report, tables
+
 from test_analysis import FIXTURES, RUN_ID, check_golden
 
 # Every chart of the fixture run, in order (no pool sweep: one pool size).
@@ -48,6 +50,7 @@ def built(run_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.integration
 def test_readme_sections_and_charts(built: Path) -> None:
     readme = (built / "README.md").read_text()
     for heading in ("## Run `20261122T013000Z-native-article` (profile article)", "### Setup",
@@ -61,6 +64,7 @@ def test_readme_sections_and_charts(built: Path) -> None:
     assert "| java-u4000-p95-r1 |" in readme  # the failed money check, with what it found
 
 
+@pytest.mark.integration
 def test_notebook_executed_to_html(built: Path) -> None:
     html = (built / "results.html").read_text()
     assert html.count("data:image/png;base64") >= 6  # the run's charts and the explore cell's
@@ -89,7 +93,8 @@ def test_labels_table(run: runs.Run) -> None:
 def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
     table = tables.then_and_now(run.summary, runs.read_published()).set_index(["users", "service"])
     go = table.loc[(10000, "go")]
-    assert (go["2018 original mean ms"], go["2018 original err %"], go["2019 rematch p99 ms"]) == ("46504", "39.30", "9")
+    assert (go["2018 original mean ms"], go["2018 original err %"],
+            go["2019 rematch p99 ms"]) == ("46504", "39.30", "9")
     assert (go["this run mean ms"], go["this run err %"]) == ("210", "20.0")
     assert "2018 original p99 ms" not in table  # the 2018 article published no p99
 
@@ -171,7 +176,7 @@ def legend_entries(figure: Figure) -> dict[str, Artist]:
     """Every legend entry of a figure (axes and figure legends): label -> handle."""
     legends = [ax.get_legend() for ax in figure.axes if ax.get_legend()] + figure.legends
     return {text.get_text(): handle for legend in legends
-            for text, handle in zip(legend.get_texts(), legend.legend_handles)}
+            for text, handle in zip(legend.get_texts(), legend.legend_handles, strict=True)}
 
 
 def test_pool_sweep_marks_max_connections() -> None:

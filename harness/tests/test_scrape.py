@@ -11,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.measure import scrape

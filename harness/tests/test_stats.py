@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
 from bankbench import cli, paths
 from bankbench.analyse import compare, narrative, stats
 from bankbench.analyse.runs import Run

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from bankbench import paths
 from bankbench.checks import verify
 from bankbench.errors import UserError
@@ -83,6 +84,7 @@ def modified_go(tmp_path_factory: pytest.TempPathFactory) -> services.Service:
     return services.Service("go-modified", (str(binary),))
 
 
+@pytest.mark.integration
 def test_verify_catches_a_planted_difference(modified_go, tmp_path: Path) -> None:
     out = tmp_path / "verify.json"
     with pytest.raises(UserError, match="balance: the services sent different statements"):

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import boto3
 import yaml
+
 from bankbench.run.aws import ecs, tf
 
 VARIABLES = {"db_password": "emulator-password-0123", "jmeter_workers": "2", "shutdown_at": "2099-01-01T00:00:00Z"}
@@ -63,7 +64,8 @@ def start_moto() -> tuple[subprocess.Popen, str]:
 
 
 def check_created(stack: dict) -> None:
-    aws = {name: boto3.client(name) for name in ("ecs", "autoscaling", "ec2", "s3", "ssm", "servicediscovery", "ecr", "logs")}
+    aws = {name: boto3.client(name) for name in
+           ("ecs", "autoscaling", "ec2", "s3", "ssm", "servicediscovery", "ecr", "logs")}
     [cluster] = aws["ecs"].describe_clusters(clusters=[stack["cluster_name"]], include=["SETTINGS"])["clusters"]
     check("cluster with Container Insights", {"name": "containerInsights", "value": "enabled"} in cluster["settings"])
     check("three capacity providers", len(cluster["capacityProviders"]) == 3)
@@ -71,16 +73,23 @@ def check_created(stack: dict) -> None:
         [group] = aws["autoscaling"].describe_auto_scaling_groups(
             AutoScalingGroupNames=[stack["hosts"][role]["autoscaling_group"]])["AutoScalingGroups"]
         ids = [i["InstanceId"] for i in group["Instances"]]
-        types = {i["InstanceType"] for r in aws["ec2"].describe_instances(InstanceIds=ids)["Reservations"] for i in r["Instances"]}
+        reservations = aws["ec2"].describe_instances(InstanceIds=ids)["Reservations"]
+        types = {i["InstanceType"] for r in reservations for i in r["Instances"]}
         check(f"{role}: {count} x {instance_type}", len(ids) == count and types == {instance_type})
     instance = aws["ec2"].describe_instances(InstanceIds=ids)["Reservations"][0]["Instances"][0]
     check("instances tagged", {"Key": "Project", "Value": "bankbench"} in instance.get("Tags", []))
-    template = aws["ec2"].describe_launch_template_versions(LaunchTemplateName="bankbench-postgres")["LaunchTemplateVersions"][0]
-    check("PostgreSQL host mounts its NVMe disk", "mount /mnt/nvme" in base64.b64decode(template["LaunchTemplateData"]["UserData"]).decode())
+    template = aws["ec2"].describe_launch_template_versions(
+        LaunchTemplateName="bankbench-postgres")["LaunchTemplateVersions"][0]
+    user_data = base64.b64decode(template["LaunchTemplateData"]["UserData"]).decode()
+    check("PostgreSQL host mounts its NVMe disk", "mount /mnt/nvme" in user_data)
     check_tasks(aws["ecs"], stack)
-    rules = aws["ec2"].describe_security_group_rules(Filters=[{"Name": "group-id", "Values": [stack["security_group_ids"]["postgres"]]}])
-    sources = {r["ReferencedGroupInfo"]["GroupId"] for r in rules["SecurityGroupRules"] if not r["IsEgress"]}
-    check("PostgreSQL reachable from service and admin only", sources == {stack["security_group_ids"][g] for g in ("service", "admin")})
+    security_groups = stack["security_group_ids"]
+    rules = aws["ec2"].describe_security_group_rules(
+        Filters=[{"Name": "group-id", "Values": [security_groups["postgres"]]}])
+    sources = {r["ReferencedGroupInfo"]["GroupId"] for r in rules["SecurityGroupRules"]
+               if not r["IsEgress"]}
+    check("PostgreSQL reachable from service and admin only",
+          sources == {security_groups["service"], security_groups["admin"]})
     namespaces = [n["Name"] for n in aws["servicediscovery"].list_namespaces()["Namespaces"]]
     check("Cloud Map namespace", "bankbench.internal" in namespaces)
     block = aws["s3"].get_public_access_block(Bucket=stack["results_bucket"])["PublicAccessBlockConfiguration"]
@@ -109,7 +118,8 @@ def check_tasks(client, stack: dict) -> None:
 def check_gone() -> None:
     groups = boto3.client("autoscaling").describe_auto_scaling_groups()["AutoScalingGroups"]
     check("no auto-scaling group left", groups == [])
-    reservations = boto3.client("ec2").describe_instances(Filters=[{"Name": "instance-state-name", "Values": ["pending", "running"]}])
+    reservations = boto3.client("ec2").describe_instances(
+        Filters=[{"Name": "instance-state-name", "Values": ["pending", "running"]}])
     check("no instance left running", reservations["Reservations"] == [])
     clusters = boto3.client("ecs").describe_clusters(clusters=["bankbench"])["clusters"]
     check("cluster gone", all(c["status"] == "INACTIVE" for c in clusters))

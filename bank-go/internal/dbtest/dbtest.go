@@ -7,6 +7,9 @@
 //     PostgreSQL image, started through Testcontainers;
 //  3. else the tests fail, saying how to get a database.
 //
+// With -short (`make check`) every test that needs the database is skipped
+// instead: the unit tests run alone, with no server at all.
+//
 // On that server each test package gets a database of its own, with the
 // schema of db/schema.sql, so packages can run in parallel and other suites
 // sharing the server do not see their clients.
@@ -49,9 +52,13 @@ func Main(m *testing.M) {
 }
 
 // Config returns the settings of the package's test database, creating it
-// on the first call. It fails tb when there is no database server.
+// on the first call. It fails tb when there is no database server, and
+// skips it under -short.
 func Config(tb testing.TB) store.Config {
 	tb.Helper()
+	if testing.Short() {
+		tb.Skip("needs PostgreSQL: skipped with -short")
+	}
 	setupOnce.Do(func() { testDB, teardown, setupErr = setup(context.Background()) })
 	if setupErr != nil {
 		tb.Fatal(setupErr)

@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pandas as pd
+from tabulate import tabulate
+
 from bankbench import registry
 from bankbench.analyse import formatting, servicestats, stats
 from bankbench.analyse.rawdata import (
@@ -45,7 +47,6 @@ from bankbench.analyse.rawdata import (
     write_json,
 )
 from bankbench.errors import UserError
-from tabulate import tabulate
 
 LEVEL_KEYS = ("service", "users", "pool")
 SATURATED_MACHINE_CPU = 80  # % of the whole machine, see `loadgen_saturated` above
@@ -134,7 +135,7 @@ def latency_stats(samples: pd.DataFrame, seconds: float) -> dict:
         "error_pct": _number(100 * errors / requests) if requests else None,
         "throughput_rps": _number(requests / seconds) if seconds > 0 else None,
         "mean_ms": _number(elapsed.mean()),
-        **{name: _number(value) for name, value in zip(PERCENTILES, quantiles)},
+        **{name: _number(value) for name, value in zip(PERCENTILES, quantiles, strict=True)},
         "max_ms": _number(elapsed.max()),
         "errors_by_status": errors_by_status(samples),
     }
@@ -284,7 +285,7 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
     rows = []
     for key, group in frame.groupby(list(keys)):
         passed = group[ok[group.index]]
-        row = {**dict(zip(keys, key)), "repeats": len(group), "failed": len(group) - len(passed),
+        row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": len(group) - len(passed),
                "interval": stats.REPEATS if len(passed) >= stats.MIN_REPEATS else stats.SECONDS}
         for column in columns:
             figure = stats.figure(passed, column)

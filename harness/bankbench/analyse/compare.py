@@ -8,11 +8,12 @@ import argparse
 from pathlib import Path
 
 import pandas as pd
+from tabulate import tabulate
+
 from bankbench.analyse import analysis, runs, stats
 from bankbench.analyse.formatting import with_interval
 from bankbench.analyse.runs import Run
 from bankbench.errors import UserError
-from tabulate import tabulate
 
 FIGURES = {"overall.throughput_rps": "req/s", "overall.p99_ms": "p99 ms", "overall.error_pct": "err %"}
 
@@ -25,7 +26,7 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
         for key in sorted(in_a.keys() & in_b.keys(), key=lambda k: (analysis.service_order(k[0]), *k[1:])):
             ratio = stats.ratio(in_a[key], in_b[key])
             same_zero = in_a[key].values and not any(in_a[key].values) and not any(in_b[key].values)
-            rows.append({**dict(zip(analysis.LEVEL_KEYS, key)), "figure": name,
+            rows.append({**dict(zip(analysis.LEVEL_KEYS, key, strict=True)), "figure": name,
                          "a": in_a[key], "b": in_b[key], "ratio": ratio,
                          "verdict": "both 0" if same_zero else verdict(ratio)})
     if not rows:

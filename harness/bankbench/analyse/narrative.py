@@ -4,6 +4,7 @@ is written in advance: who comes first, by how much and where is whatever the nu
 from __future__ import annotations
 
 import pandas as pd
+
 from bankbench.analyse import analysis, stats
 from bankbench.analyse.formatting import count, number, with_interval
 
@@ -70,7 +71,8 @@ def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> s
     gaps = [(service, stats.ratio(figure, lead)) for service, figure in others]  # lead / other
     if not any(r.significant for _, r in gaps):
         return (f"{name} there was within noise between the services ("
-                + "; ".join(f"{leader}'s was {number(r.value)} times {service}'s, {_interval(r)}" for service, r in gaps)
+                + "; ".join(f"{leader}'s was {number(r.value)} times {service}'s, {_interval(r)}"
+                            for service, r in gaps)
                 + ").")
     parts = [
         f"{number(r.value)} times {service}'s ({_interval(r)})" if r.significant
@@ -89,7 +91,8 @@ def _interval(r: stats.Ratio) -> str:
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:
     """`column` of each service at (users, pool), as `stats.figure` has it."""
     figures = analysis.level_figures(summary, column)
-    return {service: figures[(service, *key)] for service in sorted(summary["service"].unique(), key=analysis.service_order)
+    services = sorted(summary["service"].unique(), key=analysis.service_order)
+    return {service: figures[(service, *key)] for service in services
             if (service, *key) in figures and not pd.isna(figures[(service, *key)].value)}
 
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+
 from bankbench.errors import UserError
 
 SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "responseCode": "category",

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+
 from bankbench import paths
 from bankbench.analyse import analysis
 from bankbench.analyse.rawdata import read_json, write_json

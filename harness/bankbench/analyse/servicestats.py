@@ -12,6 +12,7 @@ seconds between those two scrapes.
 from __future__ import annotations
 
 import pandas as pd
+
 from bankbench.measure.scrape import STATUS_PREFIX, UP
 
 MB = 2**20

@@ -19,10 +19,11 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 import psutil
+
 from bankbench import paths, registry
 from bankbench.measure import manifest
 from bankbench.system import services
@@ -57,7 +58,7 @@ class Tally:
 
 def raise_fd_limit(needed: int) -> None:
     """Raises this process's open-file limit to its hard limit (children inherit it)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < needed:
         raise RuntimeError(f"open-file hard limit {hard} is below the {needed} needed")
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -89,7 +90,7 @@ async def _client(port: int, ids: list[int], deadline: float, tally: Tally) -> N
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port),
                                                 CONNECT_TIMEOUT_S)
-    except (OSError, asyncio.TimeoutError) as err:
+    except (TimeoutError, OSError) as err:
         tally.connect_failed[type(err).__name__] += 1
         return
     tally.opened += 1
@@ -110,7 +111,7 @@ async def _client(port: int, ids: list[int], deadline: float, tally: Tally) -> N
                 return
             tally.answers[status] += 1
             await asyncio.sleep(random.uniform(*THINK_S))
-    except asyncio.TimeoutError:
+    except TimeoutError:
         tally.dropped["answer_timeout"] += 1
     except OSError as err:
         tally.dropped[type(err).__name__] += 1
@@ -186,7 +187,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     # Each side holds one descriptor per connection; the services inherit the raised limit.
     raise_fd_limit(args.connections + 1000)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     rows = []
     cluster = Cluster.create()
     try:

@@ -106,12 +106,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    seed = seed(args.seed)
+    chosen = seed(args.seed)
     logs = paths.STATE / "test-reports"
     logs.mkdir(parents=True, exist_ok=True)
-    print(f"schemathesis, seed {seed} (SCHEMATHESIS_SEED=random for another), "
+    print(f"schemathesis, seed {chosen} (SCHEMATHESIS_SEED=random for another), "
           f"{args.examples} examples per operation and phase")
-    results = run(args.service.split(","), seed, args.examples, logs)
+    results = run(args.service.split(","), chosen, args.examples, logs)
     for r in results:
         print(f"fuzz {r.service}: {r.generated} generated requests, {r.failures} failures, "
               f"{'ok' if r.ok else 'FAILED'} (log {r.log.relative_to(paths.ROOT)})")

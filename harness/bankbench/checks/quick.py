@@ -13,11 +13,12 @@ import shutil
 import subprocess
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
 import pandas as pd
+
 from bankbench import config, paths, registry
 from bankbench.checks import verify
 from bankbench.errors import UserError
@@ -37,9 +38,10 @@ UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 WARMUP_ROUND_S = 10
 # Warm-up ends when a round's throughput is within STEADY of the round before and, for a JVM, its
 # JIT compilations took less than JIT_QUIET of the round (Micrometer's jvm_compilation_time_ms_total
-# on /metrics: elapsed time, so a compiler thread waiting for a core counts too). Throughput alone is not enough: on platform threads the compiler threads share two
-# cores with 64 request threads, and throughput sits on a plateau for a minute or more before C2
-# has compiled the hot paths.
+# on /metrics: elapsed time, so a compiler thread waiting for a core counts too). Throughput alone
+# is not enough: on platform threads the compiler threads share two cores with 64 request
+# threads, and throughput sits on a plateau for a minute or more before C2 has compiled the hot
+# paths.
 STEADY = 0.05
 JIT_QUIET = 0.02
 JIT_TIME = parse_selector("jvm_compilation_time_ms_total")
@@ -97,7 +99,10 @@ def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: i
     # per-transaction log: client, number, latency in microseconds, script, epoch s, epoch us
     latencies = sorted(int(line.split()[2]) for log in logdir.glob(f"{script.stem}.*")
                        for line in log.read_text().splitlines())
-    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
+
+    def pick(q: float) -> float:  # the latency at quantile q, in ms
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
+
     return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
 
 
@@ -217,7 +222,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     names = args.service.split(",")
     with tempfile.TemporaryDirectory() as work:
         check = verify.run(names, Path(work))
@@ -232,7 +237,8 @@ def main(args: argparse.Namespace) -> int:
                  f"{JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
                  f"{args.duration} s measured; pgbench -M prepared "
                  f"with {args.connections} clients on the same statement; {CLIENTS} "
-                 f"clients seeded; pool {config.DEFAULT_POOL_SIZE}, max_connections 100; database reset before each row; "
+                 f"clients seeded; pool {config.DEFAULT_POOL_SIZE}, max_connections 100; "
+                 "database reset before each row; "
                  "load generator, service and PostgreSQL share the machine"
                  + ("; /metrics scraped once a second while measuring" if args.scrape else "")),
         "jvm_options": services.jvm_options(), "java_aot_cache": aotcache.enabled(),

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import httpx
 import pandas as pd
+
 from bankbench import registry
 from bankbench.errors import UserError
 from bankbench.system import services

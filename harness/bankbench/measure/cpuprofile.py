@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bankbench import registry
 from bankbench.measure import flamegraph

@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 import httpx
+
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.tools import jdk, pgbin

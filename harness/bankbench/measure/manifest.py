@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import psutil
+
 from bankbench import paths, registry
 from bankbench.errors import UserError
 from bankbench.load import jmeter

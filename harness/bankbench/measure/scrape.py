@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
 from bankbench import paths, registry
 from bankbench.errors import UserError
-from prometheus_client.parser import text_string_to_metric_families
 
 COLUMNS = ("t_ms", "series", "value")
 UP = "up"  # series: 1 when the scrape answered, 0 when it did not (service down, timeout)

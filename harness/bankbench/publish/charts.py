@@ -8,13 +8,16 @@ as bars (bankbench.analyse.stats); a level whose money check failed has no media
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
-from bankbench import registry
-from bankbench.analyse.analysis import Timeline, by_service, main_pool
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+from bankbench import registry
+from bankbench.analyse.analysis import Timeline, by_service, main_pool
 
 # Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
 # taken by its place in services.yaml; services beyond them, or no longer in it, are grey.
@@ -44,7 +47,7 @@ def latency_percentiles(levels: pd.DataFrame) -> Figure:
     """p50, p90 and p99 latency vs users, one panel each, sharing a latency axis."""
     levels, pool = _at_main_pool(levels)
     fig, axes = _figure(ncols=3, width=12, sharey=True)
-    for ax, (column, name) in zip(axes, PERCENTILE_PANELS.items()):
+    for ax, (column, name) in zip(axes, PERCENTILE_PANELS.items(), strict=True):
         _draw_services(ax, levels, "users", column)
         _level_axis(ax, levels["users"], "users")
         ax.set_title(name)
@@ -68,7 +71,7 @@ def resources(levels: pd.DataFrame) -> Figure:
     """CPU and RSS of the service and of PostgreSQL vs users: mean solid, max dotted."""
     levels, pool = _at_main_pool(levels)
     fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
-    for i, (ax, (column, label)) in enumerate(zip(axes, RESOURCE_PANELS.items())):
+    for i, (ax, (column, label)) in enumerate(zip(axes, RESOURCE_PANELS.items(), strict=True)):
         peak = column.replace("_mean", "_max")
         _draw_services(ax, levels, "users", column)
         _draw_services(ax, levels, "users", peak, linestyle=":", label="_nolegend_", alpha=0.7)
@@ -111,7 +114,7 @@ def errors_by_status(statuses: pd.DataFrame, names: list[str]) -> Figure:
     services = list(by_service(statuses))
     fig, axes = _figure(ncols=len(services), width=4 + 3.5 * len(services), sharey=True)
     top = 0.0
-    for ax, (service, frame) in zip(axes, services):
+    for ax, (service, frame) in zip(axes, services, strict=True):
         frame = frame.set_index("users").reindex(users)
         bottom = np.zeros(len(users))
         for name in names:
@@ -137,11 +140,12 @@ def pool_sweep(levels: pd.DataFrame) -> Figure:
     max_connections = levels["pg_max_connections"].max()
     fig, axes = _figure(ncols=2, width=12, height=4.8)
     several_users = levels["users"].nunique() > 1
-    for (users, at_users), style in zip(levels.groupby("users"), ("-", "--", "-.", ":") * 8):
-        for ax, column in zip(axes, ("overall.throughput_rps", "overall.error_pct")):
+    styles = ("-", "--", "-.", ":")  # one per users level, then again
+    for (users, at_users), style in zip(levels.groupby("users"), itertools.cycle(styles)):
+        for ax, column in zip(axes, ("overall.throughput_rps", "overall.error_pct"), strict=True):
             _draw_services(ax, at_users, "pool", column, linestyle=style,
                            suffix=f" {users:,} users" if several_users else "")
-    for ax, label in zip(axes, ("throughput (requests/s)", "errors (% of requests)")):
+    for ax, label in zip(axes, ("throughput (requests/s)", "errors (% of requests)"), strict=True):
         _level_axis(ax, levels["pool"], "pool size (connections per service instance)")
         _value_axis(ax, label)
         if max_connections > 0:
@@ -179,7 +183,7 @@ def service_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
     throughput by their request counters, pool connections in use and waiting, GC pause time
     and heap, with warm-up and faults marked as in `latency_over_time`."""
     fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
-    for i, (ax, (label, lines)) in enumerate(zip(axes, SERVICE_PANELS.items())):
+    for i, (ax, (label, lines)) in enumerate(zip(axes, SERVICE_PANELS.items(), strict=True)):
         for service, timeline in timelines.items():
             for j, (column, linestyle) in enumerate(lines.items()):
                 style = _style(service) | {"marker": None, "linestyle": linestyle}
@@ -250,7 +254,8 @@ def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: 
         frame = frame.dropna(subset=[column]).sort_values(x)
         y = frame[column]
         bounded = f"{column}.low" in frame and frame[f"{column}.low"].notna().any()
-        spread = np.array([(y - frame[f"{column}.low"]).fillna(0), (frame[f"{column}.high"] - y).fillna(0)]) if bounded else None
+        spread = np.array([(y - frame[f"{column}.low"]).fillna(0),
+                           (frame[f"{column}.high"] - y).fillna(0)]) if bounded else None
         look = _style(service) | {"label": service + suffix} | style
         ax.errorbar(frame[x], y, yerr=spread, capsize=3, **look)
 

@@ -13,13 +13,14 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+from matplotlib.figure import Figure
+
 from bankbench import paths
 from bankbench.analyse import analysis, narrative, runs
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.checks import verify
 from bankbench.publish import charts, notebook, tables
-from matplotlib.figure import Figure
 
 CHARTS_DIR = "charts"  # under the report folder, owned by the report: emptied at each build
 INTRO = """\
@@ -32,8 +33,9 @@ money check passed, with its 95 % confidence interval in brackets and as bars in
 bootstrap of the median over the repeats where a level has at least 3, else over the level's
 per-second buckets (throughput and p99 only). Two services differ at a level only when the 95 %
 interval of the ratio of their figures excludes 1 and, over repeats, Welch's t-test on the
-logarithms gives p < 0.05; otherwise the text says "within noise" (`harness/bankbench/analyse/stats.py`). A level whose money check failed is marked FAILED and left out
-of the medians and charts. Each run says which CPUs the service had; compare services within a
+logarithms gives p < 0.05; otherwise the text says "within noise"
+(`harness/bankbench/analyse/stats.py`). A level whose money check failed is marked FAILED and left
+out of the medians and charts. Each run says which CPUs the service had; compare services within a
 run, and absolute figures only with the same hardware."""
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/published.csv`): they came from

@@ -7,6 +7,7 @@ Figures read `median [low-high]`: the median over the repeats whose money check 
 from __future__ import annotations
 
 import pandas as pd
+
 from bankbench.analyse import analysis, formatting
 from bankbench.analyse.formatting import count, number
 from bankbench.analyse.rawdata import read_json
@@ -139,7 +140,7 @@ def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame
     theirs = _published(published)
     merged = theirs.merge(ours, on=["users", "service"], how="outer")
     merged = merged[merged["users"].isin(published["users"])]
-    merged = merged.fillna({column: "-" for column in theirs}).fillna("not run")
+    merged = merged.fillna(dict.fromkeys(theirs, "-")).fillna("not run")
     return merged.sort_values(["users", "service"], key=analysis.sort_key, ignore_index=True)
 
 

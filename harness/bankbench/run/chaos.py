@@ -22,11 +22,12 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import httpx
 import pandas as pd
+
 from bankbench.errors import UserError
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
@@ -125,7 +126,7 @@ def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
     failed = samples[~samples["success"]]
     out = []
     ends = [r["at_ms"] for r in records[1:]] + [None]
-    for record, next_at_ms in zip(records, ends):
+    for record, next_at_ms in zip(records, ends, strict=True):
         end_ms = record["recovered_ms"] + BURST_GRACE_MS
         in_burst = failed["timeStamp"].between(record["at_ms"], min(end_ms, next_at_ms or end_ms),
                                                inclusive="left")

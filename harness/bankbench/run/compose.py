@@ -22,7 +22,7 @@ from bankbench.system import services
 class Container:
     """A service started by compose; `pid` is its main process as the host sees it."""
 
-    compose: "Compose"
+    compose: Compose
     service: str
     url: str
     pid: int

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import yaml
+
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
 

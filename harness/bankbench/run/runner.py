@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bankbench import paths
 from bankbench.analyse import analysis, runs
 from bankbench.checks import verify
 from bankbench.errors import UserError
-from bankbench.load.profiles import LOAD_MODELS, Level
-from bankbench.load.profiles import levels as expand
+from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand
 from bankbench.measure import manifest
 from bankbench.run import chaos
 from bankbench.run.env import Env, Options
@@ -40,7 +39,7 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
     except BaseException:
         os.sched_setaffinity(0, affinity)
         raise
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     final = paths.RUNS / f"{stamp}-{env.name}-{opts.profile.name}"
     run_dir = runs.incomplete_dir(final)
     try:

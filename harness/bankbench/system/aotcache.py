@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+
 from bankbench.errors import UserError
 from bankbench.system.health import wait_healthy
 from bankbench.tools import jdk

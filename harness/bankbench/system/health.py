@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import httpx
+
 from bankbench.errors import UserError
 
 

@@ -14,4 +14,4 @@ def verdict(figures: dict[str, int]) -> dict[str, object]:
 
 def parse(row: str) -> dict[str, object]:
     """The verdict on the check's one `|`-separated row, as psql prints it."""
-    return verdict(dict(zip(FIELDS, map(int, row.split("|")))))
+    return verdict(dict(zip(FIELDS, map(int, row.split("|")), strict=True)))

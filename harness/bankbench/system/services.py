@@ -25,7 +25,7 @@ class Service:
     env: tuple[tuple[str, str], ...] = ()
 
     def start(self, *, port: int, pool: int, db_env: dict[str, str], log: Path,
-              extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> "Running":
+              extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
         """Starts the service and waits until it serves; `extra_env` adds settings, such as
         those of a CPU profile (bankbench.measure.cpuprofile); `cpus` restricts it to those CPUs."""
         env = {**os.environ, **db_env, **dict(self.env), **(extra_env or {}),

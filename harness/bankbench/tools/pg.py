@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
+
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.tools import pgbin
@@ -63,7 +64,7 @@ class Cluster:
     bin: Path = field(default_factory=pgbin.bindir)
 
     @classmethod
-    def create(cls, port: int | None = None, **kwargs) -> "Cluster":
+    def create(cls, port: int | None = None, **kwargs) -> Cluster:
         """A new cluster in a fresh directory under the system temp dir (a clone under a private
         home or mktemp dir may not be reachable by the `postgres` user)."""
         if "bin" not in kwargs:

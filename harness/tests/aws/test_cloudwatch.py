@@ -1,9 +1,10 @@
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import boto3
+from moto import mock_aws
+
 from bankbench.analyse.rawdata import read_metrics
 from bankbench.run.aws import cloudwatch as insights
-from moto import mock_aws
 
 STACK = {
     "cluster_name": "bankbench",
@@ -37,7 +38,7 @@ def test_fetch_reads_container_insights_per_task_family():
     cloudwatch = boto3.client("cloudwatch", region_name="us-east-1")
     cloudwatch.put_metric_data(Namespace=insights.INSIGHTS, MetricData=[{
         "MetricName": "CpuUtilized", "Value": 2048.0,
-        "Timestamp": datetime.fromtimestamp(T0 / 1000 + 10, tz=timezone.utc),
+        "Timestamp": datetime.fromtimestamp(T0 / 1000 + 10, tz=UTC),
         "Dimensions": [{"Name": "ClusterName", "Value": "bankbench"},
                        {"Name": "TaskDefinitionFamily", "Value": "bankbench-go"}]}])
     series = insights.fetch(cloudwatch, insights.queries(STACK, "go"), T0 - 60_000, T0 + 120_000)

@@ -9,6 +9,8 @@ import time
 
 import boto3
 import pytest
+from moto import mock_aws
+
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -18,7 +20,6 @@ from bankbench.run.runner import Options
 from bankbench.system import hot
 from bankbench.tools import placement
 from bankbench.tools.pg import SETTINGS_SQL, Cluster
-from moto import mock_aws
 
 STACK = {
     "region": "us-east-1", "cluster_name": "bankbench", "jmeter_workers": 2, "service_port": 8080,
@@ -157,18 +158,21 @@ def admin(cluster: Cluster, command: list[str], check: bool = True) -> subproces
     return subprocess.run(command, env=env, capture_output=True, text=True, check=check)
 
 
+@pytest.mark.integration
 def test_the_admin_task_prints_what_native_psql_gives_then_the_end_line(cluster):
     for sql in (SETTINGS_SQL, paths.MONEY_CHECK.read_text()):
         *rows, end = admin(cluster, database.query(sql)).stdout.splitlines()
         assert end == database.END and "\n".join(rows) == cluster.psql(sql)
 
 
+@pytest.mark.integration
 def test_the_hot_accounts_are_made_by_the_admin_task_as_natively(cluster):
     cluster.reset()
     printed = admin(cluster, database.query(hot.setup_sql(10))).stdout.splitlines()
     hot.check("\n".join(printed[:-1]), 10)
 
 
+@pytest.mark.integration
 def test_sql_that_fails_prints_no_end_line(cluster):
     out = admin(cluster, database.query("SELECT nope"), check=False)
     assert out.returncode != 0 and database.END not in out.stdout

@@ -11,10 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from bankbench import cli
 from bankbench.commands.bench import options
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench import cli
 from bankbench.run.aws import levels
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -1,4 +1,5 @@
 import pytest
+
 from bankbench.errors import UserError
 from bankbench.run.aws import levels
 

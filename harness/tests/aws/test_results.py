@@ -1,8 +1,9 @@
 import gzip
 
 import boto3
-from bankbench.run.aws.results import RunStore
 from moto import mock_aws
+
+from bankbench.run.aws.results import RunStore
 
 LEVEL = "go-u4-p95-r1"
 

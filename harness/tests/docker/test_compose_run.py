@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from bankbench import config, paths, registry
 from bankbench.load import profiles
 from bankbench.run import composefile
@@ -20,9 +21,9 @@ from bankbench.run.compose import Compose
 from bankbench.run.env import Options
 from bankbench.tools import placement
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.integration, pytest.mark.skipif(
     subprocess.run(["docker", "info"], capture_output=True).returncode != 0,
-    reason="no Docker engine answers")
+    reason="no Docker engine answers")]
 
 COMPOSE = ["docker", "compose", "-f", str(paths.COMPOSE)]
 
@@ -62,7 +63,8 @@ def test_compose_smoke_run_is_complete(smoke: Path) -> None:
 def test_manifest_has_the_images_and_the_versions_inside_them(smoke: Path) -> None:
     manifest = json.loads((smoke / "manifest.json").read_text())
     versions = manifest["versions"]
-    for image in {composefile.image_name(entry) for entry in registry.entries().values()} | {composefile.postgres_image()}:
+    images = {composefile.image_name(entry) for entry in registry.entries().values()}
+    for image in images | {composefile.postgres_image()}:
         assert versions[f"image {image}"] == docker("image", "inspect", "--format", "{{.Id}}", image).stdout.strip()
     # Inside the images, not the host: the image's JDK, the server of the postgres image.
     java_image = composefile.image_name(registry.get("java"))

@@ -11,7 +11,8 @@ FAKES = {
     # Records its arguments, one per line, and writes a results file when asked for one.
     "jmeter": 'printf "%s\\n" "$@" > "$CALLS/jmeter"\n'
               'while [ $# -gt 0 ]; do [ "$1" = -l ] && echo "timeStamp" > "$2"; shift; done\n'
-              'echo "Starting ${JMETER_MODE:-distributed} test with remote engines: [10.42.1.8] @ 2026 Nov 22 (1795310510477)"\n'
+              'echo "Starting ${JMETER_MODE:-distributed} test with remote engines: [10.42.1.8]'
+              ' @ 2026 Nov 22 (1795310510477)"\n'
               'exit "${JMETER_RC:-0}"',
     # The health endpoint answers.
     "curl": 'echo "$*" >> "$CALLS/curl"',

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,7 @@ def fetch(cloudwatch: Any, metric_queries: list[dict], start_ms: int, end_ms: in
     request = {"MetricDataQueries": metric_queries, "StartTime": _time(start_ms), "EndTime": _time(end_ms)}
     for page in cloudwatch.get_paginator("get_metric_data").paginate(**request):
         for result in page["MetricDataResults"]:
-            for stamp, value in zip(result["Timestamps"], result["Values"]):
+            for stamp, value in zip(result["Timestamps"], result["Values"], strict=True):
                 series[result["Id"]][int(stamp.timestamp() * 1000)] = value
     return series
 
@@ -99,4 +99,4 @@ def write(path: Path, table: list[dict[str, float | int | None]]) -> None:
 
 
 def _time(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import boto3
-from bankbench.errors import UserError
 from botocore.exceptions import WaiterError
+
+from bankbench.errors import UserError
 
 PLACEMENT_RETRY_S = 300  # a host frees its resources a little after its previous task stopped
 
@@ -48,7 +49,8 @@ class Cluster:
         request = {
             "cluster": self.name,
             "taskDefinition": self.stack["task_definitions"][family],
-            "capacityProviderStrategy": [{"capacityProvider": self.stack["hosts"][role]["capacity_provider"], "weight": 1}],
+            "capacityProviderStrategy": [
+                {"capacityProvider": self.stack["hosts"][role]["capacity_provider"], "weight": 1}],
             "networkConfiguration": {"awsvpcConfiguration": {
                 "subnets": [self.stack["subnet_id"]],
                 "securityGroups": [self.stack["security_group_ids"][security_group]],

@@ -10,10 +10,11 @@ each level's metrics.csv when the run closes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import boto3
+
 from bankbench import config, registry
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -69,7 +70,7 @@ class Aws:
               f"(about ${hours * stack['cost_per_hour_usd']:.2f} at most)", flush=True)
         region = stack["region"]
         self.store = RunStore(boto3.client("s3", region_name=region), stack["results_bucket"],
-                              f"{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}-aws-{opts.profile.name}")
+                              f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-aws-{opts.profile.name}")
         self.cluster = ecs.Cluster.of(stack)
         self.logs = boto3.client("logs", region_name=region)
         self.cloudwatch = boto3.client("cloudwatch", region_name=region)

@@ -6,6 +6,7 @@ import base64
 import subprocess
 
 import boto3
+
 from bankbench.errors import UserError
 from bankbench.run.aws import tf
 

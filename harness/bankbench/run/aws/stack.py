@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import boto3
+
 from bankbench.errors import UserError
 from bankbench.run.aws import ecs, tf
 
@@ -16,7 +17,7 @@ DESTROY_TIMEOUT_S = 30 * 60
 def cost(hours: float) -> dict:
     """Plans the stack, prints its cost per hour, returns the plan's outputs."""
     tf.init()
-    shutdown_at = datetime.now(timezone.utc) + timedelta(hours=hours)
+    shutdown_at = datetime.now(UTC) + timedelta(hours=hours)
     tf.run("plan", "-input=false", f"-out={PLAN_FILE}", capture=True,
            db_password=_db_password(), shutdown_at=shutdown_at.strftime("%Y-%m-%dT%H:%M:%SZ"))
     planned = tf.planned_outputs(PLAN_FILE)

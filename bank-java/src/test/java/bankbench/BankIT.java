@@ -63,8 +63,8 @@ class BankIT {
 		long to = this.bank.createClient(5);
 		JsonNode transfer = BankApi.ok(this.bank.transfer(from, to, 30));
 		long id = transfer.get("id").asLong();
-		assertThat(transfer.toString()).isEqualTo(
-				"{\"id\":" + id + ",\"from_client_id\":" + from + ",\"to_client_id\":" + to + ",\"amount\":30}");
+		assertThat(transfer.toString())
+			.isEqualTo("{\"id\":" + id + ",\"from_client_id\":" + from + ",\"to_client_id\":" + to + ",\"amount\":30}");
 		assertThat(this.ledger.hasRow(id, from, to, 30)).isTrue();
 		assertBalances(from, 70, to, 35);
 	}
@@ -72,7 +72,10 @@ class BankIT {
 	@Test
 	void movesNothingForUnknownClient() {
 		long from = this.bank.createClient(100);
-		this.bank.transfer(from, Long.MAX_VALUE, 1).expectStatus().isNotFound().expectBody()
+		this.bank.transfer(from, Long.MAX_VALUE, 1)
+			.expectStatus()
+			.isNotFound()
+			.expectBody()
 			.json("{\"status\":\"Error\",\"message\":\"client not found\"}");
 		this.bank.transfer(Long.MAX_VALUE, from, 1).expectStatus().isNotFound();
 		assertThat(this.bank.balance(from)).isEqualTo(100);
@@ -83,7 +86,10 @@ class BankIT {
 	void movesNothingOnInsufficientFunds() {
 		long from = this.bank.createClient(10);
 		long to = this.bank.createClient(0);
-		this.bank.transfer(from, to, 11).expectStatus().isEqualTo(422).expectBody()
+		this.bank.transfer(from, to, 11)
+			.expectStatus()
+			.isEqualTo(422)
+			.expectBody()
 			.json("{\"status\":\"Error\",\"message\":\"insufficient funds\"}");
 		assertThat(this.ledger.rows(from, to, 11)).isZero();
 		BankApi.ok(this.bank.transfer(from, to, 10));

@@ -24,8 +24,8 @@ import bankbench.support.Ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Concurrent transfers over HTTP: crossing transfers must neither deadlock nor lose money, and
- * an account must never be overdrawn.
+ * Concurrent transfers over HTTP: crossing transfers must neither deadlock nor lose
+ * money, and an account must never be overdrawn.
  */
 @BankIntegrationTest
 class ConcurrencyIT {
@@ -51,7 +51,8 @@ class ConcurrencyIT {
 		long[] expected = { 10_000, 10_000, 10_000, 10_000 };
 		List<Callable<Integer>> transfers = new ArrayList<>();
 		for (int i = 0; i < 96; i++) {
-			// Every ordered pair of the four accounts, A->B as well as B->A, with varied amounts.
+			// Every ordered pair of the four accounts, A->B as well as B->A, with varied
+			// amounts.
 			int from = i % 4;
 			int to = (from + 1 + (i / 4) % 3) % 4;
 			long amount = 1 + i % 7;
@@ -86,7 +87,10 @@ class ConcurrencyIT {
 		return response.returnResult().getStatus().value();
 	}
 
-	/** Runs the calls from many threads at once, bounded in time, and returns their results in order. */
+	/**
+	 * Runs the calls from many threads at once, bounded in time, and returns their
+	 * results in order.
+	 */
 	private static List<Integer> runTogether(List<Callable<Integer>> calls) throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(THREADS);
 		try {

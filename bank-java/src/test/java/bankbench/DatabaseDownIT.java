@@ -16,8 +16,9 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import org.springframework.test.web.servlet.client.RestTestClient.ResponseSpec;
 
 /**
- * The service with its database down (nothing listens on its port): it starts, stays live and
- * answers 503 to everything that needs the database, through the real driver and pool.
+ * The service with its database down (nothing listens on its port): it starts, stays live
+ * and answers 503 to everything that needs the database, through the real driver and
+ * pool.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "POSTGRES_HOST=127.0.0.1", "POSTGRES_ACQUIRE_TIMEOUT_MS=250" })

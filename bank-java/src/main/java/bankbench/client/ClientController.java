@@ -41,14 +41,17 @@ class ClientController {
 		return new Balance(balance);
 	}
 
-	/** Parses a path segment holding a 64-bit integer, or fails with a 400 and message. */
+	/**
+	 * Parses a path segment holding a 64-bit integer, or fails with a 400 and message.
+	 */
 	private static long parseLong(String text, String message) {
 		if (INTEGER.matcher(text).matches()) {
 			try {
 				return Long.parseLong(text);
 			}
 			catch (NumberFormatException ex) {
-				// Out of range: answered below like any other text that is not an integer.
+				// Out of range: answered below like any other text that is not an
+				// integer.
 			}
 		}
 		throw ApiException.badRequest(message);

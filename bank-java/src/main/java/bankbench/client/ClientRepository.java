@@ -8,7 +8,10 @@ import org.springframework.stereotype.Repository;
 
 import bankbench.system.Sql;
 
-/** Clients in PostgreSQL, through the shared {@code create_client} and {@code balance} statements. */
+/**
+ * Clients in PostgreSQL, through the shared {@code create_client} and {@code balance}
+ * statements.
+ */
 @Repository
 class ClientRepository {
 
@@ -27,7 +30,10 @@ class ClientRepository {
 		this.balance = sql.statement("balance");
 	}
 
-	/** Creates a client whose opening deposit, when above zero, the same statement writes in the ledger. */
+	/**
+	 * Creates a client whose opening deposit, when above zero, the same statement writes
+	 * in the ledger.
+	 */
 	Client create(long balance) {
 		return this.jdbc.queryForObject(this.createClient, CLIENT, balance);
 	}

@@ -78,8 +78,9 @@ class ApiErrors {
 	}
 
 	/**
-	 * The client hung up before its answer was written (its timeout, a closed connection): there
-	 * is nobody to answer, and nothing went wrong here. Like the Go service, say nothing.
+	 * The client hung up before its answer was written (its timeout, a closed
+	 * connection): there is nobody to answer, and nothing went wrong here. Like the Go
+	 * service, say nothing.
 	 */
 	@ExceptionHandler
 	void clientGone(AsyncRequestNotUsableException ex) {
@@ -101,7 +102,10 @@ class ApiErrors {
 		return ResponseEntity.status(status).body(new ErrorBody(message));
 	}
 
-	/** The contract's message for a status code without detail; see {@link #message(HttpStatus)}. */
+	/**
+	 * The contract's message for a status code without detail; see
+	 * {@link #message(HttpStatus)}.
+	 */
 	static String message(int status) {
 		HttpStatus known = HttpStatus.resolve(status);
 		if (known != null) {
@@ -112,8 +116,8 @@ class ApiErrors {
 
 	/**
 	 * The contract's message for a status without detail, the rule of the Go service's
-	 * {@code statusAnswer} too: 400 is a request the HTTP parser could not read, 5xx an internal
-	 * error, others get their reason phrase.
+	 * {@code statusAnswer} too: 400 is a request the HTTP parser could not read, 5xx an
+	 * internal error, others get their reason phrase.
 	 */
 	private static String message(HttpStatus status) {
 		return switch (status) {

@@ -3,8 +3,8 @@ package bankbench.system;
 import org.springframework.http.HttpStatus;
 
 /**
- * An expected failure of a request (a check of the contract that did not pass), answered with
- * its status and its message as they are; see {@link ApiErrors}.
+ * An expected failure of a request (a check of the contract that did not pass), answered
+ * with its status and its message as they are; see {@link ApiErrors}.
  */
 public class ApiException extends RuntimeException {
 
@@ -12,8 +12,9 @@ public class ApiException extends RuntimeException {
 
 	/** Creates a failure answered with status and message. */
 	public ApiException(HttpStatus status, String message) {
-		// No stack trace: these are ordinary answers (a 422 on every transfer of an emptied
-		// account under load), and filling one would cost more than the request itself.
+		// No stack trace: these are ordinary answers (a 422 on every transfer of an
+		// emptied account under load), and filling one would cost more than the request
+		// itself.
 		super(message, null, false, false);
 		this.status = status;
 	}

@@ -9,12 +9,12 @@ import org.postgresql.util.PSQLException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 
 /**
- * Tells a database that cannot serve now (503) from any other database failure (500), by the
- * rule both services share: no pooled connection in time, a failure to reach the server or to
- * talk to it (network, timeout, closed connection), or a server error of SQLSTATE class 08
- * (connection exception), 57P01 to 57P03 (shutting down, cannot connect now) or 53300 (too many
- * connections). Anything else, such as a violated constraint or a result that does not map, is
- * a bug: 500.
+ * Tells a database that cannot serve now (503) from any other database failure (500), by
+ * the rule both services share: no pooled connection in time, a failure to reach the
+ * server or to talk to it (network, timeout, closed connection), or a server error of
+ * SQLSTATE class 08 (connection exception), 57P01 to 57P03 (shutting down, cannot connect
+ * now) or 53300 (too many connections). Anything else, such as a violated constraint or a
+ * result that does not map, is a bug: 500.
  */
 final class DatabaseErrors {
 
@@ -24,13 +24,13 @@ final class DatabaseErrors {
 	}
 
 	/**
-	 * Reports whether a failure of the data access layer means the database is unavailable. The
-	 * cause chain is searched for a message sent by the server, which pgjdbc attaches to a
-	 * {@link PSQLException}; without one, the pool giving no connection in time (HikariCP's
-	 * {@link SQLTransientConnectionException}, or Spring's
-	 * {@link CannotGetJdbcConnectionException}) or a driver error of SQLSTATE class 08, which
-	 * pgjdbc and HikariCP report for I/O failures, timeouts and closed connections, means the
-	 * server could not be reached. Anything else is a bug, not an outage.
+	 * Reports whether a failure of the data access layer means the database is
+	 * unavailable. The cause chain is searched for a message sent by the server, which
+	 * pgjdbc attaches to a {@link PSQLException}; without one, the pool giving no
+	 * connection in time (HikariCP's {@link SQLTransientConnectionException}, or Spring's
+	 * {@link CannotGetJdbcConnectionException}) or a driver error of SQLSTATE class 08,
+	 * which pgjdbc and HikariCP report for I/O failures, timeouts and closed connections,
+	 * means the server could not be reached. Anything else is a bug, not an outage.
 	 */
 	static boolean isUnavailable(Throwable error) {
 		boolean unreached = false;

@@ -17,7 +17,9 @@ class DatabaseHealth {
 		this.health = sql.statement("health");
 	}
 
-	/** Runs the health statement; throws the {@link DataAccessException} when it fails. */
+	/**
+	 * Runs the health statement; throws the {@link DataAccessException} when it fails.
+	 */
 	void check() {
 		this.jdbc.execute(this.health);
 	}

@@ -10,10 +10,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Replaces Spring Boot's error controller, whose body would leak Boot's own format: it answers
- * the errors the servlet container forwards (a method Tomcat rejects itself, such as TRACE, or
- * an exception thrown outside Spring MVC) in the contract's format. Asked for directly, its path
- * is unknown: 404.
+ * Replaces Spring Boot's error controller, whose body would leak Boot's own format: it
+ * answers the errors the servlet container forwards (a method Tomcat rejects itself, such
+ * as TRACE, or an exception thrown outside Spring MVC) in the contract's format. Asked
+ * for directly, its path is unknown: 404.
  */
 @RestController
 class ErrorPageController implements ErrorController {

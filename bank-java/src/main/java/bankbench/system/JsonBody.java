@@ -8,9 +8,10 @@ import org.springframework.http.HttpStatus;
 
 /**
  * Reads a request body meant to be JSON within the contract's limits, as the Go service's
- * {@code readJSON}: a {@code Content-Type} other than {@code application/json} is 415 (none at
- * all is taken as JSON), and a body over {@value #MAX_BYTES} bytes is 413, told by its
- * {@code Content-Length} before reading or, when chunked, as soon as it passes the limit.
+ * {@code readJSON}: a {@code Content-Type} other than {@code application/json} is 415
+ * (none at all is taken as JSON), and a body over {@value #MAX_BYTES} bytes is 413, told
+ * by its {@code Content-Length} before reading or, when chunked, as soon as it passes the
+ * limit.
  */
 public final class JsonBody {
 
@@ -22,7 +23,10 @@ public final class JsonBody {
 	private JsonBody() {
 	}
 
-	/** Returns the body of request, or throws the contract's 415 or 413 {@link ApiException}. */
+	/**
+	 * Returns the body of request, or throws the contract's 415 or 413
+	 * {@link ApiException}.
+	 */
 	public static byte[] read(HttpServletRequest request) throws IOException {
 		String contentType = request.getHeader("Content-Type");
 		if (contentType != null && !isJson(contentType)) {
@@ -39,9 +43,10 @@ public final class JsonBody {
 	}
 
 	/**
-	 * Reports whether a Content-Type names application/json. Only the media type counts, ASCII
-	 * case aside: a parameter such as charset=utf-8 changes nothing (JSON is UTF-8), a malformed
-	 * one neither. Tomcat reads headers as ISO-8859-1, so no other letter folds to an ASCII one.
+	 * Reports whether a Content-Type names application/json. Only the media type counts,
+	 * ASCII case aside: a parameter such as charset=utf-8 changes nothing (JSON is
+	 * UTF-8), a malformed one neither. Tomcat reads headers as ISO-8859-1, so no other
+	 * letter folds to an ASCII one.
 	 */
 	static boolean isJson(String contentType) {
 		int semicolon = contentType.indexOf(';');

@@ -8,10 +8,11 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 
 /**
- * Answers in the contract's JSON the errors Tomcat raises before a request reaches Spring MVC,
- * such as a malformed percent-encoding in the path or malformed headers, where Tomcat's own
- * report is an HTML page. The Go service rewrites net/http's plain-text answers the same way.
- * Public, with the default constructor: Tomcat's host creates it from its class name.
+ * Answers in the contract's JSON the errors Tomcat raises before a request reaches Spring
+ * MVC, such as a malformed percent-encoding in the path or malformed headers, where
+ * Tomcat's own report is an HTML page. The Go service rewrites net/http's plain-text
+ * answers the same way. Public, with the default constructor: Tomcat's host creates it
+ * from its class name.
  */
 public class JsonErrorReportValve extends ErrorReportValve {
 
@@ -21,7 +22,8 @@ public class JsonErrorReportValve extends ErrorReportValve {
 		if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
 			return;
 		}
-		// The messages are fixed ASCII texts without quotes or backslashes: no escaping needed.
+		// The messages are fixed ASCII texts without quotes or backslashes: no escaping
+		// needed.
 		byte[] body = ("{\"status\":\"Error\",\"message\":\"" + ApiErrors.message(status) + "\"}")
 			.getBytes(StandardCharsets.UTF_8);
 		try {
@@ -31,7 +33,8 @@ public class JsonErrorReportValve extends ErrorReportValve {
 			response.finishResponse();
 		}
 		catch (IOException | IllegalStateException ex) {
-			// The client is gone or the response already taken: there is no one left to answer.
+			// The client is gone or the response already taken: there is no one left to
+			// answer.
 		}
 	}
 

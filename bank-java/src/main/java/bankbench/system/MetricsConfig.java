@@ -13,8 +13,9 @@ class MetricsConfig {
 	private static final String HIKARI_PREFIX = "hikaricp.";
 
 	/**
-	 * HikariCP's meters under the pool-neutral names both services publish: {@code hikaricp.*}
-	 * becomes {@code db.pool.*}, which Prometheus spells {@code db_pool_*}.
+	 * HikariCP's meters under the pool-neutral names both services publish:
+	 * {@code hikaricp.*} becomes {@code db.pool.*}, which Prometheus spells
+	 * {@code db_pool_*}.
 	 */
 	@Bean
 	MeterFilter poolMeterNames() {

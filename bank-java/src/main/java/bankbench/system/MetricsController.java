@@ -8,10 +8,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /metrics}: every meter in the Prometheus text format 0.0.4, whatever the Accept
- * header asks for, as the Go service answers (api/metrics.md lists the series). The actuator's
- * own endpoint would negotiate OpenMetrics, and refuse other Accept values with a 406 the
- * contract does not have.
+ * {@code GET /metrics}: every meter in the Prometheus text format 0.0.4, whatever the
+ * Accept header asks for, as the Go service answers (api/metrics.md lists the series).
+ * The actuator's own endpoint would negotiate OpenMetrics, and refuse other Accept values
+ * with a 406 the contract does not have.
  */
 @RestController
 class MetricsController {

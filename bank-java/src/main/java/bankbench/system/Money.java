@@ -1,6 +1,8 @@
 package bankbench.system;
 
-/** The contract's limit on money (api/openapi.yaml), the one copy of it in this service. */
+/**
+ * The contract's limit on money (api/openapi.yaml), the one copy of it in this service.
+ */
 public final class Money {
 
 	/** The largest opening balance or amount of a transfer, 10^15. */

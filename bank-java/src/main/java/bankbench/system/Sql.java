@@ -10,30 +10,34 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.stereotype.Component;
 
 /**
- * The SQL statements of {@code db/queries/}, the files the Go service embeds, in JDBC form. A
- * statement is the whole text of its file {@code <name>.sql}, trimmed, as {@code db.Statement}
- * reads it in Go, and each {@code $n} becomes {@code ?}: pgjdbc turns the {@code ?} back into
- * {@code $n}, so PostgreSQL receives the very text the Go service sends.
+ * The SQL statements of {@code db/queries/}, the files the Go service embeds, in JDBC
+ * form. A statement is the whole text of its file {@code <name>.sql}, trimmed, as
+ * {@code db.Statement} reads it in Go, and each {@code $n} becomes {@code ?}: pgjdbc
+ * turns the {@code ?} back into {@code $n}, so PostgreSQL receives the very text the Go
+ * service sends.
  */
 @Component
 public final class Sql {
 
 	private static final String FOLDER = "db/queries/";
 
-	/** A name is a file's stem: nothing that could lead out of the folder ("../schema"). */
+	/**
+	 * A name is a file's stem: nothing that could lead out of the folder ("../schema").
+	 */
 	private static final Pattern NAME = Pattern.compile("\\w+");
 
 	private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+)");
 
 	/**
-	 * Returns the JDBC text of the named statement. Throws on an unknown name: repositories look
-	 * their statements up when they are created, so a mismatch stops the service at start-up.
+	 * Returns the JDBC text of the named statement. Throws on an unknown name:
+	 * repositories look their statements up when they are created, so a mismatch stops
+	 * the service at start-up.
 	 */
 	public String statement(String name) {
 		ClassPathResource file = new ClassPathResource(FOLDER + name + ".sql");
 		if (!NAME.matcher(name).matches() || !file.exists()) {
-			throw new IllegalArgumentException("no statement \"" + name + "\": no " + file.getPath()
-					+ " on the classpath");
+			throw new IllegalArgumentException(
+					"no statement \"" + name + "\": no " + file.getPath() + " on the classpath");
 		}
 		try {
 			return toJdbc(name, file.getContentAsString(StandardCharsets.UTF_8).strip());
@@ -44,8 +48,9 @@ public final class Sql {
 	}
 
 	/**
-	 * Replaces {@code $1..$n} by {@code ?}. That is only faithful when each parameter appears
-	 * once and in order, and when the text has no {@code ?} of its own, so anything else throws.
+	 * Replaces {@code $1..$n} by {@code ?}. That is only faithful when each parameter
+	 * appears once and in order, and when the text has no {@code ?} of its own, so
+	 * anything else throws.
 	 */
 	static String toJdbc(String name, String sql) {
 		if (sql.indexOf('?') >= 0) {

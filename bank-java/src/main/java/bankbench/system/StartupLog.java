@@ -10,9 +10,10 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
- * Logs, once the service listens, what a benchmark result depends on (the JDK, whether request
- * threads are virtual, the pool size), and warns when the database does not answer yet. The
- * probe also opens the pool, so that the first request does not pay for it.
+ * Logs, once the service listens, what a benchmark result depends on (the JDK, whether
+ * request threads are virtual, the pool size), and warns when the database does not
+ * answer yet. The probe also opens the pool, so that the first request does not pay for
+ * it.
  */
 @Component
 class StartupLog {
@@ -30,8 +31,8 @@ class StartupLog {
 
 	@EventListener(ApplicationReadyEvent.class)
 	void ready() {
-		// Threading.VIRTUAL is only active when the property is set and the JDK is 21 or later:
-		// on 17 the property is silently ignored, and this line says so.
+		// Threading.VIRTUAL is only active when the property is set and the JDK is 21 or
+		// later: on 17 the property is silently ignored, and this line says so.
 		log.info("Java {}, virtual threads {}, pool of {} connections", Runtime.version(),
 				Threading.VIRTUAL.isActive(this.environment) ? "on" : "off",
 				this.environment.getProperty("spring.datasource.hikari.maximum-pool-size"));

@@ -12,9 +12,10 @@ import org.springframework.context.annotation.Configuration;
 class TomcatConfig {
 
 	/**
-	 * Errors Tomcat answers before Spring MVC are JSON too (see {@link JsonErrorReportValve}),
-	 * and {@code 100 Continue} goes out only when the service reads the body, as in net/http: a
-	 * client that asks first sends no body the service refuses (413, 415) before reading it.
+	 * Errors Tomcat answers before Spring MVC are JSON too (see
+	 * {@link JsonErrorReportValve}), and {@code 100 Continue} goes out only when the
+	 * service reads the body, as in net/http: a client that asks first sends no body the
+	 * service refuses (413, 415) before reading it.
 	 */
 	@Bean
 	WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> tomcatAsGoes() {

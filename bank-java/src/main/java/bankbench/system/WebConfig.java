@@ -32,9 +32,10 @@ class WebConfig implements WebMvcConfigurer {
 	}
 
 	/**
-	 * {@code OPTIONS} is not offered (no browser calls this API, so no CORS): it is a method the
-	 * path does not serve, 405 with {@code Allow}, as in the Go service. Spring MVC alone would
-	 * answer it 200 with an {@code Allow} header of its own wording.
+	 * {@code OPTIONS} is not offered (no browser calls this API, so no CORS): it is a
+	 * method the path does not serve, 405 with {@code Allow}, as in the Go service.
+	 * Spring MVC alone would answer it 200 with an {@code Allow} header of its own
+	 * wording.
 	 */
 	@Bean
 	WebMvcRegistrations optionsNotServed() {
@@ -48,7 +49,10 @@ class WebConfig implements WebMvcConfigurer {
 		};
 	}
 
-	/** Turns the handler Spring MVC makes up for {@code OPTIONS} on a known path into a 405. */
+	/**
+	 * Turns the handler Spring MVC makes up for {@code OPTIONS} on a known path into a
+	 * 405.
+	 */
 	private static final class OptionsNotServed extends RequestMappingHandlerMapping {
 
 		@Override

@@ -4,7 +4,9 @@ import org.springframework.http.HttpStatus;
 
 import bankbench.system.ApiException;
 
-/** The source balance is below the amount of a transfer: 422 {@code insufficient funds}. */
+/**
+ * The source balance is below the amount of a transfer: 422 {@code insufficient funds}.
+ */
 class InsufficientFundsException extends ApiException {
 
 	InsufficientFundsException() {

@@ -27,8 +27,9 @@ class TransactionController {
 	}
 
 	/**
-	 * Reads the raw body rather than a {@code @RequestBody}, so that the Content-Type and size
-	 * checks and the JSON ones answer with the contract's statuses and messages, in its order.
+	 * Reads the raw body rather than a {@code @RequestBody}, so that the Content-Type and
+	 * size checks and the JSON ones answer with the contract's statuses and messages, in
+	 * its order.
 	 */
 	@PostMapping("/transaction")
 	Transfer transfer(HttpServletRequest request) throws IOException {

@@ -28,12 +28,14 @@ class TransactionRepository {
 	 * {@link ClientNotFoundException} or {@link InsufficientFundsException}.
 	 */
 	Transfer transfer(TransferRequest request) {
-		long id = this.jdbc.queryForObject(this.transfer, TransactionRepository::ledgerId,
-				request.fromClientId(), request.toClientId(), request.amount());
+		long id = this.jdbc.queryForObject(this.transfer, TransactionRepository::ledgerId, request.fromClientId(),
+				request.toClientId(), request.amount());
 		return new Transfer(id, request.fromClientId(), request.toClientId(), request.amount());
 	}
 
-	/** The new ledger row's id from the statement's one row, or the reason there is none. */
+	/**
+	 * The new ledger row's id from the statement's one row, or the reason there is none.
+	 */
 	private static long ledgerId(ResultSet row, int number) throws SQLException {
 		if (!row.getBoolean("found")) {
 			throw new ClientNotFoundException();

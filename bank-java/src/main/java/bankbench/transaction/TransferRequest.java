@@ -20,9 +20,10 @@ record TransferRequest(long fromClientId, long toClientId, long amount) {
 	 */
 	static TransferRequest read(ObjectReader reader, byte[] body) {
 		JsonNode json = object(reader, body);
-		// Arguments are evaluated left to right: the fields are checked in the contract's order.
-		TransferRequest request = new TransferRequest(integer(json, "from_client_id"),
-				integer(json, "to_client_id"), integer(json, "amount"));
+		// Arguments are evaluated left to right: the fields are checked in the contract's
+		// order.
+		TransferRequest request = new TransferRequest(integer(json, "from_client_id"), integer(json, "to_client_id"),
+				integer(json, "amount"));
 		if (request.amount < 1 || request.amount > Money.MAX) {
 			throw ApiException.badRequest("amount must be from 1 to " + Money.MAX);
 		}

@@ -42,8 +42,7 @@ class ClientControllerTest {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "-1", "1000000000000001", "9223372036854775808", "abc", "1.0", "1e3", " 1", "0x10",
-			"١" })
+	@ValueSource(strings = { "-1", "1000000000000001", "9223372036854775808", "abc", "1.0", "1e3", " 1", "0x10", "١" })
 	void rejectsBalanceOutsideRange(String balance) {
 		assertError(this.mvc.post().uri("/client/new/{balance}", balance).exchange(), 400, BALANCE_MESSAGE);
 		verifyNoInteractions(this.clients);

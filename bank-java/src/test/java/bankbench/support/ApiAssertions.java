@@ -26,9 +26,7 @@ public final class ApiAssertions {
 	}
 
 	private static void assertJson(MvcTestResult result, int status, String body) {
-		assertThat(result).hasStatus(status)
-			.hasHeader("Content-Type", "application/json")
-			.hasBodyTextEqualTo(body);
+		assertThat(result).hasStatus(status).hasHeader("Content-Type", "application/json").hasBodyTextEqualTo(body);
 	}
 
 }

@@ -12,8 +12,8 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.context.ContextConfiguration;
 
 /**
- * The whole service on a random port against a real PostgreSQL (see {@link TestDatabase}),
- * called over HTTP with an injected {@code RestTestClient}.
+ * The whole service on a random port against a real PostgreSQL (see
+ * {@link TestDatabase}), called over HTTP with an injected {@code RestTestClient}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

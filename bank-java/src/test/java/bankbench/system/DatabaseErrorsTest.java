@@ -48,8 +48,7 @@ class DatabaseErrorsTest {
 
 	@Test
 	void ioErrorMeansUnavailable() {
-		var io = new PSQLException("An I/O error occurred while sending to the backend.",
-				PSQLState.CONNECTION_FAILURE);
+		var io = new PSQLException("An I/O error occurred while sending to the backend.", PSQLState.CONNECTION_FAILURE);
 		assertThat(DatabaseErrors.isUnavailable(translated(io))).isTrue();
 	}
 

@@ -15,10 +15,14 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class SqlTest {
 
-	/** Each statement is its file's whole text, trimmed, as the Go service and the harness read it. */
+	/**
+	 * Each statement is its file's whole text, trimmed, as the Go service and the harness
+	 * read it.
+	 */
 	@Test
 	void readsEveryFileOfTheSharedFolderWhole() throws IOException {
-		// Read from disk, apart from the classpath copy under test: a file Maven did not copy fails.
+		// Read from disk, apart from the classpath copy under test: a file Maven did not
+		// copy fails.
 		Map<String, String> expected = new HashMap<>();
 		try (DirectoryStream<Path> files = Files.newDirectoryStream(Path.of("..", "db", "queries"), "*.sql")) {
 			for (Path file : files) {

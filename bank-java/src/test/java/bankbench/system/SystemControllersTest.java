@@ -49,7 +49,8 @@ class SystemControllersTest {
 
 	@Test
 	void saysNothingWhenTheClientIsGone(CapturedOutput output) {
-		// Checked, so thrown from an answer: in service it comes from writing the response.
+		// Checked, so thrown from an answer: in service it comes from writing the
+		// response.
 		willAnswer((invocation) -> {
 			throw new AsyncRequestNotUsableException("Broken pipe");
 		}).given(this.database).check();

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `make lint`, and the lint suite of `make check` and `make test`: each linter over all of its
+# language, one line each ("lint NAME: N files checked, ok" or FAILED), then
+# "lint: N passed, N failed"; fails if any failed. `--fix` (`make format`) first applies what
+# ruff, gofmt and spring-javaformat can fix by themselves, then checks.
+#   Python: ruff, rules in harness/pyproject.toml, every Python file and notebook of the repo.
+#   Go:     gofmt, go vet and staticcheck over the modules db/ and bank-go/.
+#   Java:   spring-javaformat (bank-java/pom.xml binds the same check to every build).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+FIX=false
+[ "${1:-}" = --fix ] && FIX=true
+# Pinned, fetched through the module proxy by `go run` on first use (then the build cache has
+# it): staticcheck 2026.2.2, which supports Go 1.26.
+STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GO_MODULES=(db bank-go)
+RUFF=(.venv/bin/ruff check --config harness/pyproject.toml)
+MVNW=(scripts/with-jdk.sh ./mvnw -B -q -f bank-java/pom.xml)
+
+# Every Go command runs on the toolchain go.mod names (go1.26.8): `go run pkg@version` would
+# otherwise take the one staticcheck's go.mod names, and a staticcheck built by an older Go
+# cannot load code written for a newer one.
+GOTOOLCHAIN=$(cd bank-go && go env GOVERSION) || exit 1
+export GOTOOLCHAIN
+GOFMT=$(go env GOROOT)/bin/gofmt
+
+passed=0 failed=0
+result() { # name count unit exit-code
+  local verdict=ok
+  if [ "$4" -eq 0 ] && [ "$2" -gt 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)) verdict=FAILED; fi
+  echo "lint $1: $2 $3 checked, $verdict"
+}
+in_go_modules() { # command...: run in each Go module; fails if it fails in any
+  local rc=0 m
+  for m in "${GO_MODULES[@]}"; do (cd "$m" && "$@") || rc=1; done
+  return $rc
+}
+go_packages() { in_go_modules go list ./... | wc -l; }
+
+if $FIX; then
+  "${RUFF[@]}" --fix .
+  "$GOFMT" -w "${GO_MODULES[@]}"
+  "${MVNW[@]}" spring-javaformat:apply
+fi
+
+"${RUFF[@]}" .
+result ruff "$("${RUFF[@]}" --show-files . | grep -cE '\.(py|ipynb)$')" files $?
+
+unformatted=$("$GOFMT" -l "${GO_MODULES[@]}")
+[ -z "$unformatted" ] || printf 'not gofmt-formatted (make format fixes it):\n%s\n' "$unformatted"
+result gofmt "$(find "${GO_MODULES[@]}" -name '*.go' | wc -l)" files "$([ -z "$unformatted" ]; echo $?)"
+
+in_go_modules go vet ./...
+result "go vet" "$(go_packages)" packages $?
+
+in_go_modules go run "$STATICCHECK" ./...
+result staticcheck "$(go_packages)" packages $?
+
+"${MVNW[@]}" spring-javaformat:validate
+result spring-javaformat "$(find bank-java/src -name '*.java' | wc -l)" files $?
+
+echo "lint: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
