@@ -43,21 +43,23 @@ if $FIX; then
   "${MVNW[@]}" spring-javaformat:apply
 fi
 
-"${RUFF[@]}" .
-result ruff "$("${RUFF[@]}" --show-files . | grep -cE '\.(py|ipynb)$')" files $?
+# Each status is kept before the count: a command substitution in the same line would reset $?.
+"${RUFF[@]}" .; rc=$?
+result ruff "$("${RUFF[@]}" --show-files . | grep -cE '\.(py|ipynb)$')" files $rc
 
 unformatted=$("$GOFMT" -l "${GO_MODULES[@]}")
-[ -z "$unformatted" ] || printf 'not gofmt-formatted (make format fixes it):\n%s\n' "$unformatted"
-result gofmt "$(find "${GO_MODULES[@]}" -name '*.go' | wc -l)" files "$([ -z "$unformatted" ]; echo $?)"
+[ -z "$unformatted" ]; rc=$?
+[ $rc -eq 0 ] || printf 'not gofmt-formatted (make format fixes it):\n%s\n' "$unformatted"
+result gofmt "$(find "${GO_MODULES[@]}" -name '*.go' | wc -l)" files $rc
 
-in_go_modules go vet ./...
-result "go vet" "$(go_packages)" packages $?
+in_go_modules go vet ./...; rc=$?
+result "go vet" "$(go_packages)" packages $rc
 
-in_go_modules go run "$STATICCHECK" ./...
-result staticcheck "$(go_packages)" packages $?
+in_go_modules go run "$STATICCHECK" ./...; rc=$?
+result staticcheck "$(go_packages)" packages $rc
 
-"${MVNW[@]}" spring-javaformat:validate
-result spring-javaformat "$(find bank-java/src -name '*.java' | wc -l)" files $?
+"${MVNW[@]}" spring-javaformat:validate; rc=$?
+result spring-javaformat "$(find bank-java/src -name '*.java' | wc -l)" files $rc
 
 echo "lint: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
