@@ -72,6 +72,7 @@ def running(contender: dict[str, str], monkeypatch: pytest.MonkeyPatch,
         cluster.destroy()
 
 
+@pytest.mark.integration
 def test_every_series_exists(running: str) -> None:
     """Every key of api/metrics.md: the go dialect's name, or Python's for the runtime."""
     httpx.get(f"{running}/client/1/balance")
@@ -85,6 +86,7 @@ def test_every_series_exists(running: str) -> None:
     assert not any(name.startswith(("go_", "jvm_")) for name in names)  # no borrowed runtime names
 
 
+@pytest.mark.integration
 def test_contract_suite(contender: dict[str, str], tmp_path: Path) -> None:
     """Every contract test next to go (the same answers as go's), but the one that wants go's
     names for the runtime series."""
@@ -104,6 +106,7 @@ def test_contract_suite(contender: dict[str, str], tmp_path: Path) -> None:
     assert len(cases(NAME)) >= 90
 
 
+@pytest.mark.integration
 def test_smoke_benchmark(contender: dict[str, str]) -> None:
     bankbench(contender, "bench", "--profile", "smoke", "--service", NAME, "--no-dashboard")
     (run,) = Path(contender["BANKBENCH_RUNS"]).iterdir()
