@@ -14,7 +14,8 @@ SERVICES = ROOT / "services.yaml"  # the registry of the services under test (ba
 COMPOSE = ROOT / "docker-compose.yml"
 # The local base images of `make offline-images`, for machines without Docker Hub.
 IMAGES_ENV = ROOT / ".run" / "images.env"
-OFFLINE_IMAGES = ROOT / "infra" / "docker" / "offline" / "build.sh"  # writes IMAGES_ENV
+INFRA = ROOT / "infra"  # the AWS stack's Terraform root module (bankbench.run.aws)
+OFFLINE_IMAGES = INFRA / "docker" / "offline" / "build.sh"  # writes IMAGES_ENV
 OPENAPI = ROOT / "api" / "openapi.yaml"
 METRICS = ROOT / "api" / "metrics.md"
 JMETER = ROOT / "jmeter"

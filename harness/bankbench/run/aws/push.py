@@ -7,10 +7,10 @@ import subprocess
 
 import boto3
 
+from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.run.aws import tf
 
-ROOT = tf.INFRA.parent
 # The hosts are x86-64 (m5, c5d), whatever machine builds the images.
 PLATFORM = "linux/amd64"
 
@@ -22,7 +22,8 @@ def push() -> None:
     for image, repo in repositories.items():
         tag = f"{repo['url']}:latest"
         print(f"aws: building {image} from {repo['dockerfile']}", flush=True)
-        docker("build", "--platform", PLATFORM, "--file", str(ROOT / repo["dockerfile"]), "--tag", tag, str(ROOT))
+        docker("build", "--platform", PLATFORM, "--file", str(paths.ROOT / repo["dockerfile"]),
+               "--tag", tag, str(paths.ROOT))
         docker("push", tag)
     print("aws: images pushed; runs record the digest of what they ran.")
 

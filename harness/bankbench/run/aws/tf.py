@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 from bankbench.errors import UserError
+from bankbench.paths import INFRA
 
-INFRA = Path(__file__).resolve().parents[2]
 # The provider mirror of offline machines (see infra/terraformrc); elsewhere, the registry.
 MIRROR = Path("/opt/tf-plugins/registry.terraform.io/hashicorp/aws")
 # Terraform reads variables without a value from TF_VAR_*; destroy needs one that passes validation.
