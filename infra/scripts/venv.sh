@@ -7,8 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=$1 requirements=$2
-included=$(sed -n 's/^-r[[:space:]]*//p' "$requirements")
-stamp="$dir/.installed-$(cat "$requirements" $included | cksum | cut -d' ' -f1)"
+mapfile -t included < <(sed -n 's/^-r[[:space:]]*//p' "$requirements")
+stamp="$dir/.installed-$(cat "$requirements" "${included[@]}" | cksum | cut -d' ' -f1)"
 [ -e "$stamp" ] && exit 0
 command -v python3 >/dev/null || { echo "python3 (3.11+) is required" >&2; exit 1; }
 rm -rf "$dir"
