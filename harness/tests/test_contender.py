@@ -5,7 +5,6 @@ contract suite next to go and runs the smoke benchmark through the unchanged har
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -20,6 +19,8 @@ from bankbench import paths, registry
 from bankbench.measure import scrape
 from bankbench.system import services
 from bankbench.tools.pg import Cluster, free_port
+
+from conftest import bankbench, registry_env
 
 NAME = "python"
 FOLDER = paths.ROOT / "contract" / "contender"
@@ -37,18 +38,8 @@ GO_NAMES_TEST = f"contract/test_metrics.py::test_every_documented_series_exists[
 @pytest.fixture(scope="module")
 def contender(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The environment of commands that see bank-python: the registry and its entry."""
-    copy = tmp_path_factory.mktemp("registry") / "services.yaml"
-    copy.write_text(paths.SERVICES.read_text() + "\n" + (FOLDER / "entry.yaml").read_text())
-    return {**os.environ, "BANKBENCH_SERVICES": str(copy),
-            "BANKBENCH_RUNS": str(tmp_path_factory.mktemp("runs"))}
-
-
-def bankbench(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "bankbench", *args], env=env, cwd=paths.ROOT,
-                         capture_output=True, text=True, timeout=600)
-    print(out.stdout[-3000:], out.stderr[-3000:])
-    assert out.returncode == 0, out.stderr[-3000:]
-    return out
+    return registry_env(tmp_path_factory,
+                        paths.SERVICES.read_text() + "\n" + (FOLDER / "entry.yaml").read_text())
 
 
 def test_only_the_tests_know_it() -> None:

@@ -5,7 +5,6 @@ suite without any other file of the repository knowing it."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -15,6 +14,8 @@ import pytest
 import yaml
 
 from bankbench import paths, registry
+
+from conftest import bankbench, registry_env
 
 NAME = "go-again"
 
@@ -26,18 +27,7 @@ def contender(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The environment of commands that see the throwaway service."""
     doc = yaml.safe_load(paths.SERVICES.read_text())
     doc[NAME] = {**doc["go"], "port": max(entry["port"] for entry in doc.values()) + 1}
-    copy = tmp_path_factory.mktemp("registry") / "services.yaml"
-    copy.write_text(yaml.safe_dump(doc))
-    return {**os.environ, "BANKBENCH_SERVICES": str(copy),
-            "BANKBENCH_RUNS": str(tmp_path_factory.mktemp("runs"))}
-
-
-def bankbench(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "bankbench", *args], env=env, cwd=paths.ROOT,
-                         capture_output=True, text=True, timeout=600)
-    print(out.stdout[-3000:], out.stderr[-3000:])
-    assert out.returncode == 0, out.stderr[-3000:]
-    return out
+    return registry_env(tmp_path_factory, yaml.safe_dump(doc))
 
 
 def test_the_repository_does_not_know_it() -> None:
