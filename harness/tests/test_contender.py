@@ -20,7 +20,7 @@ from bankbench.measure import scrape
 from bankbench.system import services
 from bankbench.tools.pg import Cluster, free_port
 
-from conftest import bankbench, registry_env
+from contenders import bankbench, registry_env
 
 NAME = "python"
 FOLDER = paths.ROOT / "contract" / "contender"

@@ -15,7 +15,7 @@ import yaml
 
 from bankbench import paths, registry
 
-from conftest import bankbench, registry_env
+from contenders import bankbench, registry_env
 
 NAME = "go-again"
 
