@@ -2,6 +2,11 @@
 
 Every test that takes `svc` runs once per service (ids go, java, java_virtual); the services are
 started once per session from the built artifacts (`make build`).
+
+Two tiers. The required tier, every test without a `hardening` mark: the API, money, status
+codes and metrics, which every contender passes (`-m "not hardening"` runs it alone). The
+hardening tier, `@pytest.mark.hardening(part)`: hostile input, pool limits, faults; a test of it
+runs for the services whose registry entry declares its part (`hardening` in services.yaml).
 """
 
 from __future__ import annotations
@@ -59,15 +64,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="comma list of the services to test (default: all)")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"hardening(part): the hardening tier, one of "
+                            f"{', '.join(registry.HARDENING)}; runs for the services that declare it")
+
+
 def selected(config: pytest.Config) -> list[str]:
     return config.getoption("--services").split(",")
 
 
+def serving(config: pytest.Config, node: pytest.Item | pytest.Function) -> list[str]:
+    """The selected services that a test is for: all of them in the required tier, those that
+    declare its part in the hardening tier."""
+    marker = node.get_closest_marker("hardening")
+    return [name for name in selected(config) if marker is None or marker.args[0] in registry.get(name).hardening]
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Runs each test taking `svc` (or `isolated`) once per selected service."""
+    """Runs each test taking `svc` (or `isolated`) once per service it is for."""
     for name in ("svc", "isolated", "crowded", "held"):
         if name in metafunc.fixturenames:
-            metafunc.parametrize(name, selected(metafunc.config), indirect=True,
+            metafunc.parametrize(name, serving(metafunc.config, metafunc.definition), indirect=True,
                                  ids=lambda n: n.replace("-", "_"))
 
 
@@ -102,5 +119,6 @@ def svc(request: pytest.FixtureRequest, running: dict[str, services.Running]) ->
 
 
 @pytest.fixture
-def apis(running: dict[str, services.Running]) -> list[Api]:
-    return [Api(name, proc.url) for name, proc in running.items()]
+def apis(request: pytest.FixtureRequest, running: dict[str, services.Running]) -> list[Api]:
+    """Every service the test is for, to compare their answers."""
+    return [Api(name, running[name].url) for name in serving(request.config, request.node)]

@@ -17,6 +17,8 @@ from bankbench.tools.pg import Cluster
 
 from conftest import Api, start
 
+pytestmark = pytest.mark.hardening("faults")
+
 QUICK_S = 8  # an answer within the acquire timeout (3 s) plus slack: never a hang
 
 

@@ -14,6 +14,8 @@ import pytest
 
 from conftest import Api
 
+pytestmark = pytest.mark.hardening("hostile")
+
 STALL_S = 10  # both services drop a client silent this long mid-request, or idle this long
 SLACK_S = 4
 

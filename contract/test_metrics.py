@@ -1,5 +1,6 @@
-"""GET /metrics: every series of api/metrics.md on every service, and the series move as the
-service works (a request counts once, a held pool shows its waiter and its timeout)."""
+"""GET /metrics: every series of api/metrics.yaml on every service, under the names of its registry
+entry, and the series move as the service works (a request counts once; in the hardening tier, a
+held pool shows its waiter and its timeout)."""
 
 from __future__ import annotations
 
@@ -78,6 +79,7 @@ def held(request: pytest.FixtureRequest, cluster: Cluster,
         proc.stop()
 
 
+@pytest.mark.hardening("pool-limits")
 def test_a_held_pool_shows_its_waiter_and_its_timeout(held: tuple[Api, Cluster]) -> None:
     api, cluster = held
     src, dst = api.new_client(100), api.new_client(0)

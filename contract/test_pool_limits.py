@@ -17,7 +17,9 @@ import pytest
 
 from bankbench.tools.pg import Cluster
 
-from conftest import Api, selected, start
+from conftest import Api, serving, start
+
+pytestmark = pytest.mark.hardening("pool-limits")
 
 MAX_CONNECTIONS = 20
 WORKERS = 64
@@ -74,7 +76,7 @@ def test_pool_larger_than_server_allows(crowded) -> None:
 def test_services_share_one_database(request: pytest.FixtureRequest) -> None:
     """Every service at once on one database, their pools together 20 % above max_connections:
     the last one started gets fewer connections than its pool size, but never none."""
-    names = selected(request.config)
+    names = serving(request.config, request.node)
     pool = math.ceil(1.2 * MAX_CONNECTIONS / len(names))
     cluster = Cluster.create(max_connections=MAX_CONNECTIONS)
     started = []

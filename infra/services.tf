@@ -3,8 +3,9 @@
 
 locals {
   # The registry of the services (their image and own environment), which the harness and
-  # docker compose read too: a new service needs no change here.
-  bank_services = yamldecode(file("${path.module}/../services.yaml"))
+  # docker compose read too: a new service needs no change here. A service without an image
+  # runs natively only, so AWS never sees it.
+  bank_services = { for name, bank in yamldecode(file("${path.module}/../services.yaml")) : name => bank if try(bank.image, null) != null }
 
   # Where the services find PostgreSQL and listen. Pool size and acquire timeout keep the
   # services' own defaults; the aws environment sets POSTGRES_CONNECTIONS_SIZE per level.

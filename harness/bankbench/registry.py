@@ -1,4 +1,6 @@
-"""The services under test, as services.yaml lists them: the one place that names them.
+"""The services under test, as services.yaml lists them: the one place that names them and says
+all the harness needs to know of each (how to start it, read its versions, profile it, read its
+/metrics, build its image). No other module special-cases a service by name or language.
 
 BANKBENCH_SERVICES points at another registry (the tests use it to add a contender without
 touching the repository's).
@@ -16,8 +18,10 @@ import yaml
 from bankbench import paths
 from bankbench.errors import UserError
 
-RUNTIMES = ("native", "jvm")
-METRICS = ("go", "java")  # the dialects of /metrics that api/metrics.md maps
+RUNTIMES = ("native", "jvm")  # how the artifact is started (services.yaml)
+PROFILERS = ("pprof", "jfr", "none")
+VERSION_READERS = ("go-build", "jar", "command")
+HARDENING = ("hostile", "pool-limits", "faults")  # the parts of the contract's hardening tier
 
 
 @dataclass(frozen=True)
@@ -28,11 +32,14 @@ class Entry:
     build: str
     artifact: Path
     runtime: str
-    metrics: str
-    image: str
-    dockerfile: str
+    versions: dict
+    profiler: str
+    metrics: dict[str, str]  # key of api/metrics.yaml -> selector, resolved from the dialect
     port: int
+    image: str | None = None
+    dockerfile: str | None = None
     environment: dict[str, str] = field(default_factory=dict)
+    hardening: tuple[str, ...] = ()  # the parts of the hardening tier it passes
 
 
 def path() -> Path:
@@ -45,11 +52,20 @@ def entries() -> dict[str, Entry]:
 
 
 def by_image() -> dict[str, Entry]:
-    """Image -> the first entry that runs it: entries may share one (java-virtual runs java's)."""
+    """Image -> the first entry that runs it: entries may share one (java-virtual runs java's).
+    Entries without an image (native only) are not there."""
     found: dict[str, Entry] = {}
     for entry in entries().values():
-        found.setdefault(entry.image, entry)
+        if entry.image:
+            found.setdefault(entry.image, entry)
     return found
+
+
+def require_images(services: list[str], where: str) -> None:
+    """Refuses, in one message, the `services` that have no image for a container environment."""
+    if native_only := [name for name in services if not get(name).image]:
+        raise UserError(f"{', '.join(native_only)}: no image in {path().name}, so ENV={where} cannot "
+                        "run it (it runs natively only)")
 
 
 def names() -> tuple[str, ...]:
@@ -65,6 +81,51 @@ def get(name: str) -> Entry:
 
 
 @cache
+def metric_series(source: Path = paths.METRICS) -> tuple[dict[str, dict], dict[str, dict[str, str]]]:
+    """api/metrics.yaml: (key -> its description, dialect -> {key: selector})."""
+    try:
+        doc = yaml.safe_load(source.read_text())
+        return doc["series"], doc["dialects"]
+    except (OSError, yaml.YAMLError, KeyError, TypeError) as err:
+        raise UserError(f"cannot read the metric series {source}: {err}") from None
+
+
+def _metrics(declared: str | dict) -> dict[str, str]:
+    """A service's metric names: a dialect of api/metrics.yaml, or a mapping of its own names
+    over an optional `dialect` (bank-python: go's names for requests and pool, Python's for the
+    runtime). Every series that is not optional must be named."""
+    series, dialects = metric_series()
+    own = {"dialect": declared} if isinstance(declared, str) else dict(declared)
+    base = own.pop("dialect", None)
+    if base is not None and base not in dialects:
+        raise ValueError(f"metrics dialect {base!r} is not one of {', '.join(dialects)}")
+    names = {**dialects.get(base, {}), **own}
+    if unknown := set(names) - set(series):
+        raise ValueError(f"metrics names unknown series {sorted(unknown)}")
+    if missing := [key for key, about in series.items() if key not in names and not about.get("optional")]:
+        raise ValueError(f"metrics does not name {missing}")
+    return {key: names[key] for key in series if names.get(key)}
+
+
+def _entry(name: str, fields: dict) -> Entry:
+    entry = Entry(name=name, **{**fields, "artifact": paths.ROOT / fields["artifact"],
+                                "metrics": _metrics(fields["metrics"]),
+                                "hardening": tuple(fields.get("hardening", ())),
+                                "environment": {k: str(v) for k, v in fields.get("environment", {}).items()}})
+    if entry.runtime not in RUNTIMES:
+        raise ValueError(f"runtime must be one of {RUNTIMES}")
+    if entry.profiler not in PROFILERS:
+        raise ValueError(f"profiler must be one of {PROFILERS}")
+    if entry.versions.get("reader") not in VERSION_READERS:
+        raise ValueError(f"versions needs a reader in {VERSION_READERS}")
+    if unknown := set(entry.hardening) - set(HARDENING):
+        raise ValueError(f"hardening parts {sorted(unknown)} are not among {HARDENING}")
+    if bool(entry.image) != bool(entry.dockerfile):
+        raise ValueError("image and dockerfile go together")
+    return entry
+
+
+@cache
 def _load(source: Path) -> dict[str, Entry]:
     try:
         doc = yaml.safe_load(source.read_text())
@@ -73,11 +134,8 @@ def _load(source: Path) -> dict[str, Entry]:
     result = {}
     for name, fields in doc.items():
         try:
-            entry = Entry(name=name, **{**fields, "artifact": paths.ROOT / fields["artifact"],
-                                        "environment": {k: str(v) for k, v in fields.get("environment", {}).items()}})
-        except (KeyError, TypeError) as err:
-            raise UserError(f"{source}: service {name!r} is malformed ({err})") from None
-        if entry.runtime not in RUNTIMES or entry.metrics not in METRICS:
-            raise UserError(f"{source}: service {name!r} needs runtime in {RUNTIMES} and metrics in {METRICS}")
-        result[name] = entry
+            result[name] = _entry(name, fields)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise UserError(f"{source}: service {name!r} is malformed ({err}); services.yaml "
+                            "explains the fields") from None
     return result

@@ -132,7 +132,7 @@ def self_contained(html: str) -> bool:
 
 @pytest.mark.integration
 def test_go_profile_is_drawn_with_its_hot_function(go_profile: Path, tmp_path: Path) -> None:
-    out = flamegraph.render(go_profile, tmp_path / "flames" / "go.html", "go")
+    out = flamegraph.render(go_profile, tmp_path / "flames" / "go.html", "pprof")
     html = out.read_text()
     assert "main.spinBusyGo" in html
     assert self_contained(html)
@@ -142,7 +142,7 @@ def test_go_profile_is_drawn_with_its_hot_function(go_profile: Path, tmp_path: P
 @pytest.mark.integration
 def test_jfr_written_on_sigterm_is_drawn_with_its_hot_method(recordings: Recordings,
                                                              tmp_path: Path) -> None:
-    out = flamegraph.render(recordings.execution, tmp_path / "java.html", "java", title="spin")
+    out = flamegraph.render(recordings.execution, tmp_path / "java.html", "jfr", title="spin")
     html = out.read_text()
     assert "spinBusyJava" in html and "<h1>spin</h1>" in html
     assert self_contained(html)
@@ -150,11 +150,11 @@ def test_jfr_written_on_sigterm_is_drawn_with_its_hot_method(recordings: Recordi
 
 @pytest.mark.integration
 def test_a_window_keeps_only_its_samples(recordings: Recordings, tmp_path: Path) -> None:
-    spun = flamegraph.render(recordings.execution, tmp_path / "spun.html", "java",
+    spun = flamegraph.render(recordings.execution, tmp_path / "spun.html", "jfr",
                              window=recordings.spun)
     assert "spinBusyJava" in spun.read_text()
     start, _ = recordings.spun
-    before = flamegraph.render(recordings.execution, tmp_path / "before.html", "java",
+    before = flamegraph.render(recordings.execution, tmp_path / "before.html", "jfr",
                                window=(start - 3600, start - 3599))
     assert "spinBusyJava" not in before.read_text()
 
@@ -166,7 +166,7 @@ def test_cpu_time_samples_are_drawn_when_recorded(recordings: Recordings,
         pytest.skip("jdk.CPUTimeSample is JDK 25+")
     assert flamegraph._count_events(recordings.cpu_time, "jdk.CPUTimeSample") > 0
     assert flamegraph._count_events(recordings.execution, "jdk.CPUTimeSample") == 0
-    html = flamegraph.render(recordings.cpu_time, tmp_path / "java.html", "java").read_text()
+    html = flamegraph.render(recordings.cpu_time, tmp_path / "java.html", "jfr").read_text()
     assert "spinBusyJava" in html
 
 
@@ -189,7 +189,7 @@ def test_unreachable_pprof_is_a_user_error(tmp_path: Path) -> None:
 
 def test_missing_profile_or_kind_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="a JVM killed before it exits cleanly writes none"):
-        flamegraph.render(tmp_path / "none.jfr", tmp_path / "out.html", "java")
+        flamegraph.render(tmp_path / "none.jfr", tmp_path / "out.html", "jfr")
     (tmp_path / "cpu.pb.gz").write_bytes(b"x")
     with pytest.raises(UserError, match="unknown profile kind 'python'"):
         flamegraph.render(tmp_path / "cpu.pb.gz", tmp_path / "out.html", "python")
@@ -201,4 +201,4 @@ def test_go_profile_without_go_is_a_user_error(go_profile: Path, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", path_without("go"))
     with pytest.raises(UserError, match="needs `go` on the PATH"):
-        flamegraph.render(go_profile, tmp_path / "go.html", "go")
+        flamegraph.render(go_profile, tmp_path / "go.html", "pprof")

@@ -1,65 +1,68 @@
-"""Adding a contender is a registry entry: a throwaway service (the Go binary under another name),
-registered in a copy of services.yaml, runs the smoke benchmark, the report and the contract
-suite without any other file of the repository knowing it."""
+"""The registry (services.yaml): what each entry says is read as one fact, a malformed entry is
+refused with one line, and no module of the harness names a service or a language the registry
+describes."""
 
 from __future__ import annotations
 
-import json
+import re
 import subprocess
-import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import yaml
 
 from bankbench import paths, registry
+from bankbench.errors import UserError
 
-from contenders import bankbench, registry_env
-
-NAME = "go-again"
-
-pytestmark = pytest.mark.integration
+ENTRY = {"build": "true", "artifact": "bin/x", "runtime": "native", "profiler": "none",
+         "versions": {"reader": "command", "command": "x --versions"}, "port": 9000}
 
 
-@pytest.fixture(scope="module")
-def contender(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The environment of commands that see the throwaway service."""
-    doc = yaml.safe_load(paths.SERVICES.read_text())
-    doc[NAME] = {**doc["go"], "port": max(entry["port"] for entry in doc.values()) + 1}
-    return registry_env(tmp_path_factory, yaml.safe_dump(doc))
+def load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **fields) -> registry.Entry:
+    copy = tmp_path / "services.yaml"
+    copy.write_text(yaml.safe_dump({"x": {**ENTRY, **fields}}))
+    monkeypatch.setenv("BANKBENCH_SERVICES", str(copy))
+    return registry.get("x")
 
 
-def test_the_repository_does_not_know_it() -> None:
-    assert NAME not in registry.names()
-    assert NAME not in subprocess.run(["git", "grep", "-l", NAME, "--", ":!harness/tests/test_registry.py"],
-                                      cwd=paths.ROOT, capture_output=True, text=True).stdout
+def test_a_dialect_or_own_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = load(tmp_path, monkeypatch, metrics={"dialect": "go", "threads": "x_threads"})
+    assert entry.metrics["threads"] == "x_threads"
+    assert entry.metrics["pool_max"] == registry.metric_series()[1]["go"]["pool_max"]
+    assert entry.image is None and entry.hardening == ()
 
 
-def test_smoke_benchmark_and_report(contender: dict[str, str], tmp_path: Path) -> None:
-    bankbench(contender, "bench", "--profile", "smoke", "--service", f"go,{NAME}", "--no-dashboard")
-    (run,) = Path(contender["BANKBENCH_RUNS"]).iterdir()
-    bankbench(contender, "summarize", str(run))
-    levels = {json.loads((level / "level.json").read_text())["service"]: level
-              for level in (run / "levels").iterdir()}
-    assert set(levels) == {"go", NAME}
-    assert json.loads((levels[NAME] / "money.json").read_text())["ok"]
-    summary = json.loads((levels[NAME] / "summary.json").read_text())
-    assert summary["overall"]["requests"] > 0 and summary["overall"]["error_pct"] == 0
-    assert summary["service_metrics"]["pool_max"] > 0  # its /metrics read as the Go dialect
-    assert json.loads((run / "verify.json").read_text())["ok"]  # the same database work as go
-    bankbench(contender, "report", "--runs", str(run), "--out", str(tmp_path), "--no-notebook")
-    assert NAME in (tmp_path / "README.md").read_text()
+@pytest.mark.parametrize("fields,complaint", [
+    ({"metrics": "cobol"}, "dialect 'cobol'"),
+    ({"metrics": {"dialect": "go", "typo": "x"}}, "unknown series"),
+    ({"metrics": {"requests": "x"}}, "does not name"),
+    ({"metrics": "go", "profiler": "perf"}, "profiler"),
+    ({"metrics": "go", "runtime": "wasm"}, "runtime"),
+    ({"metrics": "go", "versions": {"reader": "guess"}}, "reader"),
+    ({"metrics": "go", "hardening": ["chaos"]}, "hardening"),
+    ({"metrics": "go", "image": "x"}, "image and dockerfile"),
+    ({"metrics": "go", "colour": "blue"}, "colour"),
+])
+def test_malformed_entries_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       fields: dict, complaint: str) -> None:
+    with pytest.raises(UserError, match=rf"service 'x' is malformed.*{re.escape(complaint)}"):
+        load(tmp_path, monkeypatch, **fields)
 
 
-def test_contract_suite(contender: dict[str, str], tmp_path: Path) -> None:
-    """Every contract test, and the same answers as go's."""
-    junit = tmp_path / "contract.xml"
-    out = subprocess.run([sys.executable, "-m", "pytest", "contract", "-q", "-p", "no:cacheprovider",
-                          "--services", f"go,{NAME}", f"--junitxml={junit}"], env=contender, cwd=paths.ROOT,
-                         capture_output=True, text=True, timeout=900)
-    print(out.stdout[-3000:])
-    assert out.returncode == 0, out.stdout[-3000:]
-    ran = [case.get("name") for case in ET.parse(junit).getroot().iter("testcase")
-           if case.find("skipped") is None]
-    assert sum(f"[{NAME.replace('-', '_')}" in name for name in ran) >= 20, ran
+def test_container_environments_refuse_native_only_services(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    load(tmp_path, monkeypatch, metrics="go")
+    with pytest.raises(UserError, match=r"x: no image .* ENV=compose"):
+        registry.require_images(["x"], "compose")
+
+
+def test_no_module_special_cases_a_service_or_runtime() -> None:
+    """What a service is and does is the registry's to say: no module of the harness compares a
+    service's name with one of ours, and only the module that starts services reads its runtime
+    (how to start it is what the runtime says)."""
+    pattern = r"""(==|!=| in) *\(?["'](go|java|java-virtual)["']|\.runtime\b"""
+    found = subprocess.run(["git", "grep", "-n", "-E", pattern,
+                            "--", "harness/bankbench/*.py", ":!harness/bankbench/registry.py",
+                            ":!harness/bankbench/system/services.py"],
+                           cwd=paths.ROOT, capture_output=True, text=True).stdout
+    assert found == "", found

@@ -1,4 +1,4 @@
-"""The service metrics: api/metrics.md read as the harness reads it, /metrics pages of both
+"""The service metrics: api/metrics.yaml and the registry's names read as the harness reads them, /metrics pages of both
 services parsed (fixtures/metrics/*.txt, with the names the services publish), and the
 per-second scraper against a small HTTP server that goes away mid-way."""
 
@@ -12,22 +12,23 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import paths
+from bankbench import paths, registry
 from bankbench.errors import UserError
 from bankbench.measure import scrape
 
 PAGES = Path(__file__).parent / "fixtures" / "metrics"
 
 
-def test_every_key_has_a_go_and_a_java_series() -> None:
-    table = scrape.series_table()
+def test_every_service_names_every_series() -> None:
+    series, dialects = registry.metric_series()
     assert {"requests", "pool_pending", "pool_acquires", "pool_acquire_seconds", "pool_timeouts",
-            "gc_pauses", "gc_pause_seconds", "heap_bytes", "threads"} <= set(table)
-    for key, cells in table.items():
-        assert set(cells) == {"go", "java"}, key
-        assert all(selector.name for selector in cells.values()), key
-    assert table["heap_bytes"]["java"] == scrape.Selector("jvm_memory_used_bytes", (("area", "heap"),))
+            "gc_pauses", "gc_pause_seconds", "heap_bytes", "threads"} <= set(series)
+    required = {key for key, about in series.items() if not about.get("optional")}
+    for name in registry.names():
+        assert required <= set(scrape.selectors(name)), name
+    assert scrape.selectors("java")["heap_bytes"] == scrape.Selector("jvm_memory_used_bytes", (("area", "heap"),))
     assert scrape.selectors("java-virtual") == scrape.selectors("java")
+    assert "jit_ms" in dialects["java"] and "jit_ms" not in dialects["go"]  # only a JIT has one
 
 
 def test_selector_parsing() -> None:
@@ -116,5 +117,5 @@ def wait_for(path: Path, text: str, timeout: float = 20) -> None:
         time.sleep(0.02)
 
 
-def test_table_is_read_from_the_layout() -> None:
-    assert paths.METRICS.name == "metrics.md" and paths.METRICS.is_file()
+def test_series_are_read_from_the_layout() -> None:
+    assert paths.METRICS.name == "metrics.yaml" and paths.METRICS.is_file()

@@ -1,12 +1,15 @@
-"""python -m bankpy: serves until SIGTERM or SIGINT, then shuts down gracefully."""
+"""python -m bankpy: serves until SIGTERM or SIGINT, then shuts down gracefully; with --versions,
+prints the versions it runs with as JSON (its registry entry's version reader) and exits."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
 import sys
 import threading
+from importlib.metadata import version
 
 from bankpy import config
 from bankpy.api import App
@@ -18,7 +21,15 @@ SHUTDOWN_S = 10  # how long the requests being answered may take to finish after
 log = logging.getLogger("bankpy")
 
 
+def versions() -> dict[str, str]:
+    return {"python": sys.version.split()[0],
+            **{name: version(name) for name in ("psycopg", "psycopg-pool", "prometheus_client")}}
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--versions"]:
+        print(json.dumps(versions()))
+        return 0
     logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)  # a down database would flood the log
     try:

@@ -1,4 +1,4 @@
-"""GET /metrics: the series of api/metrics.md in the Prometheus text format 0.0.4.
+"""GET /metrics: the series of api/metrics.yaml in the Prometheus text format 0.0.4.
 
 Requests and the pool under the names bank-go and bank-java share; garbage collection, memory and
 threads under Python's names: prometheus_client's gc and process collectors, plus two series

@@ -27,7 +27,7 @@ CHECK_AFTER_IDLE_S = 0.5
 # psycopg_pool gives it up; a request that then waits regrows the pool. So while the server is
 # down or refuses more connections, requests wait for a busy connection, as with HikariCP.
 RECONNECT_S = 3
-POOL_NAME = "bank"  # the `pool` label of the pool series (api/metrics.md)
+POOL_NAME = "bank"  # the `pool` label of the pool series (api/metrics.yaml)
 # SQLSTATEs that mean the server cannot serve now: class 08 (connection exception), shutting
 # down or starting (57P01-57P03), too many connections (53300), and the query timeout above
 # (57014): bank-go's classify, which also maps its own query timeout to 503.
@@ -58,7 +58,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class PoolStats:
-    """A snapshot of the pool, with the meanings of HikariCP's metrics (api/metrics.md)."""
+    """A snapshot of the pool, with the meanings of HikariCP's metrics (api/metrics.yaml)."""
 
     max: int
     open: int

@@ -54,7 +54,7 @@ def read_metrics(path: Path) -> pd.DataFrame:
 
 def read_service_metrics(path: Path) -> pd.DataFrame:
     """The service's own figures (service_metrics.csv), one row per scrape: `t_ms`, then a column
-    per series (`up`, the keys of api/metrics.md, `requests_<status>`), NaN where a scrape has
+    per series (`up`, the keys of api/metrics.yaml, `requests_<status>`), NaN where a scrape has
     none (a failed one has only `up` = 0)."""
     long = _read_csv(path, SERVICE_METRIC_DTYPES)
     wide = long.pivot_table(index="t_ms", columns="series", values="value", aggfunc="last", observed=True)

@@ -24,7 +24,7 @@ from bankbench.checks import verify
 from bankbench.errors import UserError
 from bankbench.measure import manifest
 from bankbench.measure.resources import Tree
-from bankbench.measure.scrape import Scraper, parse_selector, values
+from bankbench.measure.scrape import Scraper, selectors, values
 from bankbench.system import aotcache, money, queries, services
 from bankbench.tools import pgbin
 from bankbench.tools.pg import Cluster, free_port
@@ -37,14 +37,15 @@ WRK_SCRIPTS = paths.ROOT / "scripts" / "wrk"
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 WARMUP_ROUND_S = 10
 # Warm-up ends when a round's throughput is within STEADY of the round before and, for a JVM, its
-# JIT compilations took less than JIT_QUIET of the round (Micrometer's jvm_compilation_time_ms_total
-# on /metrics: elapsed time, so a compiler thread waiting for a core counts too). Throughput alone
+# JIT compilations took less than JIT_QUIET of the round (series jit_ms of api/metrics.yaml, for
+# the JVM Micrometer's jvm_compilation_time_ms_total: elapsed time, so a compiler thread waiting
+# for a core counts too). Throughput alone
 # is not enough: on platform threads the compiler threads share two cores with 64 request
 # threads, and throughput sits on a plateau for a minute or more before C2 has compiled the hot
 # paths.
 STEADY = 0.05
 JIT_QUIET = 0.02
-JIT_TIME = parse_selector("jvm_compilation_time_ms_total")
+JIT = "jit_ms"  # the series of the JIT's work, on the services that have one
 ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
 
 
@@ -106,14 +107,14 @@ def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: i
     return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
 
 
-def warm_up(url: str, endpoint: str, connections: int, max_s: int) -> list[dict[str, float]]:
+def warm_up(svc: services.Running, endpoint: str, connections: int, max_s: int) -> list[dict[str, float]]:
     """wrk rounds of WARMUP_ROUND_S until throughput is steady and the JIT quiet, at most
     `max_s`; returns each round's requests/s and JIT milliseconds."""
     rounds: list[dict[str, float]] = []
-    jit_ms = _jit_ms(url)
+    jit_ms = _jit_ms(svc)
     while len(rounds) * WARMUP_ROUND_S < max_s:
-        rps = wrk(url, endpoint, connections, WARMUP_ROUND_S)["rps"]
-        jit_ms, before = _jit_ms(url), jit_ms
+        rps = wrk(svc.url, endpoint, connections, WARMUP_ROUND_S)["rps"]
+        jit_ms, before = _jit_ms(svc), jit_ms
         rounds.append({"rps": rps, "jit_ms": jit_ms - before})
         if _warm(rounds):
             break
@@ -126,10 +127,12 @@ def _warm(rounds: list[dict[str, float]]) -> bool:
             and rounds[-1]["jit_ms"] <= JIT_QUIET * WARMUP_ROUND_S * 1000)
 
 
-def _jit_ms(url: str) -> float:
+def _jit_ms(svc: services.Running) -> float:
     """The JIT's compilation milliseconds so far (0 for a service without a JIT)."""
-    page = httpx.get(f"{url}/metrics", timeout=10).text
-    return values(page, {"jit": JIT_TIME}).get("jit", 0.0)
+    wanted = {key: selector for key, selector in selectors(svc.service.name).items() if key == JIT}
+    if not wanted:
+        return 0.0
+    return values(httpx.get(f"{svc.url}/metrics", timeout=10).text, wanted).get(JIT, 0.0)
 
 
 def measure(svc: services.Running, endpoint: str, connections: int, seconds: int,
@@ -171,7 +174,7 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                 svc = services.get(name).start(port=free_port(), pool=config.DEFAULT_POOL_SIZE, db_env=cluster.env(),
                                                log=workdir / f"{name}.log")
                 try:
-                    warm = warm_up(svc.url, endpoint, connections, warmup_s)
+                    warm = warm_up(svc, endpoint, connections, warmup_s)
                     figures = measure(svc, endpoint, connections, seconds,
                                       workdir / f"{name}-{endpoint}-metrics.csv" if scrape else None)
                 finally:

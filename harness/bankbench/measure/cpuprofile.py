@@ -1,9 +1,10 @@
 """A CPU profile of one benchmark level (PROFILE_CPU=1), drawn as a flame graph in its folder.
 
-Go: net/http/pprof on a loopback port of its own (PPROF_ADDR), fetched for the measured window.
-Java: a JDK Flight Recording started through JDK_JAVA_OPTIONS (the launcher's standard hook, so
-the service's command line stays as it is), written when the JVM exits and cut to the measured
-window when drawn. Rendering is bankbench.measure.flamegraph's, with each ecosystem's own tools.
+The service's registry entry names its profiler. pprof: net/http/pprof on a loopback port of its
+own (PPROF_ADDR), fetched for the measured window. jfr: a JDK Flight Recording started through
+JDK_JAVA_OPTIONS (the launcher's standard hook, so the service's command line stays as it is),
+written when the JVM exits and cut to the measured window when drawn. Rendering is
+bankbench.measure.flamegraph's, with each ecosystem's own tools.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bankbench import registry
+from bankbench.errors import UserError
 from bankbench.measure import flamegraph
 from bankbench.tools.pg import free_port
 
@@ -24,26 +26,29 @@ class LevelProfile:
     """Records the CPU profile of the service of one level into `out`."""
 
     def __init__(self, service: str, out: Path):
-        self.kind = "java" if registry.get(service).runtime == "jvm" else "go"  # JFR or pprof
+        self.kind = registry.get(service).profiler
+        if self.kind not in flamegraph.KINDS:
+            raise UserError(f"PROFILE_CPU=1: {service} has no CPU profiler (profiler: {self.kind} "
+                            "in its registry entry)")
         self.out = out
-        self.recording = out / ("cpu.pprof" if self.kind == "go" else "cpu.jfr")
+        self.recording = out / f"cpu.{self.kind}"
         self.pprof_addr = f"127.0.0.1:{free_port()}"
         self.fetcher: threading.Thread | None = None
         self.error: Exception | None = None
 
     def env(self) -> dict[str, str]:
         """What the service's environment needs for the profile to be recorded."""
-        if self.kind == "go":
+        if self.kind == "pprof":
             return {"PPROF_ADDR": self.pprof_addr}
         # CPU-time samples (JDK 25, JEP 509) see every thread running, as Go's profiler does;
         # execution samples alone see only a few threads in Java code per period.
         return {"JDK_JAVA_OPTIONS": " ".join(flamegraph.java_options(self.recording, cpu_time=True))}
 
     def measure(self, started_ms: Callable[[], int | None], offset_s: int, seconds: int) -> None:
-        """Go: fetches, in the background, the profile of the `seconds` that begin `offset_s`
-        after the load started (`started_ms()`, None until it has). Java records all along:
+        """pprof: fetches, in the background, the profile of the `seconds` that begin `offset_s`
+        after the load started (`started_ms()`, None until it has). JFR records all along:
         render() cuts the window."""
-        if self.kind != "go":
+        if self.kind != "pprof":
             return
 
         def fetch() -> None:
@@ -67,4 +72,4 @@ class LevelProfile:
             raise self.error
         window = (window_ms[0] / 1000, window_ms[1] / 1000)
         return flamegraph.render(self.recording, self.out / FLAMEGRAPH, self.kind, title=title,
-                                 window=window if self.kind == "java" else None)
+                                 window=window if self.kind == "jfr" else None)

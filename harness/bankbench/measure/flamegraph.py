@@ -43,7 +43,7 @@ from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.tools import jdk, pgbin
 
-KINDS = ("go", "java")
+KINDS = ("pprof", "jfr")  # the profilers of services.yaml that record something
 CONVERTER = "tools.profiler:jfr-converter:4.5"  # async-profiler 4.5's converter, main one.convert.Main
 CONVERTER_SHA256 = "d8a5452b26adb11a2a0abf0c53799a6fd60dbccb0647efa5a734e3c46ced3df4"
 CACHE = paths.ROOT / ".cache" / "tools"  # git-ignored
@@ -54,19 +54,19 @@ SERVE_TIMEOUT = 300.0
 
 def render(profile: Path, out_html: Path, kind: str, *, title: str | None = None,
            window: tuple[float, float] | None = None) -> Path:
-    """Draws `profile` (a .jfr for "java", a pprof CPU profile for "go") as one self-contained
-    HTML flame graph at `out_html`. Java only: `title` heads it (pprof titles its own), and
+    """Draws `profile` (a JDK Flight Recording for "jfr", a CPU profile for "pprof") as one
+    self-contained HTML flame graph at `out_html`. JFR only: `title` heads it (pprof titles its own), and
     `window` (start, end) in epoch seconds keeps the samples taken in it, say the measurement
     without start-up and warm-up (a recording spans the JVM's life; a Go profile spans only the
     seconds it was fetched for)."""
     if kind not in KINDS:
         raise UserError(f"unknown profile kind {kind!r}: choose from {', '.join(KINDS)}")
     if not profile.is_file() or profile.stat().st_size == 0:
-        why = " (a JVM killed before it exits cleanly writes none)" if kind == "java" else ""
+        why = " (a JVM killed before it exits cleanly writes none)" if kind == "jfr" else ""
         raise UserError(f"no {kind} profile at {profile}{why}")
     out_html.parent.mkdir(parents=True, exist_ok=True)
     partial = out_html.with_name(f".{out_html.name}.partial.html")
-    if kind == "java":
+    if kind == "jfr":
         _render_jfr(profile, partial, title or f"{profile.name}: Java CPU", window)
     else:
         partial.write_text(_render_pprof(profile))

@@ -3,9 +3,11 @@ run; `document` builds it in every environment (results/LAYOUT.md)."""
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import re
+import shlex
 import subprocess
 import zipfile
 from pathlib import Path
@@ -59,34 +61,45 @@ def machine() -> dict[str, object]:
             "kernel": platform.release()}
 
 
-def _go_build(binary: Path) -> dict[str, str]:
-    """The Go version and module versions a binary was built with (`go version -m`)."""
+def _go_build(entry: registry.Entry, binary: Path, _java: list[str]) -> dict[str, str]:
+    """The Go version and the versions of the entry's `modules` a binary was built with
+    (`go version -m`)."""
     info = _run("go", "version", "-m", str(binary))
     go = re.match(r"\S+: (go\S+)", info)
     deps = dict(re.findall(r"^\s+dep\s+(\S+)\s+(\S+)", info, re.MULTILINE))
-    return {"go": go.group(1) if go else "unknown", "pgx": deps.get("github.com/jackc/pgx/v5", "unknown")}
+    return {"go": go.group(1) if go else "unknown",
+            **{key: deps.get(module, "unknown") for key, module in entry.versions.get("modules", {}).items()}}
 
 
-def _jar_libraries(built: Path) -> dict[str, str]:
-    """The versions of the libraries bundled in a Spring Boot jar (BOOT-INF/lib/<name>-<v>.jar)."""
-    names = {"spring_boot": "spring-boot", "hikaricp": "HikariCP", "postgresql_jdbc": "postgresql"}
-    found = dict.fromkeys(names, "unknown")
+def _jar(entry: registry.Entry, built: Path, java: list[str]) -> dict[str, str]:
+    """The JVM's `java -version` and the versions of the entry's `libraries` bundled in a
+    Spring Boot jar (BOOT-INF/lib/<name>-<version>.jar)."""
+    java_version = subprocess.run([*java, "-version"], capture_output=True, text=True).stderr
+    found = dict.fromkeys(entry.versions.get("libraries", {}), "unknown")
     if built.exists():
         with zipfile.ZipFile(built) as jar:
-            for entry in jar.namelist():
-                for key, prefix in names.items():
-                    if match := re.fullmatch(rf"BOOT-INF/lib/{re.escape(prefix)}-([\d.]+\w*)\.jar", entry):
+            for name in jar.namelist():
+                for key, prefix in entry.versions["libraries"].items():
+                    if match := re.fullmatch(rf"BOOT-INF/lib/{re.escape(prefix)}-([\d.]+\w*)\.jar", name):
                         found[key] = match.group(1)
-    return found
+    return {"jdk": java_version.splitlines()[0] if java_version else "unknown", **found}
+
+
+def _command(entry: registry.Entry, _artifact: Path, _java: list[str]) -> dict[str, str]:
+    """What the entry's `command` prints: a JSON object of versions."""
+    try:
+        return {str(k): str(v) for k, v in json.loads(_run(*shlex.split(entry.versions["command"]))).items()}
+    except (json.JSONDecodeError, AttributeError):
+        return {f"{entry.name} versions": "unknown"}
+
+
+READERS = {"go-build": _go_build, "jar": _jar, "command": _command}  # registry.VERSION_READERS
 
 
 def build_versions(entry: registry.Entry, artifact: Path, java: list[str]) -> dict[str, str]:
-    """The versions in one service's build `artifact`; `java` runs the JVM it runs on."""
-    if entry.runtime == "jvm":
-        java_version = subprocess.run([*java, "-version"], capture_output=True, text=True).stderr
-        return {"jdk": java_version.splitlines()[0] if java_version else "unknown",
-                **_jar_libraries(artifact)}
-    return _go_build(artifact)  # a native build is a Go build; other languages would add theirs
+    """The versions in one service's build `artifact`, read as its registry entry says; `java`
+    runs the JVM a jar runs on."""
+    return READERS[entry.versions["reader"]](entry, artifact, java)
 
 
 def versions(postgresql: str) -> dict[str, str]:

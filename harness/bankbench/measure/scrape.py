@@ -1,7 +1,7 @@
 """Per-second samples of the service's own metrics (`GET /metrics`, Prometheus text).
 
-The series and their names in each service are defined once, in api/metrics.md: a table of
-`key | meaning | go | java` whose cells are a metric name with an optional label filter
+The series are defined once, in api/metrics.yaml, and each service's names for them in its
+registry entry (a dialect of that file, or its own): a metric name with an optional label filter
 (`jvm_memory_used_bytes{area="heap"}`). Each second the `Scraper` reads the service's page,
 sums every sample matching each key's selector, counts the answered requests per HTTP status,
 and appends the figures to the level's service_metrics.csv in long form (`t_ms,series,value`:
@@ -11,7 +11,6 @@ the statuses seen are not known in advance). Requests to `/metrics` itself are l
 from __future__ import annotations
 
 import csv
-import functools
 import re
 import threading
 import time
@@ -44,7 +43,7 @@ class Selector(NamedTuple):
 
 
 def parse_selector(text: str) -> Selector:
-    """`name` or `name{label="value",...}`, as a table cell writes it."""
+    """`name` or `name{label="value",...}`, as api/metrics.yaml writes it."""
     match = SELECTOR.match(text.strip())
     if not match:
         raise UserError(f"{paths.METRICS}: {text!r} is not a metric name with an optional label filter")
@@ -55,23 +54,9 @@ def parse_selector(text: str) -> Selector:
     return Selector(name, labels)
 
 
-@functools.cache
-def series_table(path: Path = paths.METRICS) -> dict[str, dict[str, Selector]]:
-    """The table of api/metrics.md: key -> {kind ("go", "java"): selector}, in table order."""
-    rows = [[cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
-            for line in path.read_text().splitlines() if line.startswith("|")]
-    if not rows or rows[0][:1] != ["key"]:
-        raise UserError(f"{path}: no table whose first column is `key`")
-    header, body = rows[0], [row for row in rows[1:] if not set("".join(row)) <= set("-: ")]
-    kinds = [kind for kind in header if kind in registry.METRICS]
-    return {row[0]: {kind: parse_selector(row[header.index(kind)]) for kind in kinds} for row in body}
-
-
-def selectors(service: str, path: Path = paths.METRICS) -> dict[str, Selector]:
-    """Key -> selector of the service named `service`, by the column of its `metrics` dialect
-    (services.yaml)."""
-    kind = registry.get(service).metrics
-    return {key: cells[kind] for key, cells in series_table(path).items()}
+def selectors(service: str) -> dict[str, Selector]:
+    """Key -> selector of the service named `service`, in the order of api/metrics.yaml."""
+    return {key: parse_selector(name) for key, name in registry.get(service).metrics.items()}
 
 
 def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
@@ -93,7 +78,7 @@ def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
             if requests and requests.matches(sample.name, sample.labels) and "status" in sample.labels:
                 status = STATUS_PREFIX + sample.labels["status"]
                 statuses[status] = statuses.get(status, 0.0) + sample.value
-    # Table order, then statuses in numeric order: the same order in every row of the file.
+    # Series order, then statuses in numeric order: the same order in every row of the file.
     return {key: sums[key] for key in wanted if key in sums} | dict(sorted(statuses.items()))
 
 

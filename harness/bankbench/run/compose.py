@@ -43,6 +43,7 @@ class Compose(Local):
     def __init__(self, opts: Options):
         if not opts.durable:
             raise UserError("ENV=compose runs durable PostgreSQL only")
+        registry.require_images(opts.profile.services, self.name)
         super().__init__(opts)
         base_images = _base_images()
         self.env = {**base_images, **os.environ,

@@ -55,7 +55,7 @@ def render(text: str) -> str:
     _, tail = rest.split(END)
     built: set[str] = set()
     blocks = []
-    for entry in registry.entries().values():
+    for entry in filter(lambda e: e.image, registry.entries().values()):  # the others run natively only
         blocks.append(block(entry, entry.image not in built))
         built.add(entry.image)
     return head + BEGIN + "\n".join(blocks) + END + tail

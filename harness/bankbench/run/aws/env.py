@@ -60,6 +60,7 @@ class Aws:
     local_build = False  # the tasks run the pushed images: `make verify` proves the checkout's build
 
     def __init__(self, opts: Options):
+        registry.require_images(opts.profile.services, self.name)
         self.stack = stack = tf.require_outputs()
         self.services = opts.profile.services
         planned = [level.as_dict() for level in profiles.levels(opts.profile)]
