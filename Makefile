@@ -3,7 +3,7 @@
 # test tiers; CONTRIBUTING.md says what each runs.
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
-# Knobs: PROFILE, SERVICE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, PG_MAX_CONNECTIONS,
+# Knobs: PROFILE, SERVICE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|shared (see README.md).
 
 SHELL := bash
@@ -28,7 +28,8 @@ PROFILE_ARGS = --profile $(PROFILE) $(if $(SERVICE),--service $(SERVICE)) \
 	$(if $(USERS),--users $(USERS)) $(if $(POOL),--pool $(POOL)) \
 	$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(REPEAT),--repeat $(REPEAT)) \
-	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS))
+	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS)) \
+	$(if $(START),--start $(START))
 # The knobs of a benchmark, one list for every environment: `make bench` and `make aws-bench`
 # both pass exactly these (harness/tests/test_knobs.py checks).
 BENCH_KNOBS = $(PROFILE_ARGS) \

@@ -16,15 +16,14 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-import httpx
 import pandas as pd
 
 from bankbench import config, paths, registry
 from bankbench.checks import verify
 from bankbench.errors import UserError
-from bankbench.measure import manifest
+from bankbench.measure import manifest, steady
 from bankbench.measure.resources import Tree
-from bankbench.measure.scrape import Scraper, selectors, values
+from bankbench.measure.scrape import Scraper
 from bankbench.system import aotcache, money, queries, services
 from bankbench.tools import pgbin
 from bankbench.tools.pg import Cluster, free_port
@@ -35,17 +34,6 @@ SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generat
         "INSERT INTO transaction (to_client_id, amount) SELECT id, balance FROM c")
 WRK_SCRIPTS = paths.ROOT / "scripts" / "wrk"
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-WARMUP_ROUND_S = 10
-# Warm-up ends when a round's throughput is within STEADY of the round before and, for a JVM, its
-# JIT compilations took less than JIT_QUIET of the round (series jit_ms of api/metrics.yaml, for
-# the JVM Micrometer's jvm_compilation_time_ms_total: elapsed time, so a compiler thread waiting
-# for a core counts too). Throughput alone
-# is not enough: on platform threads the compiler threads share two cores with 64 request
-# threads, and throughput sits on a plateau for a minute or more before C2 has compiled the hot
-# paths.
-STEADY = 0.05
-JIT_QUIET = 0.02
-JIT = "jit_ms"  # the series of the JIT's work, on the services that have one
 ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
 
 
@@ -107,32 +95,19 @@ def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: i
     return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
 
 
-def warm_up(svc: services.Running, endpoint: str, connections: int, max_s: int) -> list[dict[str, float]]:
-    """wrk rounds of WARMUP_ROUND_S until throughput is steady and the JIT quiet, at most
-    `max_s`; returns each round's requests/s and JIT milliseconds."""
-    rounds: list[dict[str, float]] = []
-    jit_ms = _jit_ms(svc)
-    while len(rounds) * WARMUP_ROUND_S < max_s:
-        rps = wrk(svc.url, endpoint, connections, WARMUP_ROUND_S)["rps"]
-        jit_ms, before = _jit_ms(svc), jit_ms
-        rounds.append({"rps": rps, "jit_ms": jit_ms - before})
-        if _warm(rounds):
+def warm_up(svc: services.Running, endpoint: str, connections: int, max_s: int) -> list[steady.Round]:
+    """wrk rounds until the service is warm (bankbench.measure.steady), at most `max_s`; returns
+    each round's requests/s and JIT milliseconds."""
+    rounds: list[steady.Round] = []
+    meter = steady.Meter(svc.service.name, svc.url)
+    _, jit_ms = meter.read()
+    while len(rounds) * steady.ROUND_S < max_s:
+        rps = wrk(svc.url, endpoint, connections, steady.ROUND_S)["rps"]
+        jit_ms, before = meter.read()[1], jit_ms
+        rounds.append(steady.Round(rps, jit_ms - before))
+        if steady.is_warm(rounds):
             break
     return rounds
-
-
-def _warm(rounds: list[dict[str, float]]) -> bool:
-    """Whether the warm-up ended on its rule rather than at its time limit."""
-    return (len(rounds) >= 2 and abs(rounds[-1]["rps"] - rounds[-2]["rps"]) <= STEADY * rounds[-2]["rps"]
-            and rounds[-1]["jit_ms"] <= JIT_QUIET * WARMUP_ROUND_S * 1000)
-
-
-def _jit_ms(svc: services.Running) -> float:
-    """The JIT's compilation milliseconds so far (0 for a service without a JIT)."""
-    wanted = {key: selector for key, selector in selectors(svc.service.name).items() if key == JIT}
-    if not wanted:
-        return 0.0
-    return values(httpx.get(f"{svc.url}/metrics", timeout=10).text, wanted).get(JIT, 0.0)
 
 
 def measure(svc: services.Running, endpoint: str, connections: int, seconds: int,
@@ -181,14 +156,14 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                     svc.stop()
                 rows.append({"endpoint": ENDPOINTS[endpoint], "runner": name, **figures,
                              "money_ok": _money_ok(cluster),
-                             "warmup_s": WARMUP_ROUND_S * len(warm), "warm": _warm(warm),
-                             "warmup_rounds": warm})
+                             "warmup_s": steady.ROUND_S * len(warm), "warm": steady.is_warm(warm),
+                             "warmup_rounds": [r.as_dict() for r in warm]})
                 print(f"  {name:<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
             _fresh(cluster)
             warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
             warm.mkdir()
             measured.mkdir()
-            pgbench(tool, cluster, scripts[endpoint], connections, WARMUP_ROUND_S, warm)  # nothing to compile
+            pgbench(tool, cluster, scripts[endpoint], connections, steady.ROUND_S, warm)  # nothing to compile
             rows.append({"endpoint": ENDPOINTS[endpoint], "runner": runner,
                          **pgbench(tool, cluster, scripts[endpoint], connections, seconds, measured),
                          "money_ok": _money_ok(cluster)})
@@ -235,9 +210,9 @@ def main(args: argparse.Namespace) -> int:
         "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
         "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
         "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, "
-                 f"warm-up in {WARMUP_ROUND_S} s rounds until a round's throughput is within "
-                 f"{STEADY:.0%} of the one before and a JVM's JIT compiled less than "
-                 f"{JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
+                 f"warm-up in {steady.ROUND_S} s rounds until a round's throughput is within "
+                 f"{steady.STEADY:.0%} of the one before and a JVM's JIT compiled less than "
+                 f"{steady.JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
                  f"{args.duration} s measured; pgbench -M prepared "
                  f"with {args.connections} clients on the same statement; {CLIENTS} "
                  f"clients seeded; pool {config.DEFAULT_POOL_SIZE}, max_connections 100; "

@@ -20,6 +20,8 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--warmup", type=int, help="seconds after the ramp-up left out of the figures")
     p.add_argument("--scenario", choices=profiles.SCENARIOS)
     p.add_argument("--think-ms", type=int, help="pause between a user's requests")
+    p.add_argument("--start", choices=tuple(profiles.STARTS),
+                   help="how each level's service starts: cold, aot (JVM with its AOT cache), warm")
 
 
 def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
@@ -32,6 +34,7 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
         "warmup_s": args.warmup,
         "scenario": args.scenario,
         "think_ms": args.think_ms,
+        "start": args.start,
     })
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
+from bankbench.system import services
 
 LOAD_MODELS = {  # each model in words, for the manifest and the progress
     "article": "closed model, one iteration per user, users started linearly over the ramp-up: "
@@ -20,6 +21,13 @@ LOAD_MODELS = {  # each model in words, for the manifest and the progress
 }
 MODELS = tuple(LOAD_MODELS)
 SCENARIOS = ("rematch", "contention")
+STARTS = {  # how each level's service starts, and the question its figures answer
+    "cold": "a fresh process per level, measured from its first request: a new task scaling out",
+    "aot": "a fresh JVM per level with the JDK's AOT cache of a training run: a new task that "
+           "ships its cache",
+    "warm": "a fresh process per level that has served the scenario until it is steady (JIT "
+            "quiet), the tables then emptied: a service in steady state",
+}
 # Open model: seconds after the last arrival for iterations in flight to finish; JMeter
 # interrupts whatever still runs after that (and the sample counts as an error).
 OPEN_DRAIN_S = 10
@@ -40,6 +48,8 @@ class Profile:
     rampup_s: int
     warmup_s: int
     duration_s: int
+    start: str = "cold"  # a key of STARTS
+    base: str | None = None  # the profile it was written over, its sibling in the report
 
 
 @dataclass(frozen=True)
@@ -88,7 +98,8 @@ class Level:
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "service": self.service, "users": self.users, "pool": self.pool,
                 "repeat": self.repeat, "profile": self.profile.name, "model": self.profile.model,
-                "scenario": self.profile.scenario, "warmup_s": self.profile.warmup_s,
+                "scenario": self.profile.scenario, "start": self.profile.start,
+                "warmup_s": self.profile.warmup_s,
                 "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 "jmeter_properties": self.jmeter_properties()}
@@ -96,14 +107,18 @@ class Level:
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
     """The profile `name`: every service of the registry at the services' default pool, under the
-    file's defaults, under the profile, under `overrides` (None values ignored)."""
+    file's defaults, under its `base` profile if it names one, under the profile, under
+    `overrides` (None values ignored)."""
     with open(path, "rb") as f:
         doc = tomllib.load(f)
     profiles = doc.get("profiles", {})
     if name not in profiles:
         raise UserError(f"unknown profile {name!r}: choose from {', '.join(profiles)}")
+    base = profiles[name].get("base")
+    if base is not None and (base not in profiles or "base" in profiles[base]):
+        raise UserError(f"profile {name!r}: base {base!r} must be a profile without a base")
     merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE],
-              **doc.get("defaults", {}), **profiles[name],
+              **doc.get("defaults", {}), **profiles.get(base, {}), **profiles[name],
               **{k: v for k, v in (overrides or {}).items() if v is not None}}
     try:
         profile = Profile(name=name, **merged)
@@ -119,6 +134,10 @@ def _validate(p: Profile) -> None:
         problems.append(f"model must be one of {MODELS}")
     if p.scenario not in SCENARIOS:
         problems.append(f"scenario must be one of {SCENARIOS}")
+    if p.start not in STARTS:
+        problems.append(f"start must be one of {tuple(STARTS)}")
+    elif p.start == "aot" and (no_cache := [s for s in p.services if not services.has_aot_cache(s)]):
+        problems.append(f"start aot needs a JVM service: {', '.join(no_cache)} has no AOT cache")
     if not p.users or any(u <= 0 for u in p.users):
         problems.append("users must be positive")
     if unknown := set(p.services) - set(registry.names()):

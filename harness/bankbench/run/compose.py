@@ -82,9 +82,11 @@ class Compose(Local):
             time.sleep(1)
 
     def start(self, service: str, pool: int, log: Path,
-              extra_env: dict[str, str] | None = None) -> Container:
+              extra_env: dict[str, str] | None = None, aot: bool = False) -> Container:
         if extra_env:
             raise UserError("ENV=compose cannot record CPU profiles (PROFILE_CPU): use ENV=native")
+        if aot:
+            raise UserError("ENV=compose has no AOT cache in its images: run start \"aot\" with ENV=native")
         name = composefile.service_name(service)
         self.env[config.POOL_SIZE] = str(pool)  # docker-compose.yml passes it through
         # --wait: until the image's health check passes, /health answering.

@@ -60,7 +60,9 @@ class Env(Protocol):
     def reset(self) -> None:
         """A new database with the schema alone: every environment's level starts from it."""
 
-    def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None) -> Service: ...
+    def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None,
+              aot: bool = False) -> Service:
+        """The service with the level's pool; `aot`: from its AOT cache (profile start "aot")."""
 
     def load(self, level: Level, out: Path) -> Load: ...
 

@@ -28,8 +28,8 @@ class Native(Local):
         self.cluster.reset()
 
     def start(self, service: str, pool: int, log: Path,
-              extra_env: dict[str, str] | None = None) -> services.Running:
-        return services.get(service).start(port=free_port(), pool=pool, db_env=self.cluster.env(),
+              extra_env: dict[str, str] | None = None, aot: bool = False) -> services.Running:
+        return services.get(service, aot=aot or None).start(port=free_port(), pool=pool, db_env=self.cluster.env(),
                                            log=log, extra_env=extra_env, cpus=self.placement.sut_cpus)
 
     def pg_pid(self) -> int:

@@ -17,7 +17,7 @@ from bankbench.checks import verify
 from bankbench.errors import UserError
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand
 from bankbench.measure import manifest
-from bankbench.run import chaos
+from bankbench.run import chaos, warmup
 from bankbench.run.env import Env, Options
 from bankbench.run.native import Native
 from bankbench.system import hot, money
@@ -67,8 +67,9 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
 
 
 def _remaining(todo: list[Level]) -> float:
-    """Seconds left for these levels, counting ~15 s of database reset and start-up each."""
-    return sum(level.expected_s + 15 for level in todo)
+    """Seconds left for these levels, counting ~15 s of database reset and start-up each, and
+    a warm start's warm-up at most."""
+    return sum(level.expected_s + 15 + (warmup.MAX_S if level.profile.start == "warm" else 0) for level in todo)
 
 
 def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: Env, pg: dict[str, str]) -> None:
@@ -85,8 +86,12 @@ def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connec
     where.reset()
     out.mkdir(parents=True)
     load = where.load(level, out)
-    svc = where.start(level.service, level.pool, out / "service.log", load.service_env())
+    svc = where.start(level.service, level.pool, out / "service.log", load.service_env(),
+                      aot=level.profile.start == "aot")
+    started = {}
     try:
+        if level.profile.start == "warm":
+            started["warmup"] = warmup.warm_up(where, svc, level, out, tag)
         if level.profile.scenario == "contention":
             count = level.profile.hot_accounts
             hot.check(where.psql(hot.setup_sql(count)), count)
@@ -98,7 +103,7 @@ def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connec
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
     (out / "level.json").write_text(json.dumps(runs.level_document(
         level.as_dict(), started_ms, ended_ms, pg_max_connections, **where.level_settings(),
-        **({"faults": faults} if faults else {})), indent=2) + "\n")
+        **started, **({"faults": faults} if faults else {})), indent=2) + "\n")
     _print_level(out, level, tag, check, faults, started_ms, split=opts.placement.mode == SPLIT)
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")

@@ -76,9 +76,15 @@ class Running:
             self.proc.wait()
 
 
-def get(name: str) -> Service:
+def has_aot_cache(name: str) -> bool:
+    """Whether the service can start from an AOT cache (bankbench.system.aotcache): a JVM one."""
+    return registry.get(name).runtime == "jvm"
+
+
+def get(name: str, aot: bool | None = None) -> Service:
     """The service called `name`, as services.yaml describes it; every JVM service runs on the
-    one JDK (bankbench.tools.jdk) with bank-java/jvm.options."""
+    one JDK (bankbench.tools.jdk) with bank-java/jvm.options, and from its AOT cache when `aot`
+    (default: JAVA_AOT_CACHE=1)."""
     entry = registry.get(name)
     if not entry.artifact.exists():
         raise UserError(f"{entry.artifact.relative_to(paths.ROOT)} is missing: run `{entry.build}`")
@@ -87,7 +93,7 @@ def get(name: str) -> Service:
         return Service(name, (str(entry.artifact),), env)
     java = (str(jdk.java_home() / "bin" / "java"), f"@{paths.JVM_OPTIONS}",
             *os.environ.get("JAVA_OPTS", "").split())  # JAVA_OPTS after the file: they win
-    if not aotcache.enabled():
+    if not (aotcache.enabled() if aot is None else aot):
         return Service(name, (*java, "-jar", str(entry.artifact)), env)
     jar = aotcache.extracted_jar(entry.artifact)
     cache = aotcache.cache_options(name, jar, (*java, "-jar", str(jar)), {**os.environ, **entry.environment})

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = {"PROFILE": "sustained", "SERVICE": "go", "USERS": "10,20", "POOL": "5", "DURATION": "7",
           "WARMUP": "3", "REPEAT": "2", "SCENARIO": "contention", "THINK_MS": "4",
           "PG_MAX_CONNECTIONS": "50", "PG_DURABLE": "off", "CHAOS": "service-kill",
-          "PROFILE_CPU": "1", "CPU_PLACEMENT": "shared"}
-NOT_ON_AWS = ("PG_MAX_CONNECTIONS", "PG_DURABLE", "CHAOS", "PROFILE_CPU", "CPU_PLACEMENT")
+          "PROFILE_CPU": "1", "CPU_PLACEMENT": "shared", "START": "warm"}
+NOT_ON_AWS = ("PG_MAX_CONNECTIONS", "PG_DURABLE", "CHAOS", "PROFILE_CPU", "CPU_PLACEMENT", "START")
 
 
 def documented_knobs() -> set[str]:
@@ -68,7 +68,8 @@ def test_the_driver_parses_every_knob_and_refuses_by_name_what_it_cannot_do() ->
     args = aws_bench(bench_arguments("aws-bench", **SAMPLE))
     with pytest.raises(UserError) as refused:
         levels.refuse_unsupported(args)
-    for flag in ("--pg-max-connections", "--non-durable", "--chaos", "--profile-cpu", "--cpu-placement"):
+    for flag in ("--pg-max-connections", "--non-durable", "--chaos", "--profile-cpu", "--cpu-placement",
+                 "--start"):
         assert flag in str(refused.value)
 
 

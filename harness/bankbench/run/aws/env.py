@@ -61,6 +61,8 @@ class Aws:
 
     def __init__(self, opts: Options):
         registry.require_images(opts.profile.services, self.name)
+        if opts.profile.start != "cold":  # the warm-up's JMeter and the AOT cache are local
+            raise UserError(f"ENV=aws runs cold starts only, not start {opts.profile.start!r}")
         self.stack = stack = tf.require_outputs()
         self.services = opts.profile.services
         planned = [level.as_dict() for level in profiles.levels(opts.profile)]
@@ -91,7 +93,8 @@ class Aws:
     def reset(self) -> None:
         self.admin(database.RESET)
 
-    def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None) -> Task:
+    def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None,
+              aot: bool = False) -> Task:
         """The service's task with the level's pool (its log stays in CloudWatch, not `log`; no
         `extra_env`: the load asks for none)."""
         self.find_workers()

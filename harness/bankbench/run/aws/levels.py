@@ -23,6 +23,7 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
         "--chaos": bool(args.chaos),
         "--profile-cpu": args.profile_cpu,
         "--cpu-placement shared (every role has hosts of its own)": args.cpu_placement == SHARED,
+        "--start aot or warm (the AOT cache and the warm-up's JMeter are local)": args.start not in (None, "cold"),
     }
     if refused := [knob for knob, set_ in unsupported.items() if set_]:
         raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")

@@ -1,0 +1,59 @@
+"""The warm start of a level (profile `start = "warm"`): before the level, the service serves the
+rematch scenario from JMeter until it is warm by quick-bench's rule (bankbench.measure.steady), at
+most MAX_S; then db/empty.sql empties the tables, so the level starts from the schema alone, as a
+cold one does, with a service whose JIT, pool and caches are in steady state.
+
+The warm-up load is a closed model of USERS users without think time: as many requests in flight
+as quick-bench's wrk connections, enough to run every path hot without queueing behind the pool.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bankbench import paths
+from bankbench.errors import UserError
+from bankbench.load import jmeter
+from bankbench.load.profiles import Level
+from bankbench.measure import steady
+from bankbench.run.env import Env, Service
+
+USERS = 64
+MAX_S = 300
+FOLDER = "warmup"  # in the level's folder: JMeter's log of the warm-up (its samples are dropped)
+
+
+def warm_up(where: Env, svc: Service, level: Level, out: Path, tag: str) -> dict:
+    """Warms `svc` up for `level`, empties the tables; returns what level.json records of it."""
+    profile = replace(level.profile, model="sustained", scenario="rematch", think_ms=0, rampup_s=1,
+                      warmup_s=0, duration_s=MAX_S)
+    load = Level(level.service, USERS, level.pool, level.repeat, profile)
+    props = {**load.jmeter_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
+    meter = steady.Meter(level.service, svc.url)
+    rounds: list[steady.Round] = []
+    started = time.monotonic()
+    jm = jmeter.Run(props, out / FOLDER, dashboard=False)
+    try:
+        # JMeter's console is read, or its pipe would fill and stall it.
+        threading.Thread(target=collections.deque, args=(jm.lines(), 0), daemon=True).start()
+        requests, jit_ms = meter.read()
+        while not steady.is_warm(rounds) and time.monotonic() - started < MAX_S and jm.proc.poll() is None:
+            time.sleep(steady.ROUND_S)
+            (now_requests, now_jit_ms), before = meter.read(), (requests, jit_ms)
+            requests, jit_ms = now_requests, now_jit_ms
+            rounds.append(steady.Round((requests - before[0]) / steady.ROUND_S, jit_ms - before[1]))
+            print(f"{tag} {level.id} warm-up {len(rounds) * steady.ROUND_S:3d} s: "
+                  f"{rounds[-1].rps:.0f} req/s, JIT {rounds[-1].jit_ms:.0f} ms in the round", flush=True)
+        failed = jm.proc.poll() not in (None, 0)
+    finally:
+        jm.stop()
+        jm.results.unlink(missing_ok=True)
+    if failed:
+        raise UserError(f"JMeter's warm-up of {level.id} failed: see {out / FOLDER / 'jmeter.log'}")
+    where.psql(paths.EMPTY_TABLES.read_text())
+    return {"warm": steady.is_warm(rounds), "seconds": round(time.monotonic() - started),
+            "users": USERS, "rounds": [r.as_dict() for r in rounds]}
