@@ -113,7 +113,7 @@ def test_the_report_labels_the_table_a_projection(instances: dict, local: Assump
              for name in ("m5.large", "c5d.large")]
     table = tables.projection(shown, local)
     assert list(table.columns[2:]) == ["CPU ms/request (measured)", "projected req/s per vCPU",
-                                       "projected instances for 10,000 req/s", "their $/hour",
+                                       "projected instances for 10,000 req/s", "projected $/hour for them",
                                        "projected $ per 1M requests"]
     assert table.iloc[0].tolist() == ["go", "m5.large", "0.1 [0.08-0.125]", "10,000 [8,000-12,500]", "1",
                                       "0.096", "0.00133 [0.00107-0.00167]"]

@@ -38,7 +38,7 @@ PROJECTED = {
     "cpu_ms": ("CPU ms/request (measured)", significant),
     "rps_per_vcpu": ("projected req/s per vCPU", count),
     "instances": ("projected instances for {load} req/s", count),
-    "usd_per_hour": ("their $/hour", significant),
+    "usd_per_hour": ("projected $/hour for them", significant),
     "usd_per_million": ("projected $ per 1M requests", significant),
 }
 ERRORS_BY_STATUS = "errors by status"  # header of the levels table's breakdown of the failed requests
