@@ -2,14 +2,21 @@
 # them: how much of each host a task reserves, and what the stack costs per hour.
 
 locals {
-  # On-demand Linux prices in us-east-1, from the AWS price list as of 2025-06 (unchanged for
-  # these types since 2019). Check https://aws.amazon.com/ec2/pricing/on-demand/ before a long run.
+  # instances.csv: size, price and allowed roles of each type, with the source and date of each
+  # price (on-demand Linux, us-east-1). The harness projects its measurements onto the same file.
   instance_catalog = {
-    "m5.large"    = { vcpus = 2, memory_mib = 8192, usd_per_hour = 0.096 }
-    "m5.xlarge"   = { vcpus = 4, memory_mib = 16384, usd_per_hour = 0.192 }
-    "m5.2xlarge"  = { vcpus = 8, memory_mib = 32768, usd_per_hour = 0.384 }
-    "c5d.xlarge"  = { vcpus = 4, memory_mib = 8192, usd_per_hour = 0.192 }
-    "c5d.2xlarge" = { vcpus = 8, memory_mib = 16384, usd_per_hour = 0.384 }
+    for row in csvdecode(file("${path.module}/instances.csv")) : row.type => {
+      vcpus        = tonumber(row.vcpus)
+      memory_mib   = tonumber(row.memory_gib) * 1024
+      usd_per_hour = tonumber(row.usd_per_hour)
+      roles        = compact(split(" ", row.roles))
+    }
+  }
+  # The types each host role may run on (variables.tf validates them); a type with no role is
+  # there for the harness's projections only.
+  allowed_types = {
+    for role in distinct(flatten(values(local.instance_catalog)[*].roles)) :
+    role => [for type, instance in local.instance_catalog : type if contains(instance.roles, role)]
   }
 
   # Hourly costs besides the instances: the NAT gateway, its public IPv4 address, and the

@@ -6,7 +6,7 @@ output "region" {
 }
 
 output "cost_per_hour_usd" {
-  description = "Estimated cost of the running stack per hour, on-demand us-east-1 prices of catalog.tf."
+  description = "Estimated cost of the running stack per hour, on-demand us-east-1 prices of instances.csv."
   value       = local.cost_per_hour_usd
 }
 

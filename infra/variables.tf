@@ -11,7 +11,7 @@ variable "name" {
 }
 
 variable "region" {
-  description = "AWS region. The prices in catalog.tf (and so cost_per_hour_usd) are those of us-east-1."
+  description = "AWS region. The prices in instances.csv (and so cost_per_hour_usd) are those of us-east-1."
   type        = string
   default     = "us-east-1"
 }
@@ -28,8 +28,8 @@ variable "service_instance_type" {
   default     = "m5.large"
 
   validation {
-    condition     = contains(["m5.large", "m5.xlarge"], var.service_instance_type)
-    error_message = "service_instance_type must be m5.large or m5.xlarge."
+    condition     = contains(local.allowed_types.service, var.service_instance_type)
+    error_message = "service_instance_type must be one of ${join(", ", local.allowed_types.service)} (the roles column of instances.csv)."
   }
 }
 
@@ -39,8 +39,8 @@ variable "jmeter_instance_type" {
   default     = "m5.xlarge"
 
   validation {
-    condition     = contains(["m5.xlarge", "m5.2xlarge"], var.jmeter_instance_type)
-    error_message = "jmeter_instance_type must be m5.xlarge or m5.2xlarge."
+    condition     = contains(local.allowed_types.jmeter, var.jmeter_instance_type)
+    error_message = "jmeter_instance_type must be one of ${join(", ", local.allowed_types.jmeter)} (the roles column of instances.csv)."
   }
 }
 
@@ -50,8 +50,8 @@ variable "postgres_instance_type" {
   default     = "c5d.xlarge"
 
   validation {
-    condition     = contains(["c5d.xlarge", "c5d.2xlarge"], var.postgres_instance_type)
-    error_message = "postgres_instance_type must be c5d.xlarge or c5d.2xlarge (the data lives on their instance-store NVMe disk)."
+    condition     = contains(local.allowed_types.postgres, var.postgres_instance_type)
+    error_message = "postgres_instance_type must be one of ${join(", ", local.allowed_types.postgres)}, whose data disk is their instance-store NVMe (the roles column of instances.csv)."
   }
 }
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import boto3
 import yaml
 
+from bankbench import paths
 from bankbench.run.aws import ecs, tf
 
 VARIABLES = {"db_password": "emulator-password-0123", "jmeter_workers": "2", "shutdown_at": "2099-01-01T00:00:00Z"}
@@ -138,7 +139,8 @@ def main() -> int:
     try:
         workdir.mkdir()
         shutil.copy(REGISTRY, root / REGISTRY.name)
-        for item in [*tf.INFRA.glob("*.tf"), tf.INFRA / ".terraform.lock.hcl", tf.INFRA / "templates"]:
+        for item in [*tf.INFRA.glob("*.tf"), tf.INFRA / ".terraform.lock.hcl", tf.INFRA / "templates",
+                     paths.INSTANCES]:
             (shutil.copytree if item.is_dir() else shutil.copy)(item, workdir / item.name)
         terraform(workdir, "init", "-input=false", "-lockfile=readonly")
         try:

@@ -108,9 +108,12 @@ run "cost_per_hour_follows_the_hosts" {
   }
 
   assert {
-    # m5.large + 2 x m5.xlarge + c5d.xlarge + NAT and its address + 4 x 30 GiB gp3
-    condition     = abs(output.cost_per_hour_usd - (0.096 + 2 * 0.192 + 0.192 + 0.05 + 4 * 30 * 0.08 / 730)) < 0.0001
-    error_message = "cost_per_hour_usd must add the hosts, the NAT gateway and the volumes"
+    # m5.large + 2 x m5.xlarge + c5d.xlarge at the prices of instances.csv + NAT and its address + 4 x 30 GiB gp3
+    condition = abs(output.cost_per_hour_usd - (
+      sum([for row in csvdecode(file("instances.csv")) : tonumber(row.usd_per_hour) * lookup({ "m5.large" = 1, "m5.xlarge" = 2, "c5d.xlarge" = 1 }, row.type, 0)])
+      + 0.05 + 4 * 30 * 0.08 / 730
+    )) < 0.0001
+    error_message = "cost_per_hour_usd must add the hosts at the prices of instances.csv, the NAT gateway and the volumes"
   }
 }
 

@@ -28,6 +28,26 @@ run "postgres_c5d_4xlarge_is_not_allowed" {
   expect_failures = [var.postgres_instance_type]
 }
 
+run "c5d_large_is_in_the_catalog_for_projections_only" {
+  command = plan
+
+  variables {
+    postgres_instance_type = "c5d.large"
+  }
+
+  expect_failures = [var.postgres_instance_type]
+}
+
+run "every_role_takes_the_types_instances_csv_gives_it" {
+  command = plan
+
+  variables {
+    service_instance_type  = "m5.xlarge"
+    jmeter_instance_type   = "m5.2xlarge"
+    postgres_instance_type = "c5d.2xlarge"
+  }
+}
+
 run "service_host_type_is_checked" {
   command = plan
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
 Format = Callable[[float], str]
-NAME_COLUMNS = {"service", "label", "level", "item", "value", "errors by status"}  # left-aligned in Markdown
+# left-aligned in Markdown
+NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status"}
 
 
 def number(value: float) -> str:
@@ -23,6 +25,15 @@ def number(value: float) -> str:
 def count(value: float) -> str:
     """A whole count with thousands separators (1,234,567); '-' when missing."""
     return "-" if pd.isna(value) else f"{value:,.0f}"
+
+
+def significant(value: float) -> str:
+    """A figure with three significant digits however small (0.00133, 0.192, 2); '-' when missing."""
+    if pd.isna(value):
+        return "-"
+    if abs(value) >= 100:
+        return number(value)
+    return np.format_float_positional(value, precision=3, fractional=False, trim="-")
 
 
 def with_interval(value: float, low: float, high: float, fmt: Format = number) -> str:

@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bankbench import paths
-from bankbench.analyse import analysis, narrative, runs
+from bankbench.analyse import analysis, narrative, projection, runs
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.checks import verify
@@ -40,6 +40,23 @@ run, and absolute figures only with the same hardware."""
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/published.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
+
+PROJECTION_LIMITS = """\
+A projection, not a measurement: arithmetic on the CPU time per request measured here
+(`harness/bankbench/analyse/projection.py`), with the prices of `infra/instances.csv`. It leaves
+out what was not measured. The CPU model: the instances' Xeons are not this machine's CPUs, and no
+factor between them is applied. Hyper-threads: a vCPU of m5 and c5d is one of the two threads of
+a core, which does less while its sibling is busy, and nothing corrects for it. Latency: a vCPU
+kept near 100 % queues requests, so the headroom row says how much of each instance is counted,
+and only a run on the instance tells at what use p99 stays under the target. What is not the
+service: PostgreSQL (its CPU per request is measured apart and its host is not counted), a load
+balancer, the network and storage. Memory: one service process per instance, which must fit
+(c5d.large has 4 GiB). Whole instances: the cost per million requests is that of instances kept
+busy at the projected rate, and a load that leaves its last instance part idle costs more per
+request. Prices: on-demand Linux in one region on the date given; savings plans, spot and
+other regions differ. A run on AWS (`make aws-bench`) measures the service on its instance type,
+which removes the CPU-model and hyper-thread assumptions for that type; the projection uses
+such a run whenever there is one."""
 
 
 def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = True) -> Path:
@@ -123,6 +140,15 @@ def equivalence_text(run: Run) -> str:
         "fingerprint is the digest of the normalized text), their calls, and the transactions "
         "(pg_stat_database). A new connection's own set-up is shown apart.")
     return f"{verdict}\n\n{verify.table(check['results'])}"
+
+
+def projection_section(projections: list[projection.Projection], assumptions: projection.Assumptions) -> list[str]:
+    """The projected cost on AWS instances of `projections`: a heading, what limits it, the
+    figures and what they assume."""
+    instances = list({p.instance.type: p.instance for p in projections}.values())
+    return [f"### Projected cost per million requests on {' and '.join(i.type for i in instances)}",
+            PROJECTION_LIMITS, markdown(tables.projection(projections, assumptions)),
+            markdown(tables.projection_assumptions(assumptions, instances))]
 
 
 def faults_section(run: Run) -> list[str]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pandas as pd
 
 from bankbench.analyse import analysis, formatting
-from bankbench.analyse.formatting import count, number
+from bankbench.analyse.formatting import count, number, significant
+from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
 
@@ -32,6 +33,14 @@ RESOURCES = {
 }
 LEVEL_COLUMNS = {f"overall.{name}": spec for name, spec in LATENCY.items()} | RESOURCES
 THEN_AND_NOW = {"mean_ms": "mean ms", "p99_ms": "p99 ms", "error_pct": "err %"}
+# Projection figure -> (header, format); "{load}" is the assumptions' load
+PROJECTED = {
+    "cpu_ms": ("CPU ms/request (measured)", significant),
+    "rps_per_vcpu": ("projected req/s per vCPU", count),
+    "instances": ("projected instances for {load} req/s", count),
+    "usd_per_hour": ("projected $/hour for them", significant),
+    "usd_per_million": ("projected $ per 1M requests", significant),
+}
 ERRORS_BY_STATUS = "errors by status"  # header of the levels table's breakdown of the failed requests
 
 
@@ -94,6 +103,21 @@ def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict) -> pd.DataFr
     for i, (column, (header, fmt)) in enumerate(columns.items()):
         table[header] = formatting.spread_column(aggregated, column, fmt, mark_failed=i == 0)
     return table
+
+
+def projection(projections: list[Projection], assumptions: Assumptions) -> pd.DataFrame:
+    """Per service and instance type, what its measured CPU per request projects to
+    (bankbench.analyse.projection), each figure `value [low-high]`: a projection, so named."""
+    rows = [{"service": p.service, "instance": p.instance.type,
+             **{header.format(load=count(assumptions.load_rps)): formatting.with_interval(*getattr(p, name), fmt)
+                for name, (header, fmt) in PROJECTED.items()}}
+            for p in projections]
+    return pd.DataFrame(rows)
+
+
+def projection_assumptions(assumptions: Assumptions, instances: list[Instance]) -> pd.DataFrame:
+    """What the projection onto `instances` assumes, one row each."""
+    return pd.DataFrame(assumptions.rows(instances), columns=["item", "value"])
 
 
 def context(manifest: dict) -> pd.DataFrame:

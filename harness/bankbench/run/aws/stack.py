@@ -23,7 +23,7 @@ def cost(hours: float) -> dict:
     planned = tf.planned_outputs(PLAN_FILE)
     per_hour = planned["cost_per_hour_usd"]
     print(f"aws: the stack costs about ${per_hour:.2f} per hour while it is up (on-demand "
-          f"us-east-1 prices, infra/catalog.tf), ${per_hour * 24:.2f} per day.")
+          f"us-east-1 prices of infra/instances.csv), ${per_hour * 24:.2f} per day.")
     print(f"aws: its hosts scale to zero by themselves at {shutdown_at:%Y-%m-%d %H:%M} UTC "
           f"({hours:g} h from now; AWS_HOURS= changes it); `make aws-down` removes everything.")
     return planned
