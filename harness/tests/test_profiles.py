@@ -10,7 +10,7 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 
 
-@pytest.mark.parametrize("name", ["smoke", "local", "article", "sustained", "open"])
+@pytest.mark.parametrize("name", ["smoke", "local", "article", "article-aot", "article-warm", "sustained", "open"])
 def test_every_profile_loads(name: str) -> None:
     p = profiles.load(name)
     assert p.users and p.pools and p.model in profiles.MODELS
@@ -68,6 +68,8 @@ def test_sustained_duration_covers_rampup_warmup_and_measure() -> None:
     ({"pools": []}, "pools must be positive"),
     ({"scenario": "nope"}, "scenario must be one of"),
     ({"duration_s": 0}, "duration_s must be positive"),
+    ({"start": "lukewarm"}, "start must be one of"),
+    ({"start": "aot", "services": ["go", "java"]}, "go has no AOT cache"),
 ])
 def test_bad_values_are_user_errors(overrides: dict, message: str) -> None:
     with pytest.raises(UserError, match=message):
@@ -81,6 +83,26 @@ def test_unknown_profile_and_unknown_key(tmp_path: Path) -> None:
     bad.write_text('[defaults]\n[profiles.x]\nmodel = "open"\nusers = [1]\ncolour = "red"\n')
     with pytest.raises(UserError, match="colour"):
         profiles.load("x", path=bad)
+
+
+def test_a_profile_over_a_base_is_its_levels_started_otherwise() -> None:
+    article, warm, aot = (profiles.load(name) for name in ("article", "article-warm", "article-aot"))
+    assert (article.start, warm.start, aot.start) == ("cold", "warm", "aot")
+    assert warm.base == aot.base == "article"
+    for over in (warm, aot):
+        assert (over.users, over.rampup_s, over.duration_s, over.model) == (
+            article.users, article.rampup_s, article.duration_s, article.model)
+    assert aot.services == ["java", "java-virtual"]
+    assert profiles.levels(warm)[0].as_dict()["start"] == "warm"
+
+
+def test_a_base_must_exist_and_be_a_root(tmp_path: Path) -> None:
+    chained = tmp_path / "p.toml"
+    chained.write_text('[profiles.a]\nmodel = "open"\nusers = [1]\n'
+                       '[profiles.b]\nbase = "a"\n[profiles.c]\nbase = "b"\n[profiles.d]\nbase = "x"\n')
+    for name in ("c", "d"):
+        with pytest.raises(UserError, match="must be a profile without a base"):
+            profiles.load(name, path=chained)
 
 
 def test_int_list() -> None:

@@ -231,3 +231,28 @@ def test_a_profile_run_in_two_environments_is_shown_side_by_side(run_dir: Path, 
     rows = [line for line in section.splitlines() if line.startswith("| go ")]
     assert [row.split("|")[4].strip() for row in rows[:2]] == ["compose", "native"]
     assert f"## Run `{compose_id}`" in text and f"## Run `{RUN_ID}`" in text
+
+
+@pytest.mark.integration
+def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path) -> None:
+    """Runs of article, article-aot and article-warm: one headline table, each start's figures
+    side by side, n/a where a service has no such start (Go has no AOT cache)."""
+    root = tmp_path / "runs"
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    for start, profile in (("cold", "article"), ("aot", "article-aot"), ("warm", "article-warm")):
+        run_id = RUN_ID.rsplit("-", 1)[0] + f"-{profile}"
+        copy = shutil.copytree(run_dir, root / run_id)
+        settings = {**manifest["settings"], "profile": {"name": profile, "start": start,
+                                                        "base": None if start == "cold" else "article"}}
+        (copy / "manifest.json").write_text(json.dumps({**manifest, "run_id": run_id, "profile": profile,
+                                                        "settings": settings}))
+        if start == "aot":  # the Java variants only
+            summary = pd.read_csv(copy / "summary.csv")
+            summary[summary["service"] != "go"].to_csv(copy / "summary.csv", index=False)
+    (table,) = tables.starts(runs.load_runs(runs.latest_per_profile(root))).values()
+    assert list(table.columns[:5]) == ["users", "service", "p99 ms cold", "p99 ms cold+AOT", "p99 ms warm"]
+    go = table[table["service"] == "go"].iloc[0]
+    assert go["p99 ms cold+AOT"] == "n/a" and go["p99 ms cold"] == go["p99 ms warm"] != "n/a"
+    text = report.build(runs.latest_per_profile(root), tmp_path / "report", execute_notebook=False).read_text()
+    assert text.index("## Headline: profile article, cold, cold+AOT and warm") < text.index("## Run `")
+    assert "a service in steady state" in text

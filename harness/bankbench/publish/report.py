@@ -20,6 +20,7 @@ from bankbench.analyse import analysis, narrative, projection, runs
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.checks import verify
+from bankbench.load import profiles
 from bankbench.publish import charts, notebook, tables
 
 CHARTS_DIR = "charts"  # under the report folder, owned by the report: emptied at each build
@@ -71,7 +72,8 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
     if execute_notebook:
         intro += "\n\nThe same, with the code: [results.html](results.html) (explore with `results/results.ipynb`)."
     published = runs.read_published()
-    sections = [*environments_sections(selected), *(run_section(run, published, charts_dir) for run in selected)]
+    sections = [*starts_sections(selected), *environments_sections(selected),
+                *(run_section(run, published, charts_dir) for run in selected)]
     readme = out_dir / "README.md"
     readme.write_text("\n\n".join([intro, *sections]) + "\n")
     if execute_notebook:
@@ -181,6 +183,17 @@ def profiles_section(run: Run, out_dir: Path) -> list[str]:
     return ["### CPU profiles",
             "Flame graphs of the service's CPU in the measured window, one per profiled level:",
             "\n".join(links)]
+
+
+def starts_sections(selected: list[Run]) -> list[str]:
+    """The headline of a profile run cold, cold with the AOT cache and warm: each service at each
+    level under each start, with the question each start answers."""
+    questions = "\n".join(f"- **{tables.START_NAMES[start]}**: {about}." for start, about in profiles.STARTS.items())
+    return [f"## Headline: profile {family}, cold, cold+AOT and warm\n\nEvery level starts a fresh "
+            f"service; what differs is what it has done before its first measured request, and so "
+            f"the question its figures answer:\n\n{questions}\n\nMedian [95 % interval] over "
+            f"the repeats; `n/a` where a service has no such start.\n\n{markdown(table)}"
+            for family, table in tables.starts(selected).items()]
 
 
 def environments_sections(selected: list[Run]) -> list[str]:

@@ -95,6 +95,53 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     return tables
 
 
+START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as headed
+HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
+
+
+def _profile(run: Run) -> dict:
+    """The profile as the manifest recorded it (older runs recorded its name alone)."""
+    recorded = run.manifest.get("settings", {}).get("profile")
+    return recorded if isinstance(recorded, dict) else {}
+
+
+def start_of(run: Run) -> str:
+    """How the run's services started (profiles.STARTS); cold for runs before the setting."""
+    return _profile(run).get("start", "cold")
+
+
+def family_of(run: Run) -> str:
+    """The profile a run's profile was written over (its `base`), or its own."""
+    return _profile(run).get("base") or run.profile
+
+
+def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """For each profile family run with more than one start (article, article-aot,
+    article-warm), in one environment: per users and service, p99, errors and throughput of each
+    start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
+    is compiled ahead of time, so its cold start is the AOT figure)."""
+    by_family: dict[tuple[str, str], dict[str, Run]] = {}
+    for run in runs:
+        by_family.setdefault((family_of(run), run.manifest.get("env", "")), {})[start_of(run)] = run
+    tables = {}
+    for (family, _env), group in by_family.items():
+        if len(group) < 2:
+            continue
+        ordered = [start for start in START_NAMES if start in group]
+        texts = {start: _text(analysis.aggregate_repeats(group[start].summary, list(HEADLINE)),
+                              ["users", "service"], HEADLINE).set_index(["users", "service"])
+                 for start in ordered}
+        keys = sorted(set().union(*(text.index for text in texts.values())),
+                      key=lambda key: (key[0], analysis.service_order(key[1])))
+        table = pd.DataFrame(keys, columns=["users", "service"])
+        for header, _ in HEADLINE.values():
+            for start in ordered:
+                table[f"{header} {START_NAMES[start]}"] = [
+                    texts[start][header].get(key, "n/a") for key in keys]
+        tables[family] = table
+    return tables
+
+
 def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict) -> pd.DataFrame:
     """Key columns, repeats, then one text column per figure, the first telling failed repeats."""
     aggregated = aggregated.sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
