@@ -18,7 +18,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from bankbench import paths, registry
 from bankbench.measure import scrape
 from bankbench.system import services
-from bankbench.tools.pg import Cluster, free_port
 
 from contenders import bankbench, registry_env
 
@@ -51,16 +50,8 @@ def test_only_the_tests_know_it() -> None:
 def running(contender: dict[str, str], monkeypatch: pytest.MonkeyPatch,
             tmp_path: Path) -> Iterator[str]:
     monkeypatch.setenv("BANKBENCH_SERVICES", contender["BANKBENCH_SERVICES"])
-    cluster = Cluster.create()
-    try:
-        proc = services.get(NAME).start(port=free_port(), pool=4, db_env=cluster.env(),
-                                        log=tmp_path / "service.log")
-        try:
-            yield proc.url
-        finally:
-            proc.stop()
-    finally:
-        cluster.destroy()
+    with services.local_service(NAME, 4, log=tmp_path / "service.log") as proc:
+        yield proc.url
 
 
 @pytest.mark.integration
