@@ -6,8 +6,8 @@ locals {
   # docker compose read too: a new service needs no change here.
   bank_services = yamldecode(file("${path.module}/../services.yaml"))
 
-  # Where the services find PostgreSQL and listen. Pool size and acquire timeout keep the
-  # services' own defaults; the aws environment sets POSTGRES_CONNECTIONS_SIZE per level.
+  # Where the services find PostgreSQL and listen. Pool size and acquire timeout are not here:
+  # the aws environment passes both per level (bankbench.config.pool_env).
   bank_environment = {
     POSTGRES_HOST = local.postgres_host
     POSTGRES_PORT = tostring(local.ports.postgres)

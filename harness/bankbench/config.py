@@ -18,7 +18,7 @@ ACQUIRE_TIMEOUT_MS = "POSTGRES_ACQUIRE_TIMEOUT_MS"
 POOL_SETTINGS = (POOL_SIZE, ACQUIRE_TIMEOUT_MS)
 PORT = "PORT"
 
-DEFAULT_POOL_SIZE = 95  # max_connections (100) less 5 for the harness and psql
+DEFAULT_POOL_SIZE = 95  # leaves 5 of max_connections() for the harness and psql
 DEFAULT_ACQUIRE_TIMEOUT_MS = 3000
 DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform leave PORT unset
 
