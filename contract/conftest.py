@@ -12,13 +12,14 @@ runs for the services whose registry entry declares its part (`hardening` in ser
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, ExitStack
 
 import httpx
 import pytest
 
 from bankbench import paths, registry
 from bankbench.system import services
-from bankbench.tools.pg import Cluster, free_port
+from bankbench.tools.pg import Cluster
 
 import openapi
 
@@ -82,35 +83,30 @@ def serving(config: pytest.Config, node: pytest.Item | pytest.Function) -> list[
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Runs each test taking `svc` (or `isolated`) once per service it is for."""
-    for name in ("svc", "isolated", "crowded", "held"):
+    for name in ("svc", "isolated", "crowded", "held", "defaulted"):
         if name in metafunc.fixturenames:
             metafunc.parametrize(name, serving(metafunc.config, metafunc.definition), indirect=True,
                                  ids=lambda n: n.replace("-", "_"))
 
 
-def start(name: str, cluster: Cluster, pool: int = POOL, tag: str = "") -> services.Running:
-    return services.get(name).start(port=free_port(), pool=pool, db_env=cluster.env(),
-                                    log=LOGS / f"{name}{tag}.log")
+def start(name: str, cluster: Cluster | None, pool: int | None = POOL, tag: str = "",
+          **settings) -> AbstractContextManager[services.Running]:
+    """The service on `cluster`, else on a cluster of its own with `settings`, until the end of
+    the with block; `pool` None: the service's own pool defaults."""
+    return services.local_service(name, pool, cluster=cluster, log=LOGS / f"{name}{tag}.log", **settings)
 
 
 @pytest.fixture(scope="session")
 def cluster() -> Iterator[Cluster]:
-    c = Cluster.create()
-    yield c
-    c.destroy()
+    with Cluster.create() as c:
+        yield c
 
 
 @pytest.fixture(scope="session")
 def running(request: pytest.FixtureRequest,
             cluster: Cluster) -> Iterator[dict[str, services.Running]]:
-    started: dict[str, services.Running] = {}
-    try:
-        for name in selected(request.config):
-            started[name] = start(name, cluster)
-        yield started
-    finally:
-        for proc in started.values():
-            proc.stop()
+    with ExitStack() as stack:
+        yield {name: stack.enter_context(start(name, cluster)) for name in selected(request.config)}
 
 
 @pytest.fixture

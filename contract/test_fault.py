@@ -24,13 +24,8 @@ QUICK_S = 8  # an answer within the acquire timeout (3 s) plus slack: never a ha
 
 @pytest.fixture
 def isolated(request: pytest.FixtureRequest) -> Iterator[tuple[Api, Cluster, services.Running]]:
-    cluster = Cluster.create()
-    proc = start(request.param, cluster, pool=1, tag="-fault")
-    try:
+    with Cluster.create() as cluster, start(request.param, cluster, pool=1, tag="-fault") as proc:
         yield Api(request.param, proc.url), cluster, proc
-    finally:
-        proc.stop()
-        cluster.destroy()
 
 
 def timed(call) -> tuple[httpx.Response, float]:

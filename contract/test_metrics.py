@@ -72,11 +72,8 @@ def held(request: pytest.FixtureRequest, cluster: Cluster,
          monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Api, Cluster]]:
     """A service with a pool of one connection on the shared cluster."""
     monkeypatch.setenv(config.ACQUIRE_TIMEOUT_MS, str(ACQUIRE_TIMEOUT_MS))
-    proc = start(request.param, cluster, pool=1, tag="-held")
-    try:
+    with start(request.param, cluster, pool=1, tag="-held") as proc:
         yield Api(request.param, proc.url), cluster
-    finally:
-        proc.stop()
 
 
 @pytest.mark.hardening("pool-limits")

@@ -12,6 +12,7 @@ import random
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 
 import pytest
 
@@ -54,23 +55,17 @@ def crossing_transfers(apis: list[Api]) -> None:
 
 
 @pytest.fixture
-def crowded(request: pytest.FixtureRequest) -> Iterator[tuple[str, Cluster]]:
-    cluster = Cluster.create(max_connections=MAX_CONNECTIONS)
-    try:
-        yield request.param, cluster
-    finally:
-        cluster.destroy()
+def crowded(request: pytest.FixtureRequest) -> Iterator[Api]:
+    """The service with a pool of 30 on a cluster of its own with max_connections 20."""
+    with start(request.param, None, pool=MAX_CONNECTIONS + 10, tag="-crowded",
+               max_connections=MAX_CONNECTIONS) as proc:
+        yield Api(request.param, proc.url)
 
 
-def test_pool_larger_than_server_allows(crowded) -> None:
+def test_pool_larger_than_server_allows(crowded: Api) -> None:
     """A pool of 30 against max_connections 20: the connections the server refuses are not
     errors, the requests wait for the ones the pool has."""
-    name, cluster = crowded
-    proc = start(name, cluster, pool=MAX_CONNECTIONS + 10, tag="-crowded")
-    try:
-        crossing_transfers([Api(name, proc.url)])
-    finally:
-        proc.stop()
+    crossing_transfers([crowded])
 
 
 def test_services_share_one_database(request: pytest.FixtureRequest) -> None:
@@ -78,13 +73,6 @@ def test_services_share_one_database(request: pytest.FixtureRequest) -> None:
     the last one started gets fewer connections than its pool size, but never none."""
     names = serving(request.config, request.node)
     pool = math.ceil(1.2 * MAX_CONNECTIONS / len(names))
-    cluster = Cluster.create(max_connections=MAX_CONNECTIONS)
-    started = []
-    try:
-        for name in names:
-            started.append(start(name, cluster, pool=pool, tag="-shared"))
+    with Cluster.create(max_connections=MAX_CONNECTIONS) as cluster, ExitStack() as stack:
+        started = [stack.enter_context(start(name, cluster, pool=pool, tag="-shared")) for name in names]
         crossing_transfers([Api(p.service.name, p.url) for p in started])
-    finally:
-        for proc in started:
-            proc.stop()
-        cluster.destroy()

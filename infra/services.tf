@@ -7,8 +7,8 @@ locals {
   # runs natively only, so AWS never sees it.
   bank_services = { for name, bank in yamldecode(file("${path.module}/../services.yaml")) : name => bank if try(bank.image, null) != null }
 
-  # Where the services find PostgreSQL and listen. Pool size and acquire timeout keep the
-  # services' own defaults; the aws environment sets POSTGRES_CONNECTIONS_SIZE per level.
+  # Where the services find PostgreSQL and listen. Pool size and acquire timeout are not here:
+  # the aws environment passes both per level (bankbench.config.pool_env).
   bank_environment = {
     POSTGRES_HOST = local.postgres_host
     POSTGRES_PORT = tostring(local.ports.postgres)

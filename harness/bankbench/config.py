@@ -1,10 +1,46 @@
-"""The configuration every service reads (bank-go/config.go, bank-java's application.yaml): the
-names the harness sets, and the services' defaults, which the harness records but never passes."""
+"""The configuration every service reads (bank-go/config.go, bank-java's application.yaml) and
+PostgreSQL's max_connections: the names the harness sets and the defaults it passes.
+
+The harness passes pool size and acquire timeout to every service it starts, and max_connections
+to every server it starts, explicitly, and records what it passed in the run's manifest. The
+services keep defaults of their own for a start by hand: contract/test_defaults.py checks that
+they are these.
+"""
+
+import os
+import re
+
+from bankbench import paths
+from bankbench.errors import UserError
 
 POOL_SIZE = "POSTGRES_CONNECTIONS_SIZE"
 ACQUIRE_TIMEOUT_MS = "POSTGRES_ACQUIRE_TIMEOUT_MS"
+POOL_SETTINGS = (POOL_SIZE, ACQUIRE_TIMEOUT_MS)
 PORT = "PORT"
 
-DEFAULT_POOL_SIZE = 95  # 100 connections of PostgreSQL's default, 5 left for the harness and psql
+DEFAULT_POOL_SIZE = 95  # leaves 5 of max_connections() for the harness and psql
 DEFAULT_ACQUIRE_TIMEOUT_MS = 3000
 DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform leave PORT unset
+
+
+def acquire_timeout_ms() -> int:
+    """The acquire timeout the harness passes: $POSTGRES_ACQUIRE_TIMEOUT_MS when set, else the
+    default."""
+    value = os.environ.get(ACQUIRE_TIMEOUT_MS, str(DEFAULT_ACQUIRE_TIMEOUT_MS))
+    if not value.isdigit() or int(value) < 1:
+        raise UserError(f"{ACQUIRE_TIMEOUT_MS}={value!r}: want milliseconds, a whole number above 0")
+    return int(value)
+
+
+def pool_env(pool: int) -> dict[str, str]:
+    """What the harness passes a service it starts with a pool of `pool` connections."""
+    return {POOL_SIZE: str(pool), ACQUIRE_TIMEOUT_MS: str(acquire_timeout_ms())}
+
+
+def max_connections() -> int:
+    """PostgreSQL's max_connections unless a run asks for another: db/postgresql.conf's, the one
+    place it is set (the compose and AWS image bakes that file in)."""
+    found = re.search(r"^max_connections\s*=\s*(\d+)", paths.PG_SETTINGS.read_text(), re.MULTILINE)
+    if not found:
+        raise UserError(f"{paths.PG_SETTINGS} sets no max_connections")
+    return int(found.group(1))

@@ -11,7 +11,6 @@ import pytest
 from bankbench import registry
 from bankbench.system import aotcache, services
 from bankbench.tools import jdk
-from bankbench.tools.pg import Cluster, free_port
 
 
 @pytest.mark.integration
@@ -27,16 +26,8 @@ def test_the_java_variant_runs_with_its_trained_cache(monkeypatch: pytest.Monkey
     jar = registry.get("java").artifact
     assert str(aotcache.extracted_jar(jar)) in service.command
     assert str(jar) not in service.command
-    cluster = Cluster.create()
-    try:
-        running = service.start(port=free_port(), pool=2, db_env=cluster.env(),
-                                log=tmp_path / "java.log")
-        try:
-            assert httpx.get(f"{running.url}/health").status_code == 200
-        finally:
-            running.stop()
-    finally:
-        cluster.destroy()
+    with services.local_service(service, 2, log=tmp_path / "java.log") as running:
+        assert httpx.get(f"{running.url}/health").status_code == 200
 
 
 def test_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -65,7 +65,8 @@ def test_manifest_records_the_context(smoke) -> None:
                                          "postgresql", "jmeter"}
     assert manifest["versions"]["jmeter"] == "5.6.3"
     assert "unknown" not in manifest["versions"].values()
-    assert manifest["settings"]["postgresql"]["max_connections"] == "100"
+    assert manifest["settings"]["postgresql"]["max_connections"] == str(config.max_connections())
+    assert manifest["settings"]["acquire_timeout_ms"] == config.acquire_timeout_ms()
     assert manifest["machine"]["cores"] >= 1 and len(manifest["git"]["commit"]) in (0, 40)
 
 

@@ -69,11 +69,12 @@ def test_every_image_builds_without_docker_hub_when_told(compose: dict) -> None:
 
 
 def test_the_services_own_defaults_apply_unless_the_caller_sets_them(compose: dict) -> None:
-    """A null value: compose takes the caller's environment, or leaves the variable unset."""
+    """A null value: compose takes the caller's environment (the harness sets the pool
+    settings), or leaves the variable unset."""
     for name in map(composefile.service_name, registry.names()):
         environment = compose["services"][name]["environment"]
-        assert environment[config.POOL_SIZE] is None
-        assert config.ACQUIRE_TIMEOUT_MS not in environment and config.PORT not in environment
+        assert all(environment[setting] is None for setting in config.POOL_SETTINGS)
+        assert config.PORT not in environment
 
 
 def test_a_new_service_gets_its_block(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
@@ -88,8 +89,9 @@ def test_a_new_service_gets_its_block(monkeypatch: pytest.MonkeyPatch, tmp_path)
 
 
 def test_postgres_uses_the_shared_max_connections_knob(compose: dict) -> None:
+    """The harness's value, else db/postgresql.conf's, for a start by hand."""
     command = compose["services"]["postgres"]["command"]
-    assert "max_connections=${PG_MAX_CONNECTIONS:-100}" in command
+    assert f"max_connections=${{PG_MAX_CONNECTIONS:-{config.max_connections()}}}" in command
 
 
 def test_docker_compose_parses_it_where_available() -> None:

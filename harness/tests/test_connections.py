@@ -9,23 +9,14 @@ import pytest
 
 from bankbench.checks import connections
 from bankbench.system import services
-from bankbench.tools.pg import Cluster, free_port
 
 
 @pytest.mark.integration
 def test_connections_held_and_answered(tmp_path: Path) -> None:
-    cluster = Cluster.create()
-    try:
-        proc = services.get("go").start(port=free_port(), pool=5, db_env=cluster.env(),
-                                        log=tmp_path / "go.log")
-        try:
-            ids = [httpx.post(f"{proc.url}/client/new/10").json()["id"] for _ in range(3)]
-            # 8 s: past the longest first wait (THINK_S), so that every connection sends.
-            got = connections.run(int(proc.url.rsplit(":", 1)[1]), proc.pid, ids, 300, 8)
-        finally:
-            proc.stop()
-    finally:
-        cluster.destroy()
+    with services.local_service("go", 5, log=tmp_path / "go.log") as proc:
+        ids = [httpx.post(f"{proc.url}/client/new/10").json()["id"] for _ in range(3)]
+        # 8 s: past the longest first wait (THINK_S), so that every connection sends.
+        got = connections.run(int(proc.url.rsplit(":", 1)[1]), proc.pid, ids, 300, 8)
     assert (got["opened"], got["open_peak"], got["connect_failed"]) == (300, 300, {})
     assert got["answered"] >= 300 and set(got["answers_by_status"]) == {"200"}
     assert got["dropped_by_service"] == {} and got["service_alive"]

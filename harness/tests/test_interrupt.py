@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from bankbench import paths
+from bankbench import config, paths
 from bankbench.analyse import analysis
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -71,7 +71,7 @@ def test_an_environment_that_cannot_open_leaves_no_run_folder(tmp_path: Path, mo
     monkeypatch.setattr(paths, "RUNS", tmp_path / "runs")
     affinity = os.sched_getaffinity(0)
     opts = Options(profiles.load("smoke"), placement.plan(placement.default_mode()),
-                          pg_max_connections=None, durable=True)
+                          pg_max_connections=config.max_connections(), durable=True)
     with pytest.raises(UserError, match="PG_BINDIR"):
         runner.run(opts, Native)
     assert not (tmp_path / "runs").exists() and os.sched_getaffinity(0) == affinity

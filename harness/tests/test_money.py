@@ -17,9 +17,8 @@ CREATE = "WITH c AS (INSERT INTO client (balance) VALUES ({b}) RETURNING id, bal
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
-    c = Cluster.create()
-    yield c
-    c.destroy()
+    with Cluster.create() as c:
+        yield c
 
 
 @pytest.fixture

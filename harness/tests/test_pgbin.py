@@ -24,8 +24,8 @@ def packaged(path_without: Callable[..., str]) -> Iterator[Cluster]:
         mp.delenv("PG_BINDIR", raising=False)
         mp.setenv("PATH", path_without("pg_config", "xz", "tar"))
         cluster = Cluster.create()
-    yield cluster
-    cluster.destroy()
+    with cluster:
+        yield cluster
 
 
 @pytest.mark.integration

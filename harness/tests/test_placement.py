@@ -12,7 +12,7 @@ import pytest
 from bankbench.errors import UserError
 from bankbench.system import services
 from bankbench.tools import placement
-from bankbench.tools.pg import Cluster, free_port
+from bankbench.tools.pg import Cluster
 
 CPUS = sorted(os.sched_getaffinity(0))
 
@@ -43,20 +43,13 @@ def test_described_for_the_report() -> None:
 @pytest.mark.skipif(len(CPUS) < 2, reason="needs 2 CPUs")
 def test_the_system_under_test_runs_on_its_cpus(tmp_path) -> None:
     where = placement.plan("split")
-    cluster = Cluster.create(cpus=where.sut_cpus)
-    try:
+    with (Cluster.create(cpus=where.sut_cpus) as cluster,
+          services.local_service("go", 2, cluster=cluster, log=tmp_path / "go.log", cpus=where.sut_cpus) as go):
         with psycopg.connect(host="127.0.0.1", port=cluster.port, user="postgres", dbname="bank") as conn:
             backend = psutil.Process(conn.info.backend_pid)  # forked for this connection
             server = psutil.Process(cluster.postmaster_pid())
             for process in (server, *server.children(), backend):
                 assert tuple(process.cpu_affinity()) == where.sut, process
-        go = services.get("go").start(port=free_port(), pool=2, db_env=cluster.env(),
-                                      log=tmp_path / "go.log", cpus=where.sut_cpus)
-        try:
-            threads = psutil.Process(go.pid).threads()
-            assert len(threads) > 1
-            assert all(tuple(os.sched_getaffinity(t.id)) == where.sut for t in threads)
-        finally:
-            go.stop()
-    finally:
-        cluster.destroy()
+        threads = psutil.Process(go.pid).threads()
+        assert len(threads) > 1
+        assert all(tuple(os.sched_getaffinity(t.id)) == where.sut for t in threads)

@@ -27,7 +27,7 @@ import psutil
 from bankbench import paths, registry
 from bankbench.measure import manifest
 from bankbench.system import services
-from bankbench.tools.pg import Cluster, free_port
+from bankbench.tools.pg import Cluster
 
 HOST = "127.0.0.1"
 TRICKLE_S = 0.5  # pause inside each request: the two halves arrive apart
@@ -189,24 +189,18 @@ def main(args: argparse.Namespace) -> int:
     raise_fd_limit(args.connections + 1000)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     rows = []
-    cluster = Cluster.create()
-    try:
+    with Cluster.create() as cluster:
         for name in args.service.split(","):
             cluster.reset()
-            proc = services.get(name).start(port=free_port(), pool=POOL, db_env=cluster.env(),
-                                            log=paths.STATE / "connections" / f"{name}.log")
-            try:
+            with services.local_service(name, POOL, cluster=cluster,
+                                        log=paths.STATE / "connections" / f"{name}.log") as proc:
                 ids = [httpx.post(f"{proc.url}/client/new/1000").json()["id"]
                        for _ in range(CLIENTS)]
                 port = int(proc.url.rsplit(":", 1)[1])
                 row = {"service": name, **run(port, proc.pid, ids, args.connections,
                                                           args.duration)}
-            finally:
-                proc.stop()
             print(_line(row), flush=True)
             rows.append(row)
-    finally:
-        cluster.destroy()
     OUT.mkdir(parents=True, exist_ok=True)
     doc = {"created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
            "load": {"connections": args.connections, "duration_s": args.duration,

@@ -20,7 +20,7 @@ from pathlib import Path
 from bankbench import paths, registry
 from bankbench.errors import UserError
 from bankbench.system import services
-from bankbench.tools.pg import Cluster, free_port
+from bankbench.tools.pg import Cluster
 
 CONFIG = paths.ROOT / "contract" / "fuzz" / "schemathesis.toml"
 # Fixed by default, so that CI replays the same cases; SCHEMATHESIS_SEED=random draws new ones.
@@ -58,19 +58,14 @@ def seed(value: str | None) -> int:
 
 def run(names: list[str], seed: int, examples: int, logs: Path) -> list[Result]:
     """Runs schemathesis against each service in turn, on one cluster reset before each."""
-    cluster = Cluster.create()
-    try:
+    with Cluster.create() as cluster:
         return [_one(name, cluster, seed, examples, logs) for name in names]
-    finally:
-        cluster.destroy()
 
 
 def _one(name: str, cluster: Cluster, seed: int, examples: int, logs: Path) -> Result:
     cluster.reset()
     log = logs / f"fuzz-{name}.log"
-    proc = services.get(name).start(port=free_port(), pool=POOL, db_env=cluster.env(),
-                                    log=logs / f"fuzz-{name}-service.log")
-    try:
+    with services.local_service(name, POOL, cluster=cluster, log=logs / f"fuzz-{name}-service.log") as proc:
         cmd = [str(Path(sys.executable).parent / "st"), "--config-file", str(CONFIG), "--no-color",
                "run", str(paths.OPENAPI), "--url", proc.url, "--checks", "all",
                "--max-examples", str(examples), "--seed", str(seed)]
@@ -80,8 +75,6 @@ def _one(name: str, cluster: Cluster, seed: int, examples: int, logs: Path) -> R
                                  timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
             raise UserError(f"schemathesis against {name} took over {TIMEOUT_S} s") from None
-    finally:
-        proc.stop()
     log.write_text(out.stdout + out.stderr)
     return parse(name, out.stdout, out.returncode, log)
 

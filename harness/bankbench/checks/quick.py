@@ -26,7 +26,7 @@ from bankbench.measure.resources import Tree
 from bankbench.measure.scrape import Scraper
 from bankbench.system import aotcache, money, queries, services
 from bankbench.tools import pgbin
-from bankbench.tools.pg import Cluster, free_port
+from bankbench.tools.pg import Cluster
 
 CLIENTS = 10_000
 SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generate_series(1, "
@@ -140,20 +140,16 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
         raise UserError(f"pgbench of PostgreSQL {pgbin.MAJOR} or newer is required: see make doctor")
     runner = f"pgbench {pgbin.major(tool)} (same SQL)"  # its major, as it may be newer than 15
     rows = []
-    cluster = Cluster.create()
-    try:
+    with Cluster.create() as cluster:
         scripts = pgbench_scripts(workdir)
         for endpoint in ENDPOINTS:
             for name in service_names:
                 _fresh(cluster)
-                svc = services.get(name).start(port=free_port(), pool=config.DEFAULT_POOL_SIZE, db_env=cluster.env(),
-                                               log=workdir / f"{name}.log")
-                try:
+                with services.local_service(name, config.DEFAULT_POOL_SIZE, cluster=cluster,
+                                            log=workdir / f"{name}.log") as svc:
                     warm = warm_up(svc, endpoint, connections, warmup_s)
                     figures = measure(svc, endpoint, connections, seconds,
                                       workdir / f"{name}-{endpoint}-metrics.csv" if scrape else None)
-                finally:
-                    svc.stop()
                 rows.append({"endpoint": ENDPOINTS[endpoint], "runner": name, **figures,
                              "money_ok": _money_ok(cluster),
                              "warmup_s": steady.ROUND_S * len(warm), "warm": steady.is_warm(warm),
@@ -168,10 +164,7 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                          **pgbench(tool, cluster, scripts[endpoint], connections, seconds, measured),
                          "money_ok": _money_ok(cluster)})
             print(f"  {'pgbench':<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
-        settings = cluster.settings()
-    finally:
-        cluster.destroy()
-    return rows, settings
+        return rows, cluster.settings()
 
 
 def _money_ok(cluster: Cluster) -> bool:
@@ -215,7 +208,7 @@ def main(args: argparse.Namespace) -> int:
                  f"{steady.JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
                  f"{args.duration} s measured; pgbench -M prepared "
                  f"with {args.connections} clients on the same statement; {CLIENTS} "
-                 f"clients seeded; pool {config.DEFAULT_POOL_SIZE}, max_connections 100; "
+                 f"clients seeded; pool {config.DEFAULT_POOL_SIZE}, max_connections {pg['max_connections']}; "
                  "database reset before each row; "
                  "load generator, service and PostgreSQL share the machine"
                  + ("; /metrics scraped once a second while measuring" if args.scrape else "")),

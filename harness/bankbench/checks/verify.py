@@ -32,7 +32,7 @@ import pandas as pd
 from bankbench import registry
 from bankbench.errors import UserError
 from bankbench.system import services
-from bankbench.tools.pg import DATABASE, Cluster, free_port
+from bankbench.tools.pg import DATABASE, Cluster
 
 REQUESTS_PER_TYPE = 20
 IDLE_CHECK_S = 0.7  # longer than the pools' 500 ms: the next request sees the closed connection
@@ -99,21 +99,18 @@ def fingerprint(query: str) -> str:
 def measure(service: services.Service, cluster: Cluster, log: Path) -> dict[str, dict]:
     """Runs the mix through one service on a fresh database; returns the counts per type."""
     cluster.reset()
-    svc = service.start(port=free_port(), pool=1, db_env=cluster.env(), log=log)
-    try:
-        with httpx.Client(base_url=svc.url, timeout=30) as client:
-            ids = {RICH: _new_client(client, 10**6), POOR: _new_client(client, 0)}
-            counts, before = {}, _barrier(cluster)
-            for request in MIX:
-                statuses = {request.send(client, ids)}
-                middle = _barrier(cluster)
-                statuses |= {request.send(client, ids) for _ in range(1 + REQUESTS_PER_TYPE)}
-                after = _barrier(cluster)
-                counts[request.name] = _costs(_delta(before, middle), _delta(middle, after))
-                counts[request.name]["statuses"] = sorted(statuses)
-                before = after
-    finally:
-        svc.stop()
+    with (services.local_service(service, 1, cluster=cluster, log=log) as svc,
+          httpx.Client(base_url=svc.url, timeout=30) as client):
+        ids = {RICH: _new_client(client, 10**6), POOR: _new_client(client, 0)}
+        counts, before = {}, _barrier(cluster)
+        for request in MIX:
+            statuses = {request.send(client, ids)}
+            middle = _barrier(cluster)
+            statuses |= {request.send(client, ids) for _ in range(1 + REQUESTS_PER_TYPE)}
+            after = _barrier(cluster)
+            counts[request.name] = _costs(_delta(before, middle), _delta(middle, after))
+            counts[request.name]["statuses"] = sorted(statuses)
+            before = after
     return counts
 
 
@@ -210,12 +207,9 @@ def run(names: list[str], workdir: Path, out: Path | None = None) -> dict:
 
 
 def run_services(chosen: list[services.Service], workdir: Path, out: Path | None = None) -> dict:
-    cluster = Cluster.create(extra_settings=SETTINGS)
-    try:
+    with Cluster.create(extra_settings=SETTINGS) as cluster:
         cluster.psql("CREATE EXTENSION pg_stat_statements", database="postgres")
         results = {s.name: measure(s, cluster, workdir / f"verify-{s.name}.log") for s in chosen}
-    finally:
-        cluster.destroy()
     found = problems(results)
     doc = {"requests_per_type": REQUESTS_PER_TYPE, "ok": not found, "problems": found,
            "results": results}

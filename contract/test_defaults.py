@@ -1,0 +1,75 @@
+"""The services' own defaults are the harness's: each service, started without
+POSTGRES_CONNECTIONS_SIZE and POSTGRES_ACQUIRE_TIMEOUT_MS, has the pool size and the acquire
+timeout of bankbench/config.py, which the harness passes explicitly. A default changed on one
+side only fails here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import psycopg
+import pytest
+
+from bankbench import config
+from bankbench.measure import scrape
+from bankbench.tools import pg
+from bankbench.tools.pg import Cluster
+
+from conftest import Api, start
+
+# How much later than the acquire timeout the 503 may come (two loaded cores): a default that
+# moves by a second or more fails. Earlier, only by the clocks' resolution.
+SLACK_S = 0.75
+EARLY_S = 0.05
+BUSY_WAIT_S = 30  # for the blocked transfers to take every pooled connection
+
+
+@pytest.fixture(scope="module")
+def defaulted(request: pytest.FixtureRequest) -> Iterator[tuple[Api, Cluster]]:
+    """The service on its own defaults, on a cluster of its own: its pool takes most of the
+    server's max_connections."""
+    with Cluster.create() as cluster, start(request.param, cluster, pool=None, tag="-defaults") as proc:
+        yield Api(request.param, proc.url), cluster
+
+
+def pool(api: Api) -> dict[str, float]:
+    return scrape.values(api.get("/metrics").text, scrape.selectors(api.name))
+
+
+def test_the_pool_size_is_the_harness_default(defaulted: tuple[Api, Cluster]) -> None:
+    api, _ = defaulted
+    assert pool(api)["pool_max"] == config.DEFAULT_POOL_SIZE
+
+
+def test_the_acquire_timeout_is_the_harness_default(defaulted: tuple[Api, Cluster]) -> None:
+    """Every pooled connection held by a transfer that waits for a locked row: the next request
+    waits the acquire timeout for one, then answers 503."""
+    api, cluster = defaulted
+    size, timeout_s = config.DEFAULT_POOL_SIZE, config.DEFAULT_ACQUIRE_TIMEOUT_MS / 1000
+    src, dst = api.new_client(size), api.new_client(0)
+    url = str(api.client.base_url)
+
+    def transfer() -> int:
+        return httpx.post(f"{url}/transaction", timeout=60,
+                          json={"from_client_id": src, "to_client_id": dst, "amount": 1}).status_code
+
+    # The locker's session ends (and its transaction with it) before the executor waits for the
+    # transfers, also when an assertion fails.
+    with (ThreadPoolExecutor(size) as senders,
+          psycopg.connect(host="127.0.0.1", port=cluster.port, user=pg.USER, dbname=pg.DATABASE) as locker):
+        locker.execute("SELECT 1 FROM client WHERE id = %s FOR UPDATE", (src,))
+        for _ in range(size):
+            senders.submit(transfer)
+        deadline = time.monotonic() + BUSY_WAIT_S
+        while pool(api)["pool_active"] < size:
+            assert time.monotonic() < deadline, f"not every connection busy: {pool(api)}"
+            time.sleep(0.2)
+        started = time.monotonic()
+        resp = api.get(f"/client/{dst}/balance")
+        took = time.monotonic() - started
+    assert (resp.status_code, resp.json()["message"]) == (503, "database unavailable")
+    assert timeout_s - EARLY_S <= took < timeout_s + SLACK_S, f"{took:.2f} s, want {timeout_s} s"
