@@ -96,6 +96,13 @@ def test_a_profile_over_a_base_is_its_levels_started_otherwise() -> None:
     assert profiles.levels(warm)[0].as_dict()["start"] == "warm"
 
 
+def test_warm_levels_run_a_service_through_its_levels_in_each_repeat() -> None:
+    p = profiles.load("smoke", {"users": [1, 2], "repeat": 2, "services": ["go", "java"], "start": "warm"})
+    assert [lv.id for lv in profiles.levels(p)] == [
+        "go-u1-p95-r1", "go-u2-p95-r1", "java-u1-p95-r1", "java-u2-p95-r1",
+        "go-u1-p95-r2", "go-u2-p95-r2", "java-u1-p95-r2", "java-u2-p95-r2"]
+
+
 def test_a_base_must_exist_and_be_a_root(tmp_path: Path) -> None:
     chained = tmp_path / "p.toml"
     chained.write_text('[profiles.a]\nmodel = "open"\nusers = [1]\n'

@@ -154,10 +154,15 @@ def _validate(p: Profile) -> None:
 
 def levels(profile: Profile) -> list[Level]:
     """Every level, ordered so each repetition sweeps the matrix once, and the services run one
-    after the other at each point of it: a drift of the machine over the run hits them alike."""
-    return [Level(service, users, pool, repeat, profile)
-            for repeat, pool, users, service in itertools.product(
-                range(1, profile.repeat + 1), profile.pools, profile.users, profile.services)]
+    after the other at each point of it: a drift of the machine over the run hits them alike.
+    Warm starts run a service's levels one after the other in each repetition instead, so one
+    warm service serves them all (bankbench.run.warmup)."""
+    repeats = range(1, profile.repeat + 1)
+    if profile.start == "warm":
+        return [Level(service, users, pool, repeat, profile) for repeat, pool, service, users in
+                itertools.product(repeats, profile.pools, profile.services, profile.users)]
+    return [Level(service, users, pool, repeat, profile) for repeat, pool, users, service in
+            itertools.product(repeats, profile.pools, profile.users, profile.services)]
 
 
 def int_list(text: str | None) -> list[int] | None:

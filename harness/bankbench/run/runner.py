@@ -51,9 +51,15 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
                 verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
             print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
                   f"({LOAD_MODELS[opts.profile.model]}) in {where.describe()} -> {run_dir}")
-            for i, level in enumerate(levels, 1):
-                _run_level(run_dir / "levels" / level.id, level, where, opts, int(pg["max_connections"]),
-                           f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
+            # A warm service serves the following levels of its service and pool (run.warmup).
+            kept = warmup.Kept() if opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu) else None
+            try:
+                for i, level in enumerate(levels, 1):
+                    _run_level(run_dir / "levels" / level.id, level, where, opts, int(pg["max_connections"]),
+                               f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]), kept)
+            finally:
+                if kept:
+                    kept.stop()
             _write_manifest(run_dir, final.name, opts, where, pg)  # with the versions of what ran (aws)
         finally:
             where.close()
@@ -68,8 +74,9 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
 
 def _remaining(todo: list[Level]) -> float:
     """Seconds left for these levels, counting ~15 s of database reset and start-up each, and
-    a warm start's warm-up at most."""
-    return sum(level.expected_s + 15 + (warmup.MAX_S if level.profile.start == "warm" else 0) for level in todo)
+    for a warm start a warm-up at most per service and repeat."""
+    warmups = {(level.service, level.repeat) for level in todo if level.profile.start == "warm"}
+    return sum(level.expected_s + 15 for level in todo) + warmup.MAX_S * len(warmups)
 
 
 def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: Env, pg: dict[str, str]) -> None:
@@ -82,22 +89,33 @@ def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: Env, pg: d
 
 
 def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connections: int,
-               tag: str, remaining_s: float) -> None:
-    where.reset()
+               tag: str, remaining_s: float, kept: warmup.Kept | None) -> None:
+    """One level: a fresh database and a fresh service (or the kept warm one, the tables emptied),
+    the load, the money check, level.json."""
     out.mkdir(parents=True)
     load = where.load(level, out)
-    svc = where.start(level.service, level.pool, out / "service.log", load.service_env(),
-                      aot=level.profile.start == "aot")
-    started = {}
+    if kept and kept.serves(level):
+        where.psql(paths.EMPTY_TABLES.read_text())
+        svc, started = kept.svc, {"warm_since": kept.since}
+    else:
+        if kept:
+            kept.stop()
+        where.reset()
+        svc = where.start(level.service, level.pool, out / "service.log", load.service_env(),
+                          aot=level.profile.start == "aot")
+        started = {}
+        if kept:
+            kept.hold(level, svc)
     try:
-        if level.profile.start == "warm":
+        if level.profile.start == "warm" and "warm_since" not in started:
             started["warmup"] = warmup.warm_up(where, svc, level, out, tag)
         if level.profile.scenario == "contention":
             count = level.profile.hot_accounts
             hot.check(where.psql(hot.setup_sql(count)), count)
         started_ms, ended_ms = load.run(svc, tag, remaining_s)
     finally:
-        svc.stop()
+        if not kept:
+            svc.stop()
     faults = load.finish((started_ms, ended_ms))
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
