@@ -100,6 +100,25 @@ def test_head_is_get_without_body(svc: Api) -> None:
     assert (status, headers["allow"]) == (405, "POST")
 
 
+def test_a_connection_serves_any_number_of_requests(svc: Api) -> None:
+    """Keep-alive without a request limit, in every service (Tomcat's default closes a
+    connection after 100 requests; net/http never does): 300 requests, one connection."""
+    url = httpx.URL(str(svc.client.base_url))
+    conn = http.client.HTTPConnection(url.host, url.port, timeout=10)
+    try:
+        for _ in range(300):
+            conn.request("GET", "/")
+            resp = conn.getresponse()
+            resp.read()
+            assert resp.status == 200 and resp.getheader("connection", "").lower() != "close"
+        sock = conn.sock
+        conn.request("GET", "/")
+        conn.getresponse().read()
+        assert conn.sock is sock  # not reconnected
+    finally:
+        conn.close()
+
+
 def test_slow_clients_dropped(svc: Api) -> None:
     """Headers trickled then stalled, and an idle keep-alive connection: both closed in time."""
     url = httpx.URL(str(svc.client.base_url))

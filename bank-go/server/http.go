@@ -13,7 +13,8 @@ import (
 
 // The limits of a connection, stated alike for the Java service's Tomcat
 // (bank-java application.yaml): a slow or idle client is dropped without
-// holding anything but its socket for long.
+// holding anything but its socket for long. Neither limits the requests
+// one keep-alive connection serves (Tomcat's max-keep-alive-requests -1).
 const (
 	// MaxConnections bounds the open connections (Tomcat's max-connections);
 	// more wait in the kernel's listen backlog until one closes.
