@@ -91,8 +91,8 @@ class Aws:
         self.admin(database.RESET)
 
     def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None) -> Task:
-        """The service's task with the level's pool and the acquire timeout (its log stays in CloudWatch, not `log`; no
-        `extra_env`: the load asks for none)."""
+        """The service's task with the level's pool and the acquire timeout (its log stays in
+        CloudWatch, not `log`; no `extra_env`: the load asks for none)."""
         self.find_workers()
         arn = self.cluster.run(service, "service", "service", "bank", environment=config.pool_env(pool))
         try:
