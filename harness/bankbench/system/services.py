@@ -30,11 +30,11 @@ class Service:
 
     def start(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
-        """Starts the service and waits until it serves. It gets a pool of `pool` connections
-        and the harness's acquire timeout (bankbench.config.pool_env), never the caller's
-        environment's; `pool` None leaves both to the service's own defaults. `extra_env` adds
-        settings, such as those of a CPU profile (bankbench.measure.cpuprofile); `cpus`
-        restricts it to those CPUs."""
+        """Starts the service and waits until it serves. The pool settings are passed
+        explicitly, never inherited: `pool` connections and the harness's acquire timeout
+        (bankbench.config.pool_env), or with `pool` None neither, for the service's own
+        defaults. `extra_env` adds settings, such as those of a CPU profile
+        (bankbench.measure.cpuprofile); `cpus` restricts it to those CPUs."""
         inherited = {k: v for k, v in os.environ.items() if k not in config.POOL_SETTINGS}
         env = {**inherited, **db_env, **dict(self.env), **(extra_env or {}), config.PORT: str(port),
                **(config.pool_env(pool) if pool is not None else {})}

@@ -96,7 +96,8 @@ class Aws:
     def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None,
               aot: bool = False) -> Task:
         """The service's task with the level's pool and the acquire timeout (its log stays in
-        CloudWatch, not `log`; no        `extra_env`: the load asks for none)."""
+        CloudWatch, not `log`; no `extra_env`: the load asks for none; never `aot`, which
+        __init__ refuses)."""
         self.find_workers()
         arn = self.cluster.run(service, "service", "service", "bank", environment=config.pool_env(pool))
         try:
