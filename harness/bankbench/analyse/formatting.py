@@ -8,7 +8,8 @@ import pandas as pd
 from tabulate import tabulate
 
 Format = Callable[[float], str]
-NAME_COLUMNS = {"service", "label", "level", "item", "value", "errors by status"}  # left-aligned in Markdown
+# Left-aligned in Markdown:
+NAME_COLUMNS = {"service", "label", "level", "item", "value", "errors by status", "placement"}
 
 
 def number(value: float) -> str:

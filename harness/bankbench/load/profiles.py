@@ -10,6 +10,7 @@ from typing import Any
 
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
+from bankbench.tools import placement
 
 LOAD_MODELS = {  # each model in words, for the manifest and the progress
     "article": "closed model, one iteration per user, users started linearly over the ramp-up: "
@@ -40,6 +41,9 @@ class Profile:
     rampup_s: int
     warmup_s: int
     duration_s: int
+    # CPU placements (bankbench.tools.placement) to run the whole profile under, each as a run of
+    # its own; none: the machine's default.
+    placements: list[str]
 
 
 @dataclass(frozen=True)
@@ -96,14 +100,19 @@ class Level:
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
     """The profile `name`: every service of the registry at the services' default pool, under the
-    file's defaults, under the profile, under `overrides` (None values ignored)."""
+    file's defaults, under the profile it `extends` (if any), under the profile, under
+    `overrides` (None values ignored)."""
     with open(path, "rb") as f:
         doc = tomllib.load(f)
     profiles = doc.get("profiles", {})
     if name not in profiles:
         raise UserError(f"unknown profile {name!r}: choose from {', '.join(profiles)}")
-    merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE],
-              **doc.get("defaults", {}), **profiles[name],
+    own = dict(profiles[name])
+    base = own.pop("extends", None)
+    if base is not None and (base not in profiles or "extends" in profiles[base]):
+        raise UserError(f"profile {name!r} extends {base!r}, which is not a profile that extends none")
+    merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE], "placements": [],
+              **doc.get("defaults", {}), **(profiles[base] if base else {}), **own,
               **{k: v for k, v in (overrides or {}).items() if v is not None}}
     try:
         profile = Profile(name=name, **merged)
@@ -129,6 +138,10 @@ def _validate(p: Profile) -> None:
         problems.append("repeat and duration_s must be positive, the rest not negative")
     if p.scenario == "contention" and p.hot_accounts < 2:
         problems.append("contention needs hot_accounts >= 2")
+    if unknown := [mode for mode in p.placements if mode not in placement.MODES]:
+        problems.append(f"unknown placements {unknown}: choose from {', '.join(placement.MODES)}")
+    if len(set(p.placements)) < len(p.placements):
+        problems.append("placements must not repeat")
     if problems:
         raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
 
