@@ -82,6 +82,9 @@ def test_the_load_generator_beside_postgresql_is_short_when_their_cpu_is_full() 
 
 def test_allowed_reads_what_the_kernel_applied() -> None:
     assert _expand(placement.allowed(os.getpid())) == ",".join(map(str, CPUS))
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    assert placement.allowed(gone.pid) == ""
 
 
 @pytest.mark.integration

@@ -116,11 +116,14 @@ def taskset(cpus: Sequence[int], command: Sequence[str]) -> list[str]:
 
 def allowed(pid: int) -> str:
     """The CPUs process `pid` may run on, as the kernel lists them (`Cpus_allowed_list` of
-    /proc/<pid>/status: "1", "0-3"); a container's cpuset shows there too."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("Cpus_allowed_list:"):
-            return line.split(":", 1)[1].strip()
-    raise UserError(f"/proc/{pid}/status has no Cpus_allowed_list")
+    /proc/<pid>/status: "1", "0-3"; a container's cpuset shows there too); "" once it has
+    exited (what failed says so itself)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return ""
+    return next(line.split(":", 1)[1].strip() for line in status.splitlines()
+                if line.startswith("Cpus_allowed_list:"))
 
 
 def _cpu_list(cpus: Sequence[int]) -> str:
