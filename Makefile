@@ -4,7 +4,8 @@
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, SERVICE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
-# PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|shared (see README.md).
+# PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|service-alone|shared or a
+# comma list of them, a run each (see README.md).
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -108,6 +109,8 @@ bench: doctor venv build jmeter-install ## every service (or SERVICE=) on PROFIL
 bench-%: doctor venv build jmeter-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
 	$(BENCH) --service $*
 	$(SUMMARIZE)
+sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~2.5 h)
+	$(MAKE) bench PROFILE=placement
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
@@ -146,5 +149,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
-	check test lint format verify bench quick-bench fuzz connections \
+	check test lint format verify bench sensitivity quick-bench fuzz connections \
 	plan summarize compare report compose-file newcomer offline-images images jmeter-gui

@@ -60,7 +60,8 @@ def test_manifest_records_the_context(smoke) -> None:
     placement = manifest["settings"]["cpu_placement"]  # the default: split where there are 2 CPUs
     assert placement["mode"] == ("split" if len(os.sched_getaffinity(0)) > 1 else "shared")
     if placement["mode"] == "split":
-        assert not set(placement["loadgen_cpus"]) & set(placement["sut_cpus"])
+        assert not set(placement["loadgen_cpus"]) & set(placement["service_cpus"])
+        assert placement["postgres_cpus"] == placement["service_cpus"]
     assert set(manifest["versions"]) >= {"go", "jdk", "spring_boot", "pgx", "hikaricp",
                                          "postgresql", "jmeter"}
     assert manifest["versions"]["jmeter"] == "5.6.3"

@@ -16,11 +16,14 @@ The definitions every table, chart and sentence of the report rests on:
 - Service metrics: from service_metrics.csv where the level has one, over the same window
   (bankbench.analyse.servicestats says how gauges and counters are read).
 - `loadgen_saturated`: with CPUs of its own (CPU placement split, `loadgen_cpus` in level.json),
-  the load generator used at least SATURATED_MACHINE_CPU % of them. Sharing the CPUs: machine
-  CPU mean >= SATURATED_MACHINE_CPU % and the load generator used at least as much CPU as the
-  service: the machine was full and the generator took a large share of it. Either way the
-  throughput says more about the generator than about the service. (A mean of one-second
-  samples stays below 100 % even with a full run queue.)
+  the load generator used at least SATURATED_MACHINE_CPU % of them. With PostgreSQL beside it on
+  those CPUs (service-alone, `loadgen_peers` in level.json), the two together used that much:
+  the CPUs were as full as the generator alone fills them under split, and its threads queued
+  behind PostgreSQL's backends. Sharing every CPU: machine CPU mean >= SATURATED_MACHINE_CPU %
+  and the load generator used at least as much CPU as the service: the machine was full and the
+  generator took a large share of it. Either way the throughput says more about the generator
+  than about the service. (A mean of one-second samples stays below 100 % even with a full run
+  queue.)
 - Repeats: a (service, users, pool) level runs `repeat` times; aggregates are the median over
   the repeats whose money check passed, with a 95 % confidence interval (bankbench.analyse.stats). A
   failed money check is never averaged in.
@@ -112,7 +115,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     if resources:
         metrics = read_metrics(level_dir / "metrics.csv")
         in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
-        summary["resources"] = resource_stats(in_window, level.get("loadgen_cpus"))
+        summary["resources"] = resource_stats(in_window, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
     if intervals:
         summary["seconds_ci"] = stats.second_intervals(
             ((measured["timeStamp"] - start) // 1000).to_numpy(dtype=int), measured["elapsed"].to_numpy(dtype=float))
@@ -165,17 +168,29 @@ def status_order(status: str) -> tuple[int, str]:
     return (int(status), "") if status.isdigit() else (10_000 + (status == NO_RESPONSE), status)
 
 
-def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None) -> dict:
+def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers: Sequence[str] = ()) -> dict:
     """CPU and memory figures of the metrics rows of a window, and whether the generator
-    saturated: its own `loadgen_cpus` when it had some (CPU placement split), else the machine."""
+    saturated (module doc): its `loadgen_cpus` when it had some, busy with it and its `peers`
+    (the processes beside it there, "pg"), else the machine."""
     figures = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
     machine, loadgen, service = (figures[k] for k in ("machine_cpu_mean", "loadgen_cpu_mean", "service_cpu_mean"))
     if loadgen_cpus:
-        saturated = loadgen is not None and loadgen >= SATURATED_MACHINE_CPU * loadgen_cpus
+        busy = [loadgen, *(figures[f"{peer}_cpu_mean"] for peer in peers)]
+        saturated = None not in busy and sum(busy) >= SATURATED_MACHINE_CPU * loadgen_cpus
     else:
         saturated = (None not in (machine, loadgen, service)
                      and machine >= SATURATED_MACHINE_CPU and loadgen >= service)
     return {**figures, "loadgen_saturated": saturated}
+
+
+def short_of_cpu(level: dict) -> str:
+    """What `loadgen_saturated` found of a level (its level.json), in words."""
+    if not level.get("loadgen_cpus"):
+        return (f"the machine was at least {SATURATED_MACHINE_CPU} % busy and JMeter used as much CPU "
+                "as the service")
+    if level.get("loadgen_peers"):
+        return f"its CPUs, with PostgreSQL on them, were at least {SATURATED_MACHINE_CPU} % busy"
+    return f"it used at least {SATURATED_MACHINE_CPU} % of its own CPUs"
 
 
 def _number(value: float) -> float | None:

@@ -9,8 +9,8 @@ import pandas as pd
 from tabulate import tabulate
 
 Format = Callable[[float], str]
-# left-aligned in Markdown
-NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status"}
+# Left-aligned in Markdown:
+NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status", "placement"}
 
 
 def number(value: float) -> str:

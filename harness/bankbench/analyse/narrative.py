@@ -66,9 +66,7 @@ def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> s
     """Which service led on a figure and by how much, each gap with the 95 % interval of the
     ratio; a gap that is not significant (`stats.Ratio.significant`) is "within noise", never a
     lead."""
-    ranked = sorted(figures.items(), key=lambda item: item[1].value, reverse=high_is_best)
-    (leader, lead), others = ranked[0], ranked[1:]
-    gaps = [(service, stats.ratio(figure, lead)) for service, figure in others]  # lead / other
+    leader, gaps = stats.leader(figures, high_is_best)
     if not any(r.significant for _, r in gaps):
         return (f"{name} there was within noise between the services ("
                 + "; ".join(f"{leader}'s was {number(r.value)} times {service}'s, {_interval(r)}"
@@ -193,8 +191,9 @@ def saturation(summary: pd.DataFrame) -> str:
     saturated = summary.loc[summary["resources.loadgen_saturated"].astype(bool), "level_id"].tolist()
     if not saturated:
         return (f"The load generator was never short of CPU (short: JMeter used at least "
-                f"{analysis.SATURATED_MACHINE_CPU} % of its own CPUs, or, sharing them, the machine was "
-                f"that busy and JMeter used as much as the service; machine CPU mean at most "
+                f"{analysis.SATURATED_MACHINE_CPU} % of its own CPUs, or JMeter and PostgreSQL that much of "
+                f"the CPUs they shared, or, sharing every CPU, the machine was that busy and JMeter used as "
+                f"much as the service; machine CPU mean at most "
                 f"{number(summary['resources.machine_cpu_mean'].max())} %).")
     return (f"The load generator was short of CPU at {len(saturated)} of {len(summary)} levels "
             f"({', '.join(saturated)}): there the throughput measures JMeter as much as the service.")

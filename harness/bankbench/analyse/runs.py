@@ -1,4 +1,8 @@
-"""Finding and loading run folders (results/runs/<stamp>-<env>-<profile>/, see results/LAYOUT.md)."""
+"""Finding and loading run folders (results/runs/<stamp>-<env>-<profile>/, see results/LAYOUT.md).
+
+A series is the runs of one `bench` over several CPU placements (a profile's `placements`, or a
+comma list of CPU_PLACEMENT): their manifests name it (`settings.series`), and readers take
+them together."""
 
 from __future__ import annotations
 
@@ -38,6 +42,25 @@ class Run:
         """The folder of one level, by name (go-u1000-p95-r1)."""
         return self.path / "levels" / level
 
+    @property
+    def placement(self) -> str:
+        """The CPU placement's mode (split, service-alone, shared, hosts); shared for runs that
+        predate CPU placement."""
+        return placement_of(self.manifest)
+
+    @property
+    def series(self) -> str:
+        """The series the run belongs to (module doc); "" for none."""
+        return series_of(self.manifest)
+
+
+def placement_of(manifest: dict) -> str:
+    return manifest.get("settings", {}).get("cpu_placement", {}).get("mode", "shared")
+
+
+def series_of(manifest: dict) -> str:
+    return manifest.get("settings", {}).get("series", "")
+
 
 def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> dict:
     """level.json (results/LAYOUT.md) in every environment: the level as planned, the database's
@@ -71,12 +94,36 @@ def mark_incomplete(run_dir: Path, reason: str) -> None:
 
 def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
     """The newest run of each profile in each environment under `root`, in profile order (so a
-    compose run sits next to the native run of its profile)."""
-    latest = {}
-    for path in find_runs(root):
+    compose run sits next to the native run of its profile); the newest of a series brings the
+    series' other complete runs along, in the order they ran."""
+    latest: dict[tuple[str, str], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
+    for path in find_runs(root):  # oldest first
         manifest = read_json(path / "manifest.json")
-        latest[manifest.get("profile", ""), manifest.get("env", "")] = path
-    return [latest[key] for key in sorted(latest)]
+        key, name = (manifest.get("profile", ""), manifest.get("env", "")), series_of(manifest)
+        same = name and key in latest and latest[key][0] == name
+        latest[key] = (name, [*latest[key][1], path] if same else [path])
+    return [path for key in sorted(latest) for path in latest[key][1]]
+
+
+def newest(root: Path = paths.RUNS) -> list[Path]:
+    """The newest complete run under `root` with the other complete runs of its series, if it
+    is one of a series; none when there is no run."""
+    found = find_runs(root)
+    if not found:
+        return []
+    name = series_of(read_json(found[-1] / "manifest.json"))
+    if not name:
+        return found[-1:]
+    return [path for path in found if series_of(read_json(path / "manifest.json")) == name]
+
+
+def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
+    """The runs of each series among `selected`, and the runs of none, each in their order."""
+    series: dict[str, list[Run]] = {}
+    for run in selected:
+        if run.series:
+            series.setdefault(run.series, []).append(run)
+    return series, [run for run in selected if not run.series]
 
 
 def load_run(path: Path, services: list[str] | None = None) -> Run:

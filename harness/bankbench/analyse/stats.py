@@ -121,6 +121,15 @@ def ratio(a: Figure, b: Figure) -> Ratio:
         return Ratio(value, b.low / a.high, np.float64(b.high) / a.low)
 
 
+def leader(figures: dict[str, Figure], high_is_best: bool) -> tuple[str, list[tuple[str, Ratio]]]:
+    """The name whose median is best, and each other's ratio to it (the leader's over theirs),
+    the others from the nearest to the farthest median: a gap counts only where it is
+    `Ratio.significant`."""
+    ranked = sorted(figures.items(), key=lambda item: item[1].value, reverse=high_is_best)
+    (best, lead), others = ranked[0], ranked[1:]
+    return best, [(name, ratio(figure, lead)) for name, figure in others]
+
+
 def cv_pct(values: Sequence[float]) -> float:
     """The coefficient of variation of `values` in %, sample standard deviation (NaN for fewer
     than 2)."""

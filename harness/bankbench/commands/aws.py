@@ -39,7 +39,7 @@ def main(args: argparse.Namespace) -> int:
         push.push()
     elif args.action == "bench":
         levels.refuse_unsupported(args)
-        summarize([run_in(Aws, args)])
+        summarize(run_in(Aws, args))
     else:
         stack.down()
     return 0

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shutil
 import signal
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bankbench import config
@@ -36,36 +38,47 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
                    help="fsync and synchronous_commit off: faster, labelled non-durable")
     p.add_argument("--profile-cpu", action="store_true",
                    help="record the service's CPU per level and draw it as a flame graph")
-    p.add_argument("--cpu-placement", choices=placement.MODES,
-                   help="split: the load generator on its own CPU(s), the service and PostgreSQL "
-                        f"on the others; shared: all on every CPU (default: {placement.DEFAULT} "
-                        "where there are 2 CPUs or more)")
+    p.add_argument("--cpu-placement",
+                   help="a comma list of CPU placements, each run as a run of its own: split: the "
+                        "load generator on its own CPU(s), the service and PostgreSQL on the others; "
+                        "service-alone: the service on its own, PostgreSQL with the load generator; "
+                        "shared: all on every CPU (default: the profile's placements, else "
+                        f"{placement.DEFAULT} where there are 2 CPUs or more)")
     p.add_argument("--no-dashboard", action="store_true", help="skip JMeter's HTML dashboards")
     p.add_argument("--chaos", default="", help="faults struck mid-level, a comma list of "
                    f"{', '.join(chaos.FAULTS)} (default: none)")
 
 
-def options(args: argparse.Namespace) -> Options:
-    """The run that the knobs of add_bench_arguments() ask for."""
-    return Options(profile=profile_from_args(args),
-                          placement=placement.plan(args.cpu_placement or placement.default_mode()),
-                          pg_max_connections=args.pg_max_connections or config.max_connections(),
-                          durable=not args.non_durable, dashboard=not args.no_dashboard,
-                          chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu)
+def options(args: argparse.Namespace) -> list[Options]:
+    """The runs that the knobs of add_bench_arguments() ask for: one per CPU placement
+    (--cpu-placement, else the profile's, else the machine's default), every one planned before
+    the first starts. Several make a series: their manifests name it (bankbench.analyse.runs)."""
+    profile = profile_from_args(args)
+    chosen = args.cpu_placement.split(",") if args.cpu_placement else profile.placements
+    modes = [placement.check(mode.strip()) for mode in chosen] or [placement.default_mode()]
+    profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
+    series = f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{profile.name}" if len(modes) > 1 else ""
+    return [Options(profile=profile, placement=placement.plan(mode),
+                    pg_max_connections=args.pg_max_connections or config.max_connections(),
+                    durable=not args.non_durable, dashboard=not args.no_dashboard,
+                    chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu, series=series)
+            for mode in modes]
 
 
 def main(args: argparse.Namespace) -> int:
     if args.env == "compose":
         require_docker_engine()
-    run_dir = run_in(LOCAL[args.env], args)
-    print(f"results in {run_dir}; next: bankbench summarize {run_dir}")
+    run_dirs = run_in(LOCAL[args.env], args)
+    print(f"results in {', '.join(map(str, run_dirs))}; next: bankbench summarize "
+          f"{' '.join(map(str, run_dirs))}")
     return 0
 
 
-def run_in(env: type[Env], args: argparse.Namespace) -> Path:
-    """Runs the benchmark of `args` in `env`, cleaning up (and marking the run) on SIGTERM as on Ctrl-C."""
+def run_in(env: type[Env], args: argparse.Namespace) -> list[Path]:
+    """Runs the benchmark of `args` in `env`, a run per CPU placement, one after the other;
+    cleans up (and marks the run) on SIGTERM as on Ctrl-C."""
     signal.signal(signal.SIGTERM, _interrupted)
-    return runner.run(options(args), env)
+    return [runner.run(opts, env) for opts in options(args)]
 
 
 def _interrupted(signum: int, _frame: object) -> None:

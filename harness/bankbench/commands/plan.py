@@ -49,9 +49,12 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([level.as_dict() for level in levels], indent=2))
         return 0
-    total = sum(level.expected_s for level in levels)
+    runs = max(len(profile.placements), 1)
+    total = runs * sum(level.expected_s for level in levels)
     print(f"profile {profile.name} ({profile.model}): {profile.description}")
     for i, level in enumerate(levels, 1):
         print(f"  {i:>3}/{len(levels)} {level.id:<28} up to {level.expected_s} s")
+    if runs > 1:
+        print(f"once per CPU placement, a run each: {', '.join(profile.placements)}")
     print(f"load time up to {total // 60} min {total % 60} s, plus start-up per level")
     return 0

@@ -1,6 +1,6 @@
 """`bankbench summarize [RUN ...]`: the one step that writes a run's summaries (of
 `analysis.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
-spread between repeats."""
+spread between repeats, and for a series over CPU placements whether the verdict changes."""
 
 from __future__ import annotations
 
@@ -8,19 +8,22 @@ import argparse
 from pathlib import Path
 
 from bankbench import paths
-from bankbench.analyse import analysis, runs
+from bankbench.analyse import analysis, runs, sensitivity
+from bankbench.analyse.formatting import markdown
 from bankbench.errors import UserError
+from bankbench.publish import tables
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="*", type=Path, metavar="RUN",
-                        help="run folders (default: the latest one under results/runs/)")
+                        help="run folders (default: the latest one under results/runs/, with "
+                             "the other runs of its series)")
     parser.add_argument("--force", action="store_true",
                         help="recompute every level, even where summary.json is newer than its inputs")
 
 
 def main(args: argparse.Namespace) -> int:
-    run_dirs = args.runs or runs.find_runs()[-1:]
+    run_dirs = args.runs or runs.newest()
     if not run_dirs:
         raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
     summarize(run_dirs, args.force)
@@ -28,9 +31,15 @@ def main(args: argparse.Namespace) -> int:
 
 
 def summarize(run_dirs: list[Path], force: bool = False) -> None:
-    """Summarizes each run and prints its comparison table."""
+    """Summarizes each run and prints its comparison table; then, for each series over CPU
+    placements among them, its figures and verdicts."""
     for run_dir in run_dirs:
         summary = analysis.summarize_run(run_dir, force=force)
         print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
               f"{analysis.comparison_table(summary)}\n\nSpread between repeats\n"
               f"{analysis.spread_table(summary)}\n")
+    series, _ = runs.by_series([runs.load_run(run_dir) for run_dir in run_dirs])
+    for name, group in series.items():
+        print(f"Placement sensitivity, series {name}: median [95 % interval]\n"
+              f"{markdown(tables.placement_figures(group))}\n\n{markdown(tables.placement_verdicts(group))}\n\n"
+              f"{sensitivity.sentence(group)}\n")

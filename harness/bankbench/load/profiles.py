@@ -11,6 +11,7 @@ from typing import Any
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
 from bankbench.system import services
+from bankbench.tools import placement
 
 LOAD_MODELS = {  # each model in words, for the manifest and the progress
     "article": "closed model, one iteration per user, users started linearly over the ramp-up: "
@@ -48,6 +49,9 @@ class Profile:
     rampup_s: int
     warmup_s: int
     duration_s: int
+    # CPU placements (bankbench.tools.placement) to run the whole profile under, each as a run of
+    # its own; none: the machine's default.
+    placements: list[str]
     start: str = "cold"  # a key of STARTS
     base: str | None = None  # the profile it was written over, its sibling in the report
 
@@ -117,7 +121,7 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     base = profiles[name].get("base")
     if base is not None and (base not in profiles or "base" in profiles[base]):
         raise UserError(f"profile {name!r}: base {base!r} must be a profile without a base")
-    merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE],
+    merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE], "placements": [],
               **doc.get("defaults", {}), **profiles.get(base, {}), **profiles[name],
               **{k: v for k, v in (overrides or {}).items() if v is not None}}
     try:
@@ -148,6 +152,10 @@ def _validate(p: Profile) -> None:
         problems.append("repeat and duration_s must be positive, the rest not negative")
     if p.scenario == "contention" and p.hot_accounts < 2:
         problems.append("contention needs hot_accounts >= 2")
+    if unknown := [mode for mode in p.placements if mode not in placement.MODES]:
+        problems.append(f"unknown placements {unknown}: choose from {', '.join(placement.MODES)}")
+    if len(set(p.placements)) < len(p.placements):
+        problems.append("placements must not repeat")
     if problems:
         raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
 

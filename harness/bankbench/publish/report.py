@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bankbench import paths
-from bankbench.analyse import analysis, narrative, projection, runs
+from bankbench.analyse import analysis, narrative, projection, runs, sensitivity
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.checks import verify
@@ -24,9 +24,8 @@ from bankbench.load import profiles
 from bankbench.publish import charts, notebook, tables
 
 CHARTS_DIR = "charts"  # under the report folder, owned by the report: emptied at each build
+TITLE = "# bankbench results"
 INTRO = """\
-# bankbench results
-
 Every figure below is computed by `harness/bankbench` from the run folders (see
 `results/LAYOUT.md`) only. Latency percentiles are exact, over each level's measured window:
 samples of the ramp-up and warm-up are left out. Each figure is the median of the repeats whose
@@ -72,10 +71,13 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
     if execute_notebook:
         intro += "\n\nThe same, with the code: [results.html](results.html) (explore with `results/results.ipynb`)."
     published = runs.read_published()
-    sections = [*starts_sections(selected), *environments_sections(selected),
-                *(run_section(run, published, charts_dir) for run in selected)]
+    series, single = runs.by_series(selected)
+    headline = sensitivity.headline(selected)  # under the title: the test bed decided the verdict
+    sections = [*starts_sections(single), *environments_sections(single),
+                *(run_section(run, published, charts_dir) for run in single),
+                *(placement_section(group) for group in series.values())]
     readme = out_dir / "README.md"
-    readme.write_text("\n\n".join([intro, *sections]) + "\n")
+    readme.write_text("\n\n".join([TITLE, *([f"**{headline}**"] if headline else []), intro, *sections]) + "\n")
     if execute_notebook:
         notebook.render_html([run.path for run in selected], out_dir / "results.html")
     return readme
@@ -236,6 +238,29 @@ def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
     if run.profile == "article":
         parts += ["### Then and now", THEN_AND_NOW, markdown(tables.then_and_now(run.summary, published))]
     return "\n\n".join(parts)
+
+
+def placement_section(series: list[Run]) -> str:
+    """The Markdown of a series over CPU placements (bankbench.analyse.sensitivity): what each
+    run gave the processes, the figures, the verdicts and whether they change."""
+    first = series[0]
+    setups = "\n".join(f"- `{run.id}` (commit {run.manifest.get('git', {}).get('commit', '?')[:12]}): "
+                       f"{cpus(run.manifest)}. {narrative.money(run.summary)}"
+                       for run in sensitivity.ordered(series))
+    return "\n\n".join([
+        f"## Placement sensitivity: profile {first.profile} ({first.manifest.get('env', '')})",
+        "Does the verdict depend on the test bed? The same levels ran once under each CPU placement, "
+        "a run each, one after the other on one machine (series "
+        f"`{first.series}`). Within each run the services are compared as everywhere in this report; "
+        "the verdict on a figure is the service with the best median together with any within noise "
+        "of it (`harness/bankbench/analyse/sensitivity.py`).",
+        f"**{sensitivity.sentence(series)}**",
+        setups,
+        "Median [95 % interval] over the repeats whose money check passed, at the main pool:",
+        markdown(tables.placement_figures(series)),
+        "The verdict per figure (lowest p99, fewest errors, highest throughput):",
+        markdown(tables.placement_verdicts(series)),
+    ])
 
 
 def _save(figure: Figure, path: Path) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench.analyse import analysis, formatting
-from bankbench.analyse.formatting import count, number, significant
+from bankbench.analyse import analysis, formatting, sensitivity, stats
+from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
@@ -223,3 +223,29 @@ def _published(published: pd.DataFrame) -> pd.DataFrame:
     wide = wide[shown]
     wide.columns = [f"{study} {THEN_AND_NOW[name]}" for name, study in shown]
     return wide.reset_index()
+
+
+def placement_figures(series: list[Run]) -> pd.DataFrame:
+    """A series over CPU placements (bankbench.analyse.sensitivity): per users level, placement
+    and service, p99, errors and throughput as `median [95 % interval]`, and in how many repeats
+    the load generator was short of CPU."""
+    rows = []
+    for rank, run in enumerate(sensitivity.ordered(series)):
+        for (users, service), group in sensitivity.levels(run).groupby(["users", "service"]):
+            figures = {column: stats.figure(group, column) for column in sensitivity.FIGURES}
+            short = int(group[sensitivity.SATURATED].astype(bool).sum())
+            rows.append(((users, rank, analysis.service_order(service)), {
+                "users": f"{users:,}", "placement": run.placement, "service": service,
+                **{name: with_interval(figures[column].value, figures[column].low, figures[column].high)
+                   for column, (name, _) in sensitivity.FIGURES.items()},
+                "JMeter short of CPU": f"{short} of {len(group)}" if short else "-"}))
+    return pd.DataFrame([row for _, row in sorted(rows, key=lambda item: item[0])])
+
+
+def placement_verdicts(series: list[Run]) -> pd.DataFrame:
+    """A series over CPU placements: per users level and placement, the verdict on each figure."""
+    rows: dict[tuple[int, str], dict[str, str]] = {}
+    for v in sensitivity.verdicts(series):  # placement by placement, in order
+        row = rows.setdefault((v.users, v.placement), {"users": f"{v.users:,}", "placement": v.placement})
+        row[v.figure] = v.text + (" (JMeter short of CPU)" if v.limited else "")
+    return pd.DataFrame([rows[key] for key in sorted(rows, key=lambda key: key[0])])

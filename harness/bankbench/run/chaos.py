@@ -94,7 +94,7 @@ class Injector(threading.Thread):
             port = int(self.svc.url.rsplit(":", 1)[1])
             restarted = self.svc.service.start(port=port, pool=self.level.pool,
                                                db_env=self.cluster.env(), log=self.log,
-                                               cpus=self.cluster.cpus)  # the SUT's CPUs
+                                               cpus=self.svc.cpus)
             self.svc.proc = restarted.proc
             self.sampler.watch("service", restarted.pid)
         recovered_ms = self._wait_healthy(at_ms)

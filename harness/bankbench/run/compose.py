@@ -34,8 +34,8 @@ class Container:
 class Compose(Local):
     """docker-compose.yml: PostgreSQL re-created per level, one service container at a time.
 
-    Under CPU placement "split" the containers get the system under test's CPUs (cpuset), as
-    the native processes get them with taskset.
+    Under CPU placement "split" or "service-alone" the PostgreSQL and service containers get
+    their CPUs (cpuset), as the native processes get them with taskset.
     """
 
     name = "compose"
@@ -48,7 +48,8 @@ class Compose(Local):
         base_images = _base_images()
         self.env = {**base_images, **os.environ,
                     "PG_MAX_CONNECTIONS": str(opts.pg_max_connections),
-                    "SUT_CPUS": ",".join(map(str, self.placement.sut_cpus))}
+                    "SERVICE_CPUS": ",".join(map(str, self.placement.service_cpus)),
+                    "POSTGRES_CPUS": ",".join(map(str, self.placement.postgres_cpus))}
         print("bankbench: docker compose build, on the "
               f"{'local base images of make offline-images' if base_images else 'public base images'}", flush=True)
         try:

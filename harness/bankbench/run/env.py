@@ -21,12 +21,13 @@ from bankbench.tools.placement import Placement
 @dataclass
 class Options:
     profile: Profile
-    placement: Placement  # the CPUs of the load generator and of the system under test
+    placement: Placement  # the CPUs of the load generator, the service and PostgreSQL
     pg_max_connections: int  # passed to the server (AWS: its image's, db/postgresql.conf's)
     durable: bool
     dashboard: bool = True
     chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.chaos)
     profile_cpu: bool = False  # a flame graph of the service per level (bankbench.measure.cpuprofile)
+    series: str = ""  # the runs of one bench over several CPU placements share it (bankbench.analyse.runs)
 
 
 class Service(Protocol):
@@ -37,13 +38,13 @@ class Service(Protocol):
 
 class Load(Protocol):
     """One level's load: service_env() before the service starts, run() while it is up,
-    finish() once it has stopped (the faults struck, returned for level.json)."""
+    finish() once it has stopped (what level.json adds: the faults struck, the CPUs seen)."""
 
     def service_env(self) -> dict[str, str] | None: ...
 
     def run(self, svc: Service, tag: str, remaining_s: float) -> tuple[int, int]: ...
 
-    def finish(self, window: tuple[int, int]) -> list[dict]: ...
+    def finish(self, window: tuple[int, int]) -> dict[str, object]: ...
 
 
 class Env(Protocol):

@@ -19,7 +19,7 @@ from bankbench.measure.scrape import Scraper
 from bankbench.run import chaos
 from bankbench.run.env import Options
 from bankbench.system import services
-from bankbench.tools.placement import SPLIT
+from bankbench.tools.placement import SHARED, allowed
 
 
 class Local:
@@ -56,9 +56,13 @@ class Local:
                 "jmeter_jvm": jmeter.JVM_OPTIONS}
 
     def level_settings(self) -> dict[str, object]:
-        split = self.placement.mode == SPLIT
-        return {"cpu_placement": self.placement.mode,
-                **({"loadgen_cpus": len(self.placement.loadgen)} if split else {})}
+        """The placement's mode; when the load generator has CPUs of its own, how many, and the
+        processes that share them (bankbench.analyse.analysis, `loadgen_saturated`)."""
+        where = self.placement
+        if where.mode == SHARED:
+            return {"cpu_placement": where.mode}
+        peers = {"loadgen_peers": list(where.loadgen_peers)} if where.loadgen_peers else {}
+        return {"cpu_placement": where.mode, "loadgen_cpus": len(where.loadgen), **peers}
 
 
 class LocalLoad:
@@ -70,6 +74,7 @@ class LocalLoad:
         self.dashboard, self.faults = dashboard, faults
         self.profile = cpuprofile.LevelProfile(level.service, out) if profile_cpu else None
         self.injector: chaos.Injector | None = None
+        self.cpus_allowed: dict[str, str] = {}
 
     def service_env(self) -> dict[str, str] | None:
         """What the service's environment needs for this load (the CPU profile's hook)."""
@@ -87,6 +92,9 @@ class LocalLoad:
             scraper.start()
             jm = jmeter.Run(props, out, dashboard=self.dashboard)
             sampler.watch("loadgen", jm.pid)
+            # What the kernel applied, not what was asked: the proof of the placement.
+            self.cpus_allowed = {"service": allowed(svc.pid), "postgres": allowed(where.pg_pid()),
+                                 "loadgen": allowed(jm.pid)}
             if self.profile:
                 self.profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s,
                                      level.expected_s - level.measure_offset_s)
@@ -109,12 +117,14 @@ class LocalLoad:
         _compress(jm.results)
         return started_ms, ended_ms
 
-    def finish(self, window: tuple[int, int]) -> list[dict]:
-        """After the service stopped: the flame graph of the measured window; the faults struck."""
+    def finish(self, window: tuple[int, int]) -> dict[str, object]:
+        """After the service stopped: the flame graph of the measured window; for level.json the
+        CPUs each process was allowed and the faults struck."""
         if self.profile:
             measure_from_ms = window[0] + 1000 * self.level.measure_offset_s
             self.profile.render((measure_from_ms, window[1]), f"{self.level.id}: CPU of the measured window")
-        return chaos.record(self.out, self.injector)
+        faults = chaos.record(self.out, self.injector)
+        return {"cpus_allowed": self.cpus_allowed, **({"faults": faults} if faults else {})}
 
 
 def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float) -> None:

@@ -22,7 +22,7 @@ class Native(Local):
     def __init__(self, opts: Options):
         super().__init__(opts)
         self.cluster = Cluster.create(max_connections=opts.pg_max_connections, durable=opts.durable,
-                                      cpus=self.placement.sut_cpus)
+                                      cpus=self.placement.postgres_cpus)
 
     def reset(self) -> None:
         self.cluster.reset()
@@ -30,7 +30,7 @@ class Native(Local):
     def start(self, service: str, pool: int, log: Path,
               extra_env: dict[str, str] | None = None, aot: bool = False) -> services.Running:
         return services.get(service, aot=aot or None).start(port=free_port(), pool=pool, db_env=self.cluster.env(),
-                                           log=log, extra_env=extra_env, cpus=self.placement.sut_cpus)
+                                           log=log, extra_env=extra_env, cpus=self.placement.service_cpus)
 
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()

@@ -22,7 +22,6 @@ from bankbench.run.env import Env, Options
 from bankbench.run.native import Native
 from bankbench.system import hot, money
 from bankbench.tools.pg import SETTINGS_SQL, parse_settings
-from bankbench.tools.placement import SPLIT
 
 
 def run(opts: Options, env: type[Env] = Native) -> Path:
@@ -84,6 +83,7 @@ def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: Env, pg: d
                             where.versions(pg["server_version"]), {
         "postgresql": {**{k: v for k, v in pg.items() if k != "server_version"}, "durable": opts.durable},
         "profile_cpu": opts.profile_cpu,
+        **({"series": opts.series} if opts.series else {}),
         **where.settings()})
     (run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
 
@@ -116,19 +116,18 @@ def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connec
     finally:
         if not kept:
             svc.stop()
-    faults = load.finish((started_ms, ended_ms))
+    extra = load.finish((started_ms, ended_ms))
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
     (out / "level.json").write_text(json.dumps(runs.level_document(
         level.as_dict(), started_ms, ended_ms, pg_max_connections, **where.level_settings(),
-        **started, **({"faults": faults} if faults else {})), indent=2) + "\n")
-    _print_level(out, level, tag, check, faults, started_ms, split=opts.placement.mode == SPLIT)
+        **started, **extra), indent=2) + "\n")
+    _print_level(out, level, tag, check, extra.get("faults", []), started_ms)
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 
 
-def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int,
-                 split: bool) -> None:
+def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> None:
     """The level's line of figures (`summarize` writes the summaries), its faults, and a warning
     when the load generator was short of CPU."""
     summary = analysis.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
@@ -139,10 +138,8 @@ def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[di
     for fault in faults:
         print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
     if summary.get("resources", {}).get("loadgen_saturated"):
-        short = "its own CPUs were" if split else "the machine was"
-        print(f"{tag} WARNING: JMeter was short of CPU ({short} at least "
-              f"{analysis.SATURATED_MACHINE_CPU} % busy): the load generator may have limited this "
-              "level", flush=True)
+        print(f"{tag} WARNING: JMeter was short of CPU ({analysis.short_of_cpu(summary['level'])}): "
+              "the load generator may have limited this level", flush=True)
 
 
 def _fig(value: float | None, spec: str = ".0f") -> str:

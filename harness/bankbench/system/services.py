@@ -42,7 +42,7 @@ class Service:
         with open(log, "ab") as out:
             proc = subprocess.Popen(taskset(cpus, self.command), env=env, stdout=out, stderr=subprocess.STDOUT,
                                     start_new_session=True)
-        running = Running(self, proc, f"http://127.0.0.1:{port}", log)
+        running = Running(self, proc, f"http://127.0.0.1:{port}", log, cpus)
         running.wait_healthy()
         return running
 
@@ -55,6 +55,7 @@ class Running:
     proc: subprocess.Popen
     url: str
     log: Path
+    cpus: tuple[int, ...] = ()  # what it was started on: a restart (chaos) starts it there again
 
     @property
     def pid(self) -> int:

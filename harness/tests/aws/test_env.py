@@ -3,6 +3,7 @@ tasks in an emulator: these tests drive what the environment asks of it and read
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import time
@@ -59,6 +60,14 @@ def aws(scaled) -> Aws:
 def test_a_load_that_does_not_split_is_refused_before_anything_starts(scaled):
     with mock_aws(), pytest.raises(UserError, match="users=5 does not split over 2"):
         Aws(options(users=[5]))
+    assert scaled == []
+
+
+def test_a_series_over_cpu_placements_is_refused(scaled):
+    """Each role has hosts of its own: a profile's placements mean nothing there."""
+    series = dataclasses.replace(options(placements=["split", "shared"]), series="s1")
+    with mock_aws(), pytest.raises(UserError, match="not on AWS: the CPU placements split, shared"):
+        Aws(series)
     assert scaled == []
 
 

@@ -77,7 +77,8 @@ def test_the_driver_plans_the_levels_of_the_other_knobs() -> None:
     knobs = {k: v for k, v in SAMPLE.items() if k not in NOT_ON_AWS}
     args = aws_bench(bench_arguments("aws-bench", **knobs))
     levels.refuse_unsupported(args)
-    planned = [level.as_dict() for level in profiles.levels(options(args).profile)]
+    (run,) = options(args)
+    planned = [level.as_dict() for level in profiles.levels(run.profile)]
     assert [level["id"] for level in planned] == [
         f"go-u{users}-p5-r{repeat}" for repeat in (1, 2) for users in (10, 20)]
     assert {(lv["duration_s"], lv["warmup_s"], lv["scenario"], lv["jmeter_properties"]["think_ms"])

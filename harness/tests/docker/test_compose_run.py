@@ -75,17 +75,19 @@ def test_manifest_has_the_images_and_the_versions_inside_them(smoke: Path) -> No
     assert manifest["settings"]["cpu_placement"]["mode"] == placement.default_mode()
 
 
-def test_containers_get_the_system_under_test_cpus_and_report_healthy() -> None:
-    where = placement.plan(placement.SPLIT) if len(os.sched_getaffinity(0)) > 1 else placement.plan(placement.SHARED)
+def test_containers_get_their_cpus_and_report_healthy() -> None:
+    """Under service-alone PostgreSQL and the service get CPUs apart (cpuset)."""
+    two = len(os.sched_getaffinity(0)) > 1
+    where = placement.plan(placement.SERVICE_ALONE if two else placement.SHARED)
     affinity = os.sched_getaffinity(0)
     env = Compose(Options(profiles.load("smoke"), where, pg_max_connections=config.max_connections(), durable=True))
     os.sched_setaffinity(0, affinity)  # the environment pins the harness to the load generator's CPUs
     try:
         container = env.start("go", config.DEFAULT_POOL_SIZE, Path("/dev/null"))
-        for service in ("postgres", container.service):
+        for service, cpus in (("postgres", where.postgres_cpus), (container.service, where.service_cpus)):
             cid = env.run("ps", "--quiet", service)
             state = json.loads(docker("inspect", cid).stdout)[0]
-            assert state["HostConfig"]["CpusetCpus"] == ",".join(map(str, where.sut_cpus)), service
+            assert state["HostConfig"]["CpusetCpus"] == ",".join(map(str, cpus)), service
             assert state["State"]["Health"]["Status"] == "healthy", service
     finally:
         env.close()

@@ -60,6 +60,9 @@ class Aws:
     local_build = False  # the tasks run the pushed images: `make verify` proves the checkout's build
 
     def __init__(self, opts: Options):
+        if opts.series:
+            raise UserError(f"not on AWS: the CPU placements {', '.join(opts.profile.placements)} of "
+                            f"profile {opts.profile.name} (every role has hosts of its own); run it with ENV=native")
         registry.require_images(opts.profile.services, self.name)
         if opts.profile.start != "cold":  # the warm-up's JMeter and the AOT cache are local
             raise UserError(f"ENV=aws runs cold starts only, not start {opts.profile.start!r}")
@@ -220,5 +223,5 @@ class ControllerLoad:
         return {"JMETER_WORKERS": ",".join(self.env.workers),
                 "RESULTS_PREFIX": self.env.store.raw_prefix(self.level.id)}
 
-    def finish(self, window: tuple[int, int]) -> list[dict]:
-        return []  # no faults struck (CHAOS is refused)
+    def finish(self, window: tuple[int, int]) -> dict[str, object]:
+        return {}  # no faults struck (CHAOS is refused), no CPUs of this machine

@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from bankbench.errors import UserError
-from bankbench.tools.placement import SHARED
+from bankbench.tools.placement import SPLIT
 
 # Plan properties that are totals: each JMeter worker runs the whole plan, so gets its share.
 SHARED_PROPERTIES = ("users", "rate")
@@ -22,7 +22,8 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
         "--non-durable": args.non_durable,
         "--chaos": bool(args.chaos),
         "--profile-cpu": args.profile_cpu,
-        "--cpu-placement shared (every role has hosts of its own)": args.cpu_placement == SHARED,
+        "--cpu-placement other than split (every role has hosts of its own)":
+            bool(set((args.cpu_placement or SPLIT).split(",")) - {SPLIT}),
         "--start aot or warm (the AOT cache and the warm-up's JMeter are local)": args.start not in (None, "cold"),
     }
     if refused := [knob for knob, set_ in unsupported.items() if set_]:

@@ -1,0 +1,134 @@
+"""The verdict's sensitivity to the test bed: the runs of a series (bankbench.analyse.runs), one
+per CPU placement (bankbench.tools.placement), compared at each users level of the main pool.
+
+Within each run, per figure (p99, errors, throughput), the verdict is the service whose median is
+best together with every service within noise of it (`stats.leader`, `stats.Ratio.significant`,
+as the narrative names a leader): "go", "go or java (within noise)", or "within noise" when no
+service stands out. The verdict changes with the placement where two placements give a users level
+and figure different verdicts. A verdict taken where the load generator was short of CPU in some
+repeat (`loadgen_saturated`) measures JMeter as much as the services: it is shown, marked, and
+left out of that question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from bankbench.analyse import analysis, stats
+from bankbench.analyse.narrative import ERRORS, P99, THROUGHPUT
+from bankbench.analyse.runs import Run, by_series
+from bankbench.tools import placement
+
+FIGURES = {P99: ("p99 ms", False), ERRORS: ("err %", False), THROUGHPUT: ("req/s", True)}  # (name, high is best)
+SATURATED = "resources.loadgen_saturated"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Which service was best on one figure at one users level of one placement's run."""
+
+    placement: str
+    users: int
+    figure: str  # a name of FIGURES
+    best: tuple[str, ...]  # the best median's service, then those within noise of it
+    services: tuple[str, ...]  # every service with the figure there
+    limited: bool  # the load generator was short of CPU in some repeat of some service
+    zero: bool = False  # every service's figure was 0 in every repeat (errors, say)
+
+    @property
+    def text(self) -> str:
+        if len(self.services) < 2:
+            return f"{''.join(self.services) or 'no service'} alone"
+        if self.zero:
+            return "all 0"
+        if len(self.best) == len(self.services):
+            return "within noise"
+        return self.best[0] if len(self.best) == 1 else f"{' or '.join(self.best)} (within noise)"
+
+
+def ordered(series: list[Run]) -> list[Run]:
+    """The runs of a series in the order of placement.MODES (split, service-alone, shared)."""
+    rank = {mode: i for i, mode in enumerate(placement.MODES)}
+    return sorted(series, key=lambda run: rank.get(run.placement, len(rank)))
+
+
+def levels(run: Run) -> pd.DataFrame:
+    """The run's summary rows at its main pool whose money check passed."""
+    summary = run.summary
+    return summary[(summary["pool"] == analysis.main_pool(summary)) & summary["money_ok"].astype(bool)]
+
+
+def verdicts(series: list[Run]) -> list[Verdict]:
+    """Every (placement, users, figure) verdict of the series."""
+    out = []
+    for run in ordered(series):
+        rows = levels(run)
+        for users, at_users in rows.groupby("users"):
+            limited = bool(at_users[SATURATED].astype(bool).any())
+            for column, (name, high_is_best) in FIGURES.items():
+                figures = {service: stats.figure(group, column) for service, group in analysis.by_service(at_users)}
+                figures = {service: f for service, f in figures.items() if not pd.isna(f.value)}
+                if not figures:
+                    continue
+                best, gaps = stats.leader(figures, high_is_best)
+                tied = tuple(service for service, ratio in gaps if not ratio.significant)
+                zero = not any(value for f in figures.values() for value in f.values)
+                out.append(Verdict(run.placement, int(users), name, (best, *tied), tuple(figures), limited, zero))
+    return out
+
+
+def changes(found: list[Verdict]) -> list[str]:
+    """Where the verdict differs between placements, in words (verdicts taken where the load
+    generator was short of CPU left out): "at 10,000 users, p99: go under split, ..."."""
+    out = []
+    for (users, figure), group in _by_point(found).items():  # placements in order within each
+        valid = [v for v in group if not v.limited]
+        if len({frozenset(v.best) for v in valid}) > 1:
+            out.append(f"at {users:,} users, {figure}: "
+                       + ", ".join(f"{v.text} under {v.placement}" for v in valid))
+    return out
+
+
+def _by_users(found: list[Verdict]) -> list[Verdict]:
+    """`found` (placement by placement, as `verdicts` gives them) by users level, placements in
+    their order within each."""
+    return sorted(found, key=lambda v: v.users)
+
+
+def _by_point(found: list[Verdict]) -> dict[tuple[int, str], list[Verdict]]:
+    points: dict[tuple[int, str], list[Verdict]] = {}
+    for v in _by_users(found):
+        points.setdefault((v.users, v.figure), []).append(v)
+    return points
+
+
+def sentence(series: list[Run]) -> str:
+    """Whether the verdict changes with the placement, and what was left out of that question."""
+    found = verdicts(series)
+    modes = ", ".join(run.placement for run in ordered(series))
+    if len(series) < 2:
+        return f"Only one placement ({modes}) was measured: nothing to compare."
+    limited = "; ".join(dict.fromkeys(f"{v.users:,} users under {v.placement}" for v in _by_users(found) if v.limited))
+    users = sorted({v.users for v in found if not v.limited})
+    if not users:
+        return f"No verdict to compare: the load generator was short of CPU at every level ({limited})."
+    left_out = f" Left out, as the load generator was short of CPU there: {limited}." if limited else ""
+    diff = changes(found)
+    if diff:
+        return f"The verdict changes with the CPU placement ({modes}): {'; '.join(diff)}.{left_out}"
+    return (f"The verdict is the same under every placement ({modes}) at "
+            f"{' and '.join(f'{u:,}' for u in users)} users, on {', '.join(n for n, _ in FIGURES.values())}."
+            + left_out)
+
+
+def headline(runs: list[Run]) -> str | None:
+    """For the report's headline: a sentence when the verdict of some series among `runs`
+    changes with the CPU placement, else None."""
+    series, _ = by_series(runs)
+    diff = [change for group in series.values() for change in changes(verdicts(group))]
+    if not diff:
+        return None
+    return ("The verdict depends on the test bed: it changes with the CPU placement of the load "
+            f"generator, the service and PostgreSQL ({'; '.join(diff)}); see Placement sensitivity.")

@@ -1,0 +1,151 @@
+"""The verdict's sensitivity to the CPU placement (bankbench.analyse.sensitivity): a series of
+runs, one per placement, as `bench` makes it (one per placement, sharing a series), as readers
+find it (runs.latest_per_profile, runs.newest), its verdicts on synthetic runs, and its section and
+headline in the report built from copies of the fixture run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bankbench import cli
+from bankbench.analyse import analysis, runs, sensitivity
+from bankbench.analyse.runs import Run
+from bankbench.commands import bench
+from bankbench.errors import UserError
+from bankbench.load import profiles
+from bankbench.publish import report, tables
+
+from test_analysis import FIXTURES, RUN_ID
+from test_stats import NOISE, synthetic_run
+
+
+def placed(summary: pd.DataFrame, mode: str, series: str = "s1") -> Run:
+    """A synthetic run of a series under CPU placement `mode`."""
+    manifest = {"run_id": f"run-{mode}", "profile": "placement",
+                "settings": {"cpu_placement": {"mode": mode, "description": f"{mode}: ..."}, "series": series}}
+    return Run(Path(mode), manifest, summary)
+
+
+def bench_args(*argv: str) -> argparse.Namespace:
+    return cli.parser(["bench", *argv]).parse_args(["bench", *argv])
+
+
+def test_the_placement_profile_is_the_articles_4k_and_10k_under_three_placements() -> None:
+    placement, article = profiles.load("placement"), profiles.load("article")
+    assert placement.users == [4000, 10000] and placement.repeat == 3
+    assert placement.placements == ["split", "service-alone", "shared"] and article.placements == []
+    assert (placement.model, placement.rampup_s, placement.duration_s) == (article.model, article.rampup_s,
+                                                                           article.duration_s)
+
+
+def test_profiles_refuse_unknown_placements_and_bases(tmp_path: Path) -> None:
+    bad = tmp_path / "profiles.toml"
+    bad.write_text('[profiles.a]\ndescription = "a"\nmodel = "open"\nusers = [1]\nrepeat = 1\nscenario = "rematch"\n'
+                   'hot_accounts = 2\nthink_ms = 0\nrampup_s = 0\nwarmup_s = 0\nduration_s = 1\nplacements = ["half"]\n'
+                   '[profiles.b]\nbase = "nowhere"\n')
+    with pytest.raises(UserError, match="unknown placements"):
+        profiles.load("a", path=bad)
+    with pytest.raises(UserError, match="base 'nowhere' must be a profile without a base"):
+        profiles.load("b", path=bad)
+
+
+def test_bench_plans_a_run_per_placement_sharing_a_series() -> None:
+    planned = bench.options(bench_args("--profile", "placement"))
+    assert [opts.placement.mode for opts in planned] == ["split", "service-alone", "shared"]
+    assert len({opts.series for opts in planned}) == 1 and planned[0].series.endswith("-placement")
+    assert all(opts.profile.placements == ["split", "service-alone", "shared"] for opts in planned)
+    (alone,) = bench.options(bench_args("--profile", "smoke", "--cpu-placement", "service-alone"))
+    assert alone.placement.mode == "service-alone" and alone.series == ""  # one run: no series
+    with pytest.raises(UserError, match="must be one of"):
+        bench.options(bench_args("--profile", "smoke", "--cpu-placement", "split,half"))
+
+
+def test_readers_take_the_newest_series_whole(tmp_path: Path) -> None:
+    def made(name: str, profile: str, series: str = "") -> Path:
+        (tmp_path / name).mkdir()
+        settings = {"series": series} if series else {}
+        (tmp_path / name / "manifest.json").write_text(json.dumps(
+            {"run_id": name, "profile": profile, "env": "native", "settings": settings}))
+        return tmp_path / name
+
+    old = made("20260101T000000Z-native-placement", "placement", "old")
+    article = made("20260102T000000Z-native-article", "article")
+    first, second = (made(f"2026010{i}T000000Z-native-placement", "placement", "new") for i in (3, 4))
+    assert old not in runs.latest_per_profile(tmp_path)
+    assert runs.latest_per_profile(tmp_path) == [article, first, second]
+    assert runs.newest(tmp_path) == [first, second]
+    made("20260105T000000Z-native-article", "article")
+    assert runs.newest(tmp_path) == [tmp_path / "20260105T000000Z-native-article"]
+
+
+def test_the_same_verdict_under_every_placement() -> None:
+    series = [placed(synthetic_run({"go": 2.0, "java": 1.0}, NOISE[i % 2]), mode)
+              for i, mode in enumerate(("shared", "split", "service-alone"))]
+    found = sensitivity.verdicts(series)
+    assert [v.placement for v in found][::3] == ["split", "service-alone", "shared"]  # MODES order
+    assert {(v.figure, v.text) for v in found} == {("p99 ms", "go"), ("req/s", "go"), ("err %", "all 0")}
+    assert sensitivity.changes(found) == [] and sensitivity.headline(series) is None
+    assert sensitivity.sentence(series) == (
+        "The verdict is the same under every placement (split, service-alone, shared) at 2,000 users, "
+        "on p99 ms, err %, req/s.")
+
+
+def test_a_verdict_that_changes_with_the_placement_reaches_the_headline() -> None:
+    series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"),
+              placed(synthetic_run({"go": 1.0, "java": 1.0}, NOISE[1]), "service-alone"),
+              placed(synthetic_run({"go": 1.0, "java": 2.0}), "shared")]
+    assert sensitivity.changes(sensitivity.verdicts(series)) == [
+        "at 2,000 users, p99 ms: go under split, within noise under service-alone, java under shared",
+        "at 2,000 users, req/s: go under split, within noise under service-alone, java under shared"]
+    assert sensitivity.sentence(series).startswith("The verdict changes with the CPU placement")
+    assert "depends on the test bed" in sensitivity.headline([*series, placed(series[0].summary, "split", "")])
+    verdicts = tables.placement_verdicts(series)
+    assert verdicts.columns.tolist() == ["users", "placement", "p99 ms", "err %", "req/s"]
+    assert verdicts["p99 ms"].tolist() == ["go", "within noise", "java"]
+    figures = tables.placement_figures(series)
+    assert figures[["placement", "service"]].values.tolist()[:2] == [["split", "go"], ["split", "java"]]
+    assert figures["req/s"].iloc[0] == "2000 [1940-2060]" and figures["JMeter short of CPU"].iloc[0] == "-"
+
+
+def test_a_verdict_where_jmeter_was_short_is_marked_and_left_out() -> None:
+    short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{sensitivity.SATURATED: True})
+    series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"), placed(short, "shared")]
+    assert sensitivity.changes(sensitivity.verdicts(series)) == []
+    assert sensitivity.sentence(series).endswith(
+        "Left out, as the load generator was short of CPU there: 2,000 users under shared.")
+    assert tables.placement_verdicts(series)["p99 ms"].tolist() == ["go", "java (JMeter short of CPU)"]
+    assert tables.placement_figures(series)["JMeter short of CPU"].tolist()[2:] == ["3 of 3", "3 of 3"]
+
+
+def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> None:
+    """Two copies of the fixture run as a series; in one, go's p99 a hundred times higher: the
+    verdict at 4,000 users changes, which the headline says first (at 10,000 users JMeter was
+    short of CPU: left out)."""
+    root = tmp_path / "runs"
+    for i, mode in enumerate(("split", "service-alone")):
+        copied = shutil.copytree(FIXTURES / "runs" / RUN_ID, root / RUN_ID.replace("0130", f"013{i + 1}"))
+        manifest = json.loads((copied / "manifest.json").read_text())
+        manifest["run_id"] = copied.name
+        manifest["settings"] |= {"series": "s1", "cpu_placement": {"mode": mode, "description": f"{mode}: CPUs"}}
+        (copied / "manifest.json").write_text(json.dumps(manifest))
+        summary = analysis.summarize_run(copied)
+        if mode == "service-alone":
+            go = summary["service"] == "go"
+            for column in ("overall.p99_ms", "seconds_ci.p99_ms.low", "seconds_ci.p99_ms.high"):
+                summary.loc[go, column] *= 100
+            summary.to_csv(copied / "summary.csv", index=False)
+    readme = report.build(runs.latest_per_profile(root), tmp_path / "report", execute_notebook=False).read_text()
+    assert "## Run `" not in readme  # the series' runs are shown in their section only
+    assert readme.split("\n\n")[1].startswith("**The verdict depends on the test bed")
+    section = readme.split("## Placement sensitivity: profile article (native)", 1)[1]
+    assert ("**The verdict changes with the CPU placement (split, service-alone): at 4,000 users, p99 ms: "
+            "within noise under split, java under service-alone. Left out, as the load generator was short of "
+            "CPU there: 10,000 users under split; 10,000 users under service-alone.**") in section
+    assert "- `20261122T013200Z-native-article` (commit 0123456789ab): service-alone: CPUs." in section
+    assert "|  10,000 | service-alone | go        | 39620 [32000-40000] |    20.0 | 2.02 [2.00-2.02] |" in section
