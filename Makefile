@@ -108,6 +108,9 @@ bench: doctor venv build jmeter-install ## every service (or SERVICE=) on PROFIL
 bench-%: doctor venv build jmeter-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
 	$(BENCH) --service $*
 	$(SUMMARIZE)
+capacity: doctor venv build jmeter-install ## per service: highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=60)
+	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
+		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
@@ -146,5 +149,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
-	check test lint format verify bench quick-bench fuzz connections \
+	check test lint format verify bench capacity quick-bench fuzz connections \
 	plan summarize compare report compose-file newcomer offline-images images jmeter-gui

@@ -64,11 +64,11 @@ def main(args: argparse.Namespace) -> int:
 
 def run_in(env: type[Env], args: argparse.Namespace) -> Path:
     """Runs the benchmark of `args` in `env`, cleaning up (and marking the run) on SIGTERM as on Ctrl-C."""
-    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
     return runner.run(options(args), env)
 
 
-def _interrupted(signum: int, _frame: object) -> None:
+def interrupted(signum: int, _frame: object) -> None:
     raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
 
 
