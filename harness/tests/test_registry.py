@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from bankbench import paths, registry
-from bankbench.system import services
 from bankbench.errors import UserError
+from bankbench.system import services
 
 ENTRY = {"build": "true", "artifact": "bin/x", "runtime": "native", "profiler": "none",
          "versions": {"reader": "command", "command": "x --versions"}, "port": 9000}
