@@ -10,7 +10,8 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 
 
-@pytest.mark.parametrize("name", ["smoke", "local", "article", "article-aot", "article-warm", "sustained", "open"])
+@pytest.mark.parametrize("name", ["smoke", "local", "article", "article-aot", "article-warm", "sustained", "open",
+                                  "efficiency", "capacity"])
 def test_every_profile_loads(name: str) -> None:
     p = profiles.load(name)
     assert p.users and p.pools and p.model in profiles.MODELS
