@@ -100,7 +100,8 @@ def figures(run: Run) -> list[Capacity]:
                 "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                 "efficiency.pg_cpu_ms_per_request", RSS)),
             heap.get("found"), heap.get("failed_at"),
-            stats.figure(_held(run, record, rate.get("found"), heap.get("found")), RSS)))
+            stats.figure(_held(run, record, rate.get("found"), heap["found"]) if heap.get("found") else
+                         run.summary.iloc[:0], RSS)))
     return found
 
 
