@@ -184,6 +184,10 @@ def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
         errors = capacity.document(run)["target"]["max_error_pct"]
         parts += [VERDICT.format(errors=errors, run=run.id), markdown(tables.verdict(found, projected, target_ms))]
     figures = efficiency_charts(measured[-1], target_ms) if measured else {}
+    if measured:
+        parts.append(f"CPU per request and p99 against the offered rate, over the levels of run "
+                     f"`{measured[-1].id}` (profile {measured[-1].profile}) that delivered their rate, "
+                     f"the target of {target_ms:g} ms as a line; its section below has the table.")
     if searched and not (heaps := capacity.rss_by_heap(searched[-1])).empty:
         figures["rss-vs-heap"] = charts.rss_vs_heap(heaps)
     run_id = (measured or searched)[-1].id
