@@ -93,15 +93,16 @@ class _Service:
             self._add(level, False, {"failed": str(err).splitlines()[0]})
             return False
         summary = analysis.level_summary(out, intervals=False)
-        held = self.target.held(summary)
+        misses = self.target.misses(summary)
         o, delivered = summary["overall"], summary.get("delivery", {})
-        self._add(level, held, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
-                                "achieved_pct": delivered.get("achieved_pct"), "valid": delivered.get("valid")})
+        self._add(level, not misses, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
+                                      "achieved_pct": delivered.get("achieved_pct"), "valid": delivered.get("valid"),
+                                      "missed": misses})
+        verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
         print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, delivered "
-              f"{delivered.get('achieved_pct')} % of {rate} iterations/s: {'held' if held else 'missed'} "
-              f"the target; {max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}",
-              flush=True)
-        return held
+              f"{delivered.get('achieved_pct')} % of {rate} iterations/s: {verdict}; "
+              f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
+        return not misses
 
     def _add(self, level: Level, held: bool, figures: dict) -> None:
         self.record["probes"].append({"level": level.id, "rate": level.users, "heap_mb": level.heap_mb,
