@@ -17,9 +17,10 @@ STARTED_MS = 1_795_000_000_000
 RATE, WARMUP_S, DURATION_S = 100, 5, 20
 
 
-def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float = 50.0) -> Path:
+def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float = 50.0, late_s: float = 0) -> Path:
     """An open-model level offering RATE iterations/s whose generator started `achieved` per
-    second, each iteration two 10 ms requests on a thread of its own (as JMeter names them)."""
+    second, the last 5 % of them `late_s` late, each iteration two 10 ms requests on a thread of
+    its own (as JMeter names them)."""
     out = levels / name
     out.mkdir(parents=True)
     arrivals_s = WARMUP_S + DURATION_S
@@ -31,7 +32,8 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
              "ended_ms": STARTED_MS + 1000 * (arrivals_s + 2)}
     (out / "level.json").write_text(json.dumps(level))
     count = int(arrivals_s * achieved)
-    starts = [STARTED_MS + round(i * 1000 / achieved) for i in range(count)]
+    starts = [STARTED_MS + round(i * 1000 / achieved + (1000 * late_s if i >= 0.95 * count else 0))
+              for i in range(count)]
     samples = pd.DataFrame([
         {"timeStamp": t + 10 * step, "elapsed": 10, "label": "balance", "responseCode": 200,
          "responseMessage": "OK", "threadName": f"open arrivals 2-{i + 1}", "success": True}
@@ -62,6 +64,12 @@ def test_a_level_that_started_fewer_iterations_than_offered_is_invalid(levels: P
     full = analysis.summarize_level(make_level(levels, "go-u100-p95-r2", achieved=100.0))
     assert full["delivery"]["achieved_pct"] == pytest.approx(100, abs=0.1) and full["delivery"]["valid"] is True
     assert Target().held(full)
+
+
+def test_a_generator_that_fell_behind_and_caught_up_late_is_invalid(levels: Path) -> None:
+    """Every arrival started, but the last 5 % two seconds after the schedule ended."""
+    late = analysis.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, late_s=3))
+    assert late["delivery"]["achieved_pct"] == pytest.approx(95, abs=0.1) and late["delivery"]["valid"] is False
 
 
 def test_the_gate_reaches_summary_csv(levels: Path) -> None:
