@@ -108,7 +108,7 @@ bench: doctor venv build jmeter-install ## every service (or SERVICE=) on PROFIL
 bench-%: doctor venv build jmeter-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
 	$(BENCH) --service $*
 	$(SUMMARIZE)
-capacity: doctor venv build jmeter-install ## per service: highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=60)
+capacity: doctor venv build jmeter-install ## per service: highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=90)
 	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
 		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
 	$(PY) -m bankbench report
