@@ -17,7 +17,7 @@ from bankbench.run.env import Options
 from bankbench.tools import placement
 
 PROFILE = "capacity"  # profiles.toml: the shape of each probe and the ladder of rates
-BUDGET_MIN = 90  # Go, Java, Java virtual with their heap sweeps took about an hour here
+BUDGET_MIN = 90  # estimated: per service ~15 probes of ~45 s and a warm-up per heap, 15-25 min
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
