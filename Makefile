@@ -111,6 +111,10 @@ bench-%: doctor venv build jmeter-install ## one service of services.yaml: bench
 	$(SUMMARIZE)
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~2.5 h)
 	$(MAKE) bench PROFILE=placement
+capacity: doctor venv build jmeter-install ## per service: highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=90)
+	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
+		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
+	$(PY) -m bankbench report
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
@@ -149,5 +153,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
-	check test lint format verify bench sensitivity quick-bench fuzz connections \
+	check test lint format verify bench sensitivity capacity quick-bench fuzz connections \
 	plan summarize compare report compose-file newcomer offline-images images jmeter-gui

@@ -22,6 +22,8 @@ VERBS = {
     "quick": ("checks.quick", "a one-minute wrk + pgbench figure per service"),
     "plan": ("commands.plan", "list the levels a benchmark would run"),
     "bench": ("commands.bench", "run a benchmark profile, level by level"),
+    "capacity": ("commands.capacity",
+                 "per service, the highest rate that holds a p99 target, and the smallest heap there"),
     "aws": ("commands.aws", "the benchmark on AWS ECS: up, push, bench, down, cost"),
     "summarize": ("commands.summarize",
                   "compute summary.json/summary.csv of runs and print the comparison"),

@@ -40,6 +40,13 @@ class Entry:
     dockerfile: str | None = None
     environment: dict[str, str] = field(default_factory=dict)
     hardening: tuple[str, ...] = ()  # the parts of the hardening tier it passes
+    heap: dict[str, str] | None = None  # {variable, value}: how its heap is set (a template of {mb})
+
+    def heap_env(self, mb: int) -> dict[str, str]:
+        """The environment that limits the service's heap to `mb` MB, as its entry says."""
+        if not self.heap:
+            raise UserError(f"{self.name}: its entry in {path().name} has no `heap`: its heap cannot be set")
+        return {self.heap["variable"]: self.heap["value"].format(mb=mb)}
 
 
 def path() -> Path:
@@ -120,6 +127,8 @@ def _entry(name: str, fields: dict) -> Entry:
         raise ValueError(f"versions needs a reader in {VERSION_READERS}")
     if unknown := set(entry.hardening) - set(HARDENING):
         raise ValueError(f"hardening parts {sorted(unknown)} are not among {HARDENING}")
+    if entry.heap is not None and (set(entry.heap) != {"variable", "value"} or "{mb}" not in entry.heap["value"]):
+        raise ValueError("heap needs a variable and a value with {mb} in it")
     if bool(entry.image) != bool(entry.dockerfile):
         raise ValueError("image and dockerfile go together")
     return entry

@@ -10,6 +10,7 @@ import csv
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -142,5 +143,5 @@ def test_a_warm_service_is_warmed_up_once_and_serves_its_levels(tmp_path: Path) 
     assert first["start"] == second["start"] == "warm"
     assert first["warmup"]["warm"] and len(first["warmup"]["rounds"]) >= 2, first["warmup"]
     assert second["warm_since"] == f"go-u2-p{config.DEFAULT_POOL_SIZE}-r1" and "warmup" not in second
-    progress = [line for line in out.stdout.splitlines() if " warm-up " in line and "req/s" in line]
-    assert len(progress) == len(first["warmup"]["rounds"])
+    # A line per round ("[1/2] go-u2-p95-r1 warm-up  10 s: ..."); the run's first line names the warm-up too.
+    assert len(re.findall(r"^\[1/2\] \S+ warm-up +\d+ s:", out.stdout, re.MULTILINE)) == len(first["warmup"]["rounds"])

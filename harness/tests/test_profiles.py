@@ -11,7 +11,7 @@ from bankbench.load import profiles
 
 
 @pytest.mark.parametrize("name", ["smoke", "local", "pool", "article", "article-aot", "article-warm", "placement",
-                                  "sustained", "open"])
+                                  "sustained", "open", "efficiency", "capacity"])
 def test_every_profile_loads(name: str) -> None:
     p = profiles.load(name)
     assert p.users and p.pools and p.model in profiles.MODELS

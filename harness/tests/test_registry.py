@@ -13,6 +13,7 @@ import yaml
 
 from bankbench import paths, registry
 from bankbench.errors import UserError
+from bankbench.system import services
 
 ENTRY = {"build": "true", "artifact": "bin/x", "runtime": "native", "profiler": "none",
          "versions": {"reader": "command", "command": "x --versions"}, "port": 9000}
@@ -42,6 +43,7 @@ def test_a_dialect_or_own_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     ({"metrics": "go", "hardening": ["chaos"]}, "hardening"),
     ({"metrics": "go", "image": "x"}, "image and dockerfile"),
     ({"metrics": "go", "colour": "blue"}, "colour"),
+    ({"metrics": "go", "heap": {"variable": "X", "value": "64"}}, "heap needs a variable and a value with {mb}"),
 ])
 def test_malformed_entries_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        fields: dict, complaint: str) -> None:
@@ -66,3 +68,19 @@ def test_no_module_special_cases_a_service_or_runtime() -> None:
                             ":!harness/bankbench/system/services.py"],
                            cwd=paths.ROOT, capture_output=True, text=True).stdout
     assert found == "", found
+
+
+def test_a_heap_limit_is_set_as_the_entry_says() -> None:
+    """The heap sweep's setting comes from the entry: an environment variable, and for a JVM
+    JAVA_OPTS after bank-java/jvm.options, so its -Xmx wins over the file's."""
+    native = registry.get("go")
+    assert native.heap_env(64) == {"GOMEMLIMIT": "64MiB"}
+    assert ("GOMEMLIMIT", "64MiB") in services.get("go", settings=native.heap_env(64)).env
+    jvm = services.get("java", aot=False, settings=registry.get("java").heap_env(256)).command
+    assert jvm[jvm.index(f"@{paths.JVM_OPTIONS}") + 1:][:2] == ("-Xms256m", "-Xmx256m")
+
+
+def test_a_service_without_a_heap_cannot_be_swept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert load(tmp_path, monkeypatch, metrics="go").heap is None
+    with pytest.raises(UserError, match="no `heap`"):
+        registry.get("x").heap_env(64)

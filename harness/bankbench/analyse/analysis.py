@@ -13,6 +13,12 @@ The definitions every table, chart and sentence of the report rests on:
   reset, timed out: JMeter's "Non HTTP response code: ...") is "no response". The plan's
   expected answers (422 to a transfer: insufficient funds) are successes and count nowhere.
 - Resources: the metrics.csv rows with `measure_from_ms <= t_ms <= ended_ms`.
+- CPU per request (`efficiency`): the CPU milliseconds the service's processes (PostgreSQL's
+  apart) used per measured request, over the window of the throughput (`measure_from_ms` to the
+  end of the last measured sample): their mean CPU % of one core over the metrics.csv rows in it
+  x 10 / throughput.
+- Delivery (`delivery`, open model only): the achieved rate of iterations against the offered
+  one, and whether the level is valid (bankbench.analyse.delivery).
 - Service metrics: from service_metrics.csv where the level has one, over the same window
   (bankbench.analyse.servicestats says how gauges and counters are read).
 - `loadgen_saturated`: with CPUs of its own (CPU placement split, `loadgen_cpus` in level.json),
@@ -41,7 +47,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from bankbench import registry
-from bankbench.analyse import formatting, servicestats, stats
+from bankbench.analyse import delivery, formatting, servicestats, stats
 from bankbench.analyse.rawdata import (
     read_json,
     read_metrics,
@@ -116,6 +122,10 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
         metrics = read_metrics(level_dir / "metrics.csv")
         in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
         summary["resources"] = resource_stats(in_window, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
+        summary["efficiency"] = cpu_per_request(metrics[metrics["t_ms"].between(start, start + seconds * 1000)],
+                                                summary["overall"]["throughput_rps"])
+    if (delivered := delivery.delivery(samples, level)) is not None:
+        summary["delivery"] = delivered
     if intervals:
         summary["seconds_ci"] = stats.second_intervals(
             ((measured["timeStamp"] - start) // 1000).to_numpy(dtype=int), measured["elapsed"].to_numpy(dtype=float))
@@ -193,6 +203,17 @@ def short_of_cpu(level: dict) -> str:
     return f"it used at least {SATURATED_MACHINE_CPU} % of its own CPUs"
 
 
+def cpu_per_request(metrics: pd.DataFrame, throughput_rps: float | None) -> dict:
+    """CPU milliseconds per request of the service and of PostgreSQL (module doc) from the
+    metrics rows of the throughput's window."""
+    def per_request(column: str) -> float | None:
+        mean = metrics[column].mean()
+        return _number(mean * 10 / throughput_rps) if throughput_rps else None
+
+    return {"service_cpu_ms_per_request": per_request("service_cpu_pct"),
+            "pg_cpu_ms_per_request": per_request("pg_cpu_pct")}
+
+
 def _number(value: float) -> float | None:
     """A JSON-friendly figure: None for NaN (an empty window), else rounded to 3 decimals."""
     return None if pd.isna(value) else round(float(value), 3)
@@ -233,6 +254,8 @@ def read_summary(run_dir: Path) -> pd.DataFrame:
     frame = pd.read_csv(run_dir / "summary.csv")
     saturated = frame["resources.loadgen_saturated"]  # empty where a level had no figures
     frame["resources.loadgen_saturated"] = saturated.where(saturated.notna(), False).astype(bool)
+    if "delivery.valid" in frame:
+        frame["delivery.valid"] = delivery.valid_rows(frame)
     return frame
 
 
@@ -256,14 +279,16 @@ def _is_fresh(level_dir: Path) -> bool:
 
 def flatten(summary: dict, level_id: str) -> dict:
     """One summary.csv row: level_id (folder name), scalar level.json keys, overall.*
-    (overall.errors_by_status.<status>), resources.*, money_ok, and service_metrics.* where the
-    level has them (service_metrics.requests_by_status.<status>)."""
+    (overall.errors_by_status.<status>), resources.*, efficiency.*, money_ok, and delivery.*
+    and service_metrics.* where the level has them (service_metrics.requests_by_status.<status>)."""
     level = {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
     return {
         "level_id": level_id,
         **level,
         **_dotted("overall", summary["overall"]),
         **_dotted("resources", summary["resources"]),
+        **_dotted("efficiency", summary.get("efficiency", {})),
+        **_dotted("delivery", summary.get("delivery", {})),
         **_dotted("seconds_ci", summary.get("seconds_ci", {})),
         "money_ok": summary["money_ok"],
         **_dotted("service_metrics", summary.get("service_metrics", {})),
@@ -316,12 +341,13 @@ def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, stats.Figur
 
 
 def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
-    """`aggregate_repeats` of every numeric overall.*, resources.* and service_metrics.* figure
-    of a run's summary, with the run's `pg_max_connections` (one PostgreSQL cluster serves a
-    whole run)."""
+    """`aggregate_repeats` of every numeric overall.*, resources.*, efficiency.*, delivery.* and
+    service_metrics.* figure of a run's summary, with the run's `pg_max_connections` (one
+    PostgreSQL cluster serves a whole run)."""
     columns = [
         column for column in summary.columns
-        if column.startswith(("overall.", "resources.", "service_metrics.")) and summary[column].dtype.kind in "if"
+        if column.startswith(("overall.", "resources.", "efficiency.", "delivery.", "service_metrics."))
+        and summary[column].dtype.kind in "if"
     ]
     return aggregate_repeats(summary, columns).assign(pg_max_connections=summary["pg_max_connections"].max())
 

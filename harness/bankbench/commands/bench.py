@@ -77,11 +77,11 @@ def main(args: argparse.Namespace) -> int:
 def run_in(env: type[Env], args: argparse.Namespace) -> list[Path]:
     """Runs the benchmark of `args` in `env`, a run per CPU placement, one after the other;
     cleans up (and marks the run) on SIGTERM as on Ctrl-C."""
-    signal.signal(signal.SIGTERM, _interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
     return [runner.run(opts, env) for opts in options(args)]
 
 
-def _interrupted(signum: int, _frame: object) -> None:
+def interrupted(signum: int, _frame: object) -> None:
     raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
 
 

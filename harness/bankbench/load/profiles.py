@@ -65,10 +65,12 @@ class Level:
     pool: int
     repeat: int
     profile: Profile = field(repr=False)
+    heap_mb: int | None = None  # the service's heap limited so (`make capacity`); None: its own settings
 
     @property
     def id(self) -> str:
-        return f"{self.service}-u{self.users}-p{self.pool}-r{self.repeat}"
+        heap = "" if self.heap_mb is None else f"-h{self.heap_mb}"
+        return f"{self.service}-u{self.users}-p{self.pool}{heap}-r{self.repeat}"
 
     @property
     def expected_s(self) -> int:
@@ -106,6 +108,7 @@ class Level:
                 "warmup_s": self.profile.warmup_s,
                 "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
+                **({} if self.heap_mb is None else {"heap_mb": self.heap_mb}),
                 "jmeter_properties": self.jmeter_properties()}
 
 

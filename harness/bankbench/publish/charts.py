@@ -35,6 +35,7 @@ SERVICE_PANELS = {  # axis label -> its servicestats.per_second columns and thei
     "GC pauses (% of wall time)": {"gc_pct": "-"},
     "heap in use (MB)": {"heap_mb": "-"},
 }
+RATE_AXIS = "offered rate (iterations/s, open model)"
 RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside it
     "resources.service_cpu_mean": "service CPU (% of one core)",
     "resources.service_rss_mean_mb": "service RSS (MB)",
@@ -288,3 +289,51 @@ def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> Non
         ax.set_ylim(0, top * 1.05 if top > 0 else 1)
     ax.set_ylabel(label)
     ax.grid(True, alpha=0.3)
+
+
+def cpu_per_request(levels: pd.DataFrame) -> Figure:
+    """The service's and PostgreSQL's CPU ms per request vs the offered rate (open model), over
+    the valid repeats."""
+    fig, (own, pg) = _figure(ncols=2, width=12, sharey=True)
+    for ax, column, title in ((own, "efficiency.service_cpu_ms_per_request", "the service's own processes"),
+                              (pg, "efficiency.pg_cpu_ms_per_request", "PostgreSQL")):
+        _draw_services(ax, levels, "users", column)
+        _level_axis(ax, levels["users"], RATE_AXIS)
+        ax.set_title(title)
+    _value_axis(own, "CPU ms per request")
+    own.legend(title="service")
+    fig.suptitle("CPU per request vs rate (valid levels; median and 95 % interval over repeats)")
+    return fig
+
+
+def p99_vs_rate(levels: pd.DataFrame, target_ms: float) -> Figure:
+    """p99 latency vs the offered rate with the capacity target as a line."""
+    fig, (ax,) = _figure()
+    _draw_services(ax, levels, "users", "overall.p99_ms")
+    ax.axhline(target_ms, color="black", linestyle="--", linewidth=1, label=f"target: p99 <= {target_ms:g} ms")
+    _level_axis(ax, levels["users"], RATE_AXIS)
+    _value_axis(ax, "p99 latency (ms)", levels[["overall.p99_ms"]].assign(target=target_ms))
+    ax.legend()
+    fig.suptitle("p99 vs rate (valid levels; median and 95 % interval over repeats)")
+    return fig
+
+
+def rss_vs_heap(frame: pd.DataFrame) -> Figure:
+    """Peak RSS at each heap limit of the sweep, at the service's capacity rate (hollow: missed
+    the target), and with the service's own settings as a dashed line
+    (`bankbench.analyse.capacity.rss_by_heap`)."""
+    fig, (ax,) = _figure()
+    swept = frame[frame["heap_mb"].notna()]
+    _draw_services(ax, swept, "heap_mb", "rss_mb", linestyle=":")
+    for service, rows in by_service(frame):
+        colour = _style(service)["color"]
+        for own in rows.loc[rows["heap_mb"].isna(), "rss_mb"]:
+            ax.axhline(own, color=colour, linestyle="--", linewidth=1, label=f"{service}: own settings")
+        missed = rows[rows["heap_mb"].notna() & ~rows["held"].astype(bool)]
+        ax.scatter(missed["heap_mb"], missed["rss_mb"], s=90, facecolors="white", edgecolors=colour, zorder=3)
+    if not swept.empty:
+        _level_axis(ax, swept["heap_mb"], "heap limit (MB)")
+    _value_axis(ax, "peak RSS (MB)")
+    ax.legend(fontsize="small")
+    fig.suptitle("RSS vs heap limit at the capacity rate (hollow: missed the target)")
+    return fig

@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bankbench import paths
-from bankbench.analyse import analysis, narrative, projection, runs, sensitivity
+from bankbench.analyse import analysis, capacity, delivery, narrative, projection, runs, sensitivity
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.checks import verify
@@ -73,8 +73,9 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
     published = runs.read_published()
     series, single = runs.by_series(selected)
     headline = sensitivity.headline(selected)  # under the title: the test bed decided the verdict
-    sections = [*starts_sections(single), *environments_sections(single),
-                *(run_section(run, published, charts_dir) for run in single),
+    sections = [*verdict_sections(single, charts_dir), *starts_sections(single), *environments_sections(single),
+                *(capacity_section(run) if capacity.is_capacity_run(run) else run_section(run, published, charts_dir)
+                  for run in single),
                 *(placement_section(group) for group in series.values())]
     readme = out_dir / "README.md"
     readme.write_text("\n\n".join([TITLE, *([f"**{headline}**"] if headline else []), intro, *sections]) + "\n")
@@ -155,6 +156,78 @@ def projection_section(projections: list[projection.Projection], assumptions: pr
             markdown(tables.projection_assumptions(assumptions, instances))]
 
 
+EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
+VERDICT = """\
+What a request costs, at the latency target: per service, the highest open-model rate (iterations
+of the rematch scenario per second, 7 requests each) at which p99 stayed at or under the target
+with errors under {errors:g} % and the load delivered (`make capacity`: a search by bisection,
+the rate found confirmed by repeats), and at that rate the service's own CPU per request,
+PostgreSQL's, the peak RSS with the service's own heap settings, the smallest heap of the sweep
+that still held the target and the RSS with it, and the projected price of a million requests.
+Each figure is the median over the probes that held the target at that rate, with its 95 %
+interval; "missed" names the nearest rate (or heap) that did not hold. Measured on this machine,
+whose CPUs the service shares with PostgreSQL (run `{run}`): compare the services with each other."""
+
+
+def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
+    """The report's head when there are efficiency or capacity runs: the verdict table of the
+    newest capacity run, the charts of cost vs rate of the newest efficiency run and of RSS vs
+    heap, and the projection's assumptions."""
+    searched = [run for run in selected if capacity.is_capacity_run(run)]
+    measured = [run for run in selected if tables.family_of(run) == EFFICIENCY]
+    if not searched and not measured:
+        return []
+    parts = ["## Verdict: what a request costs"]
+    target_ms = capacity.target_ms(searched[-1]) if searched else capacity.P99_MS
+    if searched:
+        run = searched[-1]
+        found = capacity.figures(run)
+        projected, assumptions = capacity.projections(run, found)
+        errors = capacity.document(run)["target"]["max_error_pct"]
+        parts += [VERDICT.format(errors=errors, run=run.id), markdown(tables.verdict(found, projected, target_ms))]
+    figures = efficiency_charts(measured[-1], target_ms) if measured else {}
+    if measured:
+        parts.append(f"CPU per request and p99 against the offered rate, over the levels of run "
+                     f"`{measured[-1].id}` (profile {measured[-1].profile}) that delivered their rate, "
+                     f"the target of {target_ms:g} ms as a line; its section below has the table.")
+    if searched and not (heaps := capacity.rss_by_heap(searched[-1])).empty:
+        figures["rss-vs-heap"] = charts.rss_vs_heap(heaps)
+    run_id = (measured or searched)[-1].id
+    parts += [_save(figure, charts_dir / f"{run_id}-{name}.png") for name, figure in figures.items()]
+    if searched:
+        parts += projection_section(projected, assumptions)
+    return ["\n\n".join(parts)]
+
+
+def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
+    """CPU per request and p99 vs the offered rate over an efficiency run's valid levels."""
+    levels = analysis.aggregate_levels(delivery.valid_only(run.summary))
+    return {"cpu-per-request": charts.cpu_per_request(levels), "p99-vs-rate": charts.p99_vs_rate(levels, target_ms)}
+
+
+def efficiency_table(run: Run) -> list[str]:
+    """For a run whose levels offered rates (open model): what a request cost at each."""
+    if "delivery.valid" not in run.summary:
+        return []
+    return ["### Cost per request at each rate",
+            f"Per offered rate: the share of it the load generator delivered, the repeats under "
+            f"{delivery.MIN_PCT:g} % (invalid: left out of the other figures), then the valid repeats' "
+            "figures: CPU milliseconds per request of the service's own processes and of PostgreSQL, "
+            "its resident memory; median [95 % interval].", markdown(tables.efficiency(run.summary))]
+
+
+def capacity_section(run: Run) -> str:
+    """A capacity run: its setup, its money check and every probe of its searches."""
+    return "\n\n".join([
+        f"## Run `{run.id}` (make capacity)",
+        f"Each probe is a short open-model level on a warm service (profile `{run.profile}`); "
+        f"the verdict above is computed from it.\n\n```text\n{capacity.text(run)}\n```",
+        "### Setup", markdown(tables.context(run.manifest)), f"CPUs: {cpus(run.manifest)}.",
+        "### Money check", money_text(run),
+        "### Probes", markdown(tables.capacity_probes(capacity.document(run))),
+    ])
+
+
 def faults_section(run: Run) -> list[str]:
     """The faults struck during the run's levels (CHAOS), with recovery and error burst: a
     heading and a table, or nothing for a run without faults."""
@@ -227,6 +300,7 @@ def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
         f"Throughput in requests/s, latency in ms; median [95 % interval].\n\n```text\n"
         f"{analysis.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
         f"variation):\n\n```text\n{analysis.spread_table(run.summary)}\n```",
+        *efficiency_table(run),
         "### Charts",
         *(_save(figure, charts_dir / f"{run.id}-{name}.png") for name, figure in run_charts(run).items()),
         *profiles_section(run, charts_dir.parent),

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench.analyse import analysis, formatting, sensitivity, stats
+from bankbench.analyse import analysis, delivery, formatting, sensitivity, stats
+from bankbench.analyse.capacity import Capacity
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
@@ -150,6 +151,69 @@ def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict) -> pd.DataFr
     for i, (column, (header, fmt)) in enumerate(columns.items()):
         table[header] = formatting.spread_column(aggregated, column, fmt, mark_failed=i == 0)
     return table
+
+
+# What a request costs at each rate of an efficiency run: summary.csv column -> (header, format)
+EFFICIENCY = {
+    "overall.throughput_rps": ("req/s", number),
+    "overall.p99_ms": ("p99 ms", number),
+    "overall.error_pct": ("err %", number),
+    "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
+    "efficiency.pg_cpu_ms_per_request": ("PostgreSQL CPU ms/request", significant),
+    "resources.service_rss_mean_mb": ("RSS mean MB", number),
+    "resources.service_rss_max_mb": ("RSS peak MB", number),
+}
+
+
+def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per service and offered rate: the achieved share of the rate over every repeat, how many
+    repeats failed the gate (bankbench.analyse.delivery), and the figures of the valid ones."""
+    keys = ["service", "users"]
+    valid = delivery.valid_rows(summary)
+    invalid = (~valid).groupby([summary[k] for k in keys]).sum().rename("invalid").reset_index()
+    delivered = analysis.aggregate_repeats(summary, [delivery.ACHIEVED], keys=keys)
+    figures = analysis.aggregate_repeats(delivery.valid_only(summary), list(EFFICIENCY), keys=keys)
+    table = _text(figures, keys, EFFICIENCY).rename(columns={"users": "offered it/s"})
+    merged = delivered.merge(invalid, on=keys).sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
+    table.insert(2, "delivered %", formatting.spread_column(merged, delivery.ACHIEVED))
+    table.insert(3, "invalid repeats", merged["invalid"].astype(int))
+    return table
+
+
+def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
+    """One row per service: capacity at the target and what a request costs there (CPU, memory,
+    the smallest heap, the projected price on each instance), each with its interval."""
+    prices = {(p.service, p.instance.type): p.usd_per_million for p in projections}
+    instances = list(dict.fromkeys(p.instance.type for p in projections))
+    rows = []
+    for c in found:
+        rss = c.rss_per_krps()
+        rows.append({
+            "service": c.service,
+            f"capacity it/s at p99 <= {target_ms:g} ms": c.rate_text(),
+            "req/s there": _figure(c.throughput, number),
+            "p99 ms": _figure(c.p99_ms, number),
+            "CPU ms/request": _figure(c.cpu_ms, significant),
+            "PostgreSQL CPU ms/request": _figure(c.pg_cpu_ms, significant),
+            "RSS MB, own heap": _figure(c.rss_mb, number),
+            "smallest heap MB": c.heap_text(),
+            "RSS MB at it": _figure(c.rss_heap_mb, number),
+            "RSS MB per 1k req/s": with_interval(*rss, number),
+            **{f"projected $ per 1M requests, {name}": with_interval(*prices[c.service, name], significant)
+               if (c.service, name) in prices else "-" for name in instances},
+        })
+    return pd.DataFrame(rows)
+
+
+def _figure(figure: stats.Figure, fmt: formatting.Format) -> str:
+    return with_interval(figure.value, figure.low, figure.high, fmt)
+
+
+def capacity_probes(doc: dict) -> pd.DataFrame:
+    """Every probe of a capacity run, in order: service, level, rate, heap, figures, held."""
+    rows = [{"service": service, **probe} for service, record in doc["services"].items() for probe in record["probes"]]
+    frame = pd.DataFrame(rows)
+    return frame.fillna("-").astype(str) if not frame.empty else frame
 
 
 def projection(projections: list[Projection], assumptions: Assumptions) -> pd.DataFrame:

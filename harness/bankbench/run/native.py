@@ -29,8 +29,8 @@ class Native(Local):
 
     def start(self, service: str, pool: int, log: Path,
               extra_env: dict[str, str] | None = None, aot: bool = False) -> services.Running:
-        return services.get(service, aot=aot or None).start(port=free_port(), pool=pool, db_env=self.cluster.env(),
-                                           log=log, extra_env=extra_env, cpus=self.placement.service_cpus)
+        return services.get(service, aot=aot or None, settings=extra_env).start(
+            port=free_port(), pool=pool, db_env=self.cluster.env(), log=log, cpus=self.placement.service_cpus)
 
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()

@@ -11,8 +11,8 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bankbench import paths
-from bankbench.analyse import analysis, runs
+from bankbench import paths, registry
+from bankbench.analyse import analysis, delivery, runs
 from bankbench.checks import verify
 from bankbench.errors import UserError
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand
@@ -25,50 +25,92 @@ from bankbench.tools.pg import SETTINGS_SQL, parse_settings
 
 
 def run(opts: Options, env: type[Env] = Native) -> Path:
-    """Runs every level of the profile in the environment `env` opens; returns the run folder.
-
-    The run is written under `<run>.incomplete` and renamed when its last level is done: an
-    interrupted or failed run keeps that name (and says why in incomplete.json), so readers
-    never take it for a result (bankbench.analyse.runs).
-    """
+    """Runs every level of the profile in the environment `env` opens; returns the run folder."""
     levels = expand(opts.profile)
-    affinity = os.sched_getaffinity(0)
-    try:
-        where = env(opts)  # before the run's folder: one that cannot open (no stack, no engine) leaves none
-    except BaseException:
-        os.sched_setaffinity(0, affinity)
-        raise
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    final = paths.RUNS / f"{stamp}-{env.name}-{opts.profile.name}"
-    run_dir = runs.incomplete_dir(final)
-    try:
+    with Session(opts, env) as session:
+        print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
+              f"({LOAD_MODELS[opts.profile.model]}) in {session.where.describe()} -> {session.run_dir}")
+        for i, level in enumerate(levels, 1):
+            session.run_level(level, f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
+    return session.final
+
+
+class Session:
+    """A run folder being written, in an opened environment: run_level() runs a level into it
+    (`run` the profile's, `make capacity` the ones its search chooses).
+
+    The run is written under `<run>.incomplete` and renamed when the `with` block ends without
+    an error: an interrupted or failed run keeps that name (and says why in incomplete.json), so
+    readers never take it for a result (bankbench.analyse.runs).
+    """
+
+    def __init__(self, opts: Options, env: type[Env] = Native):
+        self.opts, self.env = opts, env
+
+    def __enter__(self) -> Session:
+        opts, env = self.opts, self.env
+        self.affinity = os.sched_getaffinity(0)
         try:
-            (run_dir / "levels").mkdir(parents=True)
-            pg = parse_settings(where.psql(SETTINGS_SQL))
-            _write_manifest(run_dir, final.name, opts, where, pg)
-            if where.local_build:  # first the proof that they do the same database work (loud when not)
-                verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
-            print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
-                  f"({LOAD_MODELS[opts.profile.model]}) in {where.describe()} -> {run_dir}")
-            # A warm service serves the following levels of its service and pool (run.warmup).
-            kept = warmup.Kept() if opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu) else None
+            self.where = env(opts)  # before the run's folder: one that cannot open (no stack, no engine) leaves none
+        except BaseException:
+            os.sched_setaffinity(0, self.affinity)
+            raise
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        self.final = paths.RUNS / f"{stamp}-{env.name}-{opts.profile.name}"
+        self.run_dir = runs.incomplete_dir(self.final)
+        # A warm service serves the following levels of its service and pool (run.warmup).
+        self.kept = warmup.Kept() if opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu) else None
+        try:
+            (self.run_dir / "levels").mkdir(parents=True)
+            self.pg = parse_settings(self.where.psql(SETTINGS_SQL))
+            self._write_manifest()
+            if self.where.local_build:  # first the proof that they do the same database work (loud when not)
+                verify.run(opts.profile.services, self.run_dir, self.run_dir / "verify.json")
+        except BaseException as err:
+            self._close(err)
+            raise
+        return self
+
+    def run_level(self, level: Level, tag: str, remaining_s: float) -> Path:
+        """Runs `level` into levels/<its id>/ and returns that folder."""
+        out = self.run_dir / "levels" / level.id
+        _run_level(out, level, self.where, self.opts, int(self.pg["max_connections"]), tag, remaining_s, self.kept)
+        return out
+
+    def __exit__(self, kind: type | None, err: BaseException | None, _tb: object) -> None:
+        try:
+            if err is None:
+                self._write_manifest()  # with the versions of what ran (aws)
+        except BaseException as failed:
+            self._close(failed)
+            raise
+        self._close(err)
+        if err is None:
+            self.run_dir.rename(self.final)
+
+    def _close(self, err: BaseException | None) -> None:
+        """Stops what runs, closes the environment, restores the harness's CPUs (the local
+        environments pin it) and, after `err` (interrupted as much as failed), marks the run."""
+        try:
             try:
-                for i, level in enumerate(levels, 1):
-                    _run_level(run_dir / "levels" / level.id, level, where, opts, int(pg["max_connections"]),
-                               f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]), kept)
+                if self.kept:
+                    self.kept.stop()
             finally:
-                if kept:
-                    kept.stop()
-            _write_manifest(run_dir, final.name, opts, where, pg)  # with the versions of what ran (aws)
+                self.where.close()
         finally:
-            where.close()
-    except BaseException as err:  # interrupted (Ctrl-C, SIGTERM) as much as failed
-        runs.mark_incomplete(run_dir, f"{type(err).__name__}: {err}")
-        raise
-    finally:
-        os.sched_setaffinity(0, affinity)  # the local environments pin the harness
-    run_dir.rename(final)
-    return final
+            if err is not None:
+                runs.mark_incomplete(self.run_dir, f"{type(err).__name__}: {err}")
+            os.sched_setaffinity(0, self.affinity)
+
+    def _write_manifest(self) -> None:
+        opts, where, pg = self.opts, self.where, self.pg
+        doc = manifest.document(self.final.name, where.name, opts.profile, where.machine(),
+                                where.versions(pg["server_version"]), {
+            "postgresql": {**{k: v for k, v in pg.items() if k != "server_version"}, "durable": opts.durable},
+            "profile_cpu": opts.profile_cpu,
+            **({"series": opts.series} if opts.series else {}),
+            **where.settings()})
+        (self.run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
 
 
 def _remaining(todo: list[Level]) -> float:
@@ -76,16 +118,6 @@ def _remaining(todo: list[Level]) -> float:
     for a warm start a warm-up at most per service and repeat."""
     warmups = {(level.service, level.repeat) for level in todo if level.profile.start == "warm"}
     return sum(level.expected_s + 15 for level in todo) + warmup.MAX_S * len(warmups)
-
-
-def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: Env, pg: dict[str, str]) -> None:
-    doc = manifest.document(run_id, where.name, opts.profile, where.machine(),
-                            where.versions(pg["server_version"]), {
-        "postgresql": {**{k: v for k, v in pg.items() if k != "server_version"}, "durable": opts.durable},
-        "profile_cpu": opts.profile_cpu,
-        **({"series": opts.series} if opts.series else {}),
-        **where.settings()})
-    (run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
 
 
 def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connections: int,
@@ -101,8 +133,9 @@ def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connec
         if kept:
             kept.stop()
         where.reset()
-        svc = where.start(level.service, level.pool, out / "service.log", load.service_env(),
-                          aot=level.profile.start == "aot")
+        heap = {} if level.heap_mb is None else registry.get(level.service).heap_env(level.heap_mb)
+        svc = where.start(level.service, level.pool, out / "service.log", {**(load.service_env() or {}), **heap}
+                          or None, aot=level.profile.start == "aot")
         started = {}
         if kept:
             kept.hold(level, svc)
@@ -137,6 +170,10 @@ def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[di
           f"money {'ok' if check['ok'] else 'FAILED'}", flush=True)
     for fault in faults:
         print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
+    if (delivered := summary.get("delivery")) and not delivered["valid"]:
+        print(f"{tag} INVALID: {delivered['achieved_per_s']:.0f} iterations/s started of the "
+              f"{delivered['offered_per_s']:.0f} offered ({delivered['achieved_pct']:.1f} %, under "
+              f"{delivery.MIN_PCT:g} %)", flush=True)
     if summary.get("resources", {}).get("loadgen_saturated"):
         print(f"{tag} WARNING: JMeter was short of CPU ({analysis.short_of_cpu(summary['level'])}): "
               "the load generator may have limited this level", flush=True)

@@ -107,18 +107,20 @@ def local_service(service: str | Service, pool: int | None, *, log: Path, cluste
         yield running
 
 
-def get(name: str, aot: bool | None = None) -> Service:
-    """The service called `name`, as services.yaml describes it; every JVM service runs on the
-    one JDK (bankbench.tools.jdk) with bank-java/jvm.options, and from its AOT cache when `aot`
-    (default: JAVA_AOT_CACHE=1)."""
+def get(name: str, aot: bool | None = None, settings: dict[str, str] | None = None) -> Service:
+    """The service called `name`, as services.yaml describes it, with `settings` added to its
+    environment (a heap limit: registry.Entry.heap_env); every JVM service runs on the one JDK
+    (bankbench.tools.jdk) with bank-java/jvm.options, then JAVA_OPTS (of `settings`, else of
+    this process), and from its AOT cache when `aot` (default: JAVA_AOT_CACHE=1)."""
     entry = registry.get(name)
     if not entry.artifact.exists():
         raise UserError(f"{entry.artifact.relative_to(paths.ROOT)} is missing: run `{entry.build}`")
-    env = tuple(entry.environment.items())
+    settings = settings or {}
+    env = (*entry.environment.items(), *settings.items())
     if entry.runtime == "native":
         return Service(name, (str(entry.artifact),), env)
     java = (str(jdk.java_home() / "bin" / "java"), f"@{paths.JVM_OPTIONS}",
-            *os.environ.get("JAVA_OPTS", "").split())  # JAVA_OPTS after the file: they win
+            *settings.get("JAVA_OPTS", os.environ.get("JAVA_OPTS", "")).split())  # after the file: they win
     if not (aotcache.enabled() if aot is None else aot):
         return Service(name, (*java, "-jar", str(entry.artifact)), env)
     jar = aotcache.extracted_jar(entry.artifact)

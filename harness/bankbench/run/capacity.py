@@ -1,0 +1,119 @@
+"""`make capacity`: per service, the highest open-model rate at which it meets a latency target
+(bankbench.analyse.capacity.Target: p99, errors, the rate delivered),
+and at that rate the smallest heap at which it still does.
+
+Each probe is a short level of profile `capacity` (profiles.toml) on a warm service, run by the
+runner's Session into one run folder, as `make bench` runs its levels; the searches are
+bankbench.run.search's. The rate search climbs the profile's ladder of rates, bisects, and
+confirms the rate found by `repeat` more levels. The heap sweep starts the service with its heap
+limited as its registry entry says (`heap` in services.yaml) and keeps the same target at that
+rate. capacity.json in the run folder says what each probe found and what the searches
+concluded (results/LAYOUT.md); it is rewritten after every probe, so an interrupted run keeps
+what it found.
+
+The time budget is shared among the services, each getting an equal share of what is left when
+its turn comes; a probe starts only if its load fits in its service's share (a warm-up, at most
+bankbench.run.warmup.MAX_S, may come on top).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import asdict
+from pathlib import Path
+
+from bankbench import registry
+from bankbench.analyse import analysis
+from bankbench.analyse.capacity import FILE, Target
+from bankbench.errors import UserError
+from bankbench.load.profiles import Level
+from bankbench.run import search
+from bankbench.run.env import Options
+from bankbench.run.runner import Session
+
+HEAPS_MB = (64, 128, 256, 512, 1024)  # the heap sweep
+PRECISION = 0.1  # the rate search stops when the failing rate is within 10 % of the passing one
+LEVEL_OVERHEAD_S = 15  # emptying the tables, JMeter's start, the money check
+
+
+def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
+        precision: float = PRECISION) -> Path:
+    """Searches every service of the profile; returns the run folder."""
+    deadline = time.monotonic() + budget_s
+    services = opts.profile.services
+    with Session(opts) as session:
+        doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps), "precision": precision,
+               "services": {}}
+        print(f"bankbench capacity: {', '.join(services)}, p99 <= {target.p99_ms:g} ms and errors under "
+              f"{target.max_error_pct:g} %, within {budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
+        for i, service in enumerate(services):
+            share = (deadline - time.monotonic()) / (len(services) - i)
+            _Service(session, service, target, time.monotonic() + share, doc).search(heaps, precision)
+    return session.final
+
+
+class _Service:
+    """The searches of one service, recording each probe into `doc` (capacity.json)."""
+
+    def __init__(self, session: Session, service: str, target: Target, deadline: float, doc: dict):
+        self.session, self.service, self.target, self.deadline = session, service, target, deadline
+        self.profile = session.opts.profile
+        self.record = doc["services"][service] = {"probes": []}
+        self.doc, self.runs = doc, Counter()
+        self.level_s = Level(service, 1, 1, 1, self.profile).expected_s + LEVEL_OVERHEAD_S
+
+    def search(self, heaps: tuple[int, ...], precision: float) -> None:
+        rate = search.highest_rate(self.probe, self.profile.users, precision, self.profile.repeat, self.over)
+        self.record["rate"] = _found(rate)
+        self._write()
+        if rate.good is None or not heaps or not registry.get(self.service).heap:
+            return
+        heap = search.smallest(lambda mb: self.probe(rate.good, mb), heaps, self.profile.repeat, self.over)
+        self.record["heap"] = {**_found(heap), "rate": rate.good}
+        self._write()
+
+    def over(self) -> bool:
+        return time.monotonic() + self.level_s > self.deadline
+
+    def probe(self, rate: int, heap_mb: int | None = None) -> bool:
+        """One level at `rate` (and `heap_mb`): whether it held the target."""
+        self.runs[rate, heap_mb] += 1
+        level = Level(self.service, rate, self.profile.pools[0], self.runs[rate, heap_mb], self.profile,
+                      heap_mb=heap_mb)
+        tag = f"[{self.service} probe {len(self.record['probes']) + 1}]"
+        try:
+            out = self.session.run_level(level, tag, self.deadline - time.monotonic())
+        except UserError as err:
+            out = self.session.run_dir / "levels" / level.id
+            if heap_mb is None or (out / "money.json").exists():
+                raise  # a service that cannot start with its own settings, or lost money: stop loudly
+            print(f"{tag} {level.id}: did not run with a {heap_mb} MB heap ({err})", flush=True)
+            self._add(level, False, {"failed": str(err).splitlines()[0]})
+            return False
+        summary = analysis.level_summary(out, intervals=False)
+        misses = self.target.misses(summary)
+        o, delivered = summary["overall"], summary.get("delivery", {})
+        self._add(level, not misses, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
+                                      "achieved_pct": delivered.get("achieved_pct"), "valid": delivered.get("valid"),
+                                      "missed": misses})
+        verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
+        print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, delivered "
+              f"{delivered.get('achieved_pct')} % of {rate} iterations/s: {verdict}; "
+              f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
+        return not misses
+
+    def _add(self, level: Level, held: bool, figures: dict) -> None:
+        self.record["probes"].append({"level": level.id, "rate": level.users, "heap_mb": level.heap_mb,
+                                      "held": held, **figures})
+        self._write()
+
+    def _write(self) -> None:
+        (self.session.run_dir / FILE).write_text(json.dumps(self.doc, indent=2) + "\n")
+
+
+def _found(found: search.Found) -> dict:
+    """What capacity.json says a search concluded."""
+    return {"found": found.good, "failed_at": found.bad, "confirmations": found.confirmations(),
+            "complete": found.complete}

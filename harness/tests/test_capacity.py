@@ -1,0 +1,77 @@
+"""`bankbench capacity` for real against the Go service, in a tiny budget: one rate of the ladder,
+confirmed once, then a heap sweep of one size (GOMEMLIMIT from its registry entry), each probe a
+short open-model level through JMeter on a real PostgreSQL; the run folder, capacity.json and
+the report's verdict built from them.
+
+Needs the built Go service and JMeter; run it alone on a shared machine
+(`flock /tmp/bankbench-bench.lock`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bankbench import paths
+from bankbench.analyse import capacity, runs
+from bankbench.publish import report
+
+pytestmark = pytest.mark.integration
+BUDGET_MIN = 6
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float]:
+    results = tmp_path_factory.mktemp("runs")
+    started = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "bankbench", "capacity", "--service", "go", "--rates", "20",
+                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--budget-min", str(BUDGET_MIN)],
+                         env={**os.environ, "BANKBENCH_RUNS": str(results)}, cwd=paths.ROOT,
+                         capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
+    print(out.stdout[-6000:], out.stderr[-3000:])
+    assert out.returncode == 0, out.stderr[-3000:]
+    (run_dir,) = results.iterdir()
+    return run_dir, out.stdout, time.monotonic() - started
+
+
+def test_the_search_found_the_rate_and_the_heap(searched) -> None:
+    run_dir, stdout, _ = searched
+    assert run_dir.name.endswith("-native-capacity")
+    doc = json.loads((run_dir / capacity.FILE).read_text())
+    assert doc["target"] == {"p99_ms": capacity.P99_MS, "max_error_pct": capacity.MAX_ERROR_PCT}
+    go = doc["services"]["go"]
+    # 20 iterations/s is far below what Go holds here: the ladder's one rate, probed and confirmed.
+    assert go["rate"] == {"found": 20, "failed_at": None, "confirmations": 2, "complete": True}
+    assert go["heap"] == {"found": 64, "failed_at": None, "confirmations": 2, "complete": True, "rate": 20}
+    assert [(p["level"], p["held"], p["valid"]) for p in go["probes"]] == [
+        ("go-u20-p95-r1", True, True), ("go-u20-p95-r2", True, True),
+        ("go-u20-p95-h64-r1", True, True), ("go-u20-p95-h64-r2", True, True)]
+    assert "held the target" in stdout and "go-u20-p95-h64-r2" in stdout  # progress lines
+
+
+def test_each_probe_is_a_level_with_its_heap_and_figures(searched) -> None:
+    run_dir = searched[0]
+    level = json.loads((run_dir / "levels" / "go-u20-p95-h64-r1" / "level.json").read_text())
+    assert (level["heap_mb"], level["model"], level["start"]) == (64, "open", "warm")
+    summary = json.loads((run_dir / "levels" / "go-u20-p95-r1" / "summary.json").read_text())
+    assert summary["delivery"]["valid"] and summary["delivery"]["achieved_pct"] >= 99
+    assert 0 < summary["efficiency"]["service_cpu_ms_per_request"] < 50
+
+
+def test_the_budget_bounds_it(searched) -> None:
+    assert searched[2] < 60 * BUDGET_MIN + 120  # the last probe may start just inside the budget
+
+
+def test_the_report_starts_with_the_verdict(searched, tmp_path: Path) -> None:
+    run_dir = searched[0]
+    (go,) = capacity.figures(runs.load_run(run_dir))
+    assert (go.rate, go.heap_mb) == (20, 64) and go.cpu_ms.value > 0 and go.rss_heap_mb.value > 0
+    readme = report.build([run_dir], tmp_path, execute_notebook=False).read_text()
+    verdict = readme.index("## Verdict")
+    assert verdict < readme.index(f"## Run `{run_dir.name}`")
+    assert "projected $ per 1M requests, m5.large" in readme and "RSS vs heap" in readme

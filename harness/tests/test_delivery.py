@@ -1,0 +1,97 @@
+"""The validity gate and the CPU per request on constructed open-model levels, summarized by the
+real analysis code: a level that started fewer iterations than it offered is marked invalid,
+in its summary.json, summary.csv and the capacity search's verdict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bankbench.analyse import analysis, delivery
+from bankbench.analyse.capacity import Target
+
+STARTED_MS = 1_795_000_000_000
+RATE, WARMUP_S, DURATION_S = 100, 5, 20
+
+
+def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float = 50.0, late_s: float = 0) -> Path:
+    """An open-model level offering RATE iterations/s whose generator started `achieved` per
+    second, the last 5 % of them `late_s` late, each iteration two 10 ms requests on a thread of
+    its own (as JMeter names them)."""
+    out = levels / name
+    out.mkdir(parents=True)
+    arrivals_s = WARMUP_S + DURATION_S
+    level = {"service": "go", "users": RATE, "pool": 95, "repeat": 1, "model": "open", "profile": "efficiency",
+             "scenario": "rematch", "start": "warm", "warmup_s": WARMUP_S, "rampup_s": 0, "duration_s": DURATION_S,
+             "measure_offset_s": WARMUP_S, "expected_s": arrivals_s + 10, "pg_max_connections": 100,
+             "jmeter_properties": {"users": 0, "rate": RATE, "arrivals_s": arrivals_s, "drain_s": 10},
+             "started_ms": STARTED_MS, "measure_from_ms": STARTED_MS + 1000 * WARMUP_S,
+             "ended_ms": STARTED_MS + 1000 * (arrivals_s + 2)}
+    (out / "level.json").write_text(json.dumps(level))
+    count = int(arrivals_s * achieved)
+    starts = [STARTED_MS + round(i * 1000 / achieved + (1000 * late_s if i >= 0.95 * count else 0))
+              for i in range(count)]
+    samples = pd.DataFrame([
+        {"timeStamp": t + 10 * step, "elapsed": 10, "label": "balance", "responseCode": 200,
+         "responseMessage": "OK", "threadName": f"open arrivals 2-{i + 1}", "success": True}
+        for i, t in enumerate(starts) for step in (0, 1)])
+    samples.to_csv(out / "jmeter.csv.gz", index=False)
+    seconds = range(0, arrivals_s + 3)
+    pd.DataFrame({"t_ms": [STARTED_MS + 1000 * s for s in seconds], "service_cpu_pct": service_cpu_pct,
+                  "service_rss_mb": 40.0, "pg_cpu_pct": 20.0, "pg_rss_mb": 300.0, "loadgen_cpu_pct": 30.0,
+                  "machine_cpu_pct": 50.0}).to_csv(out / "metrics.csv", index=False)
+    (out / "money.json").write_text(json.dumps({"ok": True}))
+    return out
+
+
+@pytest.fixture
+def levels(tmp_path: Path) -> Path:
+    return tmp_path / "run" / "levels"
+
+
+def test_a_level_that_started_fewer_iterations_than_offered_is_invalid(levels: Path) -> None:
+    short = analysis.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=97.0))
+    assert short["delivery"]["offered_per_s"] == RATE
+    assert short["delivery"]["achieved_per_s"] == pytest.approx(97, abs=0.1)
+    assert short["delivery"]["achieved_pct"] == pytest.approx(97, abs=0.1)
+    assert short["delivery"]["valid"] is False
+    # Its latency and errors are perfect: the gate alone makes it miss the capacity target.
+    assert short["overall"]["p99_ms"] == 10 and short["overall"]["error_pct"] == 0
+    assert Target().misses(short) == ["delivery"] and not Target().held(short)
+    full = analysis.summarize_level(make_level(levels, "go-u100-p95-r2", achieved=100.0))
+    assert full["delivery"]["achieved_pct"] == pytest.approx(100, abs=0.1) and full["delivery"]["valid"] is True
+    assert Target().held(full)
+
+
+def test_a_generator_that_fell_behind_and_caught_up_late_is_invalid(levels: Path) -> None:
+    """Every arrival started, but the last 5 % two seconds after the schedule ended."""
+    late = analysis.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, late_s=3))
+    assert late["delivery"]["achieved_pct"] == pytest.approx(95, abs=0.1) and late["delivery"]["valid"] is False
+
+
+def test_the_gate_reaches_summary_csv(levels: Path) -> None:
+    make_level(levels, "go-u100-p95-r1", achieved=97.0)
+    make_level(levels, "go-u100-p95-r2", achieved=100.0)
+    summary = analysis.summarize_run(levels.parent)
+    assert list(summary["delivery.valid"]) == [False, True]
+    assert list(delivery.valid_rows(summary)) == [False, True]
+
+
+def test_cpu_per_request_is_the_service_own_cpu_over_the_throughput(levels: Path) -> None:
+    summary = analysis.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, service_cpu_pct=50.0))
+    rps = summary["overall"]["throughput_rps"]  # two requests per iteration: ~200/s
+    assert rps == pytest.approx(200, rel=0.01)
+    # Half a core is 500 CPU ms each second, over ~200 requests: 2.5 ms each; PostgreSQL 20 %: 1 ms.
+    assert summary["efficiency"]["service_cpu_ms_per_request"] == pytest.approx(500 / rps, abs=0.001)
+    assert summary["efficiency"]["pg_cpu_ms_per_request"] == pytest.approx(200 / rps, abs=0.001)
+
+
+def test_other_models_have_no_gate(levels: Path) -> None:
+    out = make_level(levels, "go-u100-p95-r1", achieved=50.0)
+    level = json.loads((out / "level.json").read_text())
+    (out / "level.json").write_text(json.dumps({**level, "model": "sustained"}))
+    summary = analysis.summarize_level(out)
+    assert "delivery" not in summary and delivery.is_valid(summary)

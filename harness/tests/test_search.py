@@ -1,0 +1,71 @@
+"""The searches of `make capacity` (bankbench.run.search) on fake services: a threshold they hold
+up to, noise that fails a confirmation, and a budget that runs out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bankbench.run import search
+
+LADDER = (25, 50, 100, 200, 400, 800, 1600)
+
+
+def up_to(limit: int) -> Callable[[int], bool]:
+    return lambda value: value <= limit
+
+
+def never_over() -> bool:
+    return False
+
+
+def test_the_rate_search_climbs_bisects_and_confirms() -> None:
+    found = search.highest_rate(up_to(530), LADDER, 0.1, 3, never_over)
+    assert found.complete
+    assert 530 - 0.1 * 530 <= found.good <= 530 < found.bad <= found.good * 1.1
+    assert [rate for rate, _ in found.probes[:6]] == [25, 50, 100, 200, 400, 800]  # up to the first miss
+    assert found.probes[-3:] == [(found.good, True)] * 3 and found.confirmations() == 4  # its probe, 3 more
+    assert len(found.probes) <= 6 + 3 + 3  # 400..800 bisected to 10 % in 3 probes
+
+
+def test_a_failed_confirmation_moves_the_search_below_it() -> None:
+    """The service holds 530 once, then only up to 480: 530 is not its capacity."""
+    seen: dict[int, int] = {}
+
+    def flaky(rate: int) -> bool:
+        seen[rate] = seen.get(rate, 0) + 1
+        return rate <= 480 or (rate <= 530 and seen[rate] == 1)
+
+    found = search.highest_rate(flaky, LADDER, 0.1, 3, never_over)
+    assert found.good is not None and found.good <= 480 < found.bad
+    assert found.probes[-3:] == [(found.good, True)] * 3
+
+
+def test_nothing_held_and_everything_held() -> None:
+    none = search.highest_rate(up_to(10), LADDER, 0.1, 3, never_over)
+    assert (none.good, none.bad, none.probes) == (None, 25, [(25, False)])
+    every = search.highest_rate(up_to(10_000), LADDER, 0.1, 2, never_over)
+    assert (every.good, every.bad) == (1600, None)
+    assert every.probes[-2:] == [(1600, True)] * 2
+
+
+def test_the_budget_stops_the_search_where_it_is() -> None:
+    probes: list[int] = []
+
+    def counted(rate: int) -> bool:
+        probes.append(rate)
+        return rate <= 530
+
+    found = search.highest_rate(counted, LADDER, 0.1, 3, lambda: len(probes) >= 4)
+    assert not found.complete and probes == [25, 50, 100, 200] and found.good == 200
+
+
+def test_the_smallest_heap_bisects_the_sweep() -> None:
+    heaps = (64, 128, 256, 512, 1024)
+    found = search.smallest(up_to(10_000), heaps, 2, never_over)
+    assert (found.good, found.bad) == (64, None)  # the smallest swept held
+    found = search.smallest(lambda mb: mb >= 256, heaps, 2, never_over)
+    assert (found.good, found.bad, found.complete) == (256, 128, True)
+    assert found.probes[0] == (1024, True) and found.probes[-2:] == [(256, True)] * 2
+    assert len(found.probes) <= 1 + 2 + 2  # 1024, then two halvings, then two confirmations
+    found = search.smallest(lambda mb: False, heaps, 2, never_over)
+    assert (found.good, found.bad, found.probes) == (None, None, [(1024, False)])
