@@ -33,18 +33,30 @@ RESOURCES = {
 LEVEL_COLUMNS = {f"overall.{name}": spec for name, spec in LATENCY.items()} | RESOURCES
 THEN_AND_NOW = {"mean_ms": "mean ms", "p99_ms": "p99 ms", "error_pct": "err %"}
 ERRORS_BY_STATUS = "errors by status"  # header of the levels table's breakdown of the failed requests
+LOAD_GENERATOR = "load generator"  # header of the levels table's verdict on the generator
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
     """Per service x users (x pool): requests, throughput, latency, errors (and by status),
-    service CPU and RSS."""
+    service CPU and RSS, and the load generator's verdict."""
     keys, statuses = ["service", *analysis.row_keys(summary)], analysis.status_columns(summary)
     aggregated = analysis.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
     aggregated = aggregated.sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
     table = _text(aggregated, keys, LEVEL_COLUMNS)
     table.insert(table.columns.get_loc(LATENCY["error_pct"][0]) + 1, ERRORS_BY_STATUS,
                  _by_status(aggregated, statuses))
+    table[LOAD_GENERATOR] = _generator(summary, aggregated, keys)
     return table
+
+
+def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame, keys: list[str]) -> pd.Series:
+    """`ok`, or `INVALID r2: <reasons>` for each repeat whose load generator did not hold up
+    (bankbench.load.generator); the cells in the order of `aggregated`."""
+    invalid = summary[~summary[analysis.VALID]]
+    reasons = {key: "; ".join(f"INVALID r{row['repeat']}: {row['loadgen.reasons']}" for _, row in rows.iterrows())
+               for key, rows in invalid.groupby(keys)}
+    return pd.Series([reasons.get(tuple(row), "ok") for row in aggregated[keys].itertuples(index=False)],
+                     index=aggregated.index, dtype=object)
 
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:

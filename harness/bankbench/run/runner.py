@@ -1,5 +1,6 @@
-"""Runs a benchmark in any environment (bankbench.run.env): for each level a
-fresh database, the service, the load, the money check.
+"""Runs a benchmark in any environment (bankbench.run.env): the load generator's calibration,
+then for each level a fresh database, the service, the load, the money check, and the load
+generator's verdict.
 
 Writes results/runs/<run>/ as results/LAYOUT.md describes, printing a progress line per level.
 """
@@ -13,16 +14,17 @@ from pathlib import Path
 
 from bankbench import paths
 from bankbench.analyse import analysis, runs
+from bankbench.analyse.rawdata import write_json
 from bankbench.checks import verify
 from bankbench.errors import UserError
+from bankbench.load import generator
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand
 from bankbench.measure import manifest
-from bankbench.run import chaos
+from bankbench.run import calibration, chaos
 from bankbench.run.env import Env, Options
 from bankbench.run.native import Native
 from bankbench.system import hot, money
 from bankbench.tools.pg import SETTINGS_SQL, parse_settings
-from bankbench.tools.placement import SPLIT
 
 
 def run(opts: Options, env: type[Env] = Native) -> Path:
@@ -51,9 +53,10 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
                 verify.run(opts.profile.services, run_dir, run_dir / "verify.json")
             print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
                   f"({LOAD_MODELS[opts.profile.model]}) in {where.describe()} -> {run_dir}")
+            calibrated = where.calibrate(levels, run_dir)
             for i, level in enumerate(levels, 1):
-                _run_level(run_dir / "levels" / level.id, level, where, opts, int(pg["max_connections"]),
-                           f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
+                _run_level(run_dir / "levels" / level.id, level, where, int(pg["max_connections"]),
+                           calibrated.get(level.users), f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
             _write_manifest(run_dir, final.name, opts, where, pg)  # with the versions of what ran (aws)
         finally:
             where.close()
@@ -80,7 +83,7 @@ def _write_manifest(run_dir: Path, run_id: str, opts: Options, where: Env, pg: d
     (run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
 
 
-def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connections: int,
+def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, calibrated: dict | None,
                tag: str, remaining_s: float) -> None:
     where.reset()
     out.mkdir(parents=True)
@@ -96,30 +99,36 @@ def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connec
     faults = load.finish((started_ms, ended_ms))
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
-    (out / "level.json").write_text(json.dumps(runs.level_document(
-        level.as_dict(), started_ms, ended_ms, pg_max_connections, **where.level_settings(),
-        **({"faults": faults} if faults else {})), indent=2) + "\n")
-    _print_level(out, level, tag, check, faults, started_ms, split=opts.placement.mode == SPLIT)
+    document = runs.level_document(level.as_dict(), started_ms, ended_ms, pg_max_connections,
+                                   **where.level_settings(), **({"faults": faults} if faults else {}),
+                                   **({"calibration": calibrated} if calibrated else {}))
+    write_json(out / "level.json", document)
+    verdict = _print_level(out, level, tag, check, faults, started_ms)
+    write_json(out / "level.json", {**document, "loadgen": verdict})  # as judged when the level ended
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 
 
-def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int,
-                 split: bool) -> None:
-    """The level's line of figures (`summarize` writes the summaries), its faults, and a warning
-    when the load generator was short of CPU."""
+def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> dict:
+    """The level's line of figures (`summarize` writes the summaries) with the load generator's
+    verdict, and its faults; returns the verdict (bankbench.load.generator)."""
     summary = analysis.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
-    o = summary["overall"]
+    o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
+    if verdict["valid"]:
+        cpu = generator.cpu_text(used["loadgen_cpu_mean"], summary["level"].get("loadgen_cpus"),
+                                 used["machine_cpu_mean"]) if used else "CPU figures when the run ends"
+        offered = "" if verdict.get("offered_pct") is None else \
+            f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
+        judged = f"ok (JMeter {cpu}{offered}"
+    else:
+        judged = f"INVALID: {verdict['reasons']} ("
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
-          f"money {'ok' if check['ok'] else 'FAILED'}", flush=True)
+          f"money {'ok' if check['ok'] else 'FAILED'}; load generator {judged}; calibration: "
+          f"{calibration.brief(summary['level'].get('calibration'))})", flush=True)
     for fault in faults:
         print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
-    if summary.get("resources", {}).get("loadgen_saturated"):
-        short = "its own CPUs were" if split else "the machine was"
-        print(f"{tag} WARNING: JMeter was short of CPU ({short} at least "
-              f"{analysis.SATURATED_MACHINE_CPU} % busy): the load generator may have limited this "
-              "level", flush=True)
+    return verdict
 
 
 def _fig(value: float | None, spec: str = ".0f") -> str:
