@@ -29,14 +29,17 @@ INTRO = """\
 Every figure below is computed by `harness/bankbench` from the run folders (see
 `results/LAYOUT.md`) only. Latency percentiles are exact, over each level's measured window:
 samples of the ramp-up and warm-up are left out. Each figure is the median of the repeats whose
-money check passed, with its 95 % confidence interval in brackets and as bars in the charts: a
-bootstrap of the median over the repeats where a level has at least 3, else over the level's
-per-second buckets (throughput and p99 only). Two services differ at a level only when the 95 %
-interval of the ratio of their figures excludes 1 and, over repeats, Welch's t-test on the
-logarithms gives p < 0.05; otherwise the text says "within noise"
-(`harness/bankbench/analyse/stats.py`). A level whose money check failed is marked FAILED and left
-out of the medians and charts. Each run says which CPUs the service had; compare services within a
-run, and absolute figures only with the same hardware."""
+money check passed and whose load generator held up, with its 95 % confidence interval in
+brackets and as bars in the charts: a bootstrap of the median over the repeats where a level has
+at least 3, else over the level's per-second buckets (throughput and p99 only). Two services
+differ at a level only when the 95 % interval of the ratio of their figures excludes 1 and, over
+repeats, Welch's t-test on the logarithms gives p < 0.05; otherwise the text says "within noise"
+(`harness/bankbench/analyse/stats.py`). A level whose money check failed is marked FAILED, one at
+which the load generator did not hold up (JMeter short of CPU, an arrival rate offered below the
+plan's, or a plan beyond what its calibration drove: `harness/bankbench/load/generator.py`) is
+marked INVALID, and both are left out of the medians, charts and comparisons. Each run says which
+CPUs the service had; compare services within a run, and absolute figures only with the same
+hardware."""
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/published.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
