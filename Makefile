@@ -21,6 +21,8 @@ MVNW := $(WITH_JDK) ./mvnw -B -q
 export GOTOOLCHAIN ?= auto
 DB_ENV := .run/db.env
 GO_SOURCES := $(shell find bank-go db -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.sql' 2>/dev/null)
+# The load generator's calibration target: the plan's answers at almost no cost (jmeter/calibrate).
+CALIBRATE_TARGET := jmeter/calibrate/bin/calibrate
 JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/null)
 
 PROFILE ?= local
@@ -52,11 +54,15 @@ venv: .venv/.installed ## Python venv with the harness, analysis and test packag
 .venv/.installed: harness/requirements.txt harness/pyproject.toml
 	bash scripts/venv.sh
 
-build: build-go build-java ## build both services
+build: build-go build-java build-calibrate ## build both services and the load generator's calibration target
 build-go: bank-go/bin/bank-go ## build the Go service
 bank-go/bin/bank-go: $(GO_SOURCES)
 	@$(DOCTOR) go
 	cd bank-go && go build -o bin/bank-go .
+build-calibrate: $(CALIBRATE_TARGET) ## build the calibration target of the load generator (jmeter/calibrate)
+$(CALIBRATE_TARGET): jmeter/calibrate/main.go jmeter/calibrate/go.mod
+	@$(DOCTOR) go
+	cd jmeter/calibrate && go build -o bin/calibrate .
 
 build-java: bank-java/target/bank-java.jar ## build the Java service (Maven wrapper, JDK 21+)
 # The format check is `make lint`'s (and ./mvnw verify's): a benchmark is not held up by it.
@@ -124,6 +130,9 @@ connections: venv build ## 10,000 slow keep-alive connections against each servi
 	$(PY) -m bankbench connections
 plan: venv ## list the levels PROFILE would run, with the time they take
 	$(PY) -m bankbench plan $(PROFILE_ARGS)
+calibrate: venv build-calibrate jmeter-install ## what JMeter drives on its CPUs for each load of PROFILE (cached; FORCE=1 again)
+	$(PY) -m bankbench calibrate $(PROFILE_ARGS) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
+		$(if $(filter 1,$(FORCE)),--force)
 
 summarize: venv ## compute a run's figures (RUN=dir; default the newest run)
 	$(SUMMARIZE) $(RUN) $(if $(filter 1,$(FORCE)),--force)
@@ -152,6 +161,6 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 
 include infra/infra.mk
 
-.PHONY: doctor venv build build-go build-java jmeter-install db-up db-down \
+.PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
 	check test lint format verify bench sensitivity capacity quick-bench fuzz connections \
-	plan summarize compare report compose-file newcomer offline-images images jmeter-gui
+	plan calibrate summarize compare report compose-file newcomer offline-images images jmeter-gui

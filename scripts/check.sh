@@ -14,7 +14,7 @@ SERVICE=go # the one service of the contract suite and of the smoke benchmark
 
 lint_suites
 
-banner "Go unit tests: db + bank-go (go test -race -short: the database tests skip)"
+banner "Go unit tests: db + jmeter/calibrate + bank-go (go test -race -short: the database tests skip)"
 go_tests -short; rc=$?
 record "go unit" "$(go_count)" $rc
 

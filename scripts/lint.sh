@@ -4,7 +4,7 @@
 # "lint: N passed, N failed"; fails if any failed. `--fix` (`make format`) first applies what
 # ruff, gofmt and spring-javaformat can fix by themselves, then checks.
 #   Python: ruff, rules in harness/pyproject.toml, every Python file and notebook of the repo.
-#   Go:     gofmt, go vet and staticcheck over the modules db/ and bank-go/.
+#   Go:     gofmt, go vet and staticcheck over the modules db/, bank-go/ and jmeter/calibrate/.
 #   Java:   spring-javaformat (bank-java/pom.xml binds the same check to every build).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -13,7 +13,7 @@ FIX=false
 # Pinned, fetched through the module proxy by `go run` on first use (then the build cache has
 # it): staticcheck 2026.2.2, which supports Go 1.26.
 STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
-GO_MODULES=(db bank-go)
+GO_MODULES=(db bank-go jmeter/calibrate)
 RUFF=(.venv/bin/ruff check --config harness/pyproject.toml)
 MVNW=(scripts/with-jdk.sh ./mvnw -B -q -f bank-java/pom.xml)
 

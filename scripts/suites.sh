@@ -28,10 +28,12 @@ lint_suites() {
   done <<<"$rows"
 }
 
-# The Go tests of db/ and bank-go/ (bank-go with -race) with extra `go test` flags; prints each
-# package's result and any failure (logs in go-db.log and go.log) and returns their status.
+# The Go tests of db/, jmeter/calibrate/ and bank-go/ (bank-go with -race) with extra `go test`
+# flags; prints each package's result and any failure (logs in go-db.log and go.log) and returns
+# their status.
 go_tests() {
   (cd db && go test -count=1 -v "$@" ./...) > "$REPORTS/go-db.log" 2>&1; local rc_db=$?
+  (cd jmeter/calibrate && go test -count=1 -v "$@" ./...) >> "$REPORTS/go-db.log" 2>&1 || rc_db=1
   (cd bank-go && "${SUITE_DB[@]}" go test -race -count=1 -v "$@" ./...) > "$REPORTS/go.log" 2>&1; local rc=$?
   cat "$REPORTS/go-db.log" "$REPORTS/go.log" | grep -E '^(ok|FAIL|---|panic)|--- FAIL|^dbtest:' \
     | grep -vE -- '--- (PASS|SKIP)' || true

@@ -50,7 +50,7 @@ if docker info >/dev/null 2>&1; then
     "$([ "$DOCKER" = ready ] && echo 0 || echo 1)"
 fi
 
-banner "Go: db + bank-go (go test -race)"
+banner "Go: db + jmeter/calibrate + bank-go (go test -race)"
 go_tests; rc=$?
 record "go (db: $(db_path "$REPORTS/go.log" dbtest))" "$(go_count)" $rc
 

@@ -21,6 +21,7 @@ VERBS = {
     "connections": ("checks.connections", "hold N slow keep-alive connections on each service"),
     "quick": ("checks.quick", "a one-minute wrk + pgbench figure per service"),
     "plan": ("commands.plan", "list the levels a benchmark would run"),
+    "calibrate": ("commands.calibrate", "what JMeter drives on its CPUs for each load of a profile"),
     "bench": ("commands.bench", "run a benchmark profile, level by level"),
     "capacity": ("commands.capacity",
                  "per service, the highest rate that holds a p99 target, and the smallest heap there"),

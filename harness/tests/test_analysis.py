@@ -133,9 +133,12 @@ def test_a_level_without_service_metrics_has_no_block(run_dir: Path) -> None:
     assert analysis.service_timeline(level_dir) is None
 
 
-def test_saturation_and_failed_money(run_dir: Path) -> None:
-    busy = analysis.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")
+def test_saturation_makes_a_level_invalid_and_failed_money(run_dir: Path) -> None:
+    busy = analysis.summarize_level(run_dir / "levels" / "java-u4000-p95-r3")
     assert busy["resources"]["loadgen_saturated"] is True  # machine 95 %, generator 180 >= 150
+    assert busy["loadgen"] == {"valid": False, "calibrated_rps": None,
+                               "reasons": "JMeter short of CPU (180 % of a core, the machine 95 % busy)"}
+    assert analysis.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")["loadgen"]["valid"] is True
     assert analysis.summarize_level(run_dir / "levels" / "java-u4000-p95-r1")["money_ok"] is False
 
 
@@ -168,17 +171,20 @@ def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
     frame = analysis.summarize_run(run_dir)
     assert frame["level_id"].tolist() == [
         "go-u4000-p95-r1", "go-u4000-p95-r2", "go-u10000-p95-r1",
-        "java-u4000-p95-r1", "java-u4000-p95-r2", "java-u10000-p95-r1",
+        "java-u4000-p95-r1", "java-u4000-p95-r2", "java-u4000-p95-r3", "java-u10000-p95-r1",
     ]
     assert "jmeter_properties" not in frame  # nested level.json values stay in level.json
     assert {"service", "users", "pool", "repeat", "overall.p99_ms", "resources.pg_cpu_mean",
-            "money_ok", "service_metrics.gc_pct"} <= set(frame.columns)
+            "money_ok", "loadgen.valid", "loadgen.reasons", "service_metrics.gc_pct"} <= set(frame.columns)
     # Nested blocks flattened, a status a level did not have at 0.
-    assert frame["overall.errors_by_status.503"].tolist() == [2, 0, 2, 0, 1, 1]
-    assert frame["overall.errors_by_status.assertion"].tolist() == [0, 0, 1, 0, 0, 0]
+    assert frame["overall.errors_by_status.503"].tolist() == [2, 0, 2, 0, 1, 0, 1]
+    assert frame["overall.errors_by_status.assertion"].tolist() == [0, 0, 1, 0, 0, 0, 0]
     assert frame["service_metrics.requests_by_status.503"].eq(7).all()
+    assert frame[analysis.VALID].tolist() == [True] * 5 + [False, True]
+    assert frame["loadgen.reasons"].tolist()[4:6] == [
+        "", "JMeter short of CPU (180 % of a core, the machine 95 % busy)"]
     assert json.loads((run_dir / "summary.json").read_text()) == {
-        "summary_version": analysis.SUMMARY_VERSION, "levels": 6}
+        "summary_version": analysis.SUMMARY_VERSION, "levels": 7}
     pd.testing.assert_frame_equal(analysis.read_summary(run_dir), frame)
 
 
@@ -187,7 +193,7 @@ def test_readers_refuse_runs_not_summarized_by_this_version(run_dir: Path) -> No
         analysis.read_summary(run_dir)
     analysis.summarize_run(run_dir)
     (run_dir / "summary.json").write_text(json.dumps({"summary_version": 2}))
-    with pytest.raises(UserError, match="summaries of version 2, this harness reads version 3"):
+    with pytest.raises(UserError, match=f"of version 2, this harness reads version {analysis.SUMMARY_VERSION}"):
         analysis.read_summary(run_dir)
 
 
@@ -230,7 +236,7 @@ def test_summarize_run_without_levels(tmp_path: Path) -> None:
         analysis.summarize_run(tmp_path)
 
 
-def test_aggregate_repeats_leaves_failed_money_checks_out(run_dir: Path) -> None:
+def test_aggregate_repeats_leaves_failed_money_checks_and_invalid_levels_out(run_dir: Path) -> None:
     summary = analysis.summarize_run(run_dir)
     levels = analysis.aggregate_levels(summary).set_index(["service", "users"])
     go, java = levels.loc[("go", 4000)], levels.loc[("java", 4000)]
@@ -239,16 +245,18 @@ def test_aggregate_repeats_leaves_failed_money_checks_out(run_dir: Path) -> None
     assert go["overall.p50_ms"] == 47.25 and pd.isna(go["overall.p50_ms.low"])
     assert go["overall.p99_ms.low"] < go["overall.p99_ms"] < go["overall.p99_ms.high"]
     assert (go["repeats"], go["failed"], go["interval"]) == (2, 0, "seconds")
-    # java: r1 (scale 3) failed its money check: only r2 (scale 6, p50 63) counts.
-    assert (java["overall.p50_ms"], java["repeats"], java["failed"]) == (63.0, 2, 1)
+    # java: r1 (scale 3) failed its money check, r3 (scale 1) was invalid: only r2 (scale 6,
+    # p50 63) counts.
+    assert (java["overall.p50_ms"], java["repeats"], java["failed"], java["invalid"]) == (63.0, 3, 1, 1)
     assert levels["pg_max_connections"].eq(100).all()
 
 
-def synthetic(rows: list[tuple[str, int, int, int, float, bool]]) -> pd.DataFrame:
-    """A summary frame from (service, users, pool, repeat, throughput, money_ok) rows."""
+def synthetic(rows: list[tuple[str, int, int, int, float, bool]], valid: bool = True) -> pd.DataFrame:
+    """A summary frame from (service, users, pool, repeat, throughput, money_ok) rows, all
+    `valid` by the load generator's verdict."""
     frame = pd.DataFrame(rows, columns=["service", "users", "pool", "repeat", "overall.throughput_rps", "money_ok"])
     return frame.assign(**{"overall.p50_ms": 1.0, "overall.p99_ms": 2.0, "overall.error_pct": 0.0,
-                           "pg_max_connections": 100})
+                           "pg_max_connections": 100, analysis.VALID: valid})
 
 
 def test_comparison_table_marks_failed_and_shows_pools() -> None:
@@ -261,6 +269,8 @@ def test_comparison_table_marks_failed_and_shows_pools() -> None:
     assert lines[0].split()[:3] == ["users", "pool", "go"]
     assert "1000 [900-1100]" in lines[2] and "FAILED" in lines[2]
     assert lines[3].split()[:3] == ["100", "200", "50.0"]
+    invalid = synthetic([("go", 100, 10, 1, 900.0, True)], valid=False)
+    assert "INVALID" in analysis.comparison_table(pd.concat([summary, invalid], ignore_index=True)).splitlines()[2]
 
 
 def test_main_pool_prefers_the_servable_pool_on_a_tie() -> None:
@@ -291,6 +301,6 @@ def test_timeline_levels_prefer_passed_repeats(run_dir: Path) -> None:
 
 def test_label_summary(run_dir: Path) -> None:
     labels = analysis.label_summary(run_dir, analysis.summarize_run(run_dir))
-    assert len(labels) == 12
+    assert len(labels) == 14
     row = labels[(labels["level_id"] == "go-u4000-p95-r1") & (labels["label"] == "transaction")].iloc[0]
     assert (row["errors"], row["p50_ms"]) == (2, 55.0)

@@ -49,6 +49,7 @@ def test_run_folder_layout(smoke, services: list[str]) -> None:
     assert run_dir.name.endswith("-native-smoke")
     levels = sorted(p.name for p in (run_dir / "levels").iterdir())
     assert levels == sorted(f"{s}-u4-p{config.DEFAULT_POOL_SIZE}-r1" for s in services)
+    assert (run_dir / "calibration.json").exists()
     for level in (run_dir / "levels").iterdir():
         for name in ("level.json", "jmeter.csv.gz", "metrics.csv", "service_metrics.csv",
                      "money.json", "summary.json", "flamegraph.html", "dashboard/index.html"):
@@ -117,6 +118,25 @@ def test_progress_and_comparison_printed(smoke, services: list[str]) -> None:
     assert "money ok" in stdout and "median [95 % interval]" in stdout and "CV req/s %" in stdout
     for service in services:
         assert service in stdout
+
+
+def test_the_load_generator_was_calibrated_and_judged(smoke) -> None:
+    """The calibration before the first level, its figures in level.json with the load
+    generator's verdict, both in the progress lines. (JMeter in a closed loop without think time
+    uses all of its CPU: the smoke level may well be invalid; it is the verdict that must be
+    there.)"""
+    run_dir, stdout = smoke
+    calibration = json.loads((run_dir / "calibration.json").read_text())["loads"]["4"]
+    assert calibration["throughput_rps"] > 0 and calibration["errors"] == 0, calibration
+    assert calibration["drives_plan"] is None  # the sustained model plans no arrival rate
+    for level in (run_dir / "levels").iterdir():
+        document = json.loads((level / "level.json").read_text())
+        assert document["calibration"] == calibration
+        summary = json.loads((level / "summary.json").read_text())
+        assert document["loadgen"]["valid"] == summary["loadgen"]["valid"], (document["loadgen"], summary["loadgen"])
+        assert summary["loadgen"]["valid"] or summary["loadgen"]["reasons"]
+    assert stdout.index("calibration u4: JMeter drove") < stdout.index("[1/")
+    assert "; load generator " in stdout and "calibration: JMeter drove" in stdout
 
 
 def test_verify_ran_first_and_passed(smoke, services: list[str]) -> None:

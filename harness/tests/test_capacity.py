@@ -59,7 +59,7 @@ def test_each_probe_is_a_level_with_its_heap_and_figures(searched) -> None:
     level = json.loads((run_dir / "levels" / "go-u20-p95-h64-r1" / "level.json").read_text())
     assert (level["heap_mb"], level["model"], level["start"]) == (64, "open", "warm")
     summary = json.loads((run_dir / "levels" / "go-u20-p95-r1" / "summary.json").read_text())
-    assert summary["delivery"]["valid"] and summary["delivery"]["achieved_pct"] >= 99
+    assert summary["loadgen"]["valid"] and summary["loadgen"]["offered_pct"] >= 99
     assert 0 < summary["efficiency"]["service_cpu_ms_per_request"] < 50
 
 

@@ -77,7 +77,6 @@ def test_the_load_generator_beside_postgresql_is_short_when_their_cpu_is_full() 
     assert analysis.resource_stats(window, 1, ("pg",))["loadgen_saturated"] is True
     assert analysis.resource_stats(window, 1)["loadgen_saturated"] is False
     assert analysis.resource_stats(window.assign(pg_cpu_pct=20.0), 1, ("pg",))["loadgen_saturated"] is False
-    assert "with PostgreSQL on them" in analysis.short_of_cpu({"loadgen_cpus": 1, "loadgen_peers": ["pg"]})
 
 
 def test_allowed_reads_what_the_kernel_applied() -> None:

@@ -77,7 +77,8 @@ def test_notebook_executed_to_html(built: Path) -> None:
 def test_levels_table_golden(run: runs.Run) -> None:
     table = tables.levels(run.summary)
     java = table[(table["service"] == "java") & (table["users"] == 4000)].iloc[0]
-    assert java["requests"] == "20 (1 FAILED)" and java["p50 ms"] == "63.0"  # r2 alone
+    assert java["requests"] == "20 (1 FAILED, 1 INVALID)" and java["p50 ms"] == "63.0"  # r2 alone
+    assert java["load generator"] == "INVALID r3: JMeter short of CPU (180 % of a core, the machine 95 % busy)"
     go = table[(table["service"] == "go")].set_index("users")["errors by status"]
     assert go.to_dict() == {4000: "503: 1", 10000: "503: 2; assertion: 1; no response: 1"}
     check_golden("levels.md", formatting.markdown(table) + "\n")
@@ -101,13 +102,15 @@ def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
 
 def test_reading_is_computed(run: runs.Run) -> None:
     text = narrative.reading(run.summary)
-    assert "FAILED after java-u4000-p95-r1 (1 of 6 levels)" in text
+    assert "FAILED after java-u4000-p95-r1 (1 of 7 levels)" in text
     assert ("At 10,000 users (median [95 % interval]), go served 2.02 [2.00-2.02] req/s with a p99 of "
             "396 [320-400] ms and 20.0 % errors") in text
     # 2.041 vs 2.020 req/s, one repeat each at two samples every second: no difference to tell
     assert "Throughput there was within noise between the services (java's was 1.01 times go's" in text
     assert "Throughput peaked for go at 2.09 req/s with 4,000 users; at 10,000 users it was within noise" in text
-    assert "The load generator was short of CPU at 1 of 6 levels (go-u10000-p95-r1)" in text
+    assert ("The load generator did not hold up at 1 of 7 levels, which are INVALID and left out of every "
+            "figure, chart and comparison (java-u4000-p95-r3: JMeter short of CPU (180 % of a core, the "
+            "machine 95 % busy))") in text
     assert ("at 10,000 users (median of the repeats) were go 2 x 503, 1 x assertion, 1 x no response; "
             "java 1 x 503") in text
     assert ("By their own metrics at 10,000 users, go had 4.44 requests waiting for a connection on "
@@ -182,7 +185,7 @@ def legend_entries(figure: Figure) -> dict[str, Artist]:
 def test_pool_sweep_marks_max_connections() -> None:
     summary = pd.DataFrame({
         "service": ["go", "go", "java", "java"], "users": 1000, "pool": [50, 200, 50, 200],
-        "repeat": 1, "money_ok": True, "pg_max_connections": 100,
+        "repeat": 1, "money_ok": True, "loadgen.valid": True, "pg_max_connections": 100,
         "overall.throughput_rps": [900.0, 300.0, 850.0, 200.0], "overall.error_pct": [0.0, 40.0, 0.0, 55.0],
     })
     figure = charts.pool_sweep(analysis.aggregate_levels(summary))

@@ -12,27 +12,25 @@ The definitions every table, chart and sentence of the report rests on:
   a 2xx failed an assertion on its body ("assertion"), one without an HTTP answer (refused,
   reset, timed out: JMeter's "Non HTTP response code: ...") is "no response". The plan's
   expected answers (422 to a transfer: insufficient funds) are successes and count nowhere.
-- Resources: the metrics.csv rows with `measure_from_ms <= t_ms <= ended_ms`.
-- CPU per request (`efficiency`): the CPU milliseconds the service's processes (PostgreSQL's
-  apart) used per measured request, over the window of the throughput (`measure_from_ms` to the
-  end of the last measured sample): their mean CPU % of one core over the metrics.csv rows in it
-  x 10 / throughput.
-- Delivery (`delivery`, open model only): the achieved rate of iterations against the offered
-  one, and whether the level is valid (bankbench.analyse.delivery).
+- Resources: the metrics.csv rows from `measure_from_ms` to the second holding the end of the
+  last sample, and not after `ended_ms` (`resource_window`: JMeter's dashboard after the load
+  is not load).
 - Service metrics: from service_metrics.csv where the level has one, over the same window
   (bankbench.analyse.servicestats says how gauges and counters are read).
-- `loadgen_saturated`: with CPUs of its own (CPU placement split, `loadgen_cpus` in level.json),
-  the load generator used at least SATURATED_MACHINE_CPU % of them. With PostgreSQL beside it on
-  those CPUs (service-alone, `loadgen_peers` in level.json), the two together used that much:
-  the CPUs were as full as the generator alone fills them under split, and its threads queued
-  behind PostgreSQL's backends. Sharing every CPU: machine CPU mean >= SATURATED_MACHINE_CPU %
-  and the load generator used at least as much CPU as the service: the machine was full and the
-  generator took a large share of it. Either way the throughput says more about the generator
-  than about the service. (A mean of one-second samples stays below 100 % even with a full run
-  queue.)
+- CPU per request (`efficiency`): the CPU milliseconds the service's processes (PostgreSQL's
+  apart) used per measured request, over the same window: their mean CPU % of one core x 10 /
+  throughput; PostgreSQL's likewise.
+- `loadgen_saturated`: the load generator was short of CPU (bankbench.load.generator says when).
+  With PostgreSQL beside it on its CPUs (service-alone, `loadgen_peers` in level.json), the CPU
+  the two used together counts: its threads queued behind PostgreSQL's backends.
+- The load generator's verdict (`loadgen`): whether the level is valid, and if not why: JMeter
+  short of CPU, an arrival rate offered below the plan's, or a plan beyond what the calibration
+  showed JMeter can drive (bankbench.load.generator). The arrivals count over every sample of
+  the load, warm-up included: they are what the plan asked of the generator.
 - Repeats: a (service, users, pool) level runs `repeat` times; aggregates are the median over
-  the repeats whose money check passed, with a 95 % confidence interval (bankbench.analyse.stats). A
-  failed money check is never averaged in.
+  the usable repeats, those whose money check passed and whose load generator held up
+  (`usable`), with a 95 % confidence interval (bankbench.analyse.stats). A failed money check or
+  an invalid level is never averaged in, nor compared.
 - Per-second intervals (`seconds_ci`): bootstrap intervals of throughput and p99 over the whole
   seconds of the measured window, for levels with too few repeats (bankbench.analyse.stats).
 """
@@ -47,7 +45,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from bankbench import registry
-from bankbench.analyse import delivery, formatting, servicestats, stats
+from bankbench.analyse import formatting, servicestats, stats
 from bankbench.analyse.rawdata import (
     read_json,
     read_metrics,
@@ -56,15 +54,17 @@ from bankbench.analyse.rawdata import (
     write_json,
 )
 from bankbench.errors import UserError
+from bankbench.load import generator
 
 LEVEL_KEYS = ("service", "users", "pool")
-SATURATED_MACHINE_CPU = 80  # % of the whole machine, see `loadgen_saturated` above
+VALID = "loadgen.valid"  # summary.csv column: the load generator's verdict on the level
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
 INPUTS = ("level.json", "jmeter.csv.gz", "metrics.csv", "money.json")
 OPTIONAL_INPUTS = ("service_metrics.csv",)  # levels of runs before it have none
 # What summaries hold: readers refuse another version, `summarize` recomputes it
-# (2: errors by status, service metrics; 3: per-second intervals, CPU placement).
-SUMMARY_VERSION = 3
+# (2: errors by status, service metrics; 3: per-second intervals, CPU placement; 4: the load
+# generator's verdict).
+SUMMARY_VERSION = 4
 ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
 ERRORS_BY_STATUS = "overall.errors_by_status."  # summary.csv column prefix, then the status
 SERVICE_STATUSES = "service_metrics.requests_by_status."  # the same, as the service counted answers
@@ -106,8 +106,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     level = read_json(level_dir / "level.json")
     start = level["measure_from_ms"]
     samples = read_samples(level_dir / "jmeter.csv.gz")
-    measured = samples[samples["timeStamp"] >= start]
-    seconds = ((measured["timeStamp"] + measured["elapsed"]).max() - start) / 1000
+    measured, seconds = measured_window(level, samples)
     summary = {
         "summary_version": SUMMARY_VERSION,
         "level": level,
@@ -119,13 +118,12 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
         },
     }
     if resources:
-        metrics = read_metrics(level_dir / "metrics.csv")
-        in_window = metrics[metrics["t_ms"].between(start, level["ended_ms"])]
-        summary["resources"] = resource_stats(in_window, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
-        summary["efficiency"] = cpu_per_request(metrics[metrics["t_ms"].between(start, start + seconds * 1000)],
-                                                summary["overall"]["throughput_rps"])
-    if (delivered := delivery.delivery(samples, level)) is not None:
-        summary["delivery"] = delivered
+        metrics = resource_window(level, read_metrics(level_dir / "metrics.csv"), seconds)
+        summary["resources"] = resource_stats(metrics, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
+        summary["efficiency"] = cpu_per_request(metrics, summary["overall"]["throughput_rps"])
+    summary["loadgen"] = generator.judge(level, summary.get("resources"),
+                                         generator.offered(samples, level.get("arrivals")),
+                                         summary["overall"]["throughput_rps"])
     if intervals:
         summary["seconds_ci"] = stats.second_intervals(
             ((measured["timeStamp"] - start) // 1000).to_numpy(dtype=int), measured["elapsed"].to_numpy(dtype=float))
@@ -134,6 +132,40 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
         # JMeter's measured window: after the load the service idles, which would dilute rates.
         summary["service_metrics"] = servicestats.window_stats(scrapes, start, start + seconds * 1000)
     return summary
+
+
+def measured_window(level: dict, samples: pd.DataFrame) -> tuple[pd.DataFrame, float]:
+    """The samples of the measured window, and its length in seconds: from `measure_from_ms` to
+    the end of the last sample (NaN for none)."""
+    start = level["measure_from_ms"]
+    measured = samples[samples["timeStamp"] >= start]
+    return measured, ((measured["timeStamp"] + measured["elapsed"]).max() - start) / 1000
+
+
+def resource_window(level: dict, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:
+    """The metrics.csv rows of the measured window: from `measure_from_ms` to the row of the
+    second that holds the end of the last sample, and none after `ended_ms`. After its last
+    sample JMeter writes its dashboard, at full CPU: that is not load."""
+    start, end = level["measure_from_ms"], level["ended_ms"]
+    if not pd.isna(seconds):
+        end = min(end, start + 1000 * (seconds + 1))
+    return metrics[metrics["t_ms"].between(start, end)]
+
+
+def generator_figures(level: dict, samples: pd.DataFrame, metrics: pd.DataFrame) -> dict:
+    """What a run of JMeter achieved, as the calibration records it (bankbench.run.calibration):
+    the requests it drove in the measured window, its CPU (and that of the service, there the
+    calibration target, and the machine), the arrivals it offered against the plan's
+    (bankbench.load.generator.offered), and whether it drove the planned rate."""
+    measured, seconds = measured_window(level, samples)
+    overall = latency_stats(measured, seconds)
+    used = resource_stats(resource_window(level, metrics, seconds), level.get("loadgen_cpus"))
+    figures = {**{name: overall[name] for name in ("requests", "errors", "throughput_rps", "p99_ms")},
+               **{name: used[name] for name in ("loadgen_cpu_mean", "loadgen_cpu_max", "service_cpu_mean",
+                                                "machine_cpu_mean", "loadgen_saturated")},
+               "loadgen_cpus": level.get("loadgen_cpus"),
+               **(generator.offered(samples, level.get("arrivals")) or {})}
+    return {**figures, "drives_plan": generator.drives_plan(figures)}
 
 
 def latency_stats(samples: pd.DataFrame, seconds: float) -> dict:
@@ -183,24 +215,10 @@ def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers
     saturated (module doc): its `loadgen_cpus` when it had some, busy with it and its `peers`
     (the processes beside it there, "pg"), else the machine."""
     figures = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
-    machine, loadgen, service = (figures[k] for k in ("machine_cpu_mean", "loadgen_cpu_mean", "service_cpu_mean"))
-    if loadgen_cpus:
-        busy = [loadgen, *(figures[f"{peer}_cpu_mean"] for peer in peers)]
-        saturated = None not in busy and sum(busy) >= SATURATED_MACHINE_CPU * loadgen_cpus
-    else:
-        saturated = (None not in (machine, loadgen, service)
-                     and machine >= SATURATED_MACHINE_CPU and loadgen >= service)
+    busy = [figures["loadgen_cpu_mean"], *(figures[f"{peer}_cpu_mean"] for peer in peers)]
+    saturated = generator.saturated(None if None in busy else sum(busy), loadgen_cpus, figures["machine_cpu_mean"],
+                                    figures["service_cpu_mean"])
     return {**figures, "loadgen_saturated": saturated}
-
-
-def short_of_cpu(level: dict) -> str:
-    """What `loadgen_saturated` found of a level (its level.json), in words."""
-    if not level.get("loadgen_cpus"):
-        return (f"the machine was at least {SATURATED_MACHINE_CPU} % busy and JMeter used as much CPU "
-                "as the service")
-    if level.get("loadgen_peers"):
-        return f"its CPUs, with PostgreSQL on them, were at least {SATURATED_MACHINE_CPU} % busy"
-    return f"it used at least {SATURATED_MACHINE_CPU} % of its own CPUs"
 
 
 def cpu_per_request(metrics: pd.DataFrame, throughput_rps: float | None) -> dict:
@@ -251,12 +269,17 @@ def read_summary(run_dir: Path) -> pd.DataFrame:
     if version != SUMMARY_VERSION:
         raise UserError(f"{run_dir.name} has summaries of version {version}, this harness reads "
                         f"version {SUMMARY_VERSION}: {redo}")
-    frame = pd.read_csv(run_dir / "summary.csv")
+    frame = pd.read_csv(run_dir / "summary.csv", dtype={"loadgen.reasons": str})
     saturated = frame["resources.loadgen_saturated"]  # empty where a level had no figures
     frame["resources.loadgen_saturated"] = saturated.where(saturated.notna(), False).astype(bool)
-    if "delivery.valid" in frame:
-        frame["delivery.valid"] = delivery.valid_rows(frame)
+    frame[VALID] = frame[VALID].astype(bool)
+    frame["loadgen.reasons"] = frame["loadgen.reasons"].fillna("")
     return frame
+
+
+def usable(frame: pd.DataFrame) -> pd.Series:
+    """The rows whose figures count: the money check passed and the load generator held up."""
+    return frame["money_ok"].astype(bool) & frame[VALID].astype(bool)
 
 
 def _summary(level_dir: Path, force: bool) -> dict:
@@ -279,8 +302,9 @@ def _is_fresh(level_dir: Path) -> bool:
 
 def flatten(summary: dict, level_id: str) -> dict:
     """One summary.csv row: level_id (folder name), scalar level.json keys, overall.*
-    (overall.errors_by_status.<status>), resources.*, efficiency.*, money_ok, and delivery.*
-    and service_metrics.* where the level has them (service_metrics.requests_by_status.<status>)."""
+    (overall.errors_by_status.<status>), resources.*, efficiency.*, money_ok, loadgen.* (the load generator's
+    verdict), and service_metrics.* where the level has them
+    (service_metrics.requests_by_status.<status>)."""
     level = {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
     return {
         "level_id": level_id,
@@ -288,9 +312,9 @@ def flatten(summary: dict, level_id: str) -> dict:
         **_dotted("overall", summary["overall"]),
         **_dotted("resources", summary["resources"]),
         **_dotted("efficiency", summary.get("efficiency", {})),
-        **_dotted("delivery", summary.get("delivery", {})),
         **_dotted("seconds_ci", summary.get("seconds_ci", {})),
         "money_ok": summary["money_ok"],
+        **_dotted("loadgen", summary["loadgen"]),
         **_dotted("service_metrics", summary.get("service_metrics", {})),
     }
 
@@ -306,7 +330,7 @@ def _dotted(prefix: str, block: dict) -> dict:
 def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
     """One row per (level, request label) with the level keys, money_ok and the label's figures."""
     rows = [
-        {**level[["level_id", *LEVEL_KEYS, "repeat", "money_ok"]].to_dict(), "label": label, **stats}
+        {**level[["level_id", *LEVEL_KEYS, "repeat", "money_ok", VALID]].to_dict(), "label": label, **stats}
         for _, level in summary.iterrows()
         for label, stats in read_json(run_dir / "levels" / level["level_id"] / "summary.json")["labels"].items()
     ]
@@ -314,18 +338,21 @@ def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
-    """Each `keys` group's median of `columns` over its passed repeats, with the 95 % interval
+    """Each `keys` group's median of `columns` over its usable repeats, with the 95 % interval
     as `<column>.low`/`.high` (bankbench.analyse.stats says how; NaN ends: none).
 
-    Every group is kept, with `repeats` (all), `failed` (money check failed) and `interval`
-    (stats.REPEATS or stats.SECONDS: what the intervals were taken over); a group whose repeats
-    all failed has no figures (NaN).
+    Every group is kept, with `repeats` (all), `failed` (money check failed), `invalid` (money
+    check passed, load generator did not hold up) and `interval` (stats.REPEATS or
+    stats.SECONDS: what the intervals were taken over); a group with no usable repeat has no
+    figures (NaN).
     """
-    ok = frame["money_ok"].astype(bool)
+    ok, money = usable(frame), frame["money_ok"].astype(bool)
     rows = []
     for key, group in frame.groupby(list(keys)):
         passed = group[ok[group.index]]
-        row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": len(group) - len(passed),
+        failed = int((~money[group.index]).sum())
+        row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": failed,
+               "invalid": len(group) - failed - len(passed),
                "interval": stats.REPEATS if len(passed) >= stats.MIN_REPEATS else stats.SECONDS}
         for column in columns:
             figure = stats.figure(passed, column)
@@ -335,18 +362,18 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
 
 
 def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, stats.Figure]:
-    """`column` per level (service, users, pool) over its passed repeats (`stats.figure`)."""
-    passed = summary[summary["money_ok"].astype(bool)]
+    """`column` per level (service, users, pool) over its usable repeats (`stats.figure`)."""
+    passed = summary[usable(summary)]
     return {key: stats.figure(rows, column) for key, rows in passed.groupby(list(LEVEL_KEYS))}
 
 
 def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
-    """`aggregate_repeats` of every numeric overall.*, resources.*, efficiency.*, delivery.* and
+    """`aggregate_repeats` of every numeric overall.*, resources.*, efficiency.* and
     service_metrics.* figure of a run's summary, with the run's `pg_max_connections` (one
     PostgreSQL cluster serves a whole run)."""
     columns = [
         column for column in summary.columns
-        if column.startswith(("overall.", "resources.", "efficiency.", "delivery.", "service_metrics."))
+        if column.startswith(("overall.", "resources.", "efficiency.", "service_metrics."))
         and summary[column].dtype.kind in "if"
     ]
     return aggregate_repeats(summary, columns).assign(pg_max_connections=summary["pg_max_connections"].max())
@@ -403,11 +430,11 @@ def _timeline(frame: pd.DataFrame, level: dict) -> Timeline:
 def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:
     """Level name per service to draw over time: `users` (default the most) at the main pool.
 
-    A repeat that passed its money check is preferred, then the first one.
+    A usable repeat is preferred, then the first one.
     """
     at_pool = summary[summary["pool"] == main_pool(summary)]
-    chosen = at_pool[at_pool["users"] == (users or at_pool["users"].max())]
-    first = chosen.sort_values(["money_ok", "repeat"], ascending=[False, True]).groupby("service").head(1)
+    chosen = at_pool[at_pool["users"] == (users or at_pool["users"].max())].assign(usable=usable)
+    first = chosen.sort_values(["usable", "repeat"], ascending=[False, True]).groupby("service").head(1)
     return {row.service: row.level_id for row in first.sort_values("service", key=sort_key).itertuples()}
 
 
@@ -440,7 +467,7 @@ def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     statuses = [column.removeprefix(ERRORS_BY_STATUS) for column in status_columns(summary)]
     if not statuses:
         return pd.DataFrame(), []
-    pct = summary[[*LEVEL_KEYS, "repeat", "money_ok"]].assign(**{
+    pct = summary[[*LEVEL_KEYS, "repeat", "money_ok", VALID]].assign(**{
         status: 100 * summary[ERRORS_BY_STATUS + status] / summary["overall.requests"] for status in statuses
     })
     figures = aggregate_repeats(pct, statuses).assign(pg_max_connections=summary["pg_max_connections"].max())
@@ -463,8 +490,8 @@ def comparison_table(summary: pd.DataFrame) -> str:
 
 def spread_table(summary: pd.DataFrame) -> str:
     """Terminal table: per service and level, how much throughput and p99 varied between the
-    passed repeats (coefficient of variation, `stats.cv_pct`)."""
-    passed = summary[summary["money_ok"].astype(bool)]
+    usable repeats (coefficient of variation, `stats.cv_pct`)."""
+    passed = summary[usable(summary)]
     rows = [
         [service, f"{users:,}", pool, len(group),
          *(formatting.number(stats.cv_pct(group[column])) for column in ("overall.throughput_rps", "overall.p99_ms"))]

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench.analyse import analysis, delivery, projection, stats
+from bankbench.analyse import analysis, projection, stats
 from bankbench.analyse.formatting import significant, with_interval
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
@@ -31,12 +31,12 @@ class Target:
     max_error_pct: float = MAX_ERROR_PCT
 
     def misses(self, summary: dict) -> list[str]:
-        """What of the target a level's summary missed: "money" (its check failed), "delivery"
-        (the rate was not delivered: bankbench.analyse.delivery), "p99", "errors"."""
+        """What of the target a level's summary missed: "money" (its check failed), "load
+        generator" (it did not hold up: bankbench.load.generator), "p99", "errors"."""
         overall = summary["overall"]
         return [name for name, missed in (
             ("money", not summary["money_ok"]),
-            ("delivery", not delivery.is_valid(summary)),
+            ("load generator", not summary["loadgen"]["valid"]),
             ("p99", overall["p99_ms"] is None or overall["p99_ms"] > self.p99_ms),
             ("errors", overall["error_pct"] is None or overall["error_pct"] >= self.max_error_pct)) if missed]
 

@@ -56,11 +56,14 @@ def table(a: Run, b: Run) -> str:
     ]
     headers = ["service", "users", "pool", "figure", "A", "B", "B/A", "Welch p", "verdict"]
     sources = sorted({f.source for f in (*frame["a"], *frame["b"]) if f.source})
+    invalid = [f"{name}: {', '.join(ids)}" for name, run in (("A", a), ("B", b))
+               if (ids := run.summary.loc[~run.summary[analysis.VALID], "level_id"].tolist())]
     return (f"A = {a.id}\nB = {b.id}\n"
             f"median [95 % interval] over {' or '.join(sources) or 'nothing'}; a difference when the "
             f"interval of B/A excludes 1 and, over repeats, Welch's t-test on the logarithms gives "
-            f"p < {stats.ALPHA} (harness/bankbench/analyse/stats.py)\n\n"
-            + tabulate(cells, headers, disable_numparse=True, stralign="right"))
+            f"p < {stats.ALPHA} (harness/bankbench/analyse/stats.py)\n"
+            + (f"left out, the load generator did not hold up: {'; '.join(invalid)}\n" if invalid else "")
+            + "\n" + tabulate(cells, headers, disable_numparse=True, stralign="right"))
 
 
 # The verb: `bankbench compare`.

@@ -10,7 +10,8 @@ from tabulate import tabulate
 
 Format = Callable[[float], str]
 # Left-aligned in Markdown:
-NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status", "placement"}
+NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status", "placement",
+                "load generator"}
 
 
 def number(value: float) -> str:
@@ -47,15 +48,20 @@ def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
     """Text cells of `column` from `analysis.aggregate_repeats` output.
 
     A figure shows `median [low-high]`, its 95 % interval (bankbench.analyse.stats), or the median alone
-    when it has no interval or the interval is no wider than the figure's digits; none passed
-    shows FAILED.
-    With `mark_failed`, a group where some repeats failed the money check says how many.
+    when it has no interval or the interval is no wider than the figure's digits. A group with
+    no usable repeat shows FAILED when its money check failed every time, else INVALID (the load
+    generator did not hold up: bankbench.load.generator).
+    With `mark_failed`, a group where some repeats failed the money check or were invalid says
+    how many.
     """
     def cell(row: pd.Series) -> str:
         if row["repeats"] == row["failed"]:
             return "FAILED"
+        if row["repeats"] == row["failed"] + row["invalid"]:
+            return "INVALID"
         text = with_interval(row[column], row[f"{column}.low"], row[f"{column}.high"], fmt)
-        return f"{text} ({row['failed']} FAILED)" if mark_failed and row["failed"] else text
+        marks = [f"{row[kind]} {kind.upper()}" for kind in ("failed", "invalid") if mark_failed and row[kind]]
+        return f"{text} ({', '.join(marks)})" if marks else text
 
     return aggregated.apply(cell, axis=1)
 

@@ -7,6 +7,7 @@ import pandas as pd
 
 from bankbench.analyse import analysis, stats
 from bankbench.analyse.formatting import count, number, with_interval
+from bankbench.load import generator as load_generator
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
 THROUGHPUT, P99, ERRORS = "overall.throughput_rps", "overall.p99_ms", "overall.error_pct"
@@ -25,7 +26,7 @@ def reading(summary: pd.DataFrame) -> str:
         statuses(summary),
         service_side(at_pool),
         pools(summary, measured),
-        saturation(summary),
+        generator(summary),
         spread(measured),
     ]
     return " ".join(sentence for sentence in sentences if sentence)
@@ -186,17 +187,21 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
     return f"Across pool sizes at {users:,} users, {'; '.join(parts)}." if parts else None
 
 
-def saturation(summary: pd.DataFrame) -> str:
-    """Whether the load generator, not the service, was the limit somewhere."""
-    saturated = summary.loc[summary["resources.loadgen_saturated"].astype(bool), "level_id"].tolist()
-    if not saturated:
-        return (f"The load generator was never short of CPU (short: JMeter used at least "
-                f"{analysis.SATURATED_MACHINE_CPU} % of its own CPUs, or JMeter and PostgreSQL that much of "
-                f"the CPUs they shared, or, sharing every CPU, the machine was that busy and JMeter used as "
-                f"much as the service; machine CPU mean at most "
-                f"{number(summary['resources.machine_cpu_mean'].max())} %).")
-    return (f"The load generator was short of CPU at {len(saturated)} of {len(summary)} levels "
-            f"({', '.join(saturated)}): there the throughput measures JMeter as much as the service.")
+def generator(summary: pd.DataFrame) -> str:
+    """Whether the load generator held up at every level, else which levels are invalid and why
+    (bankbench.load.generator)."""
+    invalid = summary[~summary[analysis.VALID].astype(bool)]
+    if invalid.empty:
+        return (f"The load generator held up at every level: JMeter was never short of CPU (at least "
+                f"{load_generator.SATURATED_CPU_PCT} % of its own CPUs, or with PostgreSQL that much of the "
+                f"CPUs they shared, or, sharing every CPU, the machine that busy and JMeter using as much "
+                f"CPU as the service) and offered at least "
+                f"{load_generator.OFFERED_MIN_PCT} % of every planned arrival rate, within what its "
+                f"calibration showed it can drive where the run was calibrated.")
+    reasons = "; ".join(f"{level}: {why}" for level, why in zip(invalid["level_id"], invalid["loadgen.reasons"],
+                                                                  strict=True))
+    return (f"The load generator did not hold up at {len(invalid)} of {len(summary)} levels, which are "
+            f"INVALID and left out of every figure, chart and comparison ({reasons}).")
 
 
 def spread(levels: pd.DataFrame) -> str | None:

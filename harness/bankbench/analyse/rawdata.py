@@ -1,7 +1,7 @@
 """Reading a run's files (results/LAYOUT.md) with only the columns the analysis needs.
 
 A 10k-user level holds millions of JMeter samples. Six of its 17 columns, as int64, int32,
-three categories and bool, take about 20 bytes a sample, so a level loads in tens of MB; levels
+three categories and bool, take about 17 bytes a sample, so a level loads in tens of MB; levels
 are read one at a time and only their summaries are kept.
 """
 
@@ -15,7 +15,7 @@ import pandas as pd
 from bankbench.errors import UserError
 
 SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "responseCode": "category",
-                 "success": "bool", "threadName": "category"}
+                 "threadName": "category", "success": "bool"}
 METRIC_DTYPES = {
     "t_ms": "int64",
     "service_cpu_pct": "float32",
@@ -43,8 +43,8 @@ def write_json(path: Path, value: dict) -> None:
 
 def read_samples(path: Path) -> pd.DataFrame:
     """JMeter samples (jmeter.csv.gz): timeStamp (start, epoch ms), elapsed (ms), label,
-    responseCode (text: "503", or JMeter's "Non HTTP response code: ..."), success, threadName
-    (the open model's iterations: bankbench.analyse.delivery)."""
+    responseCode (text: "503", or JMeter's "Non HTTP response code: ..."), threadName (the
+    JMeter thread: one per iteration under the article and open models), success."""
     return _read_csv(path, SAMPLE_DTYPES)
 
 

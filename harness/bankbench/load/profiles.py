@@ -89,6 +89,19 @@ class Level:
         p = self.profile
         return p.warmup_s + (0 if p.model == "article" else p.rampup_s)
 
+    @property
+    def arrivals(self) -> dict[str, Any] | None:
+        """The arrival rate the level plans (iterations started per second), over how many
+        seconds, and whether the arrivals are random (Poisson): the article model starts its
+        users evenly over the ramp-up, the open model `users` a second at random; None for the
+        sustained model, a closed loop that plans no rate (bankbench.load.generator checks it)."""
+        p = self.profile
+        if p.model == "article":
+            return {"rate": round(self.users / p.rampup_s, 3), "window_s": p.rampup_s, "random": False}
+        if p.model == "open":
+            return {"rate": self.users, "window_s": p.warmup_s + p.duration_s, "random": True}
+        return None
+
     def jmeter_properties(self) -> dict[str, Any]:
         """The plan's properties (see jmeter/README.md), host and port aside. The thread group
         of the other model gets no users and no arrivals, so it ends at once."""
@@ -96,7 +109,7 @@ class Level:
         common = {"think_ms": p.think_ms, "scenario": p.scenario, "hot_accounts": p.hot_accounts}
         if p.model == "open":
             return {**common, "users": 0, "rate": self.users,
-                    "arrivals_s": p.warmup_s + p.duration_s, "drain_s": OPEN_DRAIN_S}
+                    "arrivals_s": self.arrivals["window_s"], "drain_s": OPEN_DRAIN_S}
         return {**common, "users": self.users, "rampup": p.rampup_s,
                 "duration": self.expected_s, "loops": 1 if p.model == "article" else -1,
                 "rate": 0, "arrivals_s": 0, "drain_s": 0}
@@ -109,7 +122,7 @@ class Level:
                 "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 **({} if self.heap_mb is None else {"heap_mb": self.heap_mb}),
-                "jmeter_properties": self.jmeter_properties()}
+                "arrivals": self.arrivals, "jmeter_properties": self.jmeter_properties()}
 
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
@@ -153,6 +166,8 @@ def _validate(p: Profile) -> None:
         problems.append("pools must be positive")
     if p.repeat < 1 or p.duration_s <= 0 or min(p.rampup_s, p.warmup_s, p.think_ms) < 0:
         problems.append("repeat and duration_s must be positive, the rest not negative")
+    if p.model == "article" and p.rampup_s <= 0:
+        problems.append("the article model needs rampup_s > 0: its arrival rate is users/rampup_s")
     if p.scenario == "contention" and p.hot_accounts < 2:
         problems.append("contention needs hot_accounts >= 2")
     if unknown := [mode for mode in p.placements if mode not in placement.MODES]:

@@ -100,13 +100,22 @@ class Measured(Protocol):
 
 
 class Sampler(threading.Thread):
-    """Writes one metrics.csv row a second until stopped."""
+    """Writes one metrics.csv row a second until stopped, and keeps them for `means`."""
 
     def __init__(self, out: Path, service: Measured, pg: Measured, interval: float = 1.0):
         super().__init__(daemon=True)
         self.out, self.interval = out, interval
         self.trees: dict[str, Measured] = {"service": service, "pg": pg, "loadgen": Tree(None)}
         self.stopped = threading.Event()
+        self.rows: list[tuple[float, ...]] = []
+
+    def means(self, since_ms: int) -> dict[str, float] | None:
+        """Each column's mean over the rows from `since_ms` on (the progress line's figures so
+        far); None before the first."""
+        rows = [row for row in list(self.rows) if row[0] >= since_ms]
+        if not rows:
+            return None
+        return {name: sum(row[i] for row in rows) / len(rows) for i, name in enumerate(COLUMNS) if i}
 
     def watch(self, name: str, pid: int) -> None:
         """Measures process `pid` (and its children) as `name`, "service", "pg" or "loadgen",
@@ -125,10 +134,10 @@ class Sampler(threading.Thread):
                 svc_cpu, svc_mem = self.trees["service"].sample(dt)
                 pg_cpu, pg_mem = self.trees["pg"].sample(dt)
                 lg_cpu, _ = self.trees["loadgen"].sample(dt)
-                writer.writerow([int(time.time() * 1000), f"{svc_cpu:.1f}", f"{svc_mem:.1f}",
-                                 f"{pg_cpu:.1f}", f"{pg_mem:.1f}", f"{lg_cpu:.1f}",
-                                 f"{psutil.cpu_percent(None):.1f}"])
+                row = (int(time.time() * 1000), svc_cpu, svc_mem, pg_cpu, pg_mem, lg_cpu, psutil.cpu_percent(None))
+                writer.writerow([row[0], *(f"{value:.1f}" for value in row[1:])])
                 f.flush()
+                self.rows.append(row)
 
     def stop(self) -> None:
         self.stopped.set()

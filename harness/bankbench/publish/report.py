@@ -16,11 +16,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bankbench import paths
-from bankbench.analyse import analysis, capacity, delivery, narrative, projection, runs, sensitivity
+from bankbench.analyse import analysis, capacity, narrative, projection, runs, sensitivity
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.checks import verify
-from bankbench.load import profiles
+from bankbench.load import generator, profiles
 from bankbench.publish import charts, notebook, tables
 
 CHARTS_DIR = "charts"  # under the report folder, owned by the report: emptied at each build
@@ -29,14 +29,17 @@ INTRO = """\
 Every figure below is computed by `harness/bankbench` from the run folders (see
 `results/LAYOUT.md`) only. Latency percentiles are exact, over each level's measured window:
 samples of the ramp-up and warm-up are left out. Each figure is the median of the repeats whose
-money check passed, with its 95 % confidence interval in brackets and as bars in the charts: a
-bootstrap of the median over the repeats where a level has at least 3, else over the level's
-per-second buckets (throughput and p99 only). Two services differ at a level only when the 95 %
-interval of the ratio of their figures excludes 1 and, over repeats, Welch's t-test on the
-logarithms gives p < 0.05; otherwise the text says "within noise"
-(`harness/bankbench/analyse/stats.py`). A level whose money check failed is marked FAILED and left
-out of the medians and charts. Each run says which CPUs the service had; compare services within a
-run, and absolute figures only with the same hardware."""
+money check passed and whose load generator held up, with its 95 % confidence interval in
+brackets and as bars in the charts: a bootstrap of the median over the repeats where a level has
+at least 3, else over the level's per-second buckets (throughput and p99 only). Two services
+differ at a level only when the 95 % interval of the ratio of their figures excludes 1 and, over
+repeats, Welch's t-test on the logarithms gives p < 0.05; otherwise the text says "within noise"
+(`harness/bankbench/analyse/stats.py`). A level whose money check failed is marked FAILED, one at
+which the load generator did not hold up (JMeter short of CPU, an arrival rate offered below the
+plan's, or a plan beyond what its calibration drove: `harness/bankbench/load/generator.py`) is
+marked INVALID, and both are left out of the medians, charts and comparisons. Each run says which
+CPUs the service had; compare services within a run, and absolute figures only with the same
+hardware."""
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/published.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
@@ -201,17 +204,18 @@ def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
 
 def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
     """CPU per request and p99 vs the offered rate over an efficiency run's valid levels."""
-    levels = analysis.aggregate_levels(delivery.valid_only(run.summary))
+    levels = analysis.aggregate_levels(run.summary)  # the levels the load generator held up in
     return {"cpu-per-request": charts.cpu_per_request(levels), "p99-vs-rate": charts.p99_vs_rate(levels, target_ms)}
 
 
 def efficiency_table(run: Run) -> list[str]:
     """For a run whose levels offered rates (open model): what a request cost at each."""
-    if "delivery.valid" not in run.summary:
+    if tables.OFFERED not in run.summary or run.summary[tables.OFFERED].isna().all():
         return []
     return ["### Cost per request at each rate",
-            f"Per offered rate: the share of it the load generator delivered, the repeats under "
-            f"{delivery.MIN_PCT:g} % (invalid: left out of the other figures), then the valid repeats' "
+            f"Per offered rate: the share of it the load generator offered, the repeats it did not "
+            f"hold up in (under {generator.OFFERED_MIN_PCT:g} % of the rate, short of CPU ...: invalid, "
+            f"left out of the other figures), then the valid repeats' "
             "figures: CPU milliseconds per request of the service's own processes and of PostgreSQL, "
             "its resident memory; median [95 % interval].", markdown(tables.efficiency(run.summary))]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench.analyse import analysis, delivery, formatting, sensitivity, stats
+from bankbench.analyse import analysis, formatting, sensitivity, stats
 from bankbench.analyse.capacity import Capacity
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.projection import Assumptions, Instance, Projection
@@ -42,19 +42,32 @@ PROJECTED = {
     "usd_per_hour": ("projected $/hour for them", significant),
     "usd_per_million": ("projected $ per 1M requests", significant),
 }
+OFFERED = "loadgen.offered_pct"  # summary.csv: the share of the planned arrival rate JMeter offered
 ERRORS_BY_STATUS = "errors by status"  # header of the levels table's breakdown of the failed requests
+LOAD_GENERATOR = "load generator"  # header of the levels table's verdict on the generator
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
     """Per service x users (x pool): requests, throughput, latency, errors (and by status),
-    service CPU and RSS."""
+    service CPU and RSS, and the load generator's verdict."""
     keys, statuses = ["service", *analysis.row_keys(summary)], analysis.status_columns(summary)
     aggregated = analysis.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
     aggregated = aggregated.sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
     table = _text(aggregated, keys, LEVEL_COLUMNS)
     table.insert(table.columns.get_loc(LATENCY["error_pct"][0]) + 1, ERRORS_BY_STATUS,
                  _by_status(aggregated, statuses))
+    table[LOAD_GENERATOR] = _generator(summary, aggregated, keys)
     return table
+
+
+def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame, keys: list[str]) -> pd.Series:
+    """`ok`, or `INVALID r2: <reasons>` for each repeat whose load generator did not hold up
+    (bankbench.load.generator); the cells in the order of `aggregated`."""
+    invalid = summary[~summary[analysis.VALID]]
+    reasons = {key: "; ".join(f"INVALID r{row['repeat']}: {row['loadgen.reasons']}" for _, row in rows.iterrows())
+               for key, rows in invalid.groupby(keys)}
+    return pd.Series([reasons.get(tuple(row), "ok") for row in aggregated[keys].itertuples(index=False)],
+                     index=aggregated.index, dtype=object)
 
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
@@ -166,16 +179,17 @@ EFFICIENCY = {
 
 
 def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per service and offered rate: the achieved share of the rate over every repeat, how many
-    repeats failed the gate (bankbench.analyse.delivery), and the figures of the valid ones."""
+    """Per service and offered rate: the share of the rate the load generator offered, over
+    every repeat, how many repeats it did not hold up in (bankbench.load.generator), and the
+    figures of the others."""
     keys = ["service", "users"]
-    valid = delivery.valid_rows(summary)
-    invalid = (~valid).groupby([summary[k] for k in keys]).sum().rename("invalid").reset_index()
-    delivered = analysis.aggregate_repeats(summary, [delivery.ACHIEVED], keys=keys)
-    figures = analysis.aggregate_repeats(delivery.valid_only(summary), list(EFFICIENCY), keys=keys)
+    invalid = (~summary[analysis.VALID]).groupby([summary[k] for k in keys]).sum().rename("invalid").reset_index()
+    offered = summary.assign(money_ok=True, **{analysis.VALID: True})  # the share over every repeat
+    delivered = analysis.aggregate_repeats(offered, [OFFERED], keys=keys)
+    figures = analysis.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)  # the usable repeats'
     table = _text(figures, keys, EFFICIENCY).rename(columns={"users": "offered it/s"})
     merged = delivered.merge(invalid, on=keys).sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
-    table.insert(2, "delivered %", formatting.spread_column(merged, delivery.ACHIEVED))
+    table.insert(2, "offered %", formatting.spread_column(merged, OFFERED))
     table.insert(3, "invalid repeats", merged["invalid"].astype(int))
     return table
 

@@ -94,13 +94,13 @@ class _Service:
             return False
         summary = analysis.level_summary(out, intervals=False)
         misses = self.target.misses(summary)
-        o, delivered = summary["overall"], summary.get("delivery", {})
+        o, loadgen = summary["overall"], summary["loadgen"]
         self._add(level, not misses, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
-                                      "achieved_pct": delivered.get("achieved_pct"), "valid": delivered.get("valid"),
+                                      "offered_pct": loadgen.get("offered_pct"), "valid": loadgen["valid"],
                                       "missed": misses})
         verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
-        print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, delivered "
-              f"{delivered.get('achieved_pct')} % of {rate} iterations/s: {verdict}; "
+        print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
+              f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
               f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
         return not misses
 

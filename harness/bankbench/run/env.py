@@ -3,9 +3,9 @@ options of a run. Three environments implement it: native processes (bankbench.r
 default) and docker compose (bankbench.run.compose) on this machine, and AWS ECS
 (bankbench.run.aws).
 
-An environment gives a fresh database per level, a started service, the level's load, psql for
-the checks, and what the manifest says of it: the machine, the versions of what ran, the
-settings passed.
+An environment gives the load generator's calibration, a fresh database per level, a started
+service, the level's load, psql for the checks, and what the manifest says of it: the machine,
+the versions of what ran, the settings passed.
 """
 
 from __future__ import annotations
@@ -57,6 +57,10 @@ class Env(Protocol):
 
     def describe(self) -> str:
         """Where the run happens, for its first line."""
+
+    def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
+        """What the load generator drives for each load of `levels`, by user count
+        (bankbench.run.calibration), recorded in `run_dir`; empty where it is not calibrated."""
 
     def reset(self) -> None:
         """A new database with the schema alone: every environment's level starts from it."""

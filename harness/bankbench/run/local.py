@@ -1,22 +1,23 @@
 """What the two environments of this machine share (native and compose): the load runs here, on
-the CPUs of the run's placement. JMeter runs here, the sampler measures the service and
-PostgreSQL here, the service's /metrics is scraped, and the level's faults (CHAOS) and CPU
-profile (PROFILE_CPU) are taken here too."""
+the CPUs of the run's placement. JMeter is calibrated and runs here, the sampler measures the
+service and PostgreSQL here, the service's /metrics is scraped, and the level's faults (CHAOS)
+and CPU profile (PROFILE_CPU) are taken here too."""
 
 from __future__ import annotations
 
 import gzip
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bankbench.errors import UserError
-from bankbench.load import jmeter
+from bankbench.load import generator, jmeter
 from bankbench.load.profiles import Level
 from bankbench.measure import cpuprofile, manifest
 from bankbench.measure.resources import Sampler
 from bankbench.measure.scrape import Scraper
-from bankbench.run import chaos
+from bankbench.run import calibration, chaos
 from bankbench.run.env import Options
 from bankbench.system import services
 from bankbench.tools.placement import SHARED, allowed
@@ -35,6 +36,7 @@ class Local:
         self.placement = opts.placement
         self.placement.pin_harness()
         self._versions: dict[str, str] | None = None
+        self.calibration: dict[int, dict] = {}
 
     def versions(self, postgresql: str) -> dict[str, str]:
         """Read once: the build and the images do not change during a run."""
@@ -44,6 +46,10 @@ class Local:
 
     def describe(self) -> str:
         return f"{self.name}, CPUs {self.placement.describe()}"
+
+    def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
+        self.calibration = calibration.calibrate(levels, self.placement, run_dir)
+        return self.calibration
 
     def load(self, level: Level, out: Path) -> LocalLoad:
         return LocalLoad(self, level, out, self.opts.dashboard, self.opts.chaos, self.opts.profile_cpu)
@@ -100,7 +106,7 @@ class LocalLoad:
                                      level.expected_s - level.measure_offset_s)
             self.injector = chaos.start(self.faults, level, where, svc, sampler,
                                         lambda: jm.progress.started_ms, out / "service.log")
-            _follow(jm, level, tag, remaining_s)
+            _follow(jm, level, tag, remaining_s, lambda: self.generator_so_far(sampler, jm))
             rc = jm.wait(timeout=level.expected_s + 300)
             if self.injector:
                 self.injector.finish()  # the service is stopped next: its last restart must be over
@@ -117,6 +123,23 @@ class LocalLoad:
         _compress(jm.results)
         return started_ms, ended_ms
 
+    def generator_so_far(self, sampler: Sampler, jm: jmeter.Run) -> str:
+        """The load generator's verdict so far, for the progress line: JMeter's CPU since the
+        load began, and what the calibration of this load says (bankbench.load.generator)."""
+        cal = self.where.calibration.get(self.level.users)
+        loadgen_cpus = self.where.level_settings().get("loadgen_cpus")
+        means = sampler.means(jm.progress.started_ms or 0)
+        reasons = [why for why in (generator.beyond_calibration(cal, None),) if why]
+        if means is None:
+            cpu = "CPU not measured yet"
+        else:
+            cpu = generator.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"])
+            if generator.saturated(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"],
+                                   means["service_cpu_pct"]):
+                reasons.insert(0, "JMeter short of CPU")
+        verdict = f"INVALID so far: {'; '.join(reasons)}" if reasons else "ok so far"
+        return f"load generator {verdict} (JMeter {cpu}; calibration: {calibration.brief(cal)})"
+
     def finish(self, window: tuple[int, int]) -> dict[str, object]:
         """After the service stopped: the flame graph of the measured window; for level.json the
         CPUs each process was allowed and the faults struck."""
@@ -127,8 +150,9 @@ class LocalLoad:
         return {"cpus_allowed": self.cpus_allowed, **({"faults": faults} if faults else {})}
 
 
-def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float) -> None:
-    """Prints a progress line each time JMeter reports its totals (every 5 s)."""
+def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float, verdict: Callable[[], str]) -> None:
+    """Prints a progress line each time JMeter reports its totals (every 5 s), ending with the
+    load generator's `verdict` so far."""
     for line in jm.lines():
         if not line.startswith("summary =") or jm.progress.started_ms is None:
             if "error" in line.lower() or "exception" in line.lower():
@@ -138,7 +162,7 @@ def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float) -> None:
         pr = jm.progress
         print(f"{tag} {level.id} users={level.users} {elapsed:4.0f}/{level.expected_s} s, "
               f"~{max(remaining_s - elapsed, 0) / 60:.1f} min left in run, "
-              f"requests {pr.requests}, errors {pr.errors}, active {pr.active}", flush=True)
+              f"requests {pr.requests}, errors {pr.errors}, active {pr.active}; {verdict()}", flush=True)
 
 
 def _compress(csv: Path) -> None:

@@ -1,5 +1,6 @@
-"""Runs a benchmark in any environment (bankbench.run.env): for each level a
-fresh database, the service, the load, the money check.
+"""Runs a benchmark in any environment (bankbench.run.env): the load generator's calibration,
+then for each level a fresh database, the service, the load, the money check, and the load
+generator's verdict.
 
 Writes results/runs/<run>/ as results/LAYOUT.md describes, printing a progress line per level.
 """
@@ -12,12 +13,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bankbench import paths, registry
-from bankbench.analyse import analysis, delivery, runs
+from bankbench.analyse import analysis, runs
+from bankbench.analyse.rawdata import write_json
 from bankbench.checks import verify
 from bankbench.errors import UserError
+from bankbench.load import generator
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand
 from bankbench.measure import manifest
-from bankbench.run import chaos, warmup
+from bankbench.run import calibration, chaos, warmup
 from bankbench.run.env import Env, Options
 from bankbench.run.native import Native
 from bankbench.system import hot, money
@@ -30,8 +33,9 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
     with Session(opts, env) as session:
         print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
               f"({LOAD_MODELS[opts.profile.model]}) in {session.where.describe()} -> {session.run_dir}")
+        calibrated = session.where.calibrate(levels, session.run_dir)
         for i, level in enumerate(levels, 1):
-            session.run_level(level, f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]))
+            session.run_level(level, f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]), calibrated.get(level.users))
     return session.final
 
 
@@ -71,10 +75,12 @@ class Session:
             raise
         return self
 
-    def run_level(self, level: Level, tag: str, remaining_s: float) -> Path:
-        """Runs `level` into levels/<its id>/ and returns that folder."""
+    def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None) -> Path:
+        """Runs `level` into levels/<its id>/ and returns that folder; `calibrated`: what the
+        load generator's calibration found for its load (bankbench.run.calibration)."""
         out = self.run_dir / "levels" / level.id
-        _run_level(out, level, self.where, self.opts, int(self.pg["max_connections"]), tag, remaining_s, self.kept)
+        _run_level(out, level, self.where, int(self.pg["max_connections"]), calibrated, tag, remaining_s,
+                   self.kept)
         return out
 
     def __exit__(self, kind: type | None, err: BaseException | None, _tb: object) -> None:
@@ -120,10 +126,10 @@ def _remaining(todo: list[Level]) -> float:
     return sum(level.expected_s + 15 for level in todo) + warmup.MAX_S * len(warmups)
 
 
-def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connections: int,
+def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, calibrated: dict | None,
                tag: str, remaining_s: float, kept: warmup.Kept | None) -> None:
     """One level: a fresh database and a fresh service (or the kept warm one, the tables emptied),
-    the load, the money check, level.json."""
+    the load, the money check, level.json with the load generator's verdict."""
     out.mkdir(parents=True)
     load = where.load(level, out)
     if kept and kept.serves(level):
@@ -152,31 +158,36 @@ def _run_level(out: Path, level: Level, where: Env, opts: Options, pg_max_connec
     extra = load.finish((started_ms, ended_ms))
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
-    (out / "level.json").write_text(json.dumps(runs.level_document(
-        level.as_dict(), started_ms, ended_ms, pg_max_connections, **where.level_settings(),
-        **started, **extra), indent=2) + "\n")
-    _print_level(out, level, tag, check, extra.get("faults", []), started_ms)
+    document = runs.level_document(level.as_dict(), started_ms, ended_ms, pg_max_connections,
+                                   **where.level_settings(), **started, **extra,
+                                   **({"calibration": calibrated} if calibrated else {}))
+    write_json(out / "level.json", document)
+    verdict = _print_level(out, level, tag, check, extra.get("faults", []), started_ms)
+    write_json(out / "level.json", {**document, "loadgen": verdict})  # as judged when the level ended
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 
 
-def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> None:
-    """The level's line of figures (`summarize` writes the summaries), its faults, and a warning
-    when the load generator was short of CPU."""
+def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> dict:
+    """The level's line of figures (`summarize` writes the summaries) with the load generator's
+    verdict, and its faults; returns the verdict (bankbench.load.generator)."""
     summary = analysis.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
-    o = summary["overall"]
+    o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
+    if verdict["valid"]:
+        cpu = generator.cpu_text(used["loadgen_cpu_mean"], summary["level"].get("loadgen_cpus"),
+                                 used["machine_cpu_mean"]) if used else "CPU figures when the run ends"
+        offered = "" if verdict.get("offered_pct") is None else \
+            f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
+        judged = f"ok (JMeter {cpu}{offered}"
+    else:
+        judged = f"INVALID: {verdict['reasons']} ("
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
-          f"money {'ok' if check['ok'] else 'FAILED'}", flush=True)
+          f"money {'ok' if check['ok'] else 'FAILED'}; load generator {judged}; calibration: "
+          f"{calibration.brief(summary['level'].get('calibration'))})", flush=True)
     for fault in faults:
         print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
-    if (delivered := summary.get("delivery")) and not delivered["valid"]:
-        print(f"{tag} INVALID: {delivered['achieved_per_s']:.0f} iterations/s started of the "
-              f"{delivered['offered_per_s']:.0f} offered ({delivered['achieved_pct']:.1f} %, under "
-              f"{delivery.MIN_PCT:g} %)", flush=True)
-    if summary.get("resources", {}).get("loadgen_saturated"):
-        print(f"{tag} WARNING: JMeter was short of CPU ({analysis.short_of_cpu(summary['level'])}): "
-              "the load generator may have limited this level", flush=True)
+    return verdict
 
 
 def _fig(value: float | None, spec: str = ".0f") -> str:

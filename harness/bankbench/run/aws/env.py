@@ -93,6 +93,13 @@ class Aws:
     def describe(self) -> str:
         return f"aws {self.stack['region']}, {self.stack['jmeter_workers']} JMeter workers"
 
+    def calibrate(self, planned: list[Level], run_dir: Path) -> dict[int, dict]:
+        """Not calibrated: the workers are hosts of their own, sized by the stack. Each level's
+        own verdict (CPU, offered arrival rate) still holds (bankbench.load.generator)."""
+        print("calibration: none on AWS (the JMeter workers are hosts of their own); each level is "
+              "still judged by its CPU and offered arrival rate", flush=True)
+        return {}
+
     def reset(self) -> None:
         self.admin(database.RESET)
 

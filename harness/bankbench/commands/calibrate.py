@@ -1,0 +1,32 @@
+"""`bankbench calibrate`: what JMeter drives on its CPUs for each load of a profile, against the
+calibration target (bankbench.run.calibration); `bench` runs the same step first. Cached: only a
+load not yet calibrated with these settings is measured, unless --force."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from bankbench.commands.plan import add_profile_arguments, profile_from_args
+from bankbench.load.profiles import levels
+from bankbench.run import calibration
+from bankbench.tools import placement
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_profile_arguments(p)
+    p.add_argument("--cpu-placement", choices=placement.MODES,
+                   help=f"the run's CPU placement to calibrate for (default: {placement.DEFAULT} "
+                        "where there are 2 CPUs or more)")
+    p.add_argument("--force", action="store_true", help="measure again, even what is cached")
+
+
+def main(args: argparse.Namespace) -> int:
+    where = placement.plan(args.cpu_placement or placement.default_mode())
+    affinity = os.sched_getaffinity(0)
+    where.pin_harness()  # JMeter on the load generator's CPUs, as in a run
+    try:
+        calibration.calibrate(levels(profile_from_args(args)), where, force=args.force)
+    finally:
+        os.sched_setaffinity(0, affinity)
+    return 0

@@ -1,0 +1,123 @@
+"""Whether the load generator, not the service, set a level's figures: the rules that the level's
+progress and closing lines, level.json, the summaries and the calibration all apply. A level that
+breaks one is invalid: it says why, and its figures are left out of every median and verdict
+(bankbench.analyse.analysis).
+
+- Short of CPU (`saturated`): with CPUs of its own (CPU placement split), JMeter used at least
+  SATURATED_CPU_PCT % of them on average; sharing them with the service, the machine was that
+  busy and JMeter used at least as much CPU as the service: the machine was full and JMeter took
+  a large share of it. (A mean of one-second samples stays below 100 % even with a full run
+  queue.)
+- Offered less than planned (`offered`): the article and open models plan an arrival rate
+  (bankbench.load.profiles.Level.arrivals). There every iteration is a JMeter thread of its own,
+  so the iterations are the distinct thread names of the results, each starting with its
+  thread's first sample. The rate offered is their count over the planned window, or over the
+  span of their starts plus one planned interval where that took longer (JMeter fell behind).
+  Below OFFERED_MIN_PCT % of the planned rate the level did not get the load it names. Random
+  (Poisson) arrivals vary in count by about √N: there the bar is 3 √N below the plan where that
+  is lower.
+- Beyond calibration (`beyond_calibration`): the calibration (bankbench.run.calibration) ran the
+  same plan with the same properties on the same CPUs against a target that costs almost
+  nothing. A planned rate that JMeter did not offer there, or offered short of CPU, is more than
+  it can drive here. The sustained model plans no rate (a closed loop): there a level whose
+  throughput reached CALIBRATED_SHARE_MAX % of the requests/s JMeter drove in calibration had the
+  generator at its ceiling.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+SATURATED_CPU_PCT = 80  # % of the generator's own CPUs, or of the machine when shared
+OFFERED_MIN_PCT = 99  # % of the planned arrival rate
+CALIBRATED_SHARE_MAX = 90  # % of the calibration's requests/s, under the sustained model
+
+
+def saturated(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: float | None,
+              service_cpu: float | None) -> bool:
+    """Whether JMeter was short of CPU (see the module doc). CPU figures are means in % of one
+    core (the machine's in % of all); `loadgen_cpus` is how many it had to itself, None when
+    it shared them."""
+    if loadgen_cpus:
+        return loadgen_cpu is not None and loadgen_cpu >= SATURATED_CPU_PCT * loadgen_cpus
+    return (None not in (machine_cpu, loadgen_cpu, service_cpu)
+            and machine_cpu >= SATURATED_CPU_PCT and loadgen_cpu >= service_cpu)
+
+
+def cpu_text(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: float | None) -> str:
+    """JMeter's CPU in words: "62 % of its 1 CPU", or of the machine when it shared the CPUs."""
+    if loadgen_cpu is None:
+        return "CPU not measured"
+    if loadgen_cpus:
+        return f"{loadgen_cpu / loadgen_cpus:.0f} % of its {loadgen_cpus} CPU{'s' if loadgen_cpus > 1 else ''}"
+    return f"{loadgen_cpu:.0f} % of a core, the machine {machine_cpu or 0:.0f} % busy"
+
+
+def offered(samples: pd.DataFrame, arrivals: dict | None) -> dict | None:
+    """The arrival rate JMeter offered against the plan's (see the module doc), from the samples
+    of the whole load (`timeStamp`, `threadName`); None where the level plans no rate."""
+    if not arrivals:
+        return None
+    rate, window_s = arrivals["rate"], arrivals["window_s"]
+    planned = rate * window_s
+    starts = samples.groupby("threadName", observed=True)["timeStamp"].min()
+    span_s = (starts.max() - starts.min()) / 1000 + 1 / rate if len(starts) else 0.0
+    least = planned * OFFERED_MIN_PCT / 100
+    if arrivals["random"]:
+        least = min(least, planned - 3 * math.sqrt(planned))
+    offered_rate = len(starts) / max(window_s, span_s)
+    return {"planned_rate": rate, "offered_rate": round(offered_rate, 3),
+            "offered_pct": round(100 * offered_rate / rate, 2),
+            "min_offered_pct": round(100 * least / planned, 2),
+            "iterations": len(starts), "planned_iterations": round(planned)}
+
+
+def short_of_plan(figures: dict | None) -> bool:
+    """Whether `offered` figures fell below their bar."""
+    return figures is not None and figures["offered_pct"] < figures["min_offered_pct"]
+
+
+def drives_plan(figures: dict) -> bool | None:
+    """From a calibration's figures (`offered` and the resources' `loadgen_saturated`): whether
+    JMeter offered the planned rate without running short of CPU; None where the level plans
+    no rate."""
+    if figures.get("offered_pct") is None:
+        return None
+    return not figures["loadgen_saturated"] and not short_of_plan(figures)
+
+
+def beyond_calibration(calibration: dict | None, throughput_rps: float | None) -> str | None:
+    """Why the calibration says this level asks more than the generator can drive, or None."""
+    if not calibration:
+        return None
+    if calibration["drives_plan"] is False:
+        cpu = cpu_text(calibration["loadgen_cpu_mean"], calibration["loadgen_cpus"], calibration["machine_cpu_mean"])
+        return (f"the plan is beyond what JMeter drove against the calibration target (offered "
+                f"{calibration['offered_pct']:.1f} % of it there, {cpu})")
+    ceiling = calibration["throughput_rps"]
+    if calibration["drives_plan"] is None and throughput_rps and ceiling \
+            and throughput_rps >= ceiling * CALIBRATED_SHARE_MAX / 100:
+        return (f"{throughput_rps:.0f} req/s is {100 * throughput_rps / ceiling:.0f} % of the "
+                f"{ceiling:.0f} req/s JMeter drove against the calibration target")
+    return None
+
+
+def judge(level: dict, resources: dict | None, arrivals: dict | None, throughput_rps: float | None) -> dict:
+    """The verdict on a level: `valid`, the `reasons` it is not ("" when it is), the `offered`
+    figures and the calibration's requests/s. `level` is level.json (its `calibration` where the
+    run was calibrated, `loadgen_cpus` under CPU placement split); `resources` the summary's
+    CPU figures, None where they are not known yet (AWS, before its run ends)."""
+    reasons = []
+    if resources and resources.get("loadgen_saturated"):
+        cpu = cpu_text(resources["loadgen_cpu_mean"], level.get("loadgen_cpus"), resources["machine_cpu_mean"])
+        reasons.append(f"JMeter short of CPU ({cpu})")
+    if short_of_plan(arrivals):
+        reasons.append(f"offered {arrivals['offered_pct']:.1f} % of the planned "
+                       f"{arrivals['planned_rate']:g} iterations/s")
+    calibration = level.get("calibration")
+    if beyond := beyond_calibration(calibration, throughput_rps):
+        reasons.append(beyond)
+    return {"valid": not reasons, "reasons": "; ".join(reasons), **(arrivals or {}),
+            "calibrated_rps": calibration["throughput_rps"] if calibration else None}

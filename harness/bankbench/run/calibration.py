@@ -1,0 +1,159 @@
+"""The load generator's calibration: what JMeter drives on the CPUs it gets in a run.
+
+For each load of a run's profile (a user count: the service and pool do not change what JMeter
+is asked), JMeter runs the plan with the level's properties and settings, on the CPUs of the
+run's placement, against the calibration target (jmeter/calibrate: the plan's answers at almost
+no cost, on the system under test's CPUs). What it achieved is the calibration of that load
+(`analysis.generator_figures`): the requests/s it drove, the arrival rate it offered against the
+plan's, its CPU, and whether it drove the planned rate (bankbench.load.generator judges each
+level by it).
+
+A calibration is cached in .run/calibration/ per (load, placement, JMeter and its settings,
+plan, target, machine), so a run repeats none it has; `bankbench calibrate --force` measures
+again. One taken while other work kept the machine busy (OTHER_CPU_MAX) is used but not cached:
+JMeter lost CPU to that work, not to the plan. The run records what it used in calibration.json
+and each level's in its level.json (results/LAYOUT.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bankbench import paths
+from bankbench.analyse import analysis, runs
+from bankbench.analyse.rawdata import read_json, read_metrics, read_samples, write_json
+from bankbench.errors import UserError
+from bankbench.load import generator, jmeter
+from bankbench.load.profiles import Level
+from bankbench.measure import manifest, resources
+from bankbench.system import services
+from bankbench.tools.pg import free_port
+from bankbench.tools.placement import SPLIT, Placement
+
+TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
+CACHE = paths.STATE / "calibration"
+OTHER_CPU_MAX = 30  # % of a core used by neither JMeter nor the target: beyond, not cached
+
+
+def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = None,
+              force: bool = False) -> dict[int, dict]:
+    """The calibration of each load of `levels` by user count, from the cache or measured now
+    (always with `force`); written to `run_dir`/calibration.json when given. The caller has
+    pinned this process to the load generator's CPUs (Placement.pin_harness)."""
+    loads = {level.users: level for level in reversed(levels)}  # the first level of each load
+    keys = {users: cache_key(level, placement) for users, level in loads.items()}
+    todo = [users for users in loads if force or not (CACHE / f"{keys[users][0]}.json").exists()]
+    if todo:
+        minutes = sum(loads[users].expected_s + 10 for users in todo) / 60
+        print(f"calibration: JMeter against the calibration target for {len(todo)} load(s) "
+              f"(users {', '.join(map(str, todo))}), up to {minutes:.1f} min; cached after", flush=True)
+    found = {}
+    for users in sorted(loads):
+        key, inputs = keys[users]
+        path = CACHE / f"{key}.json"
+        if users not in todo:
+            found[users] = read_json(path)["figures"]
+        else:
+            found[users] = figures = measure(loads[users], placement, key)
+            if figures["other_cpu_mean"] is not None and figures["other_cpu_mean"] > OTHER_CPU_MAX:
+                print(f"calibration u{users}: WARNING: other work used {figures['other_cpu_mean']:.0f} % of "
+                      "a core meanwhile: not cached, measure again on a quiet machine", flush=True)
+            else:
+                CACHE.mkdir(parents=True, exist_ok=True)
+                write_json(path, {"inputs": inputs, "figures": figures})
+        print(f"calibration u{users}: {describe(found[users])}", flush=True)
+    if run_dir is not None:
+        write_json(run_dir / "calibration.json", {
+            "target": str(TARGET.relative_to(paths.ROOT)), "cpu_placement": placement.as_dict(),
+            "jmeter_jvm": jmeter.JVM_OPTIONS, "loads": {str(users): found[users] for users in sorted(found)}})
+    return found
+
+
+def cache_key(level: Level, placement: Placement) -> tuple[str, dict]:
+    """The digest of everything a calibration depends on, and those inputs."""
+    machine = manifest.machine()
+    inputs = {
+        "jmeter_properties": level.jmeter_properties(),
+        "cpu_placement": {"mode": placement.mode, "loadgen": list(placement.loadgen), "sut": list(placement.sut)},
+        "jmeter": jmeter.version(), "jmeter_jvm": jmeter.JVM_OPTIONS, "java": jmeter.java(),
+        **{f"sha256 {path.relative_to(paths.ROOT)}": _sha256(path) for path in (jmeter.SETTINGS, paths.PLAN, TARGET)},
+        "machine": {name: machine[name] for name in ("cpu_model", "cores", "memory_gb")},
+    }
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:20], inputs
+
+
+def _sha256(path: Path) -> str:
+    if not path.exists():
+        raise UserError(f"{path.relative_to(paths.ROOT)} is missing: run `make build jmeter-install`")
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def measure(level: Level, placement: Placement, key: str) -> dict:
+    """Runs JMeter with `level`'s plan against the calibration target; returns what it achieved."""
+    with tempfile.TemporaryDirectory(prefix="bankbench-calibration-") as work:
+        out = Path(work)
+        run = drive(level, placement, out)
+        figures = analysis.generator_figures(run, read_samples(out / "jmeter.csv"), read_metrics(out / "metrics.csv"))
+    # The machine's CPU is in % of all its CPUs, the processes' in % of one core.
+    machine, ours = figures["machine_cpu_mean"], (figures["loadgen_cpu_mean"] or 0) + (figures["service_cpu_mean"] or 0)
+    other = None if machine is None else round(machine * (os.cpu_count() or 1) - ours, 1)
+    return {"users": level.users, **figures, "other_cpu_mean": other,
+            "calibrated_utc": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "key": key}
+
+
+def drive(level: Level, placement: Placement, out: Path) -> dict:
+    """Runs JMeter with `level`'s plan and properties against the calibration target (on the
+    system under test's CPUs), sampling CPU meanwhile: jmeter.csv, jmeter.log and metrics.csv
+    into `out`. Returns the run's level.json document (results/LAYOUT.md)."""
+    hot = level.profile.hot_accounts if level.profile.scenario == "contention" else 0
+    target = services.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
+        port=free_port(), pool=1, db_env={}, log=out / "target.log", cpus=placement.sut_cpus)
+    sampler = resources.Sampler(out / "metrics.csv", resources.Tree(target.pid), resources.Tree(None))
+    jm = None
+    try:
+        sampler.start()
+        jm = jmeter.Run({**level.jmeter_properties(), "host": "127.0.0.1", "port": target.url.rsplit(":", 1)[1]},
+                        out, dashboard=False)
+        sampler.watch("loadgen", jm.pid)
+        for _ in jm.lines():
+            pass
+        rc = jm.wait(timeout=level.expected_s + 300)
+        ended_ms = int(time.time() * 1000)
+    finally:
+        sampler.stop()
+        if jm:
+            jm.stop()
+        target.stop()
+    if rc != 0 or jm.progress.started_ms is None:
+        raise UserError(f"calibration u{level.users}: JMeter failed (exit {rc}):\n"
+                        + (out / "jmeter.log").read_text()[-3000:])
+    split = placement.mode == SPLIT
+    return runs.level_document(level.as_dict(), jm.progress.started_ms, ended_ms, 0,
+                               **({"loadgen_cpus": len(placement.loadgen)} if split else {}))
+
+
+def brief(figures: dict | None) -> str:
+    """A calibration in a few words, for the progress lines; "not calibrated" without one."""
+    if not figures:
+        return "not calibrated"
+    cpu = generator.cpu_text(figures["loadgen_cpu_mean"], figures["loadgen_cpus"], figures["machine_cpu_mean"])
+    offered = "" if figures["drives_plan"] is None else f", offered {figures['offered_pct']:.1f} % of the plan"
+    return f"JMeter drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
+
+
+def describe(figures: dict) -> str:
+    """A calibration in a sentence: what JMeter drove, offered and used, and what that says."""
+    if figures["drives_plan"] is None:
+        verdict = (f"the most this closed loop drives here, a level at {generator.CALIBRATED_SHARE_MAX} % "
+                   "of it is invalid")
+    else:
+        verdict = (f"it drives the planned {figures['planned_rate']:g} iterations/s" if figures["drives_plan"]
+                   else f"the planned {figures['planned_rate']:g} iterations/s are BEYOND the generator")
+    errors = f"; {figures['errors']} requests failed against the target" if figures["errors"] else ""
+    return f"{brief(figures)}: {verdict}{errors}"

@@ -1,0 +1,119 @@
+"""The load generator's verdict (bankbench.load.generator): arrivals offered against the plan,
+CPU, calibration; and, with a real JMeter, that a level whose plan JMeter cannot drive is marked
+invalid by the real analysis code."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bankbench.analyse import analysis
+from bankbench.analyse.rawdata import read_metrics, read_samples
+from bankbench.load import generator, profiles
+from bankbench.run import calibration
+from bankbench.tools import placement
+
+ARTICLE = {"rate": 100.0, "window_s": 10, "random": False}  # 1,000 users over a 10 s ramp-up
+
+
+def arrivals(starts_s: list[float] | np.ndarray, requests: int = 7) -> pd.DataFrame:
+    """Samples of one iteration per thread, the thread's first sample at each start."""
+    rows = [{"threadName": f"closed users 1-{i + 1}", "timeStamp": int(1000 * start) + 50 * k}
+            for i, start in enumerate(starts_s) for k in range(requests)]
+    return pd.DataFrame(rows).astype({"threadName": "category"})
+
+
+def test_an_even_ramp_on_time_offers_the_plan() -> None:
+    offered = generator.offered(arrivals(np.arange(1000) * 0.01 + 0.3), ARTICLE)  # 0.3 s late, all of them
+    assert offered == {"planned_rate": 100.0, "offered_rate": 100.0, "offered_pct": 100.0, "min_offered_pct": 99.0,
+                       "iterations": 1000, "planned_iterations": 1000}
+    assert not generator.short_of_plan(offered)
+
+
+def test_falling_behind_or_starting_fewer_is_short_of_the_plan() -> None:
+    late = generator.offered(arrivals(np.arange(1000) * 0.0105), ARTICLE)  # the ramp took 10.5 s
+    assert late["offered_pct"] == pytest.approx(100 / 1.05, abs=0.05) and generator.short_of_plan(late)
+    fewer = generator.offered(arrivals(np.arange(980) * 0.01), ARTICLE)  # 20 users never started
+    assert fewer["offered_pct"] == 98.0 and generator.short_of_plan(fewer)
+
+
+def test_random_arrivals_allow_for_their_spread() -> None:
+    open_model = {"rate": 50, "window_s": 70, "random": True}  # 3,500 planned: sd about 59
+    offered = generator.offered(arrivals(np.linspace(0, 69.9, 3420)), open_model)
+    assert offered["min_offered_pct"] == pytest.approx(100 * (3500 - 3 * 3500 ** 0.5) / 3500, abs=0.01)
+    assert not generator.short_of_plan(offered)  # 97.7 %: within 3 sd of the plan
+    assert generator.offered(arrivals([0.0]), None) is None  # the sustained model plans no rate
+
+
+def test_short_of_cpu_with_own_cpus_or_shared() -> None:
+    assert generator.saturated(160, 2, None, None) and not generator.saturated(150, 2, None, None)
+    assert generator.saturated(90, None, 85, 80) and not generator.saturated(70, None, 85, 80)
+    assert not generator.saturated(90, None, 70, 10)  # the machine had room
+
+
+def calibrated(**figures: object) -> dict:
+    return {"throughput_rps": 1000.0, "loadgen_cpu_mean": 50.0, "loadgen_cpus": 1, "machine_cpu_mean": 40.0,
+            "offered_pct": 100.0, "drives_plan": True, **figures}
+
+
+def test_a_plan_beyond_the_calibration_is_invalid() -> None:
+    beyond = calibrated(offered_pct=80.0, drives_plan=False, loadgen_cpu_mean=97.0)
+    verdict = generator.judge({"calibration": beyond}, None, None, 500.0)
+    assert verdict == {"valid": False, "calibrated_rps": 1000.0, "reasons": (
+        "the plan is beyond what JMeter drove against the calibration target (offered 80.0 % of it there, "
+        "97 % of its 1 CPU)")}
+    assert generator.judge({"calibration": calibrated()}, None, None, 500.0)["valid"]
+
+
+def test_a_closed_loop_near_its_calibrated_ceiling_is_invalid() -> None:
+    ceiling = calibrated(offered_pct=None, drives_plan=None)
+    assert generator.judge({"calibration": ceiling}, None, None, 890.0)["valid"]
+    assert generator.judge({"calibration": ceiling}, None, None, 900.0)["reasons"] == (
+        "900 req/s is 90 % of the 1000 req/s JMeter drove against the calibration target")
+
+
+def test_every_reason_is_given() -> None:
+    short = generator.offered(arrivals(np.arange(900) * 0.01), ARTICLE)
+    resources = {"loadgen_saturated": True, "loadgen_cpu_mean": 95.0, "machine_cpu_mean": 60.0}
+    verdict = generator.judge({"loadgen_cpus": 1}, resources, short, 630.0)
+    assert verdict["reasons"] == ("JMeter short of CPU (95 % of its 1 CPU); offered 90.0 % of the planned 100 "
+                                  "iterations/s")
+    assert (verdict["valid"], verdict["offered_pct"], verdict["calibrated_rps"]) == (False, 90.0, None)
+
+
+@pytest.mark.integration
+def test_a_level_jmeter_cannot_drive_is_invalid(tmp_path: Path) -> None:
+    """3,000 users in one second, seven requests each, against the calibration target: JMeter on
+    its CPU cannot start them that fast. The level's own analysis marks it invalid, saying it
+    offered less than the plan; the calibration of the same plan says it is beyond JMeter."""
+    profile = profiles.Profile(name="impossible", description="", model="article", services=["go"], users=[3000],
+                               pools=[95], repeat=1, scenario="rematch", hot_accounts=10, think_ms=0, rampup_s=1,
+                               warmup_s=0, duration_s=60)
+    level = profiles.levels(profile)[0]
+    where = placement.plan(placement.default_mode())
+    affinity = os.sched_getaffinity(0)
+    where.pin_harness()
+    try:
+        document = calibration.drive(level, where, tmp_path)
+    finally:
+        os.sched_setaffinity(0, affinity)
+    (tmp_path / "level.json").write_text(json.dumps(document))
+    (tmp_path / "money.json").write_text(json.dumps({"ok": True}))  # no database behind the target
+    with open(tmp_path / "jmeter.csv", "rb") as src, gzip.open(tmp_path / "jmeter.csv.gz", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    summary = analysis.summarize_level(tmp_path)
+    assert summary["overall"]["errors"] == 0, summary["overall"]  # the target answered as the plan expects
+    verdict = summary["loadgen"]
+    assert not verdict["valid"] and verdict["offered_pct"] < generator.OFFERED_MIN_PCT, verdict
+    assert f"offered {verdict['offered_pct']:.1f} % of the planned 3000 iterations/s" in verdict["reasons"]
+    figures = analysis.generator_figures(document, read_samples(tmp_path / "jmeter.csv.gz"),
+                                         read_metrics(tmp_path / "metrics.csv"))
+    assert figures["drives_plan"] is False
+    assert "BEYOND the generator" in calibration.describe({**figures, "errors": 0})
