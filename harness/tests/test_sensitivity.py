@@ -110,23 +110,23 @@ def test_a_verdict_that_changes_with_the_placement_reaches_the_headline() -> Non
     assert verdicts["p99 ms"].tolist() == ["go", "within noise", "java"]
     figures = tables.placement_figures(series)
     assert figures[["placement", "service"]].values.tolist()[:2] == [["split", "go"], ["split", "java"]]
-    assert figures["req/s"].iloc[0] == "2000 [1940-2060]" and figures["JMeter short of CPU"].iloc[0] == "-"
+    assert figures["req/s"].iloc[0] == "2000 [1940-2060]" and figures["load generator invalid"].iloc[0] == "-"
 
 
-def test_a_verdict_where_jmeter_was_short_is_marked_and_left_out() -> None:
-    short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{sensitivity.SATURATED: True})
+def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_out() -> None:
+    short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{analysis.VALID: False})
     series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"), placed(short, "shared")]
     assert sensitivity.changes(sensitivity.verdicts(series)) == []
     assert sensitivity.sentence(series).endswith(
-        "Left out, as the load generator was short of CPU there: 2,000 users under shared.")
-    assert tables.placement_verdicts(series)["p99 ms"].tolist() == ["go", "java (JMeter short of CPU)"]
-    assert tables.placement_figures(series)["JMeter short of CPU"].tolist()[2:] == ["3 of 3", "3 of 3"]
+        "Left out, as the load generator did not hold up there: 2,000 users under shared.")
+    assert tables.placement_verdicts(series)["p99 ms"].tolist() == ["go", "n/a (load generator invalid)"]
+    assert tables.placement_figures(series)["load generator invalid"].tolist()[2:] == ["3 of 3", "3 of 3"]
 
 
 def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> None:
-    """Two copies of the fixture run as a series; in one, go's p99 a hundred times higher: the
-    verdict at 4,000 users changes, which the headline says first (at 10,000 users JMeter was
-    short of CPU: left out)."""
+    """Two copies of the fixture run as a series; in one, java's p99 a hundred times higher: the
+    verdict at 10,000 users changes, which the headline says first (at 4,000 users the load
+    generator did not hold up in one repeat: left out)."""
     root = tmp_path / "runs"
     for i, mode in enumerate(("split", "service-alone")):
         copied = shutil.copytree(FIXTURES / "runs" / RUN_ID, root / RUN_ID.replace("0130", f"013{i + 1}"))
@@ -136,16 +136,16 @@ def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> No
         (copied / "manifest.json").write_text(json.dumps(manifest))
         summary = analysis.summarize_run(copied)
         if mode == "service-alone":
-            go = summary["service"] == "go"
+            java = summary["service"] == "java"
             for column in ("overall.p99_ms", "seconds_ci.p99_ms.low", "seconds_ci.p99_ms.high"):
-                summary.loc[go, column] *= 100
+                summary.loc[java, column] *= 100
             summary.to_csv(copied / "summary.csv", index=False)
     readme = report.build(runs.latest_per_profile(root), tmp_path / "report", execute_notebook=False).read_text()
     assert "## Run `" not in readme  # the series' runs are shown in their section only
     assert readme.split("\n\n")[1].startswith("**The verdict depends on the test bed")
     section = readme.split("## Placement sensitivity: profile article (native)", 1)[1]
-    assert ("**The verdict changes with the CPU placement (split, service-alone): at 4,000 users, p99 ms: "
-            "within noise under split, java under service-alone. Left out, as the load generator was short of "
-            "CPU there: 10,000 users under split; 10,000 users under service-alone.**") in section
+    assert ("**The verdict changes with the CPU placement (split, service-alone): at 10,000 users, p99 ms: "
+            "java under split, go under service-alone. Left out, as the load generator did not hold up "
+            "there: 4,000 users under split; 4,000 users under service-alone.**") in section
     assert "- `20261122T013200Z-native-article` (commit 0123456789ab): service-alone: CPUs." in section
-    assert "|  10,000 | service-alone | go        | 39620 [32000-40000] |    20.0 | 2.02 [2.00-2.02] |" in section
+    assert "|  10,000 | service-alone | java      | 29715 [24000-30000] |    5.00 | 2.04 [2.00-2.04] |" in section

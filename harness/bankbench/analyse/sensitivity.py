@@ -5,9 +5,9 @@ Within each run, per figure (p99, errors, throughput), the verdict is the servic
 best together with every service within noise of it (`stats.leader`, `stats.Ratio.significant`,
 as the narrative names a leader): "go", "go or java (within noise)", or "within noise" when no
 service stands out. The verdict changes with the placement where two placements give a users level
-and figure different verdicts. A verdict taken where the load generator was short of CPU in some
-repeat (`loadgen_saturated`) measures JMeter as much as the services: it is shown, marked, and
-left out of that question.
+and figure different verdicts. A verdict taken where the load generator did not hold up in some
+repeat (`loadgen.valid`, bankbench.load.generator: short of CPU, short of the planned rate)
+measures JMeter as much as the services: it is shown, marked, and left out of that question.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from bankbench.analyse.runs import Run, by_series
 from bankbench.tools import placement
 
 FIGURES = {P99: ("p99 ms", False), ERRORS: ("err %", False), THROUGHPUT: ("req/s", True)}  # (name, high is best)
-SATURATED = "resources.loadgen_saturated"
 
 
 @dataclass(frozen=True)
@@ -34,11 +33,13 @@ class Verdict:
     figure: str  # a name of FIGURES
     best: tuple[str, ...]  # the best median's service, then those within noise of it
     services: tuple[str, ...]  # every service with the figure there
-    limited: bool  # the load generator was short of CPU in some repeat of some service
+    limited: bool  # the load generator did not hold up in some repeat of some service
     zero: bool = False  # every service's figure was 0 in every repeat (errors, say)
 
     @property
     def text(self) -> str:
+        if not self.services and self.limited:
+            return "n/a"  # no repeat the load generator held up in
         if len(self.services) < 2:
             return f"{''.join(self.services) or 'no service'} alone"
         if self.zero:
@@ -55,7 +56,8 @@ def ordered(series: list[Run]) -> list[Run]:
 
 
 def levels(run: Run) -> pd.DataFrame:
-    """The run's summary rows at its main pool whose money check passed."""
+    """The run's summary rows at its main pool whose money check passed (the load generator's
+    verdict aside: `verdicts` marks the levels where it did not hold up)."""
     summary = run.summary
     return summary[(summary["pool"] == analysis.main_pool(summary)) & summary["money_ok"].astype(bool)]
 
@@ -66,11 +68,14 @@ def verdicts(series: list[Run]) -> list[Verdict]:
     for run in ordered(series):
         rows = levels(run)
         for users, at_users in rows.groupby("users"):
-            limited = bool(at_users[SATURATED].astype(bool).any())
+            limited = not at_users[analysis.VALID].astype(bool).all()
+            held = at_users[at_users[analysis.VALID].astype(bool)]
             for column, (name, high_is_best) in FIGURES.items():
-                figures = {service: stats.figure(group, column) for service, group in analysis.by_service(at_users)}
+                figures = {service: stats.figure(group, column) for service, group in analysis.by_service(held)}
                 figures = {service: f for service, f in figures.items() if not pd.isna(f.value)}
                 if not figures:
+                    if limited:
+                        out.append(Verdict(run.placement, int(users), name, (), (), limited))
                     continue
                 best, gaps = stats.leader(figures, high_is_best)
                 tied = tuple(service for service, ratio in gaps if not ratio.significant)
@@ -81,7 +86,7 @@ def verdicts(series: list[Run]) -> list[Verdict]:
 
 def changes(found: list[Verdict]) -> list[str]:
     """Where the verdict differs between placements, in words (verdicts taken where the load
-    generator was short of CPU left out): "at 10,000 users, p99: go under split, ..."."""
+    generator did not hold up left out): "at 10,000 users, p99: go under split, ..."."""
     out = []
     for (users, figure), group in _by_point(found).items():  # placements in order within each
         valid = [v for v in group if not v.limited]
@@ -113,8 +118,8 @@ def sentence(series: list[Run]) -> str:
     limited = "; ".join(dict.fromkeys(f"{v.users:,} users under {v.placement}" for v in _by_users(found) if v.limited))
     users = sorted({v.users for v in found if not v.limited})
     if not users:
-        return f"No verdict to compare: the load generator was short of CPU at every level ({limited})."
-    left_out = f" Left out, as the load generator was short of CPU there: {limited}." if limited else ""
+        return f"No verdict to compare: the load generator did not hold up at any level ({limited})."
+    left_out = f" Left out, as the load generator did not hold up there: {limited}." if limited else ""
     diff = changes(found)
     if diff:
         return f"The verdict changes with the CPU placement ({modes}): {'; '.join(diff)}.{left_out}"

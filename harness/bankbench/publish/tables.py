@@ -305,18 +305,19 @@ def _published(published: pd.DataFrame) -> pd.DataFrame:
 
 def placement_figures(series: list[Run]) -> pd.DataFrame:
     """A series over CPU placements (bankbench.analyse.sensitivity): per users level, placement
-    and service, p99, errors and throughput as `median [95 % interval]`, and in how many repeats
-    the load generator was short of CPU."""
+    and service, p99, errors and throughput as `median [95 % interval]` over the repeats the load
+    generator held up in, and in how many it did not (bankbench.load.generator)."""
     rows = []
     for rank, run in enumerate(sensitivity.ordered(series)):
         for (users, service), group in sensitivity.levels(run).groupby(["users", "service"]):
-            figures = {column: stats.figure(group, column) for column in sensitivity.FIGURES}
-            short = int(group[sensitivity.SATURATED].astype(bool).sum())
+            held = group[analysis.usable(group)]
+            figures = {column: stats.figure(held, column) for column in sensitivity.FIGURES}
+            short = len(group) - len(held)
             rows.append(((users, rank, analysis.service_order(service)), {
                 "users": f"{users:,}", "placement": run.placement, "service": service,
                 **{name: with_interval(figures[column].value, figures[column].low, figures[column].high)
                    for column, (name, _) in sensitivity.FIGURES.items()},
-                "JMeter short of CPU": f"{short} of {len(group)}" if short else "-"}))
+                "load generator invalid": f"{short} of {len(group)}" if short else "-"}))
     return pd.DataFrame([row for _, row in sorted(rows, key=lambda item: item[0])])
 
 
@@ -325,5 +326,5 @@ def placement_verdicts(series: list[Run]) -> pd.DataFrame:
     rows: dict[tuple[int, str], dict[str, str]] = {}
     for v in sensitivity.verdicts(series):  # placement by placement, in order
         row = rows.setdefault((v.users, v.placement), {"users": f"{v.users:,}", "placement": v.placement})
-        row[v.figure] = v.text + (" (JMeter short of CPU)" if v.limited else "")
+        row[v.figure] = v.text + (" (load generator invalid)" if v.limited else "")
     return pd.DataFrame([rows[key] for key in sorted(rows, key=lambda key: key[0])])
