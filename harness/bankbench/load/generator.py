@@ -10,12 +10,12 @@ breaks one is invalid: it says why, and its figures are left out of every median
   queue.)
 - Offered less than planned (`offered`): the article and open models plan an arrival rate
   (bankbench.load.profiles.Level.arrivals). There every iteration is a JMeter thread of its own,
-  so the iterations are the distinct thread names of the results, each starting with its
-  thread's first sample. The rate offered is their count over the planned window, or over the
-  span of their starts plus one planned interval where that took longer (JMeter fell behind).
-  Below OFFERED_MIN_PCT % of the planned rate the level did not get the load it names. Random
-  (Poisson) arrivals vary in count by about √N: there the bar is 3 √N below the plan where that
-  is lower.
+  so the iterations are the distinct thread names of the results (in JMeter's distributed mode
+  each worker prefixes them with its host), each starting with its thread's first sample. The
+  rate offered is their count over the planned window, or over the span of their starts plus
+  one planned interval where that took longer (JMeter fell behind). Below OFFERED_MIN_PCT % of
+  the planned rate the level did not get the load it names. Random (Poisson) arrivals vary in
+  count by about √N: there the bar is 3 √N below the plan where that is lower.
 - Beyond calibration (`beyond_calibration`): the calibration (bankbench.run.calibration) ran the
   same plan with the same properties on the same CPUs against a target that costs almost
   nothing. A planned rate that JMeter did not offer there, or offered short of CPU, is more than

@@ -33,6 +33,7 @@ from bankbench.load import generator, jmeter
 from bankbench.load.profiles import Level
 from bankbench.measure import manifest, resources
 from bankbench.system import services
+from bankbench.tools import jdk
 from bankbench.tools.pg import free_port
 from bankbench.tools.placement import SPLIT, Placement
 
@@ -81,7 +82,8 @@ def cache_key(level: Level, placement: Placement) -> tuple[str, dict]:
     inputs = {
         "jmeter_properties": level.jmeter_properties(),
         "cpu_placement": {"mode": placement.mode, "loadgen": list(placement.loadgen), "sut": list(placement.sut)},
-        "jmeter": jmeter.version(), "jmeter_jvm": jmeter.JVM_OPTIONS, "java": jmeter.java(),
+        "jmeter": jmeter.version(), "jmeter_options": [*jmeter.JVM_OPTIONS.split(), *jmeter.LOG_LEVELS],
+        "java": [jmeter.java(), jdk.release_version(jdk.java_home())],
         **{f"sha256 {path.relative_to(paths.ROOT)}": _sha256(path) for path in (jmeter.SETTINGS, paths.PLAN, TARGET)},
         "machine": {name: machine[name] for name in ("cpu_model", "cores", "memory_gb")},
     }

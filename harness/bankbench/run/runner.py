@@ -173,18 +173,17 @@ def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[di
     verdict, and its faults; returns the verdict (bankbench.load.generator)."""
     summary = analysis.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
+    details = [f"calibration: {calibration.brief(summary['level'].get('calibration'))}"]
     if verdict["valid"]:
         cpu = generator.cpu_text(used["loadgen_cpu_mean"], summary["level"].get("loadgen_cpus"),
                                  used["machine_cpu_mean"]) if used else "CPU figures when the run ends"
         offered = "" if verdict.get("offered_pct") is None else \
             f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
-        judged = f"ok (JMeter {cpu}{offered}"
-    else:
-        judged = f"INVALID: {verdict['reasons']} ("
+        details.insert(0, f"JMeter {cpu}{offered}")
+    judged = "ok" if verdict["valid"] else f"INVALID: {verdict['reasons']}"
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
-          f"money {'ok' if check['ok'] else 'FAILED'}; load generator {judged}; calibration: "
-          f"{calibration.brief(summary['level'].get('calibration'))})", flush=True)
+          f"money {'ok' if check['ok'] else 'FAILED'}; load generator {judged} ({'; '.join(details)})", flush=True)
     for fault in faults:
         print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
     return verdict
