@@ -29,7 +29,7 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
              "scenario": "rematch", "start": "warm", "warmup_s": WARMUP_S, "rampup_s": 0, "duration_s": DURATION_S,
              "measure_offset_s": WARMUP_S, "expected_s": arrivals_s + 10, "pg_max_connections": 100,
              "jmeter_properties": {"users": 0, "rate": RATE, "arrivals_s": arrivals_s, "drain_s": 10},
-             "arrivals": {"rate": RATE, "window_s": arrivals_s, "random": True},
+             "arrivals": {"rate": RATE, "window_s": arrivals_s},
              "started_ms": STARTED_MS, "measure_from_ms": STARTED_MS + 1000 * WARMUP_S,
              "ended_ms": STARTED_MS + 1000 * (arrivals_s + 2)}
     (out / "level.json").write_text(json.dumps(level))

@@ -92,14 +92,14 @@ class Level:
     @property
     def arrivals(self) -> dict[str, Any] | None:
         """The arrival rate the level plans (iterations started per second), over how many
-        seconds, and whether the arrivals are random (Poisson): the article model starts its
-        users evenly over the ramp-up, the open model `users` a second at random; None for the
+        seconds: the article model starts its users evenly over the ramp-up, the open model
+        `users` a second at random times; None for the
         sustained model, a closed loop that plans no rate (bankbench.load.generator checks it)."""
         p = self.profile
         if p.model == "article":
-            return {"rate": round(self.users / p.rampup_s, 3), "window_s": p.rampup_s, "random": False}
+            return {"rate": round(self.users / p.rampup_s, 3), "window_s": p.rampup_s}
         if p.model == "open":
-            return {"rate": self.users, "window_s": p.warmup_s + p.duration_s, "random": True}
+            return {"rate": self.users, "window_s": p.warmup_s + p.duration_s}
         return None
 
     def jmeter_properties(self) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 For each load of a run's profile (a user count: the service and pool do not change what JMeter
 is asked), JMeter runs the plan with the level's properties and settings, on the CPUs of the
 run's placement, against the calibration target (jmeter/calibrate: the plan's answers at almost
-no cost, on the system under test's CPUs). What it achieved is the calibration of that load
+no cost, on the service's CPUs). What it achieved is the calibration of that load
 (`analysis.generator_figures`): the requests/s it drove, the arrival rate it offered against the
 plan's, its CPU, and whether it drove the planned rate (bankbench.load.generator judges each
 level by it).
@@ -35,7 +35,7 @@ from bankbench.measure import manifest, resources
 from bankbench.system import services
 from bankbench.tools import jdk
 from bankbench.tools.pg import free_port
-from bankbench.tools.placement import SPLIT, Placement
+from bankbench.tools.placement import SHARED, Placement
 
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
 CACHE = paths.STATE / "calibration"
@@ -81,7 +81,8 @@ def cache_key(level: Level, placement: Placement) -> tuple[str, dict]:
     machine = manifest.machine()
     inputs = {
         "jmeter_properties": level.jmeter_properties(),
-        "cpu_placement": {"mode": placement.mode, "loadgen": list(placement.loadgen), "sut": list(placement.sut)},
+        "cpu_placement": {"mode": placement.mode, "loadgen": list(placement.loadgen),
+                          "service": list(placement.service), "postgres": list(placement.postgres)},
         "jmeter": jmeter.version(), "jmeter_options": [*jmeter.JVM_OPTIONS.split(), *jmeter.LOG_LEVELS],
         "java": [jmeter.java(), jdk.release_version(jdk.java_home())],
         **{f"sha256 {path.relative_to(paths.ROOT)}": _sha256(path) for path in (jmeter.SETTINGS, paths.PLAN, TARGET)},
@@ -111,11 +112,11 @@ def measure(level: Level, placement: Placement, key: str) -> dict:
 
 def drive(level: Level, placement: Placement, out: Path) -> dict:
     """Runs JMeter with `level`'s plan and properties against the calibration target (on the
-    system under test's CPUs), sampling CPU meanwhile: jmeter.csv, jmeter.log and metrics.csv
+    service's CPUs), sampling CPU meanwhile: jmeter.csv, jmeter.log and metrics.csv
     into `out`. Returns the run's level.json document (results/LAYOUT.md)."""
     hot = level.profile.hot_accounts if level.profile.scenario == "contention" else 0
     target = services.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
-        port=free_port(), pool=1, db_env={}, log=out / "target.log", cpus=placement.sut_cpus)
+        port=free_port(), pool=1, db_env={}, log=out / "target.log", cpus=placement.service_cpus)
     sampler = resources.Sampler(out / "metrics.csv", resources.Tree(target.pid), resources.Tree(None))
     jm = None
     try:
@@ -135,9 +136,9 @@ def drive(level: Level, placement: Placement, out: Path) -> dict:
     if rc != 0 or jm.progress.started_ms is None:
         raise UserError(f"calibration u{level.users}: JMeter failed (exit {rc}):\n"
                         + (out / "jmeter.log").read_text()[-3000:])
-    split = placement.mode == SPLIT
+    own_cpus = placement.mode != SHARED
     return runs.level_document(level.as_dict(), jm.progress.started_ms, ended_ms, 0,
-                               **({"loadgen_cpus": len(placement.loadgen)} if split else {}))
+                               **({"loadgen_cpus": len(placement.loadgen)} if own_cpus else {}))
 
 
 def brief(figures: dict | None) -> str:
@@ -151,7 +152,9 @@ def brief(figures: dict | None) -> str:
 
 def describe(figures: dict) -> str:
     """A calibration in a sentence: what JMeter drove, offered and used, and what that says."""
-    if figures["drives_plan"] is None:
+    if figures["drives_plan"] is None and not figures["loadgen_saturated"]:
+        verdict = "the users' think time, not JMeter's CPU, bounds this closed loop"
+    elif figures["drives_plan"] is None:
         verdict = (f"the most this closed loop drives here, a level at {generator.CALIBRATED_SHARE_MAX} % "
                    "of it is invalid")
     else:
