@@ -47,7 +47,8 @@ def test_falling_behind_or_starting_fewer_is_short_of_the_plan() -> None:
 def test_random_arrivals_get_the_same_bar() -> None:
     """JMeter places exactly rate x window random arrivals, so the open model gets no allowance."""
     open_model = {"rate": 50, "window_s": 70}  # 3,500 planned
-    assert not generator.short_of_plan(generator.offered(arrivals(np.sort(np.random.default_rng(1).uniform(0, 70, 3500))), open_model))
+    random_starts = np.sort(np.random.default_rng(1).uniform(0, 70, 3500))
+    assert not generator.short_of_plan(generator.offered(arrivals(random_starts), open_model))
     short = generator.offered(arrivals(np.linspace(0, 69.9, 3420)), open_model)
     assert short["min_offered_pct"] == 99 and generator.short_of_plan(short)  # 97.7 % of the plan
     assert generator.offered(arrivals([0.0]), None) is None  # the sustained model plans no rate

@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import analysis
-from bankbench.analyse.capacity import Target
+from bankbench.analyse import analysis, capacity, stats
+from bankbench.analyse.capacity import Capacity, Target
 
 STARTED_MS = 1_795_000_000_000
 RATE, WARMUP_S, DURATION_S = 100, 5, 20
@@ -95,3 +95,17 @@ def test_a_closed_model_plans_no_rate(levels: Path) -> None:
     (out / "level.json").write_text(json.dumps({**level, "model": "sustained", "arrivals": None}))
     summary = analysis.summarize_level(out)
     assert summary["loadgen"]["valid"] and summary["loadgen"].get("offered_pct") is None
+
+
+def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
+    """A search whose failing rate failed for the load generator reports the rate as the
+    generator's, at least what the service holds; one that failed for its p99 as the service's."""
+    def probe(rate: int, missed: list[str]) -> dict:
+        return {"level": f"go-u{rate}-p95-r1", "rate": rate, "heap_mb": None, "held": not missed, "missed": missed}
+
+    none = stats.Figure(float("nan"), float("nan"), float("nan"), "", ())
+    capped = {"probes": [probe(200, []), probe(400, ["load generator"])]}
+    missed = {"probes": [probe(200, []), probe(400, ["p99"])]}
+    texts = [Capacity("go", 200, 400, capacity._generator_missed(record, 400), True, *[none] * 5, None, None,
+                      none).rate_text() for record in (capped, missed)]
+    assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]

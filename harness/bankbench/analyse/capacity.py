@@ -52,6 +52,9 @@ class Capacity:
     service: str
     rate: int | None  # iterations/s, the highest that held and was confirmed (None: none held)
     failed_at: int | None  # the lowest rate above it that missed (None: none did)
+    # The load generator did not hold up at failed_at: the capacity is the generator's, a lower
+    # bound of the service's.
+    generator_bound: bool
     complete: bool  # False: the budget ran out before the search was done
     throughput: stats.Figure  # requests/s at the rate
     p99_ms: stats.Figure
@@ -66,6 +69,9 @@ class Capacity:
         """`400 (450 missed)`: the rate found and the one above it that missed, or why none."""
         if self.rate is None:
             return "none held" + ("" if self.complete else " (budget ran out)")
+        if self.generator_bound:
+            return f">= {self.rate:,} (at {self.failed_at:,} the load generator fell short)" \
+                + ("" if self.complete else ", budget ran out")
         above = f" ({self.failed_at:,} missed)" if self.failed_at else " (the top rate tried)"
         return f"{self.rate:,}{above}" + ("" if self.complete else ", budget ran out")
 
@@ -103,7 +109,8 @@ def figures(run: Run) -> list[Capacity]:
         at_rate = _held(run, record, rate.get("found"), None)
         complete = bool(rate.get("complete")) and heap.get("complete", True)
         found.append(Capacity(
-            service, rate.get("found"), rate.get("failed_at"), complete,
+            service, rate.get("found"), rate.get("failed_at"), _generator_missed(record, rate.get("failed_at")),
+            complete,
             *(stats.figure(at_rate, column) for column in (
                 "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                 "efficiency.pg_cpu_ms_per_request", RSS)),
@@ -115,6 +122,12 @@ def figures(run: Run) -> list[Capacity]:
 
 def target_ms(run: Run) -> float:
     return float(document(run)["target"]["p99_ms"])
+
+
+def _generator_missed(record: dict, rate: int | None) -> bool:
+    """Whether a probe at `rate` (the service's own heap) found the load generator short."""
+    return any(p["rate"] == rate and p["heap_mb"] is None and "load generator" in p.get("missed", ())
+               for p in record["probes"])
 
 
 def _held(run: Run, record: dict, rate: int | None, heap_mb: int | None) -> pd.DataFrame:

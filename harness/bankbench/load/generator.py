@@ -15,7 +15,7 @@ breaks one is invalid: it says why, and its figures are left out of every median
   rate offered is their count over the planned window, or over the span of their starts plus
   one planned interval where that took longer (JMeter fell behind). Below OFFERED_MIN_PCT % of
   the planned rate the level did not get the load it names. The open model's random arrivals
-  need no allowance: JMeter places exactly ⌊rate × duration⌋ of them in the window, at random
+  need no allowance: JMeter places exactly floor(rate x duration) of them in the window, at random
   times (its PoissonArrivalsRamp), so a short count is the generator's doing.
 - Beyond calibration (`beyond_calibration`): the calibration (bankbench.run.calibration) ran the
   same plan with the same properties on the same CPUs against a target that costs almost

@@ -168,7 +168,9 @@ the rate found confirmed by repeats), and at that rate the service's own CPU per
 PostgreSQL's, the peak RSS with the service's own heap settings, the smallest heap of the sweep
 that still held the target and the RSS with it, and the projected price of a million requests.
 Each figure is the median over the probes that held the target at that rate, with its 95 %
-interval; "missed" names the nearest rate (or heap) that did not hold. Measured on this machine,
+interval; "missed" names the nearest rate (or heap) that did not hold. ">=" marks a capacity the
+load generator capped: at the next rate JMeter could not offer the plan on its CPU
+(bankbench.load.generator), so the service holds at least that much. Measured on this machine,
 whose CPUs the service shares with PostgreSQL (run `{run}`): compare the services with each other."""
 
 
