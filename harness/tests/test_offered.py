@@ -13,6 +13,7 @@ import pytest
 
 from bankbench.analyse import analysis, capacity, stats
 from bankbench.analyse.capacity import Capacity, Target
+from bankbench.publish import tables
 
 STARTED_MS = 1_795_000_000_000
 RATE, WARMUP_S, DURATION_S = 100, 5, 20
@@ -109,3 +110,10 @@ def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
     texts = [Capacity("go", 200, 400, capacity._generator_missed(record, 400), True, *[none] * 5, None, None,
                       none).rate_text() for record in (capped, missed)]
     assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]
+
+
+def test_the_efficiency_table_shows_the_offered_share_and_the_invalid_repeats(levels: Path) -> None:
+    make_level(levels, "go-u100-p95-r1", achieved=90.0)
+    make_level(levels, "go-u100-p95-r2", achieved=100.0)
+    (row,) = tables.efficiency(analysis.summarize_run(levels.parent)).to_dict("records")
+    assert (row["offered %"], row["invalid repeats"]) == ("95.0", 1), row  # two repeats: no interval

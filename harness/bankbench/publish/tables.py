@@ -183,14 +183,15 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
     every repeat, how many repeats it did not hold up in (bankbench.load.generator), and the
     figures of the others."""
     keys = ["service", "users"]
-    invalid = (~summary[analysis.VALID]).groupby([summary[k] for k in keys]).sum().rename("invalid").reset_index()
+    invalid = (~summary[analysis.VALID]).groupby([summary[k] for k in keys]).sum().rename("invalid repeats")
     offered = summary.assign(money_ok=True, **{analysis.VALID: True})  # the share over every repeat
     delivered = analysis.aggregate_repeats(offered, [OFFERED], keys=keys)
     figures = analysis.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)  # the usable repeats'
     table = _text(figures, keys, EFFICIENCY).rename(columns={"users": "offered it/s"})
-    merged = delivered.merge(invalid, on=keys).sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
+    merged = delivered.merge(invalid.reset_index(), on=keys).sort_values(keys, key=analysis.sort_key)
+    merged = merged.reset_index(drop=True)
     table.insert(2, "offered %", formatting.spread_column(merged, OFFERED))
-    table.insert(3, "invalid repeats", merged["invalid"].astype(int))
+    table.insert(3, "invalid repeats", merged["invalid repeats"].astype(int))
     return table
 
 
