@@ -76,12 +76,15 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
     published = runs.read_published()
     series, single = runs.by_series(selected)
     headline = sensitivity.headline(selected)  # under the title: the test bed decided the verdict
-    sections = [*verdict_sections(single, charts_dir), *starts_sections(single), *environments_sections(single),
+    sections = [*environments_sections(single),
                 *(capacity_section(run) if capacity.is_capacity_run(run) else run_section(run, published, charts_dir)
                   for run in single),
                 *(placement_section(group) for group in series.values())]
     readme = out_dir / "README.md"
-    readme.write_text("\n\n".join([TITLE, *([f"**{headline}**"] if headline else []), intro, *sections]) + "\n")
+    # The verdict and the headline first, then how to read the rest.
+    head = [*verdict_sections(single, charts_dir), *starts_sections(single)]
+    readme.write_text("\n\n".join([TITLE, *([f"**{headline}**"] if headline else []), *head, intro, *sections])
+                      + "\n")
     if execute_notebook:
         notebook.render_html([run.path for run in selected], out_dir / "results.html")
     return readme
@@ -170,8 +173,8 @@ that still held the target and the RSS with it, and the projected price of a mil
 Each figure is the median over the probes that held the target at that rate, with its 95 %
 interval; "missed" names the nearest rate (or heap) that did not hold. ">=" marks a capacity the
 load generator capped: at the next rate JMeter could not offer the plan on its CPU
-(bankbench.load.generator), so the service holds at least that much. Measured on this machine,
-whose CPUs the service shares with PostgreSQL (run `{run}`): compare the services with each other."""
+(bankbench.load.generator), so the service holds at least that much. Measured on this machine
+(run `{run}`; CPUs {cpus}): compare the services with each other."""
 
 
 def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
@@ -189,7 +192,8 @@ def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
         found = capacity.figures(run)
         projected, assumptions = capacity.projections(run, found)
         errors = capacity.document(run)["target"]["max_error_pct"]
-        parts += [VERDICT.format(errors=errors, run=run.id), markdown(tables.verdict(found, projected, target_ms))]
+        parts += [markdown(tables.verdict(found, projected, target_ms)),
+                  VERDICT.format(errors=errors, run=run.id, cpus=cpus(run.manifest))]
     figures = efficiency_charts(measured[-1], target_ms) if measured else {}
     if measured:
         parts.append(f"CPU per request and p99 against the offered rate, over the levels of run "
@@ -270,10 +274,11 @@ def starts_sections(selected: list[Run]) -> list[str]:
     """The headline of a profile run cold, cold with the AOT cache and warm: each service at each
     level under each start, with the question each start answers."""
     questions = "\n".join(f"- **{tables.START_NAMES[start]}**: {about}." for start, about in profiles.STARTS.items())
-    return [f"## Headline: profile {family}, cold, cold+AOT and warm\n\nEvery level starts a fresh "
-            f"service; what differs is what it has done before its first measured request, and so "
-            f"the question its figures answer:\n\n{questions}\n\nMedian [95 % interval] over "
-            f"the repeats; `n/a` where a service has no such start.\n\n{markdown(table)}"
+    return [f"## Headline: profile {family}, cold, cold+AOT and warm\n\nThe same levels; what differs "
+            f"is what the service has done before its first measured request, and so the question its "
+            f"figures answer:\n\n{questions}\n\nMedian [95 % interval] over the repeats; `n/a` where "
+            f"a service has no such start (the AOT cache is the JVM's: a binary compiled ahead of time "
+            f"has its cold start only).\n\n{markdown(table)}"
             for family, table in tables.starts(selected).items()]
 
 

@@ -3,7 +3,8 @@
 and at that rate the smallest heap at which it still does.
 
 Each probe is a short level of profile `capacity` (profiles.toml) on a warm service, run by the
-runner's Session into one run folder, as `make bench` runs its levels; the searches are
+runner's Session into one run folder, as `make bench` runs its levels, and judged by the load
+generator's calibration of its rate (bankbench.run.calibration, cached); the searches are
 bankbench.run.search's. The rate search climbs the profile's ladder of rates, bisects, and
 confirms the rate found by `repeat` more levels. The heap sweep starts the service with its heap
 limited as its registry entry says (`heap` in services.yaml) and keeps the same target at that
@@ -83,8 +84,9 @@ class _Service:
         level = Level(self.service, rate, self.profile.pools[0], self.runs[rate, heap_mb], self.profile,
                       heap_mb=heap_mb)
         tag = f"[{self.service} probe {len(self.record['probes']) + 1}]"
+        calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
         try:
-            out = self.session.run_level(level, tag, self.deadline - time.monotonic())
+            out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
         except UserError as err:
             out = self.session.run_dir / "levels" / level.id
             if heap_mb is None or (out / "money.json").exists():
