@@ -58,8 +58,9 @@ balancer, the network and storage. Memory: one service process per instance, whi
 busy at the projected rate, and a load that leaves its last instance part idle costs more per
 request. Prices: on-demand Linux in one region on the date given; savings plans, spot and
 other regions differ. A run on AWS (`make aws-bench`) measures the service on its instance type,
-which removes the CPU-model and hyper-thread assumptions for that type; the projection uses
-such a run whenever there is one."""
+which removes the CPU-model and hyper-thread assumptions for that type: where an `efficiency` run
+on AWS is shown, the projection takes its CPU per request, at the highest rate that held the
+target, instead of this machine's."""
 
 
 def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = True) -> Path:
@@ -190,7 +191,7 @@ def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
     if searched:
         run = searched[-1]
         found = capacity.figures(run)
-        projected, assumptions = capacity.projections(run, found)
+        projected, assumptions = capacity.projections(run, found, measured)
         errors = capacity.document(run)["target"]["max_error_pct"]
         parts += [markdown(tables.verdict(found, projected, target_ms)),
                   VERDICT.format(errors=errors, run=run.id, cpus=cpus(run.manifest))]
