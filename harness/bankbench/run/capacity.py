@@ -29,6 +29,7 @@ from bankbench import registry
 from bankbench.analyse import analysis
 from bankbench.analyse.capacity import FILE, Target
 from bankbench.errors import UserError
+from bankbench.load import generator
 from bankbench.load.profiles import Level
 from bankbench.run import search
 from bankbench.run.env import Options
@@ -85,6 +86,12 @@ class _Service:
                       heap_mb=heap_mb)
         tag = f"[{self.service} probe {len(self.record['probes']) + 1}]"
         calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
+        if beyond := generator.beyond_calibration(calibrated, None):
+            # JMeter could not offer this rate even to a target that costs nothing: the service's
+            # level would measure the generator, so it is not run.
+            print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)
+            self._add(level, False, {"valid": False, "missed": ["load generator"], "not_run": beyond})
+            return False
         try:
             out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
         except UserError as err:
