@@ -52,6 +52,9 @@ def test_the_search_found_the_rate_and_the_heap(searched) -> None:
         ("go-u20-p95-r1", True, True), ("go-u20-p95-r2", True, True),
         ("go-u20-p95-h64-r1", True, True), ("go-u20-p95-h64-r2", True, True)]
     assert "held the target" in stdout and "go-u20-p95-h64-r2" in stdout  # progress lines
+    calibrated = json.loads((run_dir / "calibration.json").read_text())["loads"]["20"]  # the probed rate's
+    level = json.loads((run_dir / "levels" / "go-u20-p95-r1" / "level.json").read_text())
+    assert level["calibration"] == calibrated and level["loadgen"]["valid"], level["loadgen"]
 
 
 def test_each_probe_is_a_level_with_its_heap_and_figures(searched) -> None:
@@ -73,5 +76,6 @@ def test_the_report_starts_with_the_verdict(searched, tmp_path: Path) -> None:
     assert (go.rate, go.heap_mb) == (20, 64) and go.cpu_ms.value > 0 and go.rss_heap_mb.value > 0
     readme = report.build([run_dir], tmp_path, execute_notebook=False).read_text()
     verdict = readme.index("## Verdict")
-    assert verdict < readme.index(f"## Run `{run_dir.name}`")
+    assert readme.index("## ") == verdict < readme.index(f"## Run `{run_dir.name}`")  # the first section
+    assert readme.index("| service", verdict) < readme.index("What a request costs", verdict)  # the table first
     assert "projected $ per 1M requests, m5.large" in readme and "RSS vs heap" in readme

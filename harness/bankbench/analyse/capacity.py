@@ -5,6 +5,7 @@ heap found and the RSS with it; and their projection onto AWS instances."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -155,13 +156,37 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["service", "heap_mb", "rss_mb", "rss_mb.low", "rss_mb.high", "held"])
 
 
-def projections(run: Run, found: list[Capacity]) -> tuple[list[projection.Projection], projection.Assumptions]:
-    """The cost on PROJECTED_ON of each service's CPU per request at its capacity."""
+def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -> \
+        tuple[list[projection.Projection], projection.Assumptions]:
+    """The cost on PROJECTED_ON of each service's CPU per request at its capacity; where an AWS
+    run is among the open-model runs `measured` (`projection.preferred`), of its CPU per request
+    instead, measured on the service's own instance type (`cpu_at_target`)."""
     instances = projection.catalog()
-    assumptions = projection.Assumptions(projection.Basis.of(run, instances),
-                                         f"at its capacity for p99 <= {target_ms(run):g} ms")
-    return [projection.project(c.service, projection.Span.of(c.cpu_ms), instances[name], assumptions)
-            for c in found if not np.isnan(c.cpu_ms.value) for name in PROJECTED_ON], assumptions
+    target = Target(**document(run)["target"])
+    basis = projection.preferred([run, *(other for other in measured if other.manifest.get("env") == projection.AWS)])
+    if basis is run:
+        cpu = {c.service: c.cpu_ms for c in found}
+        at = f"at its capacity for p99 <= {target.p99_ms:g} ms"
+    else:
+        cpu = cpu_at_target(basis, target)
+        at = f"at the highest offered rate at which it held p99 <= {target.p99_ms:g} ms"
+    assumptions = projection.Assumptions(projection.Basis.of(basis, instances), at)
+    return [projection.project(service, projection.Span.of(figure), instances[name], assumptions)
+            for service, figure in cpu.items() if not np.isnan(figure.value) for name in PROJECTED_ON], assumptions
+
+
+def cpu_at_target(run: Run, target: Target) -> dict[str, stats.Figure]:
+    """Per service of an open-model run: its CPU ms per request at the highest offered rate whose
+    usable repeats held `target` (median p99 and errors), over those repeats."""
+    usable = run.summary[analysis.usable(run.summary)]
+    found = {}
+    for service, rows in analysis.by_service(usable):
+        held = [rate for rate, at in rows.groupby("users")
+                if stats.figure(at, "overall.p99_ms").value <= target.p99_ms
+                and stats.figure(at, "overall.error_pct").value < target.max_error_pct]
+        if held:
+            found[service] = stats.figure(rows[rows["users"] == max(held)], "efficiency.service_cpu_ms_per_request")
+    return found
 
 
 def text(run: Run) -> str:

@@ -166,6 +166,11 @@ class Projection:
     usd_per_million: Span
 
 
+def instances_of(projections: Sequence[Projection]) -> list[Instance]:
+    """The instance types of `projections`, each once, in their order."""
+    return list({p.instance.type: p.instance for p in projections}.values())
+
+
 def project(service: str, cpu_ms: Span, instance: Instance, assumptions: Assumptions) -> Projection:
     """`service`, measured at `cpu_ms` CPU milliseconds per request, on `instance` (module doc)."""
     per_vcpu = cpu_ms.through(lambda ms: 1000 / ms)

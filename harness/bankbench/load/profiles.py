@@ -26,8 +26,9 @@ STARTS = {  # how each level's service starts, and the question its figures answ
     "cold": "a fresh process per level, measured from its first request: a new task scaling out",
     "aot": "a fresh JVM per level with the JDK's AOT cache of a training run: a new task that "
            "ships its cache",
-    "warm": "a fresh process per level that has served the scenario until it is steady (JIT "
-            "quiet), the tables then emptied: a service in steady state",
+    "warm": "one process per service and repeat that has served the scenario until it is steady "
+            "(JIT quiet), then kept for its levels, the tables emptied before each: a service in "
+            "steady state",
 }
 # Open model: seconds after the last arrival for iterations in flight to finish; JMeter
 # interrupts whatever still runs after that (and the sample counts as an error).

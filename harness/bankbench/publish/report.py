@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -58,8 +59,9 @@ balancer, the network and storage. Memory: one service process per instance, whi
 busy at the projected rate, and a load that leaves its last instance part idle costs more per
 request. Prices: on-demand Linux in one region on the date given; savings plans, spot and
 other regions differ. A run on AWS (`make aws-bench`) measures the service on its instance type,
-which removes the CPU-model and hyper-thread assumptions for that type; the projection uses
-such a run whenever there is one."""
+which removes the CPU-model and hyper-thread assumptions for that type: where an `efficiency` run
+on AWS is shown, the projection takes its CPU per request, at the highest rate that held the
+target, instead of this machine's."""
 
 
 def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = True) -> Path:
@@ -76,12 +78,15 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
     published = runs.read_published()
     series, single = runs.by_series(selected)
     headline = sensitivity.headline(selected)  # under the title: the test bed decided the verdict
-    sections = [*verdict_sections(single, charts_dir), *starts_sections(single), *environments_sections(single),
+    sections = [*environments_sections(single),
                 *(capacity_section(run) if capacity.is_capacity_run(run) else run_section(run, published, charts_dir)
                   for run in single),
                 *(placement_section(group) for group in series.values())]
     readme = out_dir / "README.md"
-    readme.write_text("\n\n".join([TITLE, *([f"**{headline}**"] if headline else []), intro, *sections]) + "\n")
+    # The verdict and the headline first, then how to read the rest.
+    head = [*verdict_sections(single, charts_dir), *starts_sections(single)]
+    readme.write_text("\n\n".join([TITLE, *([f"**{headline}**"] if headline else []), *head, intro, *sections])
+                      + "\n")
     if execute_notebook:
         notebook.render_html([run.path for run in selected], out_dir / "results.html")
     return readme
@@ -153,7 +158,7 @@ def equivalence_text(run: Run) -> str:
 def projection_section(projections: list[projection.Projection], assumptions: projection.Assumptions) -> list[str]:
     """The projected cost on AWS instances of `projections`: a heading, what limits it, the
     figures and what they assume."""
-    instances = list({p.instance.type: p.instance for p in projections}.values())
+    instances = projection.instances_of(projections)
     return [f"### Projected cost per million requests on {' and '.join(i.type for i in instances)}",
             PROJECTION_LIMITS, markdown(tables.projection(projections, assumptions)),
             markdown(tables.projection_assumptions(assumptions, instances))]
@@ -170,37 +175,62 @@ that still held the target and the RSS with it, and the projected price of a mil
 Each figure is the median over the probes that held the target at that rate, with its 95 %
 interval; "missed" names the nearest rate (or heap) that did not hold. ">=" marks a capacity the
 load generator capped: at the next rate JMeter could not offer the plan on its CPU
-(bankbench.load.generator), so the service holds at least that much. Measured on this machine,
-whose CPUs the service shares with PostgreSQL (run `{run}`): compare the services with each other."""
+(bankbench.load.generator), so the service holds at least that much. Measured on this machine
+(run `{run}`; CPUs {cpus}): compare the services with each other."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict of the runs shown, as the report's head and the notebook show it: from the
+    newest capacity run (`searched`) its table and the projection, from the newest efficiency
+    run (`measured`) cost and p99 against the rate, and RSS against the heap."""
+
+    searched: Run | None
+    measured: Run | None
+    target_ms: float
+    table: pd.DataFrame | None  # tables.verdict, with a capacity run
+    projected: list[projection.Projection]
+    assumptions: projection.Assumptions | None
+    figures: dict[str, Figure]
+
+    @classmethod
+    def of(cls, selected: list[Run]) -> Verdict | None:
+        """None when the runs hold neither a capacity nor an efficiency run."""
+        searched = [run for run in selected if capacity.is_capacity_run(run)]
+        measured = [run for run in selected if tables.family_of(run) == EFFICIENCY]
+        if not searched and not measured:
+            return None
+        target_ms = capacity.target_ms(searched[-1]) if searched else capacity.P99_MS
+        table, projected, assumptions = None, [], None
+        if searched:
+            found = capacity.figures(searched[-1])
+            projected, assumptions = capacity.projections(searched[-1], found, measured)
+            table = tables.verdict(found, projected, target_ms)
+        figures = efficiency_charts(measured[-1], target_ms) if measured else {}
+        if searched and not (heaps := capacity.rss_by_heap(searched[-1])).empty:
+            figures["rss-vs-heap"] = charts.rss_vs_heap(heaps)
+        return cls(searched[-1] if searched else None, measured[-1] if measured else None, target_ms, table,
+                   projected, assumptions, figures)
 
 
 def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
-    """The report's head when there are efficiency or capacity runs: the verdict table of the
-    newest capacity run, the charts of cost vs rate of the newest efficiency run and of RSS vs
-    heap, and the projection's assumptions."""
-    searched = [run for run in selected if capacity.is_capacity_run(run)]
-    measured = [run for run in selected if tables.family_of(run) == EFFICIENCY]
-    if not searched and not measured:
+    """The report's head when there are efficiency or capacity runs: the verdict table, the
+    charts and the projection (`Verdict`)."""
+    verdict = Verdict.of(selected)
+    if verdict is None:
         return []
     parts = ["## Verdict: what a request costs"]
-    target_ms = capacity.target_ms(searched[-1]) if searched else capacity.P99_MS
-    if searched:
-        run = searched[-1]
-        found = capacity.figures(run)
-        projected, assumptions = capacity.projections(run, found)
+    if (run := verdict.searched) is not None:
         errors = capacity.document(run)["target"]["max_error_pct"]
-        parts += [VERDICT.format(errors=errors, run=run.id), markdown(tables.verdict(found, projected, target_ms))]
-    figures = efficiency_charts(measured[-1], target_ms) if measured else {}
-    if measured:
+        parts += [markdown(verdict.table), VERDICT.format(errors=errors, run=run.id, cpus=cpus(run.manifest))]
+    if (run := verdict.measured) is not None:
         parts.append(f"CPU per request and p99 against the offered rate, over the levels of run "
-                     f"`{measured[-1].id}` (profile {measured[-1].profile}) that delivered their rate, "
-                     f"the target of {target_ms:g} ms as a line; its section below has the table.")
-    if searched and not (heaps := capacity.rss_by_heap(searched[-1])).empty:
-        figures["rss-vs-heap"] = charts.rss_vs_heap(heaps)
-    run_id = (measured or searched)[-1].id
-    parts += [_save(figure, charts_dir / f"{run_id}-{name}.png") for name, figure in figures.items()]
-    if searched:
-        parts += projection_section(projected, assumptions)
+                     f"`{run.id}` (profile {run.profile}) that delivered their rate, the target of "
+                     f"{verdict.target_ms:g} ms as a line; its section below has the table.")
+    run_id = (verdict.measured or verdict.searched).id
+    parts += [_save(figure, charts_dir / f"{run_id}-{name}.png") for name, figure in verdict.figures.items()]
+    if verdict.assumptions is not None:
+        parts += projection_section(verdict.projected, verdict.assumptions)
     return ["\n\n".join(parts)]
 
 
@@ -270,10 +300,11 @@ def starts_sections(selected: list[Run]) -> list[str]:
     """The headline of a profile run cold, cold with the AOT cache and warm: each service at each
     level under each start, with the question each start answers."""
     questions = "\n".join(f"- **{tables.START_NAMES[start]}**: {about}." for start, about in profiles.STARTS.items())
-    return [f"## Headline: profile {family}, cold, cold+AOT and warm\n\nEvery level starts a fresh "
-            f"service; what differs is what it has done before its first measured request, and so "
-            f"the question its figures answer:\n\n{questions}\n\nMedian [95 % interval] over "
-            f"the repeats; `n/a` where a service has no such start.\n\n{markdown(table)}"
+    return [f"## Headline: profile {family}, cold, cold+AOT and warm\n\nThe same levels; what differs "
+            f"is what the service has done before its first measured request, and so the question its "
+            f"figures answer:\n\n{questions}\n\nMedian [95 % interval] over the repeats; `n/a` where "
+            f"a service has no such start (the AOT cache is the JVM's: a binary compiled ahead of time "
+            f"has its cold start only).\n\n{markdown(table)}"
             for family, table in tables.starts(selected).items()]
 
 

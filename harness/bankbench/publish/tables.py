@@ -136,6 +136,8 @@ def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
     is compiled ahead of time, so its cold start is the AOT figure)."""
     by_family: dict[tuple[str, str], dict[str, Run]] = {}
     for run in runs:
+        if _profile(run).get("placements"):
+            continue  # a placement experiment over the family's levels (profile `placement`), not a start
         by_family.setdefault((family_of(run), run.manifest.get("env", "")), {})[start_of(run)] = run
     tables = {}
     for (family, _env), group in by_family.items():

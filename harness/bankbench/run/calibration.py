@@ -45,8 +45,9 @@ OTHER_CPU_MAX = 30  # % of a core used by neither JMeter nor the target: beyond,
 def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = None,
               force: bool = False) -> dict[int, dict]:
     """The calibration of each load of `levels` by user count, from the cache or measured now
-    (always with `force`); written to `run_dir`/calibration.json when given. The caller has
-    pinned this process to the load generator's CPUs (Placement.pin_harness)."""
+    (always with `force`); added to `run_dir`/calibration.json when given (`make capacity`
+    calibrates each rate as its search comes to it). The caller has pinned this process to the
+    load generator's CPUs (Placement.pin_harness)."""
     loads = {level.users: level for level in reversed(levels)}  # the first level of each load
     keys = {users: cache_key(level, placement) for users, level in loads.items()}
     todo = [users for users in loads if force or not (CACHE / f"{keys[users][0]}.json").exists()]
@@ -70,9 +71,13 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
                 write_json(path, {"inputs": inputs, "figures": figures})
         print(f"calibration u{users}: {describe(found[users])}", flush=True)
     if run_dir is not None:
-        write_json(run_dir / "calibration.json", {
+        record = run_dir / "calibration.json"
+        loads = {int(users): figures for users, figures in read_json(record)["loads"].items()} \
+            if record.exists() else {}
+        loads.update(found)
+        write_json(record, {
             "target": str(TARGET.relative_to(paths.ROOT)), "cpu_placement": placement.as_dict(),
-            "jmeter_jvm": jmeter.JVM_OPTIONS, "loads": {str(users): found[users] for users in sorted(found)}})
+            "jmeter_jvm": jmeter.JVM_OPTIONS, "loads": {str(users): loads[users] for users in sorted(loads)}})
     return found
 
 

@@ -3,7 +3,8 @@
 and at that rate the smallest heap at which it still does.
 
 Each probe is a short level of profile `capacity` (profiles.toml) on a warm service, run by the
-runner's Session into one run folder, as `make bench` runs its levels; the searches are
+runner's Session into one run folder, as `make bench` runs its levels, and judged by the load
+generator's calibration of its rate (bankbench.run.calibration, cached); the searches are
 bankbench.run.search's. The rate search climbs the profile's ladder of rates, bisects, and
 confirms the rate found by `repeat` more levels. The heap sweep starts the service with its heap
 limited as its registry entry says (`heap` in services.yaml) and keeps the same target at that
@@ -28,6 +29,7 @@ from bankbench import registry
 from bankbench.analyse import analysis
 from bankbench.analyse.capacity import FILE, Target
 from bankbench.errors import UserError
+from bankbench.load import generator
 from bankbench.load.profiles import Level
 from bankbench.run import search
 from bankbench.run.env import Options
@@ -83,8 +85,15 @@ class _Service:
         level = Level(self.service, rate, self.profile.pools[0], self.runs[rate, heap_mb], self.profile,
                       heap_mb=heap_mb)
         tag = f"[{self.service} probe {len(self.record['probes']) + 1}]"
+        calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
+        if beyond := generator.beyond_calibration(calibrated, None):
+            # JMeter could not offer this rate even to a target that costs nothing: the service's
+            # level would measure the generator, so it is not run.
+            print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)
+            self._add(level, False, {"valid": False, "missed": ["load generator"], "not_run": beyond})
+            return False
         try:
-            out = self.session.run_level(level, tag, self.deadline - time.monotonic())
+            out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
         except UserError as err:
             out = self.session.run_dir / "levels" / level.id
             if heap_mb is None or (out / "money.json").exists():

@@ -48,8 +48,9 @@ class Local:
         return f"{self.name}, CPUs {self.placement.describe()}"
 
     def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
-        self.calibration = calibration.calibrate(levels, self.placement, run_dir)
-        return self.calibration
+        found = calibration.calibrate(levels, self.placement, run_dir)
+        self.calibration.update(found)
+        return found
 
     def load(self, level: Level, out: Path) -> LocalLoad:
         return LocalLoad(self, level, out, self.opts.dashboard, self.opts.chaos, self.opts.profile_cpu)
