@@ -115,7 +115,7 @@ bench: doctor venv build jmeter-install ## every service (or SERVICE=) on PROFIL
 bench-%: doctor venv build jmeter-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
 	$(BENCH) --service $*
 	$(SUMMARIZE)
-sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~2.5 h)
+sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
 	$(MAKE) bench PROFILE=placement
 capacity: doctor venv build jmeter-install ## per service: highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=90)
 	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
