@@ -22,6 +22,7 @@ P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
 PROJECTED_ON = ("m5.large", "c5d.large")  # the instances the verdict prices
+LOADGEN = "load generator"  # the miss of a level at which the load generator did not hold up
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Target:
         overall = summary["overall"]
         return [name for name, missed in (
             ("money", not summary["money_ok"]),
-            ("load generator", not summary["loadgen"]["valid"]),
+            (LOADGEN, not summary["loadgen"]["valid"]),
             ("p99", overall["p99_ms"] is None or overall["p99_ms"] > self.p99_ms),
             ("errors", overall["error_pct"] is None or overall["error_pct"] >= self.max_error_pct)) if missed]
 
@@ -127,7 +128,7 @@ def target_ms(run: Run) -> float:
 
 def _generator_missed(record: dict, rate: int | None) -> bool:
     """Whether a probe at `rate` (the service's own heap) found the load generator short."""
-    return any(p["rate"] == rate and p["heap_mb"] is None and "load generator" in p.get("missed", ())
+    return any(p["rate"] == rate and p["heap_mb"] is None and LOADGEN in p.get("missed", ())
                for p in record["probes"])
 
 

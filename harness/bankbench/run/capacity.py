@@ -8,9 +8,10 @@ generator's calibration of its rate (bankbench.run.calibration, cached); the sea
 bankbench.run.search's. The rate search climbs the profile's ladder of rates, bisects, and
 confirms the rate found by `repeat` more levels. The heap sweep starts the service with its heap
 limited as its registry entry says (`heap` in services.yaml) and keeps the same target at that
-rate. capacity.json in the run folder says what each probe found and what the searches
-concluded (results/LAYOUT.md); it is rewritten after every probe, so an interrupted run keeps
-what it found.
+rate; a heap probe that missed only because the load generator fell short says nothing of the
+heap, so it runs again (up to `repeat` more times). capacity.json in the run folder says what
+each probe found and what the searches concluded (results/LAYOUT.md); it is rewritten after
+every probe, so an interrupted run keeps what it found.
 
 The time budget is shared among the services, each getting an equal share of what is left when
 its turn comes; a probe starts only if its load fits in its service's share (a warm-up, at most
@@ -22,12 +23,13 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
 from bankbench import registry
 from bankbench.analyse import analysis
-from bankbench.analyse.capacity import FILE, Target
+from bankbench.analyse.capacity import FILE, LOADGEN, Target
 from bankbench.errors import UserError
 from bankbench.load import generator
 from bankbench.load.profiles import Level
@@ -72,15 +74,23 @@ class _Service:
         self._write()
         if rate.good is None or not heaps or not registry.get(self.service).heap:
             return
-        heap = search.smallest(lambda mb: self.probe(rate.good, mb), heaps, self.profile.repeat, self.over)
+        def holds(mb: int) -> bool:
+            return held_heap(lambda: self.misses(rate.good, mb), self.profile.repeat, self.over)
+
+        heap = search.smallest(holds, heaps, self.profile.repeat, self.over)
         self.record["heap"] = {**_found(heap), "rate": rate.good}
         self._write()
 
     def over(self) -> bool:
         return time.monotonic() + self.level_s > self.deadline
 
-    def probe(self, rate: int, heap_mb: int | None = None) -> bool:
-        """One level at `rate` (and `heap_mb`): whether it held the target."""
+    def probe(self, rate: int) -> bool:
+        """One level at `rate`: whether it held the target."""
+        return not self.misses(rate)
+
+    def misses(self, rate: int, heap_mb: int | None = None) -> list[str]:
+        """One level at `rate` (and `heap_mb`): what of the target it missed (Target.misses, or
+        "start": the service did not start with that heap)."""
         self.runs[rate, heap_mb] += 1
         level = Level(self.service, rate, self.profile.pools[0], self.runs[rate, heap_mb], self.profile,
                       heap_mb=heap_mb)
@@ -90,8 +100,8 @@ class _Service:
             # JMeter could not offer this rate even to a target that costs nothing: the service's
             # level would measure the generator, so it is not run.
             print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)
-            self._add(level, False, {"valid": False, "missed": ["load generator"], "not_run": beyond})
-            return False
+            self._add(level, False, {"valid": False, "missed": [LOADGEN], "not_run": beyond})
+            return [LOADGEN]
         try:
             out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
         except UserError as err:
@@ -99,8 +109,8 @@ class _Service:
             if heap_mb is None or (out / "money.json").exists():
                 raise  # a service that cannot start with its own settings, or lost money: stop loudly
             print(f"{tag} {level.id}: did not run with a {heap_mb} MB heap ({err})", flush=True)
-            self._add(level, False, {"failed": str(err).splitlines()[0]})
-            return False
+            self._add(level, False, {"failed": str(err).splitlines()[0], "missed": ["start"]})
+            return ["start"]
         summary = analysis.level_summary(out, intervals=False)
         misses = self.target.misses(summary)
         o, loadgen = summary["overall"], summary["loadgen"]
@@ -111,7 +121,7 @@ class _Service:
         print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
               f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
               f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
-        return not misses
+        return misses
 
     def _add(self, level: Level, held: bool, figures: dict) -> None:
         self.record["probes"].append({"level": level.id, "rate": level.users, "heap_mb": level.heap_mb,
@@ -120,6 +130,17 @@ class _Service:
 
     def _write(self) -> None:
         (self.session.run_dir / FILE).write_text(json.dumps(self.doc, indent=2) + "\n")
+
+
+def held_heap(measure: Callable[[], list[str]], retries: int, over: Callable[[], bool]) -> bool:
+    """Whether a heap held the target (`measure`: one level's misses). A level that missed only
+    by the load generator says nothing of the heap (the capacity rate sits at the generator's
+    edge here), so it is measured again, up to `retries` times while the budget lasts."""
+    for _ in range(1 + retries):
+        misses = measure()
+        if misses != [LOADGEN] or over():
+            break
+    return not misses
 
 
 def _found(found: search.Found) -> dict:
