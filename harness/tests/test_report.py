@@ -245,13 +245,19 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
     for start, profile in (("cold", "article"), ("aot", "article-aot"), ("warm", "article-warm")):
         run_id = RUN_ID.rsplit("-", 1)[0] + f"-{profile}"
         copy = shutil.copytree(run_dir, root / run_id)
-        settings = {**manifest["settings"], "profile": {"name": profile, "start": start,
+        settings = {**manifest["settings"], "profile": {"name": profile, "start": start, "placements": ["split"],
                                                         "base": None if start == "cold" else "article"}}
         (copy / "manifest.json").write_text(json.dumps({**manifest, "run_id": run_id, "profile": profile,
                                                         "settings": settings}))
         if start == "aot":  # the Java variants only
             summary = pd.read_csv(copy / "summary.csv")
             summary[summary["service"] != "go"].to_csv(copy / "summary.csv", index=False)
+    # A placement experiment over the article's levels, cold, without Go: not a start of its own.
+    run_id = RUN_ID.rsplit("-", 1)[0] + "-placement"
+    copy = shutil.copytree(root / (RUN_ID.rsplit("-", 1)[0] + "-article-aot"), root / run_id)
+    (copy / "manifest.json").write_text(json.dumps({
+        **manifest, "run_id": run_id, "profile": "placement",
+        "settings": {**manifest["settings"], "series": "s1", "profile": {"name": "placement", "base": "article"}}}))
     (table,) = tables.starts(runs.load_runs(runs.latest_per_profile(root))).values()
     assert list(table.columns[:5]) == ["users", "service", "p99 ms cold", "p99 ms cold+AOT", "p99 ms warm"]
     go = table[table["service"] == "go"].iloc[0]

@@ -300,11 +300,17 @@ def starts_sections(selected: list[Run]) -> list[str]:
     """The headline of a profile run cold, cold with the AOT cache and warm: each service at each
     level under each start, with the question each start answers."""
     questions = "\n".join(f"- **{tables.START_NAMES[start]}**: {about}." for start, about in profiles.STARTS.items())
+    sources = {family: ", ".join(f"{tables.START_NAMES[start]} `{run.id}`" for start, run in group.items())
+               for family, group in tables.start_runs(selected).items()}
     return [f"## Headline: profile {family}, cold, cold+AOT and warm\n\nThe same levels; what differs "
             f"is what the service has done before its first measured request, and so the question its "
             f"figures answer:\n\n{questions}\n\nMedian [95 % interval] over the repeats; `n/a` where "
             f"a service has no such start (the AOT cache is the JVM's: a binary compiled ahead of time "
-            f"has its cold start only).\n\n{markdown(table)}"
+            f"has its cold start only). Each start is a run of its own ({sources[family]}): "
+            f"services are compared within a run, back to back, while starts compare runs taken at "
+            f"different times (the ids give their UTC start). Read a difference between starts "
+            f"smaller than the machine's drift between runs (10-30 % on the machine of the "
+            f"committed runs) as within noise.\n\n{markdown(table)}"
             for family, table in tables.starts(selected).items()]
 
 

@@ -129,29 +129,32 @@ def family_of(run: Run) -> str:
     return _profile(run).get("base") or run.profile
 
 
-def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
+def start_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
     """For each profile family run with more than one start (article, article-aot,
-    article-warm), in one environment: per users and service, p99, errors and throughput of each
-    start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
-    is compiled ahead of time, so its cold start is the AOT figure)."""
+    article-warm) in one environment: its run of each start, in START_NAMES' order."""
     by_family: dict[tuple[str, str], dict[str, Run]] = {}
     for run in runs:
-        if _profile(run).get("placements"):
+        if run.series:
             continue  # a placement experiment over the family's levels (profile `placement`), not a start
         by_family.setdefault((family_of(run), run.manifest.get("env", "")), {})[start_of(run)] = run
+    return {family: {start: group[start] for start in START_NAMES if start in group}
+            for (family, _env), group in by_family.items() if len(group) > 1}
+
+
+def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """For each family of start_runs: per users and service, p99, errors and throughput of each
+    start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
+    is compiled ahead of time, so its cold start is the AOT figure)."""
     tables = {}
-    for (family, _env), group in by_family.items():
-        if len(group) < 2:
-            continue
-        ordered = [start for start in START_NAMES if start in group]
-        texts = {start: _text(analysis.aggregate_repeats(group[start].summary, list(HEADLINE)),
+    for family, group in start_runs(runs).items():
+        texts = {start: _text(analysis.aggregate_repeats(run.summary, list(HEADLINE)),
                               ["users", "service"], HEADLINE).set_index(["users", "service"])
-                 for start in ordered}
+                 for start, run in group.items()}
         keys = sorted(set().union(*(text.index for text in texts.values())),
                       key=lambda key: (key[0], analysis.service_order(key[1])))
         table = pd.DataFrame(keys, columns=["users", "service"])
         for header, _ in HEADLINE.values():
-            for start in ordered:
+            for start in group:
                 table[f"{header} {START_NAMES[start]}"] = [
                     texts[start][header].get(key, "n/a") for key in keys]
         tables[family] = table
