@@ -112,6 +112,20 @@ def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
     assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]
 
 
+def test_a_heap_the_generator_left_open_is_named_so() -> None:
+    """A heap whose last probe missed by the load generator alone is not a heap that failed."""
+    def probe(heap_mb: int, missed: list[str]) -> dict:
+        return {"level": f"java-u125-p95-h{heap_mb}-r1", "rate": 125, "heap_mb": heap_mb, "held": not missed,
+                "missed": missed}
+
+    none = stats.Figure(float("nan"), float("nan"), float("nan"), "", ())
+    open_ = {"probes": [probe(256, []), probe(128, ["p99"]), probe(128, ["load generator"])]}
+    failed = {"probes": [probe(256, []), probe(128, ["load generator"]), probe(128, ["p99"])]}
+    texts = [Capacity("java", 125, None, False, True, *[none] * 5, 256, 128, none,
+                      capacity._heap_generator_missed(record, 125, 128)).heap_text() for record in (open_, failed)]
+    assert texts == ["256 (at 128 the load generator fell short)", "256 (128 missed)"]
+
+
 def test_the_efficiency_table_shows_the_offered_share_and_the_invalid_repeats(levels: Path) -> None:
     make_level(levels, "go-u100-p95-r1", achieved=90.0)
     make_level(levels, "go-u100-p95-r2", achieved=100.0)

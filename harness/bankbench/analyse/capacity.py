@@ -66,6 +66,8 @@ class Capacity:
     heap_mb: int | None  # the smallest heap of the sweep that held the rate (None: none, or not swept)
     heap_failed_at: int | None
     rss_heap_mb: stats.Figure  # with that heap
+    # The load generator did not hold up at heap_failed_at: that heap's verdict is unknown.
+    heap_generator_bound: bool = False
 
     def rate_text(self) -> str:
         """`400 (450 missed)`: the rate found and the one above it that missed, or why none."""
@@ -78,9 +80,12 @@ class Capacity:
         return f"{self.rate:,}{above}" + ("" if self.complete else ", budget ran out")
 
     def heap_text(self) -> str:
-        """`256 (128 missed)`, or `-` where there was no sweep or no heap held."""
+        """`256 (128 missed)`, `256 (at 128 the load generator fell short)`, or `-` where there
+        was no sweep or no heap held."""
         if self.heap_mb is None:
             return "-"
+        if self.heap_generator_bound:
+            return f"{self.heap_mb} (at {self.heap_failed_at} the load generator fell short)"
         return f"{self.heap_mb}" + (f" ({self.heap_failed_at} missed)" if self.heap_failed_at else " (smallest swept)")
 
     def rss_per_krps(self) -> projection.Span:
@@ -118,7 +123,8 @@ def figures(run: Run) -> list[Capacity]:
                 "efficiency.pg_cpu_ms_per_request", RSS)),
             heap.get("found"), heap.get("failed_at"),
             stats.figure(_held(run, record, rate.get("found"), heap["found"]) if heap.get("found") else
-                         run.summary.iloc[:0], RSS)))
+                         run.summary.iloc[:0], RSS),
+            _heap_generator_missed(record, heap.get("rate"), heap.get("failed_at"))))
     return found
 
 
@@ -130,6 +136,13 @@ def _generator_missed(record: dict, rate: int | None) -> bool:
     """Whether a probe at `rate` (the service's own heap) found the load generator short."""
     return any(p["rate"] == rate and p["heap_mb"] is None and LOADGEN in p.get("missed", ())
                for p in record["probes"])
+
+
+def _heap_generator_missed(record: dict, rate: int | None, heap_mb: int | None) -> bool:
+    """Whether the sweep's last probe of `heap_mb` missed by the load generator alone, so that
+    bankbench.run.capacity.held_heap stopped measuring it again without a verdict on the heap."""
+    probes = [p for p in record["probes"] if p["rate"] == rate and p["heap_mb"] == heap_mb]
+    return heap_mb is not None and bool(probes) and probes[-1].get("missed") == [LOADGEN]
 
 
 def _held(run: Run, record: dict, rate: int | None, heap_mb: int | None) -> pd.DataFrame:

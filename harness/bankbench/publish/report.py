@@ -175,7 +175,8 @@ that still held the target and the RSS with it, and the projected price of a mil
 Each figure is the median over the probes that held the target at that rate, with its 95 %
 interval; "missed" names the nearest rate (or heap) that did not hold. ">=" marks a capacity the
 load generator capped: at the next rate JMeter could not offer the plan on its CPU
-(bankbench.load.generator), so the service holds at least that much. Measured on this machine
+(bankbench.load.generator), so the service holds at least that much; a heap at which the load
+generator fell short is undecided, so the smallest heap may be smaller. Measured on this machine
 (run `{run}`; CPUs {cpus}): compare the services with each other."""
 
 
