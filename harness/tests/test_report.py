@@ -242,8 +242,9 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
     side by side, n/a where a service has no such start (Go has no AOT cache)."""
     root = tmp_path / "runs"
     manifest = json.loads((run_dir / "manifest.json").read_text())
+    stamp = RUN_ID.rsplit("-", 1)[0]  # the fixture's time and environment
     for start, profile in (("cold", "article"), ("aot", "article-aot"), ("warm", "article-warm")):
-        run_id = RUN_ID.rsplit("-", 1)[0] + f"-{profile}"
+        run_id = f"{stamp}-{profile}"
         copy = shutil.copytree(run_dir, root / run_id)
         settings = {**manifest["settings"], "profile": {"name": profile, "start": start, "placements": ["split"],
                                                         "base": None if start == "cold" else "article"}}
@@ -253,8 +254,8 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
             summary = pd.read_csv(copy / "summary.csv")
             summary[summary["service"] != "go"].to_csv(copy / "summary.csv", index=False)
     # A placement experiment over the article's levels, cold, without Go: not a start of its own.
-    run_id = RUN_ID.rsplit("-", 1)[0] + "-placement"
-    copy = shutil.copytree(root / (RUN_ID.rsplit("-", 1)[0] + "-article-aot"), root / run_id)
+    run_id = f"{stamp}-placement"
+    copy = shutil.copytree(root / f"{stamp}-article-aot", root / run_id)
     (copy / "manifest.json").write_text(json.dumps({
         **manifest, "run_id": run_id, "profile": "placement",
         "settings": {**manifest["settings"], "series": "s1", "profile": {"name": "placement", "base": "article"}}}))
