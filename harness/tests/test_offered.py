@@ -98,30 +98,31 @@ def test_a_closed_model_plans_no_rate(levels: Path) -> None:
     assert summary["loadgen"]["valid"] and summary["loadgen"].get("offered_pct") is None
 
 
+NO_FIGURE = stats.Figure(float("nan"), float("nan"), float("nan"), "", ())
+
+
+def probe(rate: int, missed: list[str], heap_mb: int | None = None) -> dict:
+    """One probe of a capacity search's record, as capacity.json holds it."""
+    heap = f"-h{heap_mb}" if heap_mb else ""
+    return {"level": f"go-u{rate}-p95{heap}-r1", "rate": rate, "heap_mb": heap_mb, "held": not missed,
+            "missed": missed}
+
+
 def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
     """A search whose failing rate failed for the load generator reports the rate as the
     generator's, at least what the service holds; one that failed for its p99 as the service's."""
-    def probe(rate: int, missed: list[str]) -> dict:
-        return {"level": f"go-u{rate}-p95-r1", "rate": rate, "heap_mb": None, "held": not missed, "missed": missed}
-
-    none = stats.Figure(float("nan"), float("nan"), float("nan"), "", ())
     capped = {"probes": [probe(200, []), probe(400, ["load generator"])]}
     missed = {"probes": [probe(200, []), probe(400, ["p99"])]}
-    texts = [Capacity("go", 200, 400, capacity._generator_missed(record, 400), True, *[none] * 5, None, None,
-                      none).rate_text() for record in (capped, missed)]
+    texts = [Capacity("go", 200, 400, capacity._generator_missed(record, 400), True, *[NO_FIGURE] * 5, None, None,
+                      NO_FIGURE).rate_text() for record in (capped, missed)]
     assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]
 
 
 def test_a_heap_the_generator_left_open_is_named_so() -> None:
     """A heap whose last probe missed by the load generator alone is not a heap that failed."""
-    def probe(heap_mb: int, missed: list[str]) -> dict:
-        return {"level": f"java-u125-p95-h{heap_mb}-r1", "rate": 125, "heap_mb": heap_mb, "held": not missed,
-                "missed": missed}
-
-    none = stats.Figure(float("nan"), float("nan"), float("nan"), "", ())
-    open_ = {"probes": [probe(256, []), probe(128, ["p99"]), probe(128, ["load generator"])]}
-    failed = {"probes": [probe(256, []), probe(128, ["load generator"]), probe(128, ["p99"])]}
-    texts = [Capacity("java", 125, None, False, True, *[none] * 5, 256, 128, none,
+    open_ = {"probes": [probe(125, [], 256), probe(125, ["p99"], 128), probe(125, ["load generator"], 128)]}
+    failed = {"probes": [probe(125, [], 256), probe(125, ["load generator"], 128), probe(125, ["p99"], 128)]}
+    texts = [Capacity("java", 125, None, False, True, *[NO_FIGURE] * 5, 256, 128, NO_FIGURE,
                       capacity._heap_generator_missed(record, 125, 128)).heap_text() for record in (open_, failed)]
     assert texts == ["256 (at 128 the load generator fell short)", "256 (128 missed)"]
 
