@@ -90,10 +90,12 @@ def test_the_same_verdict_under_every_placement() -> None:
     found = sensitivity.verdicts(series)
     assert [v.placement for v in found][::3] == ["split", "service-alone", "shared"]  # MODES order
     assert {(v.figure, v.text) for v in found} == {("p99 ms", "go"), ("req/s", "go"), ("err %", "all 0")}
-    assert sensitivity.changes(found) == [] and sensitivity.headline(series) is None
+    assert sensitivity.changes(found) == []
     assert sensitivity.sentence(series) == (
         "The verdict is the same under every placement (split, service-alone, shared) at 2,000 users, "
         "on p99 ms, err %, req/s.")
+    assert sensitivity.headline(series) == sensitivity.sentence(series) + " See Placement sensitivity."
+    assert sensitivity.headline(series[:1]) is None  # one placement: nothing was checked
 
 
 def test_a_verdict_that_changes_with_the_placement_reaches_the_headline() -> None:

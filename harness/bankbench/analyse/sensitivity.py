@@ -129,11 +129,14 @@ def sentence(series: list[Run]) -> str:
 
 
 def headline(runs: list[Run]) -> str | None:
-    """For the report's headline: a sentence when the verdict of some series among `runs`
-    changes with the CPU placement, else None."""
+    """For the report's headline: whether the verdict changes with the CPU placement, from the
+    series among `runs` that measured two placements or more (None without one)."""
     series, _ = by_series(runs)
-    diff = [change for group in series.values() for change in changes(verdicts(group))]
-    if not diff:
+    groups = [group for group in series.values() if len(group) > 1]
+    if not groups:
         return None
+    diff = [change for group in groups for change in changes(verdicts(group))]
+    if not diff:
+        return " ".join(sentence(group) for group in groups) + " See Placement sensitivity."
     return ("The verdict depends on the test bed: it changes with the CPU placement of the load "
             f"generator, the service and PostgreSQL ({'; '.join(diff)}); see Placement sensitivity.")

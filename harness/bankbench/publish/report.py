@@ -77,7 +77,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = T
         intro += "\n\nThe same, with the code: [results.html](results.html) (explore with `results/results.ipynb`)."
     published = runs.read_published()
     series, single = runs.by_series(selected)
-    headline = sensitivity.headline(selected)  # under the title: the test bed decided the verdict
+    headline = sensitivity.headline(selected)  # under the title: whether the test bed decides the verdict
     sections = [*environments_sections(single),
                 *(capacity_section(run) if capacity.is_capacity_run(run) else run_section(run, published, charts_dir)
                   for run in single),
