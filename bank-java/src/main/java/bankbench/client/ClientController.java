@@ -7,8 +7,8 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import bankbench.system.ApiException;
 import bankbench.system.Money;
+import bankbench.web.ApiException;
 
 /** {@code POST /client/new/{balance}} and {@code GET /client/{id}/balance}. */
 @RestController

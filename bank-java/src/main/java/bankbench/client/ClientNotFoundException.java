@@ -2,7 +2,7 @@ package bankbench.client;
 
 import org.springframework.http.HttpStatus;
 
-import bankbench.system.ApiException;
+import bankbench.web.ApiException;
 
 /** A client of the request does not exist: 404 {@code client not found}. */
 public class ClientNotFoundException extends ApiException {

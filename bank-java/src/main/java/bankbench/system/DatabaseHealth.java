@@ -6,7 +6,7 @@ import org.springframework.stereotype.Component;
 
 /** Asks the database whether it answers, with the shared {@code health} statement. */
 @Component
-class DatabaseHealth {
+public class DatabaseHealth {
 
 	private final JdbcTemplate jdbc;
 
@@ -20,7 +20,7 @@ class DatabaseHealth {
 	/**
 	 * Runs the health statement; throws the {@link DataAccessException} when it fails.
 	 */
-	void check() {
+	public void check() {
 		this.jdbc.execute(this.health);
 	}
 

@@ -2,7 +2,7 @@ package bankbench.transaction;
 
 import org.springframework.http.HttpStatus;
 
-import bankbench.system.ApiException;
+import bankbench.web.ApiException;
 
 /**
  * The source balance is below the amount of a transfer: 422 {@code insufficient funds}.

@@ -11,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import bankbench.system.JsonBody;
+import bankbench.web.JsonBody;
 
 /** {@code POST /transaction}: a transfer between two clients. */
 @RestController

@@ -4,8 +4,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
 
-import bankbench.system.ApiException;
 import bankbench.system.Money;
+import bankbench.web.ApiException;
 
 /**
  * The body of {@code POST /transaction}, read from its bytes and checked by hand, in the

@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 /** The body of a successful liveness or readiness check: {@code {"status":"Ok"}}. */
 record Status(String status) {

@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 import org.springframework.http.HttpStatus;
 

@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;

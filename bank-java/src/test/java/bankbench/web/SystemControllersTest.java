@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -11,6 +11,8 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+
+import bankbench.system.DatabaseHealth;
 
 import static bankbench.support.ApiAssertions.assertError;
 import static bankbench.support.ApiAssertions.assertOk;

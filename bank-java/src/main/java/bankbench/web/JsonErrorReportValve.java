@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,11 @@
-package bankbench.system;
+package bankbench.web;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
+
+import bankbench.system.DatabaseHealth;
 
 /** {@code GET /health}: ready when the database answers, else 503. */
 @RestController

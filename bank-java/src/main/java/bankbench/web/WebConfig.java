@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 import java.util.LinkedHashSet;
 import java.util.Set;

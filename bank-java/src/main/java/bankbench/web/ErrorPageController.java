@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,4 +1,4 @@
-package bankbench.system;
+package bankbench.web;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
