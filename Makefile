@@ -142,6 +142,11 @@ compare: venv ## each service and level of run B against run A, with intervals: 
 
 report: venv ## render results/report/ from the latest run of each profile (RUNS="dir ..." to choose)
 	$(PY) -m bankbench report $(if $(RUNS),--runs $(RUNS))
+report-html: venv ## the report and the executed notebook as results/report/results.html (not in git; minutes)
+	$(PY) -m bankbench report --html $(if $(RUNS),--runs $(RUNS))
+clean-raw: ## delete the load generator's raw samples and logs kept beside each level (git ignores them)
+	find results -path '*/levels/*' \( -name jmeter.csv.gz -o -name jmeter.log -o -name cpu.jfr \
+		-o -name cpu.pprof -o -name dashboard -prune \) -exec rm -rf {} +
 
 compose-file: venv ## write the services of docker-compose.yml from services.yaml
 	$(PY) -m bankbench services --write-compose
@@ -163,4 +168,4 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
 	check test lint format verify bench sensitivity capacity quick-bench fuzz connections \
-	plan calibrate summarize compare report compose-file newcomer offline-images images jmeter-gui
+	plan calibrate summarize compare report report-html clean-raw compose-file newcomer offline-images images jmeter-gui

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from bankbench import paths, registry
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools.pg import Cluster
 
 import openapi
@@ -90,10 +90,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def start(name: str, cluster: Cluster | None, pool: int | None = POOL, tag: str = "",
-          **settings) -> AbstractContextManager[services.Running]:
+          **settings) -> AbstractContextManager[processes.Running]:
     """The service on `cluster`, else on a cluster of its own with `settings`, until the end of
     the with block; `pool` None: the service's own pool defaults."""
-    return services.local_service(name, pool, cluster=cluster, log=LOGS / f"{name}{tag}.log", **settings)
+    return processes.local_service(name, pool, cluster=cluster, log=LOGS / f"{name}{tag}.log", **settings)
 
 
 @pytest.fixture(scope="session")
@@ -104,17 +104,17 @@ def cluster() -> Iterator[Cluster]:
 
 @pytest.fixture(scope="session")
 def running(request: pytest.FixtureRequest,
-            cluster: Cluster) -> Iterator[dict[str, services.Running]]:
+            cluster: Cluster) -> Iterator[dict[str, processes.Running]]:
     with ExitStack() as stack:
         yield {name: stack.enter_context(start(name, cluster)) for name in selected(request.config)}
 
 
 @pytest.fixture
-def svc(request: pytest.FixtureRequest, running: dict[str, services.Running]) -> Api:
+def svc(request: pytest.FixtureRequest, running: dict[str, processes.Running]) -> Api:
     return Api(request.param, running[request.param].url)
 
 
 @pytest.fixture
-def apis(request: pytest.FixtureRequest, running: dict[str, services.Running]) -> list[Api]:
+def apis(request: pytest.FixtureRequest, running: dict[str, processes.Running]) -> list[Api]:
     """Every service the test is for, to compare their answers."""
     return [Api(name, running[name].url) for name in serving(request.config, request.node)]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools.pg import Cluster
 
 from conftest import Api, start
@@ -23,7 +23,7 @@ QUICK_S = 8  # an answer within the acquire timeout (3 s) plus slack: never a ha
 
 
 @pytest.fixture
-def isolated(request: pytest.FixtureRequest) -> Iterator[tuple[Api, Cluster, services.Running]]:
+def isolated(request: pytest.FixtureRequest) -> Iterator[tuple[Api, Cluster, processes.Running]]:
     with Cluster.create() as cluster, start(request.param, cluster, pool=1, tag="-fault") as proc:
         yield Api(request.param, proc.url), cluster, proc
 

@@ -1,5 +1,6 @@
 # JMeter in its own distributed mode: N worker tasks (an ECS service, one host each) generate
-# the load; per level the aws environment (harness/bankbench/run/aws/env.py) runs one controller task
+# the load; per level the aws environment
+# (harness/bankbench/run/environments/aws/environment.py) runs one controller task
 # that drives them over RMI, collects their samples into one results file, and whose uploader
 # sidecar copies the results to S3.
 

@@ -1,4 +1,5 @@
-# Everything the scripts in aws environment (harness/bankbench/run/aws/) needs; read with `terraform output -json`.
+# Everything the scripts in aws environment (harness/bankbench/run/environments/aws/) needs; read
+# with `terraform output -json`.
 
 output "region" {
   description = "AWS region of the stack."

@@ -15,7 +15,7 @@ SERVICES = ROOT / "services.yaml"  # the registry of the services under test (ba
 COMPOSE = ROOT / "docker-compose.yml"
 # The local base images of `make offline-images`, for machines without Docker Hub.
 IMAGES_ENV = ROOT / ".run" / "images.env"
-INFRA = ROOT / "infra"  # the AWS stack's Terraform root module (bankbench.run.aws)
+INFRA = ROOT / "infra"  # the AWS stack's Terraform root module (bankbench.run.environments.aws)
 # The AWS instance types: size, price and its source (Terraform and bankbench.analyse.projection).
 INSTANCES = INFRA / "instances.csv"
 OFFLINE_IMAGES = INFRA / "docker" / "offline" / "build.sh"  # writes IMAGES_ENV

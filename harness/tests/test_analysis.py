@@ -15,8 +15,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import analysis, servicestats
+from bankbench.analyse import levels, repeats, servicestats, summaries, timelines
+from bankbench.analyse.rawdata import SERVICE_METRICS
 from bankbench.errors import UserError
+from bankbench.load import histograms
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RUN_ID = "20261122T013000Z-native-article"
@@ -40,7 +42,7 @@ def check_golden(name: str, text: str) -> None:
 
 def test_summarize_level_overall(run_dir: Path) -> None:
     # go-u4000-p95-r1: scale 5 -> 5, 10, ..., 100 ms; errors at i = 7 and 15.
-    summary = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+    summary = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
     assert summary["overall"] == {
         "requests": 20,  # the 6 warm-up samples (900 ms, 2 errors) are left out
         "errors": 2,
@@ -59,7 +61,7 @@ def test_summarize_level_overall(run_dir: Path) -> None:
 
 
 def test_summarize_level_labels(run_dir: Path) -> None:
-    summary = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+    summary = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
     balance, transaction = summary["labels"]["balance"], summary["labels"]["transaction"]
     # balance: even i -> 5, 15, ..., 95; transaction: odd i -> 10, 20, ..., 100 with both errors.
     assert (balance["requests"], balance["errors"], balance["mean_ms"]) == (10, 0, 50.0)
@@ -70,7 +72,7 @@ def test_summarize_level_labels(run_dir: Path) -> None:
 
 
 def test_summarize_level_resources(run_dir: Path) -> None:
-    resources = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["resources"]
+    resources = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["resources"]
     # Window rows t = 2..12 s: service CPU 100..200, RSS 300..320, PG CPU 40..60; the 999s outside.
     assert resources == {
         "service_cpu_mean": 150.0, "service_cpu_max": 200.0,
@@ -83,7 +85,7 @@ def test_summarize_level_resources(run_dir: Path) -> None:
 
 
 def test_errors_by_status(run_dir: Path) -> None:
-    summary = analysis.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")
+    summary = summaries.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")
     # i = 1, 3, 5, 7 failed: 503s, a 200 whose body failed an assertion, a refused connection.
     assert summary["overall"]["errors_by_status"] == {"503": 2, "assertion": 1, "no response": 1}
     assert list(summary["overall"]["errors_by_status"]) == ["503", "assertion", "no response"]
@@ -92,15 +94,15 @@ def test_errors_by_status(run_dir: Path) -> None:
 
 
 def test_error_kinds() -> None:
-    assert [analysis.error_kind(code) for code in ("503", "500", "422", "200", "204", "", None,
+    assert [levels.error_kind(code) for code in ("503", "500", "422", "200", "204", "", None,
             "Non HTTP response code: org.apache.http.NoHttpResponseException")] == [
         "503", "500", "422", "assertion", "assertion", "no response", "no response", "no response"]
-    assert sorted(["no response", "503", "assertion", "422"], key=analysis.status_order) == [
+    assert sorted(["no response", "503", "assertion", "422"], key=levels.status_order) == [
         "422", "503", "assertion", "no response"]
 
 
 def test_summarize_level_service_metrics(run_dir: Path) -> None:
-    block = analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["service_metrics"]
+    block = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["service_metrics"]
     # make_fixture.py's rules, scale 5: JMeter's window t = 2..11 s (its last sample ends at
     # 11 s), the scrape at 7 s failed; counters from the scrape at 2 s to the one at 11 s.
     assert block == {
@@ -127,33 +129,36 @@ def test_service_metrics_count_counter_resets() -> None:
 
 def test_a_level_without_service_metrics_has_no_block(run_dir: Path) -> None:
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
-    (level_dir / "service_metrics.csv").unlink()  # a level of a run before them
-    summary = analysis.summarize_level(level_dir)
+    (level_dir / SERVICE_METRICS).unlink()  # a level of a run before them
+    summary = summaries.summarize_level(level_dir)
     assert "service_metrics" not in summary and summary["overall"]["requests"] == 20
-    assert analysis.service_timeline(level_dir) is None
+    assert timelines.service_timeline(level_dir) is None
 
 
 def test_saturation_makes_a_level_invalid_and_failed_money(run_dir: Path) -> None:
-    busy = analysis.summarize_level(run_dir / "levels" / "java-u4000-p95-r3")
+    busy = summaries.summarize_level(run_dir / "levels" / "java-u4000-p95-r3")
     assert busy["resources"]["loadgen_saturated"] is True  # machine 95 %, generator 180 >= 150
     assert busy["loadgen"] == {"valid": False, "calibrated_rps": None,
                                "reasons": "JMeter short of CPU (180 % of a core, the machine 95 % busy)"}
-    assert analysis.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")["loadgen"]["valid"] is True
-    assert analysis.summarize_level(run_dir / "levels" / "java-u4000-p95-r1")["money_ok"] is False
+    assert summaries.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")["loadgen"]["valid"] is True
+    assert summaries.summarize_level(run_dir / "levels" / "java-u4000-p95-r1")["money_ok"] is False
 
 
 def test_summary_json_is_what_is_returned(run_dir: Path) -> None:
     level_dir = run_dir / "levels" / "java-u10000-p95-r1"
-    summary = analysis.summarize_level(level_dir)
+    summary = summaries.summarize_level(level_dir)
     assert json.loads((level_dir / "summary.json").read_text()) == summary
 
 
 def test_empty_window_has_no_figures(run_dir: Path) -> None:
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
     level = json.loads((level_dir / "level.json").read_text())
-    level["measure_from_ms"] = level["ended_ms"] + 60_000  # after every sample and metric
+    level["measure_from_ms"] = level["ended_ms"] + 60_000  # after every request and metric
     (level_dir / "level.json").write_text(json.dumps(level))
-    summary = analysis.summarize_level(level_dir)
+    requests = histograms.read(level_dir / histograms.FILE)  # its seconds, counted from there
+    histograms.write(histograms.Histograms(requests.rows.assign(second=requests.rows["second"] - 100)),
+                     level_dir / histograms.FILE)
+    summary = summaries.summarize_level(level_dir)
     assert summary["overall"]["requests"] == 0
     assert summary["overall"]["p99_ms"] is None and summary["overall"]["throughput_rps"] is None
     assert summary["labels"] == {}
@@ -164,11 +169,11 @@ def test_empty_window_has_no_figures(run_dir: Path) -> None:
 def test_missing_input_is_a_user_error(run_dir: Path) -> None:
     (run_dir / "levels" / "go-u4000-p95-r1" / "metrics.csv").unlink()
     with pytest.raises(UserError, match=r"metrics\.csv"):
-        analysis.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+        summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
 
 
 def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
-    frame = analysis.summarize_run(run_dir)
+    frame = summaries.summarize_run(run_dir)
     assert frame["level_id"].tolist() == [
         "go-u4000-p95-r1", "go-u4000-p95-r2", "go-u10000-p95-r1",
         "java-u4000-p95-r1", "java-u4000-p95-r2", "java-u4000-p95-r3", "java-u10000-p95-r1",
@@ -180,38 +185,38 @@ def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
     assert frame["overall.errors_by_status.503"].tolist() == [2, 0, 2, 0, 1, 0, 1]
     assert frame["overall.errors_by_status.assertion"].tolist() == [0, 0, 1, 0, 0, 0, 0]
     assert frame["service_metrics.requests_by_status.503"].eq(7).all()
-    assert frame[analysis.VALID].tolist() == [True] * 5 + [False, True]
+    assert frame[summaries.VALID].tolist() == [True] * 5 + [False, True]
     assert frame["loadgen.reasons"].tolist()[4:6] == [
         "", "JMeter short of CPU (180 % of a core, the machine 95 % busy)"]
     assert json.loads((run_dir / "summary.json").read_text()) == {
-        "summary_version": analysis.SUMMARY_VERSION, "levels": 7}
-    pd.testing.assert_frame_equal(analysis.read_summary(run_dir), frame)
+        "summary_version": summaries.SUMMARY_VERSION, "levels": 7}
+    pd.testing.assert_frame_equal(summaries.read_summary(run_dir), frame)
 
 
 def test_readers_refuse_runs_not_summarized_by_this_version(run_dir: Path) -> None:
     with pytest.raises(UserError, match="has not been summarized: run `make summarize RUN="):
-        analysis.read_summary(run_dir)
-    analysis.summarize_run(run_dir)
+        summaries.read_summary(run_dir)
+    summaries.summarize_run(run_dir)
     (run_dir / "summary.json").write_text(json.dumps({"summary_version": 2}))
-    with pytest.raises(UserError, match=f"of version 2, this harness reads version {analysis.SUMMARY_VERSION}"):
-        analysis.read_summary(run_dir)
+    with pytest.raises(UserError, match=f"of version 2, this harness reads version {summaries.SUMMARY_VERSION}"):
+        summaries.read_summary(run_dir)
 
 
 def test_summarize_run_recomputes_older_summaries(run_dir: Path) -> None:
-    analysis.summarize_run(run_dir)
+    summaries.summarize_run(run_dir)
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
     older = json.loads((level_dir / "summary.json").read_text())
     del older["summary_version"], older["overall"]["errors_by_status"]  # as a summary before version 2
     (level_dir / "summary.json").write_text(json.dumps(older))
-    assert analysis.summarize_run(run_dir).loc[0, "overall.errors_by_status.503"] == 2
-    assert analysis._is_fresh(level_dir)
+    assert summaries.summarize_run(run_dir).loc[0, "overall.errors_by_status.503"] == 2
+    assert summaries.is_fresh(level_dir)
     newer = (level_dir / "summary.json").stat().st_mtime + 10
-    os.utime(level_dir / "service_metrics.csv", (newer, newer))  # an optional input, newer
-    assert not analysis._is_fresh(level_dir)
+    os.utime(level_dir / SERVICE_METRICS, (newer, newer))  # an optional input, newer
+    assert not summaries.is_fresh(level_dir)
 
 
 def test_error_statuses_in_percent(run_dir: Path) -> None:
-    figures, names = analysis.error_statuses(analysis.summarize_run(run_dir))
+    figures, names = repeats.error_statuses(summaries.summarize_run(run_dir))
     assert names == ["503", "assertion", "no response"]
     go = figures.set_index(["service", "users"]).loc[("go", 10000)]
     assert (go["503"], go["assertion"], go["no response"]) == (10.0, 5.0, 5.0)  # of 20 requests
@@ -219,26 +224,26 @@ def test_error_statuses_in_percent(run_dir: Path) -> None:
 
 
 def test_summarize_run_reuses_fresh_summaries(run_dir: Path) -> None:
-    analysis.summarize_run(run_dir)
+    summaries.summarize_run(run_dir)
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
     stale = json.loads((level_dir / "summary.json").read_text())
     stale["overall"]["p99_ms"] = -1.0  # a marker: reused as long as summary.json is newest
     (level_dir / "summary.json").write_text(json.dumps(stale))
-    assert analysis.summarize_run(run_dir).loc[0, "overall.p99_ms"] == -1.0
-    assert analysis.summarize_run(run_dir, force=True).loc[0, "overall.p99_ms"] == 99.05
+    assert summaries.summarize_run(run_dir).loc[0, "overall.p99_ms"] == -1.0
+    assert summaries.summarize_run(run_dir, force=True).loc[0, "overall.p99_ms"] == 99.05
     (level_dir / "summary.json").write_text(json.dumps(stale))
     os.utime(level_dir / "money.json")  # an input newer than the summary: recomputed
-    assert analysis.summarize_run(run_dir).loc[0, "overall.p99_ms"] == 99.05
+    assert summaries.summarize_run(run_dir).loc[0, "overall.p99_ms"] == 99.05
 
 
 def test_summarize_run_without_levels(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no levels"):
-        analysis.summarize_run(tmp_path)
+        summaries.summarize_run(tmp_path)
 
 
 def test_aggregate_repeats_leaves_failed_money_checks_and_invalid_levels_out(run_dir: Path) -> None:
-    summary = analysis.summarize_run(run_dir)
-    levels = analysis.aggregate_levels(summary).set_index(["service", "users"])
+    summary = summaries.summarize_run(run_dir)
+    levels = repeats.aggregate_levels(summary).set_index(["service", "users"])
     go, java = levels.loc[("go", 4000)], levels.loc[("java", 4000)]
     # go: medians of r1 (scale 5) and r2 (scale 4): p50 52.5 and 42. Two repeats: p50 has no
     # interval, p99 that of the repeats' seconds (2 samples a second, scale * (i + 1) ms).
@@ -256,7 +261,7 @@ def synthetic(rows: list[tuple[str, int, int, int, float, bool]], valid: bool = 
     `valid` by the load generator's verdict."""
     frame = pd.DataFrame(rows, columns=["service", "users", "pool", "repeat", "overall.throughput_rps", "money_ok"])
     return frame.assign(**{"overall.p50_ms": 1.0, "overall.p99_ms": 2.0, "overall.error_pct": 0.0,
-                           "pg_max_connections": 100, analysis.VALID: valid})
+                           "pg_max_connections": 100, summaries.VALID: valid})
 
 
 def test_comparison_table_marks_failed_and_shows_pools() -> None:
@@ -265,26 +270,26 @@ def test_comparison_table_marks_failed_and_shows_pools() -> None:
         ("java", 100, 10, 1, 800.0, False),
         ("go", 100, 200, 1, 50.0, True), ("java", 100, 200, 1, 60.0, True),
     ])
-    lines = analysis.comparison_table(summary).splitlines()
+    lines = repeats.comparison_table(summary).splitlines()
     assert lines[0].split()[:3] == ["users", "pool", "go"]
     assert "1000 [900-1100]" in lines[2] and "FAILED" in lines[2]
     assert lines[3].split()[:3] == ["100", "200", "50.0"]
     invalid = synthetic([("go", 100, 10, 1, 900.0, True)], valid=False)
-    assert "INVALID" in analysis.comparison_table(pd.concat([summary, invalid], ignore_index=True)).splitlines()[2]
+    assert "INVALID" in repeats.comparison_table(pd.concat([summary, invalid], ignore_index=True)).splitlines()[2]
 
 
 def test_main_pool_prefers_the_servable_pool_on_a_tie() -> None:
     sweep = synthetic([("go", 100, pool, 1, 1.0, True) for pool in (10, 50, 95, 200)])
-    assert analysis.main_pool(sweep) == 95
-    assert analysis.main_pool(synthetic([("go", 100, 10, 1, 1.0, True)] * 2 + [("go", 100, 95, 1, 1.0, True)])) == 10
+    assert repeats.main_pool(sweep) == 95
+    assert repeats.main_pool(synthetic([("go", 100, 10, 1, 1.0, True)] * 2 + [("go", 100, 95, 1, 1.0, True)])) == 10
 
 
 def test_comparison_table_golden(run_dir: Path) -> None:
-    check_golden("comparison.txt", analysis.comparison_table(analysis.summarize_run(run_dir)) + "\n")
+    check_golden("comparison.txt", repeats.comparison_table(summaries.summarize_run(run_dir)) + "\n")
 
 
 def test_timeline(run_dir: Path) -> None:
-    timeline = analysis.timeline(run_dir / "levels" / "go-u4000-p95-r1")
+    timeline = timelines.timeline(run_dir / "levels" / "go-u4000-p95-r1")
     frame = timeline.frame.set_index("t_s")
     assert timeline.warmup_end_s == 2.0
     assert frame.loc[0.0, "requests_per_s"] == 4  # warm-up samples at 0, 300, 600, 900 ms
@@ -294,13 +299,13 @@ def test_timeline(run_dir: Path) -> None:
 
 
 def test_timeline_levels_prefer_passed_repeats(run_dir: Path) -> None:
-    summary = analysis.summarize_run(run_dir)
-    assert analysis.timeline_levels(summary) == {"go": "go-u10000-p95-r1", "java": "java-u10000-p95-r1"}
-    assert analysis.timeline_levels(summary, users=4000) == {"go": "go-u4000-p95-r1", "java": "java-u4000-p95-r2"}
+    summary = summaries.summarize_run(run_dir)
+    assert timelines.timeline_levels(summary) == {"go": "go-u10000-p95-r1", "java": "java-u10000-p95-r1"}
+    assert timelines.timeline_levels(summary, users=4000) == {"go": "go-u4000-p95-r1", "java": "java-u4000-p95-r2"}
 
 
 def test_label_summary(run_dir: Path) -> None:
-    labels = analysis.label_summary(run_dir, analysis.summarize_run(run_dir))
+    labels = summaries.label_summary(run_dir, summaries.summarize_run(run_dir))
     assert len(labels) == 14
     row = labels[(labels["level_id"] == "go-u4000-p95-r1") & (labels["label"] == "transaction")].iloc[0]
     assert (row["errors"], row["p50_ms"]) == (2, 55.0)

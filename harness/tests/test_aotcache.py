@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from bankbench import registry
-from bankbench.system import aotcache, services
+from bankbench.system import aotcache, processes
 from bankbench.tools import jdk
 
 
@@ -19,17 +19,17 @@ from bankbench.tools import jdk
 def test_the_java_variant_runs_with_its_trained_cache(monkeypatch: pytest.MonkeyPatch,
                                                       tmp_path: Path) -> None:
     monkeypatch.setenv(aotcache.SETTING, "1")
-    service = services.get("java")
+    service = processes.get("java")
     cache = next(Path(arg.split("=", 1)[1]) for arg in service.command
                  if arg.startswith("-XX:AOTCache="))
     assert cache.stat().st_size > 1_000_000
     jar = registry.get("java").artifact
     assert str(aotcache.extracted_jar(jar)) in service.command
     assert str(jar) not in service.command
-    with services.local_service(service, 2, log=tmp_path / "java.log") as running:
+    with processes.local_service(service, 2, log=tmp_path / "java.log") as running:
         assert httpx.get(f"{running.url}/health").status_code == 200
 
 
 def test_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(aotcache.SETTING, raising=False)
-    assert services.get("java").command[-2:] == ("-jar", str(registry.get("java").artifact))
+    assert processes.get("java").command[-2:] == ("-jar", str(registry.get("java").artifact))

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bankbench import config, paths, registry
+from bankbench.load import histograms
 
 pytestmark = pytest.mark.integration
 
@@ -51,8 +52,8 @@ def test_run_folder_layout(smoke, services: list[str]) -> None:
     assert levels == sorted(f"{s}-u4-p{config.DEFAULT_POOL_SIZE}-r1" for s in services)
     assert (run_dir / "calibration.json").exists()
     for level in (run_dir / "levels").iterdir():
-        for name in ("level.json", "jmeter.csv.gz", "metrics.csv", "service_metrics.csv",
-                     "money.json", "summary.json", "flamegraph.html", "dashboard/index.html"):
+        for name in ("level.json", "jmeter.csv.gz", histograms.FILE, "metrics.csv", "service_metrics.csv.gz",
+                     "service.log.gz", "money.json", "summary.json", "flamegraph.html", "dashboard/index.html"):
             assert (level / name).exists(), level / name
 
 
@@ -82,6 +83,8 @@ def test_no_errors_and_money_conserved(smoke) -> None:
         failures = [r for r in rows if r["success"] != "true"]
         assert not failures, failures[:3]
         assert {r["label"] for r in rows} == {"create client", "balance", "transaction"}
+        kept = histograms.read(level / histograms.FILE)  # every sample, folded
+        assert kept.rows["requests"].sum() == len(rows) and kept.rows["ok"].all()
 
 
 def test_metrics_sampled_every_second(smoke) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import capacity, runs
+from bankbench.analyse import capacity_figures, runs
 from bankbench.publish import report
 
 pytestmark = pytest.mark.integration
@@ -42,8 +42,8 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float
 def test_the_search_found_the_rate_and_the_heap(searched) -> None:
     run_dir, stdout, _ = searched
     assert run_dir.name.endswith("-native-capacity")
-    doc = json.loads((run_dir / capacity.FILE).read_text())
-    assert doc["target"] == {"p99_ms": capacity.P99_MS, "max_error_pct": capacity.MAX_ERROR_PCT}
+    doc = json.loads((run_dir / capacity_figures.FILE).read_text())
+    assert doc["target"] == {"p99_ms": capacity_figures.P99_MS, "max_error_pct": capacity_figures.MAX_ERROR_PCT}
     go = doc["services"]["go"]
     # 20 iterations/s is far below what Go holds here: the ladder's one rate, probed and confirmed.
     assert go["rate"] == {"found": 20, "failed_at": None, "confirmations": 2, "complete": True}
@@ -72,9 +72,9 @@ def test_the_budget_bounds_it(searched) -> None:
 
 def test_the_report_starts_with_the_verdict(searched, tmp_path: Path) -> None:
     run_dir = searched[0]
-    (go,) = capacity.figures(runs.load_run(run_dir))
+    (go,) = capacity_figures.figures(runs.load_run(run_dir))
     assert (go.rate, go.heap_mb) == (20, 64) and go.cpu_ms.value > 0 and go.rss_heap_mb.value > 0
-    readme = report.build([run_dir], tmp_path, execute_notebook=False).read_text()
+    readme = report.build([run_dir], tmp_path).read_text()
     verdict = readme.index("## Verdict")
     assert readme.index("## ") == verdict < readme.index(f"## Run `{run_dir.name}`")  # the first section
     assert readme.index("| service", verdict) < readme.index("What a request costs", verdict)  # the table first

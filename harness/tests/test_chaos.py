@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import analysis, runs
+from bankbench.analyse import runs, summaries, timelines
 from bankbench.errors import UserError
 from bankbench.publish import report
-from bankbench.run import chaos
+from bankbench.run.experiments import chaos
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +54,11 @@ def test_money_conserved_after_the_faults(level) -> None:
 
 @pytest.mark.integration
 def test_report_marks_the_faults(level) -> None:
-    analysis.summarize_run(level[0].parent.parent)
+    summaries.summarize_run(level[0].parent.parent)
     run = runs.load_run(level[0].parent.parent)
     (heading, _, table) = report.faults_section(run)
     assert heading == "### Faults" and "pg-restart" in table and "service-kill" in table
-    assert [f[0] for f in analysis.timeline(level[0]).faults] == ["pg-restart", "service-kill"]
+    assert [f[0] for f in timelines.timeline(level[0]).faults] == ["pg-restart", "service-kill"]
 
 
 def test_bursts_counted_per_code_until_the_next_fault(tmp_path: Path) -> None:

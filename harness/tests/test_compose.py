@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from bankbench import config, paths, registry
-from bankbench.run import composefile
+from bankbench.run.environments import composefile
 
 COMPOSE = paths.COMPOSE
 

@@ -8,12 +8,12 @@ import httpx
 import pytest
 
 from bankbench.checks import connections
-from bankbench.system import services
+from bankbench.system import processes
 
 
 @pytest.mark.integration
 def test_connections_held_and_answered(tmp_path: Path) -> None:
-    with services.local_service("go", 5, log=tmp_path / "go.log") as proc:
+    with processes.local_service("go", 5, log=tmp_path / "go.log") as proc:
         ids = [httpx.post(f"{proc.url}/client/new/10").json()["id"] for _ in range(3)]
         # 8 s: past the longest first wait (THINK_S), so that every connection sends.
         got = connections.run(int(proc.url.rsplit(":", 1)[1]), proc.pid, ids, 300, 8)

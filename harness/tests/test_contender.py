@@ -79,5 +79,5 @@ def test_smoke_benchmark_summary_and_report(contender: dict[str, str], tmp_path:
     assert json.loads((run / "verify.json").read_text())["ok"]  # one statement, one transaction
     versions = json.loads((run / "manifest.json").read_text())["versions"]
     assert versions["python"].startswith("3.") and versions["psycopg"] != "unknown"  # its own reader
-    bankbench(contender, "report", "--runs", str(run), "--out", str(tmp_path), "--no-notebook")
+    bankbench(contender, "report", "--runs", str(run), "--out", str(tmp_path))
     assert NAME in (tmp_path / "README.md").read_text()

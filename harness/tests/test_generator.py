@@ -4,43 +4,40 @@ invalid by the real analysis code."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
-import shutil
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from bankbench.analyse import analysis
-from bankbench.analyse.rawdata import read_metrics, read_samples
-from bankbench.load import generator, profiles
-from bankbench.run import calibration
+from bankbench.analyse import levels, summaries
+from bankbench.analyse.rawdata import read_metrics
+from bankbench.load import generator, histograms, profiles
+from bankbench.run.experiments import calibration
 from bankbench.tools import placement
 
 ARTICLE = {"rate": 100.0, "window_s": 10}  # 1,000 users over a 10 s ramp-up
 
 
-def arrivals(starts_s: list[float] | np.ndarray, requests: int = 7) -> pd.DataFrame:
-    """Samples of one iteration per thread, the thread's first sample at each start."""
-    rows = [{"threadName": f"closed users 1-{i + 1}", "timeStamp": int(1000 * start) + 50 * k}
-            for i, start in enumerate(starts_s) for k in range(requests)]
-    return pd.DataFrame(rows).astype({"threadName": "category"})
+def arrivals(starts_s: list[float] | np.ndarray) -> tuple[int, float, float]:
+    """What the histograms hold of iterations starting at `starts_s`: their count and the
+    earliest and latest start (epoch ms)."""
+    starts_ms = (1000 * np.asarray(starts_s)).astype(int)
+    return len(starts_ms), float(starts_ms.min()), float(starts_ms.max())
 
 
 def test_an_even_ramp_on_time_offers_the_plan() -> None:
-    offered = generator.offered(arrivals(np.arange(1000) * 0.01 + 0.3), ARTICLE)  # 0.3 s late, all of them
+    offered = generator.offered(*arrivals(np.arange(1000) * 0.01 + 0.3), ARTICLE)  # 0.3 s late, all of them
     assert offered == {"planned_rate": 100.0, "offered_rate": 100.0, "offered_pct": 100.0, "min_offered_pct": 99.0,
                        "iterations": 1000, "planned_iterations": 1000}
     assert not generator.short_of_plan(offered)
 
 
 def test_falling_behind_or_starting_fewer_is_short_of_the_plan() -> None:
-    late = generator.offered(arrivals(np.arange(1000) * 0.0105), ARTICLE)  # the ramp took 10.5 s
+    late = generator.offered(*arrivals(np.arange(1000) * 0.0105), ARTICLE)  # the ramp took 10.5 s
     assert late["offered_pct"] == pytest.approx(100 / 1.05, abs=0.05) and generator.short_of_plan(late)
-    fewer = generator.offered(arrivals(np.arange(980) * 0.01), ARTICLE)  # 20 users never started
+    fewer = generator.offered(*arrivals(np.arange(980) * 0.01), ARTICLE)  # 20 users never started
     assert fewer["offered_pct"] == 98.0 and generator.short_of_plan(fewer)
 
 
@@ -48,10 +45,10 @@ def test_random_arrivals_get_the_same_bar() -> None:
     """JMeter places exactly rate x window random arrivals, so the open model gets no allowance."""
     open_model = {"rate": 50, "window_s": 70}  # 3,500 planned
     random_starts = np.sort(np.random.default_rng(1).uniform(0, 70, 3500))
-    assert not generator.short_of_plan(generator.offered(arrivals(random_starts), open_model))
-    short = generator.offered(arrivals(np.linspace(0, 69.9, 3420)), open_model)
+    assert not generator.short_of_plan(generator.offered(*arrivals(random_starts), open_model))
+    short = generator.offered(*arrivals(np.linspace(0, 69.9, 3420)), open_model)
     assert short["min_offered_pct"] == 99 and generator.short_of_plan(short)  # 97.7 % of the plan
-    assert generator.offered(arrivals([0.0]), None) is None  # the sustained model plans no rate
+    assert generator.offered(*arrivals([0.0]), None) is None  # the sustained model plans no rate
 
 
 def test_short_of_cpu_with_own_cpus_or_shared() -> None:
@@ -84,7 +81,7 @@ def test_a_closed_loop_near_its_calibrated_ceiling_is_invalid() -> None:
 
 
 def test_every_reason_is_given() -> None:
-    short = generator.offered(arrivals(np.arange(900) * 0.01), ARTICLE)
+    short = generator.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
     resources = {"loadgen_saturated": True, "loadgen_cpu_mean": 95.0, "machine_cpu_mean": 60.0}
     verdict = generator.judge({"loadgen_cpus": 1}, resources, short, 630.0)
     assert verdict["reasons"] == ("JMeter short of CPU (95 % of its 1 CPU); offered 90.0 % of the planned 100 "
@@ -110,14 +107,12 @@ def test_a_level_jmeter_cannot_drive_is_invalid(tmp_path: Path) -> None:
         os.sched_setaffinity(0, affinity)
     (tmp_path / "level.json").write_text(json.dumps(document))
     (tmp_path / "money.json").write_text(json.dumps({"ok": True}))  # no database behind the target
-    with open(tmp_path / "jmeter.csv", "rb") as src, gzip.open(tmp_path / "jmeter.csv.gz", "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    summary = analysis.summarize_level(tmp_path)
+    requests = histograms.convert(tmp_path / "jmeter.csv", document["measure_from_ms"], tmp_path / histograms.FILE)
+    summary = summaries.summarize_level(tmp_path)
     assert summary["overall"]["errors"] == 0, summary["overall"]  # the target answered as the plan expects
     verdict = summary["loadgen"]
     assert not verdict["valid"] and verdict["offered_pct"] < generator.OFFERED_MIN_PCT, verdict
     assert f"offered {verdict['offered_pct']:.1f} % of the planned 3000 iterations/s" in verdict["reasons"]
-    figures = analysis.generator_figures(document, read_samples(tmp_path / "jmeter.csv.gz"),
-                                         read_metrics(tmp_path / "metrics.csv"))
+    figures = levels.generator_figures(document, requests, read_metrics(tmp_path / "metrics.csv"))
     assert figures["drives_plan"] is False
     assert "BEYOND the generator" in calibration.describe({**figures, "errors": 0})

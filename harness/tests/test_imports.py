@@ -1,23 +1,43 @@
 """The harness's shape: no import cycle between its modules (imports inside functions and for type
-checking count too), each floor imports only from the floors before it, and every module imports
-on its own, in any order."""
+checking count too), each floor imports only from the floors before it in the order the package's
+docstring names them, every module's name is used once, and every module imports on its own, in
+any order."""
 
 from __future__ import annotations
 
 import ast
+import collections
 import graphlib
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import bankbench
 from bankbench import paths
 
 PACKAGE = paths.ROOT / "harness" / "bankbench"
-# The floors in the order data flows through them (bankbench/__init__.py); the modules at the
-# top of the package (errors, paths, config, registry) are below them all, cli and commands above.
-FLOORS = ("tools", "system", "load", "measure", "checks", "analyse", "run", "publish", "commands")
+FLOOR = r"(\w+)(?:\s*\([^)]*\))?"  # a floor as the docstring names it: `tools (the machine)`
+
+
+def docstring_floors(doc: str) -> tuple[str, ...]:
+    """The floors the package's docstring names in a chain, `tools (...) -> system (...) -> ...`."""
+    chain = re.search(rf"{FLOOR}(?:\s*->\s*{FLOOR})+", doc)
+    return tuple(re.findall(FLOOR, chain.group())) if chain else ()
+
+
+def docstring_own_modules(doc: str) -> tuple[str, ...]:
+    """The modules at the top of the package that the docstring says every floor reads."""
+    listed = re.search(r"every\s+floor\s+reads:\s*([\w,\s]+)\.", doc)
+    return tuple(re.split(r",\s*", listed.group(1).strip())) if listed else ()
+
+
+# The floors in the order they import (bankbench/__init__.py); the package's own modules (errors,
+# paths...) are below them all, the command line above.
+FLOORS = docstring_floors(bankbench.__doc__ or "")
+OWN_MODULES = docstring_own_modules(bankbench.__doc__ or "")
 
 
 def module_name(path: Path) -> str:
@@ -53,8 +73,23 @@ def floor(module: str) -> int:
     return len(FLOORS) if module in ("bankbench.cli", "bankbench.__main__") else -1
 
 
+def test_the_package_docstring_names_every_floor_once_and_the_modules_every_floor_reads() -> None:
+    assert len(FLOORS) == len(set(FLOORS)) > 1, FLOORS
+    top = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__", "__main__", "cli"}
+    assert set(OWN_MODULES) == top
+
+
+def test_every_module_name_is_used_once() -> None:
+    """A module's name says what it does, so one name is one module, whatever its floor."""
+    found = collections.defaultdict(list)
+    for path in MODULES.values():
+        if path.stem != "__init__":
+            found[path.stem].append(str(path.relative_to(PACKAGE)))
+    assert {name: where for name, where in found.items() if len(where) > 1} == {}
+
+
 def test_the_graph_is_read() -> None:
-    assert "bankbench.run.env" in GRAPH["bankbench.run.runner"]  # the reader can fail
+    assert "bankbench.run.environments.interface" in GRAPH["bankbench.run.runner"]  # it can fail
 
 
 def test_no_import_cycle() -> None:

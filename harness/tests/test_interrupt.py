@@ -17,12 +17,12 @@ import psutil
 import pytest
 
 from bankbench import config, paths
-from bankbench.analyse import analysis
+from bankbench.analyse import summaries
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.run import runner
-from bankbench.run.env import Options
-from bankbench.run.native import Native
+from bankbench.run.environments.interface import Options
+from bankbench.run.environments.native import Native
 from bankbench.tools import placement
 
 from test_analysis import FIXTURES, RUN_ID
@@ -55,10 +55,9 @@ def test_a_killed_run_is_marked_incomplete_and_left_out(tmp_path: Path) -> None:
     assert not left, left  # JMeter writes under the run folder: it was stopped
 
     complete = shutil.copytree(FIXTURES / "runs" / RUN_ID, runs_dir / RUN_ID)
-    analysis.summarize_run(complete)
-    report = subprocess.run([sys.executable, "-m", "bankbench", "report", "--out", str(tmp_path / "report"),
-                             "--no-notebook"], env=env, cwd=paths.ROOT, capture_output=True, text=True,
-                            timeout=300)
+    summaries.summarize_run(complete)
+    report = subprocess.run([sys.executable, "-m", "bankbench", "report", "--out", str(tmp_path / "report")],
+                            env=env, cwd=paths.ROOT, capture_output=True, text=True, timeout=300)
     assert report.returncode == 0, report.stderr
     readme = (tmp_path / "report" / "README.md").read_text()
     assert RUN_ID in readme and partial.name.removesuffix(".incomplete") not in readme

@@ -11,9 +11,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import analysis, capacity, stats
-from bankbench.analyse.capacity import Capacity, Target
+from bankbench.analyse import capacity_figures, stats, summaries
+from bankbench.analyse.capacity_figures import Capacity, Target
+from bankbench.load import jmeter
 from bankbench.publish import tables
+from bankbench.run import compact
 
 STARTED_MS = 1_795_000_000_000
 RATE, WARMUP_S, DURATION_S = 100, 5, 20
@@ -41,12 +43,13 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
         {"timeStamp": t + 10 * step, "elapsed": 10, "label": "balance", "responseCode": 200,
          "responseMessage": "OK", "threadName": f"open arrivals 2-{i + 1}", "success": True}
         for i, t in enumerate(starts) for step in (0, 1)])
-    samples.to_csv(out / "jmeter.csv.gz", index=False)
+    samples.to_csv(out / jmeter.LEVEL_SAMPLES, index=False)
     seconds = range(0, arrivals_s + 3)
     pd.DataFrame({"t_ms": [STARTED_MS + 1000 * s for s in seconds], "service_cpu_pct": service_cpu_pct,
                   "service_rss_mb": 40.0, "pg_cpu_pct": 20.0, "pg_rss_mb": 300.0, "loadgen_cpu_pct": 30.0,
                   "machine_cpu_pct": 50.0}).to_csv(out / "metrics.csv", index=False)
     (out / "money.json").write_text(json.dumps({"ok": True}))
+    compact.compact(out)
     return out
 
 
@@ -56,33 +59,33 @@ def levels(tmp_path: Path) -> Path:
 
 
 def test_a_level_that_started_fewer_iterations_than_planned_is_invalid(levels: Path) -> None:
-    short = analysis.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=90.0))
+    short = summaries.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=90.0))
     assert short["loadgen"]["planned_rate"] == RATE
     assert short["loadgen"]["offered_pct"] == pytest.approx(90, abs=0.1)
     assert short["loadgen"]["valid"] is False and "offered 90.0 %" in short["loadgen"]["reasons"]
     # Its latency and errors are perfect: the gate alone makes it miss the capacity target.
     assert short["overall"]["p99_ms"] == 10 and short["overall"]["error_pct"] == 0
     assert Target().misses(short) == ["load generator"] and not Target().held(short)
-    full = analysis.summarize_level(make_level(levels, "go-u100-p95-r2", achieved=100.0))
+    full = summaries.summarize_level(make_level(levels, "go-u100-p95-r2", achieved=100.0))
     assert full["loadgen"]["offered_pct"] == pytest.approx(100, abs=0.1) and full["loadgen"]["valid"] is True
     assert Target().held(full)
 
 
 def test_a_generator_that_fell_behind_and_caught_up_late_is_invalid(levels: Path) -> None:
     """Every arrival started, but the last 5 % three seconds after the schedule ended."""
-    late = analysis.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, late_s=3))
+    late = summaries.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, late_s=3))
     assert late["loadgen"]["offered_pct"] < 90 and late["loadgen"]["valid"] is False
 
 
 def test_the_gate_reaches_summary_csv(levels: Path) -> None:
     make_level(levels, "go-u100-p95-r1", achieved=90.0)
     make_level(levels, "go-u100-p95-r2", achieved=100.0)
-    summary = analysis.summarize_run(levels.parent)
-    assert list(summary[analysis.VALID]) == [False, True]
+    summary = summaries.summarize_run(levels.parent)
+    assert list(summary[summaries.VALID]) == [False, True]
 
 
 def test_cpu_per_request_is_the_service_own_cpu_over_the_throughput(levels: Path) -> None:
-    summary = analysis.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, service_cpu_pct=50.0))
+    summary = summaries.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, service_cpu_pct=50.0))
     rps = summary["overall"]["throughput_rps"]  # two requests per iteration: ~200/s
     assert rps == pytest.approx(200, rel=0.01)
     # Half a core is 500 CPU ms each second, over ~200 requests: 2.5 ms each; PostgreSQL 20 %: 1 ms.
@@ -94,7 +97,7 @@ def test_a_closed_model_plans_no_rate(levels: Path) -> None:
     out = make_level(levels, "go-u100-p95-r1", achieved=50.0)
     level = json.loads((out / "level.json").read_text())
     (out / "level.json").write_text(json.dumps({**level, "model": "sustained", "arrivals": None}))
-    summary = analysis.summarize_level(out)
+    summary = summaries.summarize_level(out)
     assert summary["loadgen"]["valid"] and summary["loadgen"].get("offered_pct") is None
 
 
@@ -113,8 +116,8 @@ def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
     generator's, at least what the service holds; one that failed for its p99 as the service's."""
     capped = {"probes": [probe(200, []), probe(400, ["load generator"])]}
     missed = {"probes": [probe(200, []), probe(400, ["p99"])]}
-    texts = [Capacity("go", 200, 400, capacity._generator_missed(record, 400), True, *[NO_FIGURE] * 5, None, None,
-                      NO_FIGURE).rate_text() for record in (capped, missed)]
+    texts = [Capacity("go", 200, 400, capacity_figures._generator_missed(record, 400), True, *[NO_FIGURE] * 5,
+                      None, None, NO_FIGURE).rate_text() for record in (capped, missed)]
     assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]
 
 
@@ -123,12 +126,13 @@ def test_a_heap_the_generator_left_open_is_named_so() -> None:
     open_ = {"probes": [probe(125, [], 256), probe(125, ["p99"], 128), probe(125, ["load generator"], 128)]}
     failed = {"probes": [probe(125, [], 256), probe(125, ["load generator"], 128), probe(125, ["p99"], 128)]}
     texts = [Capacity("java", 125, None, False, True, *[NO_FIGURE] * 5, 256, 128, NO_FIGURE,
-                      capacity._heap_generator_missed(record, 125, 128)).heap_text() for record in (open_, failed)]
+                      capacity_figures._heap_generator_missed(record, 125, 128)).heap_text()
+             for record in (open_, failed)]
     assert texts == ["256 (at 128 the load generator fell short)", "256 (128 missed)"]
 
 
 def test_the_efficiency_table_shows_the_offered_share_and_the_invalid_repeats(levels: Path) -> None:
     make_level(levels, "go-u100-p95-r1", achieved=90.0)
     make_level(levels, "go-u100-p95-r2", achieved=100.0)
-    (row,) = tables.efficiency(analysis.summarize_run(levels.parent)).to_dict("records")
+    (row,) = tables.efficiency(summaries.summarize_run(levels.parent)).to_dict("records")
     assert (row["offered %"], row["invalid repeats"]) == ("95.0", 1), row  # two repeats: no interval

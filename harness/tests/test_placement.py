@@ -16,9 +16,9 @@ import psycopg
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import analysis
+from bankbench.analyse import levels
 from bankbench.errors import UserError
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools import placement
 from bankbench.tools.pg import Cluster
 from bankbench.tools.placement import SERVICE_ALONE, SHARED, SPLIT, Placement
@@ -74,9 +74,9 @@ def test_the_load_generator_beside_postgresql_is_short_when_their_cpu_is_full() 
     not under split, where PostgreSQL is elsewhere."""
     window = pd.DataFrame({"service_cpu_pct": [90.0], "service_rss_mb": [1.0], "pg_cpu_pct": [40.0],
                            "pg_rss_mb": [1.0], "loadgen_cpu_pct": [50.0], "machine_cpu_pct": [90.0]})
-    assert analysis.resource_stats(window, 1, ("pg",))["loadgen_saturated"] is True
-    assert analysis.resource_stats(window, 1)["loadgen_saturated"] is False
-    assert analysis.resource_stats(window.assign(pg_cpu_pct=20.0), 1, ("pg",))["loadgen_saturated"] is False
+    assert levels.resource_stats(window, 1, ("pg",))["loadgen_saturated"] is True
+    assert levels.resource_stats(window, 1)["loadgen_saturated"] is False
+    assert levels.resource_stats(window.assign(pg_cpu_pct=20.0), 1, ("pg",))["loadgen_saturated"] is False
 
 
 def test_allowed_reads_what_the_kernel_applied() -> None:
@@ -91,7 +91,7 @@ def test_allowed_reads_what_the_kernel_applied() -> None:
 def test_postgresql_and_the_service_run_on_their_cpus(tmp_path) -> None:
     where = placement.plan(SERVICE_ALONE)
     with (Cluster.create(cpus=where.postgres_cpus) as cluster,
-          services.local_service("go", 2, cluster=cluster, log=tmp_path / "go.log", cpus=where.service_cpus) as go):
+          processes.local_service("go", 2, cluster=cluster, log=tmp_path / "go.log", cpus=where.service_cpus) as go):
         with psycopg.connect(host="127.0.0.1", port=cluster.port, user="postgres", dbname="bank") as conn:
             backend = psutil.Process(conn.info.backend_pid)  # forked for this connection
             server = psutil.Process(cluster.postmaster_pid())

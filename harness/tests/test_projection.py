@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import analysis, capacity, stats
+from bankbench.analyse import capacity_figures, stats, summaries
 from bankbench.analyse.projection import Assumptions, Basis, Span, catalog, preferred, project
 from bankbench.analyse.runs import Run
 from bankbench.publish import report, tables
@@ -131,18 +131,18 @@ def test_an_aws_efficiency_run_replaces_the_capacity_run_as_the_basis(tmp_path: 
     highest rate whose usable repeats held the target; without one, the capacity run's."""
     searched = tmp_path / "20261124T010000Z-native-capacity"
     searched.mkdir()
-    (searched / capacity.FILE).write_text(json.dumps({"target": {"p99_ms": 50.0, "max_error_pct": 0.1},
-                                                      "services": {}}))
+    (searched / capacity_figures.FILE).write_text(json.dumps({"target": {"p99_ms": 50.0, "max_error_pct": 0.1},
+                                                              "services": {}}))
     native = Run(searched, {"run_id": searched.name, "env": "native", "machine": AMD}, pd.DataFrame())
-    found = [capacity.Capacity("go", 300, None, False, True, *[stats.Figure(0.2, 0.1, 0.3, "", ())] * 5, None, None,
-                               stats.Figure(math.nan, math.nan, math.nan, "", ()))]
-    rows = [{"service": "go", "users": rate, "money_ok": True, analysis.VALID: valid, "overall.p99_ms": p99,
+    found = [capacity_figures.Capacity("go", 300, None, False, True, *[stats.Figure(0.2, 0.1, 0.3, "", ())] * 5,
+                                       None, None, stats.Figure(math.nan, math.nan, math.nan, "", ()))]
+    rows = [{"service": "go", "users": rate, "money_ok": True, summaries.VALID: valid, "overall.p99_ms": p99,
              "overall.error_pct": 0.0, "efficiency.service_cpu_ms_per_request": cpu}
             for rate, p99, valid, cpu in ((100, 5, True, 0.11), (200, 9, True, 0.10), (400, 20, False, 0.05),
                                           (300, 80, True, 0.12))]
     aws = Run(ON_AWS.path, ON_AWS.manifest, pd.DataFrame(rows))
-    (first, *_), assumptions = capacity.projections(native, found, [aws])
+    (first, *_), assumptions = capacity_figures.projections(native, found, [aws])
     # 200/s: 400 was invalid, 300 missed the p99 target
     assert first.cpu_ms.value == 0.10 and assumptions.basis.instance_type == "m5.large"
-    (first, *_), assumptions = capacity.projections(native, found, [LOCAL])
+    (first, *_), assumptions = capacity_figures.projections(native, found, [LOCAL])
     assert first.cpu_ms.value == 0.2 and assumptions.basis.run_id == searched.name

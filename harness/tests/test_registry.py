@@ -13,7 +13,7 @@ import yaml
 
 from bankbench import paths, registry
 from bankbench.errors import UserError
-from bankbench.system import services
+from bankbench.system import processes
 
 ENTRY = {"build": "true", "artifact": "bin/x", "runtime": "native", "profiler": "none",
          "versions": {"reader": "command", "command": "x --versions"}, "port": 9000}
@@ -65,7 +65,7 @@ def test_no_module_special_cases_a_service_or_runtime() -> None:
     pattern = r"""(==|!=| in) *\(?["'](go|java|java-virtual)["']|\.runtime\b"""
     found = subprocess.run(["git", "grep", "-n", "-E", pattern,
                             "--", "harness/bankbench/*.py", ":!harness/bankbench/registry.py",
-                            ":!harness/bankbench/system/services.py"],
+                            ":!harness/bankbench/system/processes.py"],
                            cwd=paths.ROOT, capture_output=True, text=True).stdout
     assert found == "", found
 
@@ -75,8 +75,8 @@ def test_a_heap_limit_is_set_as_the_entry_says() -> None:
     JAVA_OPTS after bank-java/jvm.options, so its -Xmx wins over the file's."""
     native = registry.get("go")
     assert native.heap_env(64) == {"GOMEMLIMIT": "64MiB"}
-    assert ("GOMEMLIMIT", "64MiB") in services.get("go", settings=native.heap_env(64)).env
-    jvm = services.get("java", aot=False, settings=registry.get("java").heap_env(256)).command
+    assert ("GOMEMLIMIT", "64MiB") in processes.get("go", settings=native.heap_env(64)).env
+    jvm = processes.get("java", aot=False, settings=registry.get("java").heap_env(256)).command
     assert jvm[jvm.index(f"@{paths.JVM_OPTIONS}") + 1:][:2] == ("-Xms256m", "-Xmx256m")
 
 

@@ -17,7 +17,8 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from bankbench import cli, registry
-from bankbench.analyse import analysis, formatting, narrative, runs
+from bankbench.analyse import formatting, narrative, repeats, runs, summaries
+from bankbench.analyse.rawdata import SERVICE_METRICS
 from bankbench.publish import charts, report, tables
 
 from test_analysis import FIXTURES, RUN_ID, check_golden
@@ -31,7 +32,7 @@ CHARTS = ["latency", "throughput", "errors", "errors-by-status", "resources", "p
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The fixture run, summarized (readers refuse a run that is not)."""
     copied = shutil.copytree(FIXTURES / "runs" / RUN_ID, tmp_path_factory.mktemp("runs") / RUN_ID)
-    analysis.summarize_run(copied)
+    summaries.summarize_run(copied)
     return copied
 
 
@@ -92,7 +93,7 @@ def test_labels_table(run: runs.Run) -> None:
 
 
 def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
-    table = tables.then_and_now(run.summary, runs.read_published()).set_index(["users", "service"])
+    table = tables.then_and_now(run.summary, runs.read_articles()).set_index(["users", "service"])
     go = table.loc[(10000, "go")]
     assert (go["2018 original mean ms"], go["2018 original err %"],
             go["2019 rematch p99 ms"]) == ("46504", "39.30", "9")
@@ -138,7 +139,7 @@ def test_charts_label_axes_and_keep_service_colours(run: runs.Run) -> None:
 
 
 def test_errors_by_status_chart_stacks_the_answers(run: runs.Run) -> None:
-    figure = charts.errors_by_status(*analysis.error_statuses(run.summary))
+    figure = charts.errors_by_status(*repeats.error_statuses(run.summary))
     go = figure.axes[0]
     assert legend_entries(figure).keys() == {"503", "assertion", "no response"}
     # go at 10,000 users (the second bar of each answer): 10 % 503, then 5 % and 5 % on top.
@@ -158,9 +159,9 @@ def test_service_over_time_shows_the_chosen_levels(run: runs.Run) -> None:
 
 def test_a_run_without_service_metrics_has_no_such_charts(run_dir: Path, tmp_path: Path) -> None:
     old = shutil.copytree(run_dir, tmp_path / RUN_ID)
-    for path in old.glob("levels/*/service_metrics.csv"):
+    for path in old.glob(f"levels/*/{SERVICE_METRICS}"):
         path.unlink()
-    analysis.summarize_run(old, force=True)
+    summaries.summarize_run(old, force=True)
     figures = report.run_charts(runs.load_run(old))
     assert list(figures) == [name for name in CHARTS if name not in ("pool-wait", "gc", "service-timeline")]
     assert "By their own metrics" not in narrative.reading(runs.load_run(old).summary)
@@ -188,7 +189,7 @@ def test_pool_sweep_marks_max_connections() -> None:
         "repeat": 1, "money_ok": True, "loadgen.valid": True, "pg_max_connections": 100,
         "overall.throughput_rps": [900.0, 300.0, 850.0, 200.0], "overall.error_pct": [0.0, 40.0, 0.0, 55.0],
     })
-    figure = charts.pool_sweep(analysis.aggregate_levels(summary))
+    figure = charts.pool_sweep(repeats.aggregate_levels(summary))
     throughput = figure.axes[0]
     assert [line.get_xdata()[0] for line in throughput.get_lines() if line.get_linestyle() == "--"] == [100]
     assert "PostgreSQL max_connections = 100" in legend_entries(figure)
@@ -201,9 +202,9 @@ def test_summarize_command(run_dir: Path, capsys: pytest.CaptureFixture) -> None
 
 
 def test_report_command_without_notebook(run_dir: Path, tmp_path: Path) -> None:
-    assert cli.main(["report", "--runs", str(run_dir), "--out", str(tmp_path), "--no-notebook"]) == 0
+    assert cli.main(["report", "--runs", str(run_dir), "--out", str(tmp_path)]) == 0
     assert (tmp_path / "README.md").exists() and not (tmp_path / "results.html").exists()
-    assert "results.html" not in (tmp_path / "README.md").read_text()
+    assert "`make report-html` writes it as results.html" in (tmp_path / "README.md").read_text()
 
 
 def test_same_database_work_section(run_dir: Path, tmp_path: Path) -> None:
@@ -229,7 +230,7 @@ def test_a_profile_run_in_two_environments_is_shown_side_by_side(run_dir: Path, 
     manifest = json.loads((compose / "manifest.json").read_text())
     (compose / "manifest.json").write_text(json.dumps({**manifest, "run_id": compose_id, "env": "compose"}))
     assert runs.latest_per_profile(root) == [compose, native]  # one per environment, by name
-    text = report.build(runs.latest_per_profile(root), tmp_path / "report", execute_notebook=False).read_text()
+    text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
     section = text.split(f"## Profile {manifest['profile']} in each environment", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| go ")]
     assert [row.split("|")[4].strip() for row in rows[:2]] == ["compose", "native"]
@@ -263,6 +264,6 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
     assert list(table.columns[:5]) == ["users", "service", "p99 ms cold", "p99 ms cold+AOT", "p99 ms warm"]
     go = table[table["service"] == "go"].iloc[0]
     assert go["p99 ms cold+AOT"] == "n/a" and go["p99 ms cold"] == go["p99 ms warm"] != "n/a"
-    text = report.build(runs.latest_per_profile(root), tmp_path / "report", execute_notebook=False).read_text()
+    text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
     assert text.index("## ") == text.index("## Headline: profile article, cold, cold+AOT and warm")  # first
     assert "a service in steady state" in text

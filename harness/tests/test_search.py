@@ -1,12 +1,13 @@
-"""The searches of `make capacity` (bankbench.run.search) on fake services: a threshold they hold
-up to, noise that fails a confirmation, a budget that runs out; and the heap probe that runs
-again when only the load generator fell short (bankbench.run.capacity.held_heap)."""
+"""The searches of `make capacity` (bankbench.run.experiments.bisection) on fake services: a
+threshold they hold up to, noise that fails a confirmation, a budget that runs out; and the heap
+probe that runs again when only the load generator fell short
+(bankbench.run.experiments.capacity_search.held_heap)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from bankbench.run import capacity, search
+from bankbench.run.experiments import bisection, capacity_search
 
 LADDER = (25, 50, 100, 200, 400, 800, 1600)
 
@@ -20,7 +21,7 @@ def never_over() -> bool:
 
 
 def test_the_rate_search_climbs_bisects_and_confirms() -> None:
-    found = search.highest_rate(up_to(530), LADDER, 0.1, 3, never_over)
+    found = bisection.highest_rate(up_to(530), LADDER, 0.1, 3, never_over)
     assert found.complete
     assert 530 - 0.1 * 530 <= found.good <= 530 < found.bad <= found.good * 1.1
     assert [rate for rate, _ in found.probes[:6]] == [25, 50, 100, 200, 400, 800]  # up to the first miss
@@ -36,15 +37,15 @@ def test_a_failed_confirmation_moves_the_search_below_it() -> None:
         seen[rate] = seen.get(rate, 0) + 1
         return rate <= 480 or (rate <= 530 and seen[rate] == 1)
 
-    found = search.highest_rate(flaky, LADDER, 0.1, 3, never_over)
+    found = bisection.highest_rate(flaky, LADDER, 0.1, 3, never_over)
     assert found.good is not None and found.good <= 480 < found.bad
     assert found.probes[-3:] == [(found.good, True)] * 3
 
 
 def test_nothing_held_and_everything_held() -> None:
-    none = search.highest_rate(up_to(10), LADDER, 0.1, 3, never_over)
+    none = bisection.highest_rate(up_to(10), LADDER, 0.1, 3, never_over)
     assert (none.good, none.bad, none.probes) == (None, 25, [(25, False)])
-    every = search.highest_rate(up_to(10_000), LADDER, 0.1, 2, never_over)
+    every = bisection.highest_rate(up_to(10_000), LADDER, 0.1, 2, never_over)
     assert (every.good, every.bad) == (1600, None)
     assert every.probes[-2:] == [(1600, True)] * 2
 
@@ -56,30 +57,30 @@ def test_the_budget_stops_the_search_where_it_is() -> None:
         probes.append(rate)
         return rate <= 530
 
-    found = search.highest_rate(counted, LADDER, 0.1, 3, lambda: len(probes) >= 4)
+    found = bisection.highest_rate(counted, LADDER, 0.1, 3, lambda: len(probes) >= 4)
     assert not found.complete and probes == [25, 50, 100, 200] and found.good == 200
 
 
 def test_the_smallest_heap_bisects_the_sweep() -> None:
     heaps = (64, 128, 256, 512, 1024)
-    found = search.smallest(up_to(10_000), heaps, 2, never_over)
+    found = bisection.smallest(up_to(10_000), heaps, 2, never_over)
     assert (found.good, found.bad) == (64, None)  # the smallest swept held
-    found = search.smallest(lambda mb: mb >= 256, heaps, 2, never_over)
+    found = bisection.smallest(lambda mb: mb >= 256, heaps, 2, never_over)
     assert (found.good, found.bad, found.complete) == (256, 128, True)
     assert found.probes[0] == (1024, True) and found.probes[-2:] == [(256, True)] * 2
     assert len(found.probes) <= 1 + 2 + 2  # 1024, then two halvings, then two confirmations
-    found = search.smallest(lambda mb: False, heaps, 2, never_over)
+    found = bisection.smallest(lambda mb: False, heaps, 2, never_over)
     assert (found.good, found.bad, found.probes) == (None, None, [(1024, False)])
 
 
 def test_a_heap_probe_spoiled_by_the_load_generator_runs_again() -> None:
     """At the capacity rate JMeter may fall short once: that level says nothing of the heap."""
     levels = iter([["load generator"], ["load generator"], []])
-    assert capacity.held_heap(lambda: next(levels), 2, never_over)
-    assert not capacity.held_heap(lambda: ["load generator"], 2, never_over)  # short every time: not held
+    assert capacity_search.held_heap(lambda: next(levels), 2, never_over)
+    assert not capacity_search.held_heap(lambda: ["load generator"], 2, never_over)  # short every time: not held
     calls = []
-    assert not capacity.held_heap(lambda: calls.append(1) or ["load generator", "p99"], 2, never_over)
+    assert not capacity_search.held_heap(lambda: calls.append(1) or ["load generator", "p99"], 2, never_over)
     assert len(calls) == 1  # a miss of its own (p99) is the heap's: no retry
     calls.clear()
-    assert not capacity.held_heap(lambda: calls.append(1) or ["load generator"], 2, lambda: True)
+    assert not capacity_search.held_heap(lambda: calls.append(1) or ["load generator"], 2, lambda: True)
     assert len(calls) == 1  # no time left for another level

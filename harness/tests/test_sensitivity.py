@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from bankbench import cli
-from bankbench.analyse import analysis, runs, sensitivity
+from bankbench.analyse import runs, sensitivity, summaries
 from bankbench.analyse.runs import Run
 from bankbench.commands import bench
 from bankbench.errors import UserError
@@ -116,7 +116,7 @@ def test_a_verdict_that_changes_with_the_placement_reaches_the_headline() -> Non
 
 
 def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_out() -> None:
-    short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{analysis.VALID: False})
+    short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{summaries.VALID: False})
     series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"), placed(short, "shared")]
     assert sensitivity.changes(sensitivity.verdicts(series)) == []
     assert sensitivity.sentence(series).endswith(
@@ -136,13 +136,13 @@ def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> No
         manifest["run_id"] = copied.name
         manifest["settings"] |= {"series": "s1", "cpu_placement": {"mode": mode, "description": f"{mode}: CPUs"}}
         (copied / "manifest.json").write_text(json.dumps(manifest))
-        summary = analysis.summarize_run(copied)
+        summary = summaries.summarize_run(copied)
         if mode == "service-alone":
             java = summary["service"] == "java"
             for column in ("overall.p99_ms", "seconds_ci.p99_ms.low", "seconds_ci.p99_ms.high"):
                 summary.loc[java, column] *= 100
             summary.to_csv(copied / "summary.csv", index=False)
-    readme = report.build(runs.latest_per_profile(root), tmp_path / "report", execute_notebook=False).read_text()
+    readme = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
     assert "## Run `" not in readme  # the series' runs are shown in their section only
     assert readme.split("\n\n")[1].startswith("**The verdict depends on the test bed")
     section = readme.split("## Placement sensitivity: profile article (native)", 1)[1]

@@ -13,7 +13,7 @@ import pytest
 from bankbench import paths
 from bankbench.checks import verify
 from bankbench.errors import UserError
-from bankbench.system import services
+from bankbench.system import processes
 
 
 def one_statement(query: str = "SELECT balance FROM client WHERE id = $1") -> dict:
@@ -69,7 +69,7 @@ def test_setup_of_a_connection_is_not_judged() -> None:
 
 
 @pytest.fixture(scope="module")
-def modified_go(tmp_path_factory: pytest.TempPathFactory) -> services.Service:
+def modified_go(tmp_path_factory: pytest.TempPathFactory) -> processes.Service:
     """A copy of the Go service whose balance statement differs by one harmless clause."""
     root = tmp_path_factory.mktemp("modified")
     for folder in ("db", "bank-go"):
@@ -81,13 +81,13 @@ def modified_go(tmp_path_factory: pytest.TempPathFactory) -> services.Service:
     binary = root / "bank-go-modified"
     subprocess.run(["go", "build", "-o", str(binary), "."], cwd=root / "bank-go", check=True,
                    timeout=300)
-    return services.Service("go-modified", (str(binary),))
+    return processes.Service("go-modified", (str(binary),))
 
 
 @pytest.mark.integration
 def test_verify_catches_a_planted_difference(modified_go, tmp_path: Path) -> None:
     out = tmp_path / "verify.json"
     with pytest.raises(UserError, match="balance: the services sent different statements"):
-        verify.run_services([services.get("go"), modified_go], tmp_path, out)
+        verify.run_services([processes.get("go"), modified_go], tmp_path, out)
     (problem,) = json.loads(out.read_text())["problems"]  # all else kept the rule
     assert problem.startswith("balance: the services sent different statements")

@@ -22,7 +22,7 @@ import boto3
 import yaml
 
 from bankbench import paths
-from bankbench.run.aws import ecs, tf
+from bankbench.run.environments.aws import ecs, tf
 
 VARIABLES = {"db_password": "emulator-password-0123", "jmeter_workers": "2", "shutdown_at": "2099-01-01T00:00:00Z"}
 EXPECTED_HOSTS = {"postgres": ("c5d.xlarge", 1), "service": ("m5.large", 1), "jmeter": ("m5.xlarge", 3)}

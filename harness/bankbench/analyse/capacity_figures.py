@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench.analyse import analysis, projection, stats
+from bankbench.analyse import projection, stats, summaries
 from bankbench.analyse.formatting import significant, with_interval
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
 
-FILE = "capacity.json"  # bankbench.run.capacity writes it
+FILE = "capacity.json"  # bankbench.run.experiments.capacity_search writes it
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
@@ -110,7 +110,7 @@ def figures(run: Run) -> list[Capacity]:
     """Every searched service's capacity, in the registry's order."""
     doc = document(run)
     found = []
-    for service in sorted(doc["services"], key=analysis.service_order):
+    for service in sorted(doc["services"], key=summaries.service_order):
         record = doc["services"][service]
         rate, heap = record.get("rate", {}), record.get("heap", {})
         at_rate = _held(run, record, rate.get("found"), None)
@@ -140,7 +140,8 @@ def _generator_missed(record: dict, rate: int | None) -> bool:
 
 def _heap_generator_missed(record: dict, rate: int | None, heap_mb: int | None) -> bool:
     """Whether the sweep's last probe of `heap_mb` missed by the load generator alone, so that
-    bankbench.run.capacity.held_heap stopped measuring it again without a verdict on the heap."""
+    bankbench.run.experiments.capacity_search.held_heap stopped measuring it again without a
+    verdict on the heap."""
     probes = [p for p in record["probes"] if p["rate"] == rate and p["heap_mb"] == heap_mb]
     return heap_mb is not None and bool(probes) and probes[-1].get("missed") == [LOADGEN]
 
@@ -192,9 +193,9 @@ def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -
 def cpu_at_target(run: Run, target: Target) -> dict[str, stats.Figure]:
     """Per service of an open-model run: its CPU ms per request at the highest offered rate whose
     usable repeats held `target` (median p99 and errors), over those repeats."""
-    usable = run.summary[analysis.usable(run.summary)]
+    usable = run.summary[summaries.usable(run.summary)]
     found = {}
-    for service, rows in analysis.by_service(usable):
+    for service, rows in summaries.by_service(usable):
         held = [rate for rate, at in rows.groupby("users")
                 if stats.figure(at, "overall.p99_ms").value <= target.p99_ms
                 and stats.figure(at, "overall.error_pct").value < target.max_error_pct]

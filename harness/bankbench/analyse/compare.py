@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench.analyse import analysis, runs, stats
+from bankbench.analyse import repeats, runs, stats, summaries
 from bankbench.analyse.formatting import with_interval
 from bankbench.analyse.runs import Run
 from bankbench.errors import UserError
@@ -22,11 +22,11 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
     """A row per (service, users, pool, figure) that both runs measured."""
     rows = []
     for column, name in FIGURES.items():
-        in_a, in_b = (analysis.level_figures(run.summary, column) for run in (a, b))
-        for key in sorted(in_a.keys() & in_b.keys(), key=lambda k: (analysis.service_order(k[0]), *k[1:])):
+        in_a, in_b = (repeats.level_figures(run.summary, column) for run in (a, b))
+        for key in sorted(in_a.keys() & in_b.keys(), key=lambda k: (summaries.service_order(k[0]), *k[1:])):
             ratio = stats.ratio(in_a[key], in_b[key])
             same_zero = in_a[key].values and not any(in_a[key].values) and not any(in_b[key].values)
-            rows.append({**dict(zip(analysis.LEVEL_KEYS, key, strict=True)), "figure": name,
+            rows.append({**dict(zip(summaries.LEVEL_KEYS, key, strict=True)), "figure": name,
                          "a": in_a[key], "b": in_b[key], "ratio": ratio,
                          "verdict": "both 0" if same_zero else verdict(ratio)})
     if not rows:
@@ -57,7 +57,7 @@ def table(a: Run, b: Run) -> str:
     headers = ["service", "users", "pool", "figure", "A", "B", "B/A", "Welch p", "verdict"]
     sources = sorted({f.source for f in (*frame["a"], *frame["b"]) if f.source})
     invalid = [f"{name}: {', '.join(ids)}" for name, run in (("A", a), ("B", b))
-               if (ids := run.summary.loc[~run.summary[analysis.VALID], "level_id"].tolist())]
+               if (ids := run.summary.loc[~run.summary[summaries.VALID], "level_id"].tolist())]
     return (f"A = {a.id}\nB = {b.id}\n"
             f"median [95 % interval] over {' or '.join(sources) or 'nothing'}; a difference when the "
             f"interval of B/A excludes 1 and, over repeats, Welch's t-test on the logarithms gives "

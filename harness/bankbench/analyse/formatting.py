@@ -45,7 +45,7 @@ def with_interval(value: float, low: float, high: float, fmt: Format = number) -
 
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
                   mark_failed: bool = False) -> pd.Series:
-    """Text cells of `column` from `analysis.aggregate_repeats` output.
+    """Text cells of `column` from `repeats.aggregate_repeats` output.
 
     A figure shows `median [low-high]`, its 95 % interval (bankbench.analyse.stats), or the median alone
     when it has no interval or the interval is no wider than the figure's digits. A group with

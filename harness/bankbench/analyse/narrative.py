@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench.analyse import analysis, stats
+from bankbench.analyse import repeats, stats, summaries
 from bankbench.analyse.formatting import count, number, with_interval
 from bankbench.load import generator as load_generator
 
@@ -15,13 +15,13 @@ THROUGHPUT, P99, ERRORS = "overall.throughput_rps", "overall.p99_ms", "overall.e
 
 def reading(summary: pd.DataFrame) -> str:
     """The paragraph for one run's summary frame (one row per level)."""
-    levels = analysis.aggregate_levels(summary)
+    levels = repeats.aggregate_levels(summary)
     measured = levels.dropna(subset=[THROUGHPUT])
-    at_pool = measured[measured["pool"] == analysis.main_pool(summary)]
+    at_pool = measured[measured["pool"] == repeats.main_pool(summary)]
     sentences = [
         money(summary),
         largest_load(summary, at_pool),
-        *(peak(summary, service, rows) for service, rows in analysis.by_service(at_pool)),
+        *(peak(summary, service, rows) for service, rows in summaries.by_service(at_pool)),
         errors(at_pool),
         statuses(summary),
         service_side(at_pool),
@@ -50,12 +50,12 @@ def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
     figures = "; ".join(
         f"{service} served {_with_interval(row, THROUGHPUT)} req/s with a p99 of "
         f"{_with_interval(row, P99)} ms and {number(row[ERRORS].iloc[0])} % errors"
-        for service, row in analysis.by_service(rows)
+        for service, row in summaries.by_service(rows)
     )
     text = f"At {users:,} users (median [95 % interval]), {figures}."
     if len(rows) < 2:
         return text
-    key = (users, analysis.main_pool(summary))
+    key = (users, repeats.main_pool(summary))
     for column, name, high_is_best in ((THROUGHPUT, "Throughput", True), (P99, "The p99", False)):
         figures = _at(summary, column, key)
         if len(figures) > 1:  # a service whose repeats all failed their money check has none
@@ -89,8 +89,8 @@ def _interval(r: stats.Ratio) -> str:
 
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:
     """`column` of each service at (users, pool), as `stats.figure` has it."""
-    figures = analysis.level_figures(summary, column)
-    services = sorted(summary["service"].unique(), key=analysis.service_order)
+    figures = repeats.level_figures(summary, column)
+    services = sorted(summary["service"].unique(), key=summaries.service_order)
     return {service: figures[(service, *key)] for service in services
             if (service, *key) in figures and not pd.isna(figures[(service, *key)].value)}
 
@@ -106,7 +106,7 @@ def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame) -> str:
     text = f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s with {best['users']:,} users"
     if last["users"] == best["users"]:
         return text + ", the largest load it has figures for."
-    figures = analysis.level_figures(summary, THROUGHPUT)
+    figures = repeats.level_figures(summary, THROUGHPUT)
     r = stats.ratio(figures[(service, best["users"], best["pool"])], figures[(service, last["users"], last["pool"])])
     if not r.significant:
         return text + (f"; at {last['users']:,} users it was within noise of that ({number(r.value)} "
@@ -118,7 +118,7 @@ def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame) -> str:
 def errors(levels: pd.DataFrame) -> str | None:
     """The first user count at which each service's error rate passed ERROR_LIMIT_PCT."""
     parts = []
-    for service, rows in analysis.by_service(levels):
+    for service, rows in summaries.by_service(levels):
         over = rows[rows[ERRORS] > ERROR_LIMIT_PCT].sort_values("users")
         parts.append(
             f"at or below {ERROR_LIMIT_PCT:g} % for {service} at every level" if over.empty
@@ -130,15 +130,15 @@ def errors(levels: pd.DataFrame) -> str | None:
 
 def statuses(summary: pd.DataFrame) -> str | None:
     """What the failed requests at the largest load (main pool) were answered, per service."""
-    columns = analysis.status_columns(summary)
+    columns = summaries.status_columns(summary)
     if not columns:
         return None
-    counts = analysis.aggregate_repeats(summary, columns)
-    at_pool = counts[counts["pool"] == analysis.main_pool(summary)]
+    counts = repeats.aggregate_repeats(summary, columns)
+    at_pool = counts[counts["pool"] == repeats.main_pool(summary)]
     rows = at_pool[at_pool["users"] == at_pool["users"].max()]
     parts = []
-    for service, row in analysis.by_service(rows):
-        failed = [f"{count(row[column].iloc[0])} x {column.removeprefix(analysis.ERRORS_BY_STATUS)}"
+    for service, row in summaries.by_service(rows):
+        failed = [f"{count(row[column].iloc[0])} x {column.removeprefix(summaries.ERRORS_BY_STATUS)}"
                   for column in columns if row[column].iloc[0] > 0]
         if failed:
             parts.append(f"{service} {', '.join(failed)}")
@@ -160,7 +160,7 @@ def service_side(levels: pd.DataFrame) -> str | None:
         f"connection on average ({number(row['service_metrics.pool_acquire_mean_ms'])} ms per acquire, "
         f"{count(row['service_metrics.pool_timeouts'])} acquire timeouts) and spent "
         f"{number(row['service_metrics.gc_pct'])} % of the time in GC pauses"
-        for service, rows_of in analysis.by_service(rows) for row in [rows_of.iloc[0]]
+        for service, rows_of in summaries.by_service(rows) for row in [rows_of.iloc[0]]
     ]
     if not parts:
         return None
@@ -174,9 +174,9 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
         return None
     users = levels["users"].max()
     at_users = levels[levels["users"] == users]
-    figures = analysis.level_figures(summary, THROUGHPUT)
+    figures = repeats.level_figures(summary, THROUGHPUT)
     parts = []
-    for service, rows in analysis.by_service(at_users.dropna(subset=[THROUGHPUT])):
+    for service, rows in summaries.by_service(at_users.dropna(subset=[THROUGHPUT])):
         best = rows.loc[rows[THROUGHPUT].idxmax()]
         gaps = [stats.ratio(figures[(service, users, pool)], figures[(service, users, best["pool"])])
                 for pool in rows["pool"] if pool != best["pool"]]
@@ -190,7 +190,7 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
 def generator(summary: pd.DataFrame) -> str:
     """Whether the load generator held up at every level, else which levels are invalid and why
     (bankbench.load.generator)."""
-    invalid = summary[~summary[analysis.VALID].astype(bool)]
+    invalid = summary[~summary[summaries.VALID].astype(bool)]
     if invalid.empty:
         return (f"The load generator held up at every level: JMeter was never short of CPU (at least "
                 f"{load_generator.SATURATED_CPU_PCT} % of its own CPUs, or with PostgreSQL that much of the "

@@ -1,9 +1,5 @@
-"""Reading a run's files (results/LAYOUT.md) with only the columns the analysis needs.
-
-A 10k-user level holds millions of JMeter samples. Six of its 17 columns, as int64, int32,
-three categories and bool, take about 17 bytes a sample, so a level loads in tens of MB; levels
-are read one at a time and only their summaries are kept.
-"""
+"""Reading and writing a run's JSON and measured CSV files (results/LAYOUT.md), with only the
+columns the analysis needs; the load generator's requests are bankbench.load.histograms'."""
 
 from __future__ import annotations
 
@@ -14,8 +10,6 @@ import pandas as pd
 
 from bankbench.errors import UserError
 
-SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "responseCode": "category",
-                 "threadName": "category", "success": "bool"}
 METRIC_DTYPES = {
     "t_ms": "int64",
     "service_cpu_pct": "float32",
@@ -25,6 +19,9 @@ METRIC_DTYPES = {
     "loadgen_cpu_pct": "float32",
     "machine_cpu_pct": "float32",
 }
+# The service's own figures as a level keeps them: the scraper's service_metrics.csv, gzipped when
+# the level ends (bankbench.run.compact).
+SERVICE_METRICS = "service_metrics.csv.gz"
 SERVICE_METRIC_DTYPES = {"t_ms": "int64", "series": "category", "value": "float64"}
 
 
@@ -39,13 +36,6 @@ def read_json(path: Path) -> dict:
 def write_json(path: Path, value: dict) -> None:
     """Writes `value` as indented JSON, the way every results file is written."""
     path.write_text(json.dumps(value, indent=2) + "\n")
-
-
-def read_samples(path: Path) -> pd.DataFrame:
-    """JMeter samples (jmeter.csv.gz): timeStamp (start, epoch ms), elapsed (ms), label,
-    responseCode (text: "503", or JMeter's "Non HTTP response code: ..."), threadName (the
-    JMeter thread: one per iteration under the article and open models), success."""
-    return _read_csv(path, SAMPLE_DTYPES)
 
 
 def read_metrics(path: Path) -> pd.DataFrame:

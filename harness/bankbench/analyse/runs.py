@@ -12,11 +12,11 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import paths
-from bankbench.analyse import analysis
+from bankbench.analyse import summaries
 from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
 
-PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
+ARTICLES_CSV = paths.ROOT / "results" / "articles.csv"
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 
@@ -130,7 +130,7 @@ def load_run(path: Path, services: list[str] | None = None) -> Run:
     """Loads a summarized run (`bankbench summarize`); `services` keeps only those services."""
     if not (path / "manifest.json").is_file():
         raise UserError(f"{path} is not a run folder (no manifest.json)")
-    summary = analysis.read_summary(path)
+    summary = summaries.read_summary(path)
     if services is not None:
         summary = summary[summary["service"].isin(services)].reset_index(drop=True)
     return Run(path, read_json(path / "manifest.json"), summary)
@@ -144,8 +144,8 @@ def load_runs(paths: list[Path] | None = None, services: list[str] | None = None
     return [load_run(Path(path), services) for path in paths]
 
 
-def read_published(path: Path = PUBLISHED_CSV) -> pd.DataFrame:
-    """The figures the 2018 and 2019 articles published (results/published.csv), as text:
+def read_articles(path: Path = ARTICLES_CSV) -> pd.DataFrame:
+    """The figures the 2018 and 2019 articles published (results/articles.csv), as text:
     they are shown exactly as published."""
     try:
         return pd.read_csv(path, dtype={"mean_ms": str, "p99_ms": str, "error_pct": str})

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bankbench.analyse import analysis, stats
+from bankbench.analyse import repeats, stats, summaries
 from bankbench.analyse.narrative import ERRORS, P99, THROUGHPUT
 from bankbench.analyse.runs import Run, by_series
 from bankbench.tools import placement
@@ -59,7 +59,7 @@ def levels(run: Run) -> pd.DataFrame:
     """The run's summary rows at its main pool whose money check passed (the load generator's
     verdict aside: `verdicts` marks the levels where it did not hold up)."""
     summary = run.summary
-    return summary[(summary["pool"] == analysis.main_pool(summary)) & summary["money_ok"].astype(bool)]
+    return summary[(summary["pool"] == repeats.main_pool(summary)) & summary["money_ok"].astype(bool)]
 
 
 def verdicts(series: list[Run]) -> list[Verdict]:
@@ -68,10 +68,10 @@ def verdicts(series: list[Run]) -> list[Verdict]:
     for run in ordered(series):
         rows = levels(run)
         for users, at_users in rows.groupby("users"):
-            limited = not at_users[analysis.VALID].astype(bool).all()
-            held = at_users[at_users[analysis.VALID].astype(bool)]
+            limited = not at_users[summaries.VALID].astype(bool).all()
+            held = at_users[at_users[summaries.VALID].astype(bool)]
             for column, (name, high_is_best) in FIGURES.items():
-                figures = {service: stats.figure(group, column) for service, group in analysis.by_service(held)}
+                figures = {service: stats.figure(group, column) for service, group in summaries.by_service(held)}
                 figures = {service: f for service, f in figures.items() if not pd.isna(f.value)}
                 if not figures:
                     if limited:

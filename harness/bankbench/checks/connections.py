@@ -19,14 +19,13 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 import httpx
 import psutil
 
-from bankbench import paths, registry
+from bankbench import paths, registry, runid
 from bankbench.measure import manifest
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools.pg import Cluster
 
 HOST = "127.0.0.1"
@@ -187,12 +186,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     # Each side holds one descriptor per connection; the services inherit the raised limit.
     raise_fd_limit(args.connections + 1000)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    stamp = runid.stamp()
     rows = []
     with Cluster.create() as cluster:
         for name in args.service.split(","):
             cluster.reset()
-            with services.local_service(name, POOL, cluster=cluster,
+            with processes.local_service(name, POOL, cluster=cluster,
                                         log=paths.STATE / "connections" / f"{name}.log") as proc:
                 ids = [httpx.post(f"{proc.url}/client/new/1000").json()["id"]
                        for _ in range(CLIENTS)]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bankbench import paths, registry
 from bankbench.errors import UserError
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools.pg import Cluster
 
 CONFIG = paths.ROOT / "contract" / "fuzz" / "schemathesis.toml"
@@ -65,7 +65,7 @@ def run(names: list[str], seed: int, examples: int, logs: Path) -> list[Result]:
 def _one(name: str, cluster: Cluster, seed: int, examples: int, logs: Path) -> Result:
     cluster.reset()
     log = logs / f"fuzz-{name}.log"
-    with services.local_service(name, POOL, cluster=cluster, log=logs / f"fuzz-{name}-service.log") as proc:
+    with processes.local_service(name, POOL, cluster=cluster, log=logs / f"fuzz-{name}-service.log") as proc:
         cmd = [str(Path(sys.executable).parent / "st"), "--config-file", str(CONFIG), "--no-color",
                "run", str(paths.OPENAPI), "--url", proc.url, "--checks", "all",
                "--max-examples", str(examples), "--seed", str(seed)]

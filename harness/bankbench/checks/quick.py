@@ -13,18 +13,17 @@ import shutil
 import subprocess
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
 
-from bankbench import config, paths, registry
+from bankbench import config, paths, registry, runid
 from bankbench.checks import verify
 from bankbench.errors import UserError
 from bankbench.measure import manifest, steady
 from bankbench.measure.resources import Tree
 from bankbench.measure.scrape import Scraper
-from bankbench.system import aotcache, money, queries, services
+from bankbench.system import aotcache, money, processes, queries
 from bankbench.tools import pgbin
 from bankbench.tools.pg import Cluster
 
@@ -95,7 +94,7 @@ def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: i
     return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
 
 
-def warm_up(svc: services.Running, endpoint: str, connections: int, max_s: int) -> list[steady.Round]:
+def warm_up(svc: processes.Running, endpoint: str, connections: int, max_s: int) -> list[steady.Round]:
     """wrk rounds until the service is warm (bankbench.measure.steady), at most `max_s`; returns
     each round's requests/s and JIT milliseconds."""
     rounds: list[steady.Round] = []
@@ -110,7 +109,7 @@ def warm_up(svc: services.Running, endpoint: str, connections: int, max_s: int) 
     return rounds
 
 
-def measure(svc: services.Running, endpoint: str, connections: int, seconds: int,
+def measure(svc: processes.Running, endpoint: str, connections: int, seconds: int,
             scrape_to: Path | None = None) -> dict:
     """wrk's figures, with the service's CPU time per request and its memory at the end; with
     `scrape_to`, GET /metrics once a second meanwhile, as a benchmark level does."""
@@ -145,7 +144,7 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
         for endpoint in ENDPOINTS:
             for name in service_names:
                 _fresh(cluster)
-                with services.local_service(name, config.DEFAULT_POOL_SIZE, cluster=cluster,
+                with processes.local_service(name, config.DEFAULT_POOL_SIZE, cluster=cluster,
                                             log=workdir / f"{name}.log") as svc:
                     warm = warm_up(svc, endpoint, connections, warmup_s)
                     figures = measure(svc, endpoint, connections, seconds,
@@ -193,7 +192,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    stamp = runid.stamp()
     names = args.service.split(",")
     with tempfile.TemporaryDirectory() as work:
         check = verify.run(names, Path(work))
@@ -212,7 +211,7 @@ def main(args: argparse.Namespace) -> int:
                  "database reset before each row; "
                  "load generator, service and PostgreSQL share the machine"
                  + ("; /metrics scraped once a second while measuring" if args.scrape else "")),
-        "jvm_options": services.jvm_options(), "java_aot_cache": aotcache.enabled(),
+        "jvm_options": processes.jvm_options(), "java_aot_cache": aotcache.enabled(),
         "results": rows,
         "verify": check,
     }

@@ -31,7 +31,7 @@ import pandas as pd
 
 from bankbench import registry
 from bankbench.errors import UserError
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools.pg import DATABASE, Cluster
 
 REQUESTS_PER_TYPE = 20
@@ -96,10 +96,10 @@ def fingerprint(query: str) -> str:
     return hashlib.sha256(query.encode()).hexdigest()[:12]
 
 
-def measure(service: services.Service, cluster: Cluster, log: Path) -> dict[str, dict]:
+def measure(service: processes.Service, cluster: Cluster, log: Path) -> dict[str, dict]:
     """Runs the mix through one service on a fresh database; returns the counts per type."""
     cluster.reset()
-    with (services.local_service(service, 1, cluster=cluster, log=log) as svc,
+    with (processes.local_service(service, 1, cluster=cluster, log=log) as svc,
           httpx.Client(base_url=svc.url, timeout=30) as client):
         ids = {RICH: _new_client(client, 10**6), POOR: _new_client(client, 0)}
         counts, before = {}, _barrier(cluster)
@@ -203,10 +203,10 @@ def _setup(setup: dict) -> str:
 def run(names: list[str], workdir: Path, out: Path | None = None) -> dict:
     """Verifies the named services on a throwaway cluster; writes `out` (JSON) when given and
     raises UserError, after printing the table, when any rule is broken."""
-    return run_services([services.get(n) for n in names], workdir, out)
+    return run_services([processes.get(n) for n in names], workdir, out)
 
 
-def run_services(chosen: list[services.Service], workdir: Path, out: Path | None = None) -> dict:
+def run_services(chosen: list[processes.Service], workdir: Path, out: Path | None = None) -> dict:
     with Cluster.create(extra_settings=SETTINGS) as cluster:
         cluster.psql("CREATE EXTENSION pg_stat_statements", database="postgres")
         results = {s.name: measure(s, cluster, workdir / f"verify-{s.name}.log") for s in chosen}

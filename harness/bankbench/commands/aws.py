@@ -1,7 +1,8 @@
 """`bankbench aws up|push|bench|down|cost`: the benchmark on AWS ECS (the make targets aws-*).
 
 The stack is infra/'s Terraform; `bench` is `make bench`'s run in the `aws` environment
-(bankbench.run.aws), with the same knobs, then its figures as `make bench` computes them.
+(bankbench.run.environments.aws), with the same knobs, then its figures as `make bench` computes
+them.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ import argparse
 
 from bankbench.commands.bench import add_bench_arguments, run_in
 from bankbench.commands.summarize import summarize
-from bankbench.run.aws import levels, push, stack
-from bankbench.run.aws.env import Aws
+from bankbench.run.environments.aws import push, stack, workload
+from bankbench.run.environments.aws.environment import Aws
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,7 +39,7 @@ def main(args: argparse.Namespace) -> int:
     elif args.action == "push":
         push.push()
     elif args.action == "bench":
-        levels.refuse_unsupported(args)
+        workload.refuse_unsupported(args)
         summarize(run_in(Aws, args))
     else:
         stack.down()

@@ -7,16 +7,16 @@ import dataclasses
 import shutil
 import signal
 import subprocess
-from datetime import UTC, datetime
 from pathlib import Path
 
-from bankbench import config
+from bankbench import config, runid
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.errors import UserError
-from bankbench.run import chaos, runner
-from bankbench.run.compose import Compose
-from bankbench.run.env import Env, Options
-from bankbench.run.native import Native
+from bankbench.run import runner
+from bankbench.run.environments.compose import Compose
+from bankbench.run.environments.interface import Env, Options
+from bankbench.run.environments.native import Native
+from bankbench.run.experiments import chaos
 from bankbench.tools import placement
 
 LOCAL: dict[str, type[Env]] = {"native": Native, "compose": Compose}  # the environments of --env
@@ -57,7 +57,7 @@ def options(args: argparse.Namespace) -> list[Options]:
     chosen = args.cpu_placement.split(",") if args.cpu_placement else profile.placements
     modes = [placement.check(mode.strip()) for mode in chosen] or [placement.default_mode()]
     profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
-    series = f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{profile.name}" if len(modes) > 1 else ""
+    series = runid.series_id(profile.name) if len(modes) > 1 else ""
     return [Options(profile=profile, placement=placement.plan(mode),
                     pg_max_connections=args.pg_max_connections or config.max_connections(),
                     durable=not args.non_durable, dashboard=not args.no_dashboard,

@@ -1,6 +1,6 @@
 """`bankbench calibrate`: what JMeter drives on its CPUs for each load of a profile, against the
-calibration target (bankbench.run.calibration); `bench` runs the same step first. Cached: only a
-load not yet calibrated with these settings is measured, unless --force."""
+calibration target (bankbench.run.experiments.calibration); `bench` runs the same step first.
+Cached: only a load not yet calibrated with these settings is measured, unless --force."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 
 from bankbench.commands.plan import add_profile_arguments, profile_from_args
 from bankbench.load.profiles import levels
-from bankbench.run import calibration
+from bankbench.run.experiments import calibration
 from bankbench.tools import placement
 
 

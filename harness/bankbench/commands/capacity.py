@@ -1,6 +1,6 @@
 """`bankbench capacity` (make capacity): per service, the highest rate that holds a p99 target with
 errors under 0.1 %, confirmed by repeats, and the smallest heap that holds it there
-(bankbench.run.capacity); then the run's summaries and its figures."""
+(bankbench.run.experiments.capacity_search); then the run's summaries and its figures."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import argparse
 import signal
 
 from bankbench import config, registry
-from bankbench.analyse import analysis, capacity as figures
+from bankbench.analyse import capacity_figures as figures, summaries
 from bankbench.analyse.runs import load_run
 from bankbench.commands.bench import interrupted
 from bankbench.load import profiles
-from bankbench.run import capacity
-from bankbench.run.env import Options
+from bankbench.run.environments.interface import Options
+from bankbench.run.experiments import capacity_search
 from bankbench.tools import placement
 
 PROFILE = "capacity"  # profiles.toml: the shape of each probe and the ladder of rates
@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the p99 target in ms (default {figures.P99_MS:g})")
     p.add_argument("--budget-min", type=float, default=BUDGET_MIN,
                    help=f"the time the whole search may take, in minutes (default {BUDGET_MIN})")
-    p.add_argument("--heaps", default=",".join(map(str, capacity.HEAPS_MB)),
+    p.add_argument("--heaps", default=",".join(map(str, capacity_search.HEAPS_MB)),
                    help="the heap sizes of the sweep, MB, a comma list")
     p.add_argument("--rates", help="the ladder of rates (iterations/s) to climb, a comma list "
                                    f"(default: profile {PROFILE}'s)")
@@ -43,8 +43,8 @@ def main(args: argparse.Namespace) -> int:
     opts = Options(profile=profile, placement=placement.plan(args.cpu_placement or placement.default_mode()),
                    pg_max_connections=config.max_connections(), durable=True, dashboard=False)
     signal.signal(signal.SIGTERM, interrupted)
-    run_dir = capacity.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
+    run_dir = capacity_search.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
                            tuple(profiles.int_list(args.heaps) or ()))
-    analysis.summarize_run(run_dir)
+    summaries.summarize_run(run_dir)
     print(f"results in {run_dir}\n{figures.text(load_run(run_dir))}")
     return 0

@@ -7,8 +7,8 @@ import argparse
 import os
 
 from bankbench import paths, registry
-from bankbench.run import composefile
-from bankbench.system import services
+from bankbench.run.environments import composefile
+from bankbench.system import processes
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     if args.exec:
-        service = services.get(args.exec)
+        service = processes.get(args.exec)
         os.execve(service.command[0], service.command, {**os.environ, **dict(service.env)})
     if args.write_compose:
         changed = composefile.write()

@@ -1,6 +1,9 @@
 """`bankbench summarize [RUN ...]`: the one step that writes a run's summaries (of
-`analysis.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
-spread between repeats, and for a series over CPU placements whether the verdict changes."""
+`summaries.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
+spread between repeats, and for a series over CPU placements whether the verdict changes.
+
+A run from before histograms is compacted first (bankbench.run.compact): its raw samples
+folded into histograms, its service's log and metrics gzipped."""
 
 from __future__ import annotations
 
@@ -8,10 +11,11 @@ import argparse
 from pathlib import Path
 
 from bankbench import paths
-from bankbench.analyse import analysis, runs, sensitivity
+from bankbench.analyse import repeats, runs, sensitivity, summaries
 from bankbench.analyse.formatting import markdown
 from bankbench.errors import UserError
 from bankbench.publish import tables
+from bankbench.run import compact
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,10 +38,11 @@ def summarize(run_dirs: list[Path], force: bool = False) -> None:
     """Summarizes each run and prints its comparison table; then, for each series over CPU
     placements among them, its figures and verdicts."""
     for run_dir in run_dirs:
-        summary = analysis.summarize_run(run_dir, force=force)
+        compact.compact_run(run_dir)
+        summary = summaries.summarize_run(run_dir, force=force)
         print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
-              f"{analysis.comparison_table(summary)}\n\nSpread between repeats\n"
-              f"{analysis.spread_table(summary)}\n")
+              f"{repeats.comparison_table(summary)}\n\nSpread between repeats\n"
+              f"{repeats.spread_table(summary)}\n")
     series, _ = runs.by_series([runs.load_run(run_dir) for run_dir in run_dirs])
     for name, group in series.items():
         print(f"Placement sensitivity, series {name}: median [95 % interval]\n"

@@ -1,7 +1,7 @@
 """Whether the load generator, not the service, set a level's figures: the rules that the level's
 progress and closing lines, level.json, the summaries and the calibration all apply. A level that
 breaks one is invalid: it says why, and its figures are left out of every median and verdict
-(bankbench.analyse.analysis).
+(bankbench.analyse.levels).
 
 - Short of CPU (`saturated`): with CPUs of its own (CPU placement split), JMeter used at least
   SATURATED_CPU_PCT % of them on average; sharing them with the service, the machine was that
@@ -17,18 +17,17 @@ breaks one is invalid: it says why, and its figures are left out of every median
   the planned rate the level did not get the load it names. The open model's random arrivals
   need no allowance: JMeter places exactly floor(rate x duration) of them in the window, at random
   times (its PoissonArrivalsRamp), so a short count is the generator's doing.
-- Beyond calibration (`beyond_calibration`): the calibration (bankbench.run.calibration) ran the
-  same plan with the same properties on the same CPUs against a target that costs almost
-  nothing. A planned rate that JMeter did not offer there, or offered short of CPU, is more than
-  it can drive here. The sustained model plans no rate (a closed loop): where JMeter ran short of
-  CPU in calibration, a level whose throughput reached CALIBRATED_SHARE_MAX % of the requests/s it
-  drove there had the generator at its ceiling. (Where it did not, its users' think time bounded
-  the calibration, and a service that keeps up with it is doing well.)
+- Beyond calibration (`beyond_calibration`): the calibration
+  (bankbench.run.experiments.calibration) ran the same plan with the same properties on the same
+  CPUs against a target that costs almost nothing. A planned rate that JMeter did not offer there,
+  or offered short of CPU, is more than it can drive here. The sustained model plans no rate (a
+  closed loop): where JMeter ran short of CPU in calibration, a level whose throughput reached
+  CALIBRATED_SHARE_MAX % of the requests/s it drove there had the generator at its ceiling. (Where
+  it did not, its users' think time bounded the calibration, and a service that keeps up with it is
+  doing well.)
 """
 
 from __future__ import annotations
-
-import pandas as pd
 
 SATURATED_CPU_PCT = 80  # % of the generator's own CPUs, or of the machine when shared
 OFFERED_MIN_PCT = 99  # % of the planned arrival rate
@@ -55,20 +54,20 @@ def cpu_text(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: f
     return f"{loadgen_cpu:.0f} % of a core, the machine {machine_cpu or 0:.0f} % busy"
 
 
-def offered(samples: pd.DataFrame, arrivals: dict | None) -> dict | None:
-    """The arrival rate JMeter offered against the plan's (see the module doc), from the samples
-    of the whole load (`timeStamp`, `threadName`); None where the level plans no rate."""
+def offered(iterations: int, first_ms: float, last_ms: float, arrivals: dict | None) -> dict | None:
+    """The arrival rate the generator offered against the plan's (see the module doc), from the
+    `iterations` of the whole load and the earliest and latest of their starts (epoch ms); None
+    where the level plans no rate."""
     if not arrivals:
         return None
     rate, window_s = arrivals["rate"], arrivals["window_s"]
     planned = rate * window_s
-    starts = samples.groupby("threadName", observed=True)["timeStamp"].min()
-    span_s = (starts.max() - starts.min()) / 1000 + 1 / rate if len(starts) else 0.0
-    offered_rate = len(starts) / max(window_s, span_s)
+    span_s = (last_ms - first_ms) / 1000 + 1 / rate if iterations else 0.0
+    offered_rate = iterations / max(window_s, span_s)
     return {"planned_rate": rate, "offered_rate": round(offered_rate, 3),
             "offered_pct": round(100 * offered_rate / rate, 2),
             "min_offered_pct": OFFERED_MIN_PCT,
-            "iterations": len(starts), "planned_iterations": round(planned)}
+            "iterations": iterations, "planned_iterations": round(planned)}
 
 
 def short_of_plan(figures: dict | None) -> bool:

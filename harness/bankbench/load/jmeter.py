@@ -14,6 +14,9 @@ from bankbench.errors import UserError
 from bankbench.tools import jdk
 
 SETTINGS = paths.JMETER / "bankbench.properties"
+# A level's raw samples as kept in its folder, gzipped; git ignores them (results/LAYOUT.md): the
+# analysis reads the histograms folded from them (bankbench.load.histograms).
+LEVEL_SAMPLES = "jmeter.csv.gz"
 # JMeter's JVM options (JMETER_JVM overrides): those of JMeter's own launcher (bin/jmeter: G1
 # with short pauses, a metaspace bound), with a fixed heap large enough for thousands of threads
 # (Xms = Xmx: no resizing under load) and a small stack each. The GC is named so that it does not

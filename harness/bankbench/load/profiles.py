@@ -10,7 +10,7 @@ from typing import Any
 
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools import placement
 
 LOAD_MODELS = {  # each model in words, for the manifest and the progress
@@ -157,7 +157,7 @@ def _validate(p: Profile) -> None:
         problems.append(f"scenario must be one of {SCENARIOS}")
     if p.start not in STARTS:
         problems.append(f"start must be one of {tuple(STARTS)}")
-    elif p.start == "aot" and (no_cache := [s for s in p.services if not services.has_aot_cache(s)]):
+    elif p.start == "aot" and (no_cache := [s for s in p.services if not processes.has_aot_cache(s)]):
         problems.append(f"start aot needs a JVM service: {', '.join(no_cache)} has no AOT cache")
     if not p.users or any(u <= 0 for u in p.users):
         problems.append("users must be positive")
@@ -183,7 +183,7 @@ def levels(profile: Profile) -> list[Level]:
     """Every level, ordered so each repetition sweeps the matrix once, and the services run one
     after the other at each point of it: a drift of the machine over the run hits them alike.
     Warm starts run a service's levels one after the other in each repetition instead, so one
-    warm service serves them all (bankbench.run.warmup)."""
+    warm service serves them all (bankbench.run.experiments.warmup)."""
     repeats = range(1, profile.repeat + 1)
     if profile.start == "warm":
         return [Level(service, users, pool, repeat, profile) for repeat, pool, service, users in

@@ -2,7 +2,7 @@
 
 Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
 pyplot state, so they work headless and in a notebook alike. The vs-users charts take
-`analysis.aggregate_levels` output and draw each service's medians with their 95 % intervals
+`repeats.aggregate_levels` output and draw each service's medians with their 95 % intervals
 as bars (bankbench.analyse.stats); a level whose money check failed has no median and is not drawn.
 """
 
@@ -17,7 +17,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from bankbench import registry
-from bankbench.analyse.analysis import Timeline, by_service, main_pool
+from bankbench.analyse.repeats import main_pool
+from bankbench.analyse.summaries import by_service
+from bankbench.analyse.timelines import Timeline
 
 # Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
 # taken by its place in services.yaml; services beyond them, or no longer in it, are grey.
@@ -108,7 +110,7 @@ def gc_time(levels: pd.DataFrame) -> Figure:
 
 def errors_by_status(statuses: pd.DataFrame, names: list[str]) -> Figure:
     """Failed requests by answer (HTTP status, "assertion", "no response") vs users, stacked
-    bars in % of the measured requests, a panel per service (`analysis.error_statuses`)."""
+    bars in % of the measured requests, a panel per service (`repeats.error_statuses`)."""
     statuses, pool = _at_main_pool(statuses)
     users = sorted(statuses["users"].unique())
     colours = _status_colours(names)
@@ -180,7 +182,7 @@ def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
 
 
 def service_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
-    """The services' own figures per second of one level each (`analysis.service_timeline`):
+    """The services' own figures per second of one level each (`timelines.service_timeline`):
     throughput by their request counters, pool connections in use and waiting, GC pause time
     and heap, with warm-up and faults marked as in `latency_over_time`."""
     fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
@@ -321,7 +323,7 @@ def p99_vs_rate(levels: pd.DataFrame, target_ms: float) -> Figure:
 def rss_vs_heap(frame: pd.DataFrame) -> Figure:
     """Peak RSS at each heap limit of the sweep, at the service's capacity rate (hollow: missed
     the target), and with the service's own settings as a dashed line
-    (`bankbench.analyse.capacity.rss_by_heap`)."""
+    (`bankbench.analyse.capacity_figures.rss_by_heap`)."""
     fig, (ax,) = _figure()
     swept = frame[frame["heap_mb"].notna()]
     _draw_services(ax, swept, "heap_mb", "rss_mb", linestyle=":")

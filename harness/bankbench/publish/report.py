@@ -17,7 +17,16 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bankbench import paths
-from bankbench.analyse import analysis, capacity, narrative, projection, runs, sensitivity
+from bankbench.analyse import (
+    capacity_figures as capacity,
+    narrative,
+    projection,
+    repeats,
+    runs,
+    sensitivity,
+    summaries,
+    timelines,
+)
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.checks import verify
@@ -28,8 +37,9 @@ CHARTS_DIR = "charts"  # under the report folder, owned by the report: emptied a
 TITLE = "# bankbench results"
 INTRO = """\
 Every figure below is computed by `harness/bankbench` from the run folders (see
-`results/LAYOUT.md`) only. Latency percentiles are exact, over each level's measured window:
-samples of the ramp-up and warm-up are left out. Each figure is the median of the repeats whose
+`results/LAYOUT.md`) only. Latency percentiles come from each level's HdrHistograms (exact below
+2,048 ms, within 0.1 % above), over its measured window: requests of the ramp-up and warm-up are
+left out. Each figure is the median of the repeats whose
 money check passed and whose load generator held up, with its 95 % confidence interval in
 brackets and as bars in the charts: a bootstrap of the median over the repeats where a level has
 at least 3, else over the level's per-second buckets (throughput and p99 only). Two services
@@ -42,7 +52,7 @@ marked INVALID, and both are left out of the medians, charts and comparisons. Ea
 CPUs the service had; compare services within a run, and absolute figures only with the same
 hardware."""
 THEN_AND_NOW = """\
-The 2018 and 2019 figures are the articles' own (`results/published.csv`): they came from
+The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
 
 PROJECTION_LIMITS = """\
@@ -64,18 +74,17 @@ on AWS is shown, the projection takes its CPU per request, at the highest rate t
 target, instead of this machine's."""
 
 
-def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = True) -> Path:
+def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = False) -> Path:
     """Renders the report of `run_dirs` (default: the latest run of each profile) into
-    `out_dir`: README.md, charts/*.png and, with `execute_notebook`, results.html.
-    Returns the README's path."""
+    `out_dir`: README.md, charts/*.png and, with `execute_notebook`, results.html (built on
+    demand, `make report-html`: git ignores it). Returns the README's path."""
     selected = runs.load_runs(run_dirs)
     charts_dir = out_dir / CHARTS_DIR
     shutil.rmtree(charts_dir, ignore_errors=True)  # charts of runs no longer shown
     charts_dir.mkdir(parents=True)
-    intro = INTRO
-    if execute_notebook:
-        intro += "\n\nThe same, with the code: [results.html](results.html) (explore with `results/results.ipynb`)."
-    published = runs.read_published()
+    intro = INTRO + ("\n\nThe same, with the code: `make report-html` writes it as results.html here "
+                     "(explore with `results/results.ipynb`).")
+    published = runs.read_articles()
     series, single = runs.by_series(selected)
     headline = sensitivity.headline(selected)  # under the title: whether the test bed decides the verdict
     sections = [*environments_sections(single),
@@ -99,9 +108,9 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
     out for a run none of whose levels has them (runs before service_metrics.csv), the errors by
     answer for a run without errors.
     """
-    levels = analysis.aggregate_levels(run.summary)
-    statuses, names = analysis.error_statuses(run.summary)
-    scraped = analysis.has_service_metrics(run.summary)
+    levels = repeats.aggregate_levels(run.summary)
+    statuses, names = repeats.error_statuses(run.summary)
+    scraped = summaries.has_service_metrics(run.summary)
     figures = {
         "latency": charts.latency_percentiles(levels),
         "throughput": charts.throughput(levels),
@@ -112,10 +121,10 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
     }
     if levels["pool"].nunique() > 1:
         figures["pool"] = charts.pool_sweep(levels)
-    chosen = analysis.timeline_levels(run.summary, timeline_users)
-    timelines = {service: analysis.timeline(run.level_dir(level)) for service, level in chosen.items()}
-    figures["timeline"] = charts.latency_over_time(timelines, f"Over time: {', '.join(chosen.values())}")
-    own = {service: analysis.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
+    chosen = timelines.timeline_levels(run.summary, timeline_users)
+    over_time = {service: timelines.timeline(run.level_dir(level)) for service, level in chosen.items()}
+    figures["timeline"] = charts.latency_over_time(over_time, f"Over time: {', '.join(chosen.values())}")
+    own = {service: timelines.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
     own = {service: timeline for service, timeline in own.items() if timeline is not None}
     if scraped and own:
         figures["service-timeline"] = charts.service_over_time(
@@ -237,7 +246,7 @@ def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
 
 def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
     """CPU per request and p99 vs the offered rate over an efficiency run's valid levels."""
-    levels = analysis.aggregate_levels(run.summary)  # the levels the load generator held up in
+    levels = repeats.aggregate_levels(run.summary)  # the levels the load generator held up in
     return {"cpu-per-request": charts.cpu_per_request(levels), "p99-vs-rate": charts.p99_vs_rate(levels, target_ms)}
 
 
@@ -342,8 +351,8 @@ def run_section(run: Run, published: pd.DataFrame, charts_dir: Path) -> str:
         *faults_section(run),
         "### Side by side",
         f"Throughput in requests/s, latency in ms; median [95 % interval].\n\n```text\n"
-        f"{analysis.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
-        f"variation):\n\n```text\n{analysis.spread_table(run.summary)}\n```",
+        f"{repeats.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
+        f"variation):\n\n```text\n{repeats.spread_table(run.summary)}\n```",
         *efficiency_table(run),
         "### Charts",
         *(_save(figure, charts_dir / f"{run.id}-{name}.png") for name, figure in run_charts(run).items()),
@@ -397,8 +406,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run folders (default: the latest run of each profile under results/runs/)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR",
                         help="report folder (default: results/report/)")
-    parser.add_argument("--no-notebook", dest="notebook", action="store_false",
-                        help="do not execute the notebook (no results.html): faster")
+    parser.add_argument("--html", dest="notebook", action="store_true",
+                        help="also execute the notebook into results.html (make report-html; minutes)")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench.analyse import analysis, formatting, sensitivity, stats
-from bankbench.analyse.capacity import Capacity
+from bankbench.analyse import formatting, repeats, sensitivity, stats, summaries
+from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
@@ -50,9 +50,9 @@ LOAD_GENERATOR = "load generator"  # header of the levels table's verdict on the
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
     """Per service x users (x pool): requests, throughput, latency, errors (and by status),
     service CPU and RSS, and the load generator's verdict."""
-    keys, statuses = ["service", *analysis.row_keys(summary)], analysis.status_columns(summary)
-    aggregated = analysis.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
-    aggregated = aggregated.sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
+    keys, statuses = ["service", *repeats.row_keys(summary)], summaries.status_columns(summary)
+    aggregated = repeats.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
+    aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
     table = _text(aggregated, keys, LEVEL_COLUMNS)
     table.insert(table.columns.get_loc(LATENCY["error_pct"][0]) + 1, ERRORS_BY_STATUS,
                  _by_status(aggregated, statuses))
@@ -63,7 +63,7 @@ def levels(summary: pd.DataFrame) -> pd.DataFrame:
 def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame, keys: list[str]) -> pd.Series:
     """`ok`, or `INVALID r2: <reasons>` for each repeat whose load generator did not hold up
     (bankbench.load.generator); the cells in the order of `aggregated`."""
-    invalid = summary[~summary[analysis.VALID]]
+    invalid = summary[~summary[summaries.VALID]]
     reasons = {key: "; ".join(f"INVALID r{row['repeat']}: {row['loadgen.reasons']}" for _, row in rows.iterrows())
                for key, rows in invalid.groupby(keys)}
     return pd.Series([reasons.get(tuple(row), "ok") for row in aggregated[keys].itertuples(index=False)],
@@ -75,7 +75,7 @@ def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
     had (median [95 % interval]), "-" for none."""
     cells = {column: formatting.spread_column(aggregated, column, count) for column in columns}
     def cell(i: int) -> str:
-        parts = [f"{column.removeprefix(analysis.ERRORS_BY_STATUS)}: {cells[column][i]}"
+        parts = [f"{column.removeprefix(summaries.ERRORS_BY_STATUS)}: {cells[column][i]}"
                  for column in columns if aggregated.loc[i, [column, f"{column}.high"]].max() > 0]
         return "; ".join(parts) or "-"
     return pd.Series([cell(i) for i in aggregated.index], index=aggregated.index, dtype=object)
@@ -83,10 +83,10 @@ def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
 
 def labels(run: Run) -> tuple[int, pd.DataFrame]:
     """The largest user count at the main pool, and the per-label figures of its levels."""
-    per_label = analysis.label_summary(run.path, run.summary)
-    at_pool = per_label[per_label["pool"] == analysis.main_pool(run.summary)]
+    per_label = summaries.label_summary(run.path, run.summary)
+    at_pool = per_label[per_label["pool"] == repeats.main_pool(run.summary)]
     users = int(at_pool["users"].max())
-    aggregated = analysis.aggregate_repeats(at_pool[at_pool["users"] == users], list(LATENCY),
+    aggregated = repeats.aggregate_repeats(at_pool[at_pool["users"] == users], list(LATENCY),
                                             keys=["service", "label"])
     return users, _text(aggregated, ["service", "label"], LATENCY)
 
@@ -102,7 +102,7 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     tables = {}
     for profile, group in by_profile.items():
         if len({run.manifest.get("env") for run in group}) > 1:
-            aggregated = pd.concat([analysis.aggregate_repeats(run.summary, list(columns))
+            aggregated = pd.concat([repeats.aggregate_repeats(run.summary, list(columns))
                                     .assign(env=run.manifest.get("env", "")) for run in group],
                                    ignore_index=True)
             tables[profile] = _text(aggregated, ["service", "users", "pool", "env"], columns)
@@ -147,11 +147,11 @@ def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
     is compiled ahead of time, so its cold start is the AOT figure)."""
     tables = {}
     for family, group in start_runs(runs).items():
-        texts = {start: _text(analysis.aggregate_repeats(run.summary, list(HEADLINE)),
+        texts = {start: _text(repeats.aggregate_repeats(run.summary, list(HEADLINE)),
                               ["users", "service"], HEADLINE).set_index(["users", "service"])
                  for start, run in group.items()}
         keys = sorted(set().union(*(text.index for text in texts.values())),
-                      key=lambda key: (key[0], analysis.service_order(key[1])))
+                      key=lambda key: (key[0], summaries.service_order(key[1])))
         table = pd.DataFrame(keys, columns=["users", "service"])
         for header, _ in HEADLINE.values():
             for start in group:
@@ -163,7 +163,7 @@ def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
 
 def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict) -> pd.DataFrame:
     """Key columns, repeats, then one text column per figure, the first telling failed repeats."""
-    aggregated = aggregated.sort_values(keys, key=analysis.sort_key).reset_index(drop=True)
+    aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
     table = aggregated[keys].copy()
     table["repeats"] = aggregated["repeats"]
     for i, (column, (header, fmt)) in enumerate(columns.items()):
@@ -188,12 +188,12 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
     every repeat, how many repeats it did not hold up in (bankbench.load.generator), and the
     figures of the others."""
     keys = ["service", "users"]
-    invalid = (~summary[analysis.VALID]).groupby([summary[k] for k in keys]).sum().rename("invalid repeats")
-    offered = summary.assign(money_ok=True, **{analysis.VALID: True})  # the share over every repeat
-    delivered = analysis.aggregate_repeats(offered, [OFFERED], keys=keys)
-    figures = analysis.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)  # the usable repeats'
+    invalid = (~summary[summaries.VALID]).groupby([summary[k] for k in keys]).sum().rename("invalid repeats")
+    offered = summary.assign(money_ok=True, **{summaries.VALID: True})  # the share over every repeat
+    delivered = repeats.aggregate_repeats(offered, [OFFERED], keys=keys)
+    figures = repeats.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)  # the usable repeats'
     table = _text(figures, keys, EFFICIENCY).rename(columns={"users": "offered it/s"})
-    merged = delivered.merge(invalid.reset_index(), on=keys).sort_values(keys, key=analysis.sort_key)
+    merged = delivered.merge(invalid.reset_index(), on=keys).sort_values(keys, key=summaries.sort_key)
     merged = merged.reset_index(drop=True)
     table.insert(2, "offered %", formatting.spread_column(merged, OFFERED))
     table.insert(3, "invalid repeats", merged["invalid repeats"].astype(int))
@@ -287,8 +287,8 @@ def money_failures(run: Run) -> pd.DataFrame:
 
 def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     """Each published study next to this run (main pool), at the published user counts."""
-    at_pool = summary[summary["pool"] == analysis.main_pool(summary)]
-    now = analysis.aggregate_repeats(at_pool, [f"overall.{name}" for name in THEN_AND_NOW])
+    at_pool = summary[summary["pool"] == repeats.main_pool(summary)]
+    now = repeats.aggregate_repeats(at_pool, [f"overall.{name}" for name in THEN_AND_NOW])
     ours = now[["users", "service"]].copy()
     for name, header in THEN_AND_NOW.items():
         ours[f"this run {header}"] = formatting.spread_column(now, f"overall.{name}")
@@ -296,7 +296,7 @@ def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame
     merged = theirs.merge(ours, on=["users", "service"], how="outer")
     merged = merged[merged["users"].isin(published["users"])]
     merged = merged.fillna(dict.fromkeys(theirs, "-")).fillna("not run")
-    return merged.sort_values(["users", "service"], key=analysis.sort_key, ignore_index=True)
+    return merged.sort_values(["users", "service"], key=summaries.sort_key, ignore_index=True)
 
 
 def _published(published: pd.DataFrame) -> pd.DataFrame:
@@ -316,10 +316,10 @@ def placement_figures(series: list[Run]) -> pd.DataFrame:
     rows = []
     for rank, run in enumerate(sensitivity.ordered(series)):
         for (users, service), group in sensitivity.levels(run).groupby(["users", "service"]):
-            held = group[analysis.usable(group)]
+            held = group[summaries.usable(group)]
             figures = {column: stats.figure(held, column) for column in sensitivity.FIGURES}
             short = len(group) - len(held)
-            rows.append(((users, rank, analysis.service_order(service)), {
+            rows.append(((users, rank, summaries.service_order(service)), {
                 "users": f"{users:,}", "placement": run.placement, "service": service,
                 **{name: with_interval(figures[column].value, figures[column].low, figures[column].high)
                    for column, (name, _) in sensitivity.FIGURES.items()},

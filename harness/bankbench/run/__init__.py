@@ -1,3 +1,5 @@
-"""A benchmark run: the runner drives an environment (native, compose or aws) level by level,
-with the load, faults (chaos) and measurements, and writes results/runs/<run>/.
+"""A benchmark run: the runner (runner.py) drives one environment (environments/: native,
+compose, aws) level by level, with the experiments a run makes besides the levels' load
+(experiments/: the load generator's calibration, the warm-up, faults, the capacity search), and
+writes results/runs/<run>/.
 """

@@ -1,6 +1,6 @@
-"""Runs a benchmark in any environment (bankbench.run.env): the load generator's calibration,
-then for each level a fresh database, the service, the load, the money check, and the load
-generator's verdict.
+"""Runs a benchmark in any environment (bankbench.run.environments.interface): the load
+generator's calibration, then for each level a fresh database, the service, the load, the money
+check, and the load generator's verdict.
 
 Writes results/runs/<run>/ as results/LAYOUT.md describes, printing a progress line per level.
 """
@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
 from pathlib import Path
 
-from bankbench import paths, registry
-from bankbench.analyse import analysis, runs
+from bankbench import paths, registry, runid
+from bankbench.analyse import levels, runs
 from bankbench.analyse.rawdata import write_json
 from bankbench.checks import verify
 from bankbench.errors import UserError
 from bankbench.load import generator
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand
 from bankbench.measure import manifest
-from bankbench.run import calibration, chaos, warmup
-from bankbench.run.env import Env, Options
-from bankbench.run.native import Native
+from bankbench.run import compact
+from bankbench.run.environments.interface import Env, Options
+from bankbench.run.environments.native import Native
+from bankbench.run.experiments import calibration, chaos, warmup
 from bankbench.system import hot, money
 from bankbench.tools.pg import SETTINGS_SQL, parse_settings
 
@@ -54,15 +54,16 @@ class Session:
     def __enter__(self) -> Session:
         opts, env = self.opts, self.env
         self.affinity = os.sched_getaffinity(0)
+        # The run's one id: its folder's name, and on AWS its prefix in S3 (bankbench.runid).
+        self.final = paths.RUNS / runid.run_id(env.name, opts.profile.name)
         try:
-            self.where = env(opts)  # before the run's folder: one that cannot open (no stack, no engine) leaves none
+            # Before the run's folder: one that cannot open (no stack, no engine) leaves none.
+            self.where = env(opts, self.final.name)
         except BaseException:
             os.sched_setaffinity(0, self.affinity)
             raise
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        self.final = paths.RUNS / f"{stamp}-{env.name}-{opts.profile.name}"
         self.run_dir = runs.incomplete_dir(self.final)
-        # A warm service serves the following levels of its service and pool (run.warmup).
+        # A warm service serves the following levels of its service and pool (experiments.warmup).
         self.kept = warmup.Kept() if opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu) else None
         try:
             (self.run_dir / "levels").mkdir(parents=True)
@@ -77,7 +78,7 @@ class Session:
 
     def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None) -> Path:
         """Runs `level` into levels/<its id>/ and returns that folder; `calibrated`: what the
-        load generator's calibration found for its load (bankbench.run.calibration)."""
+        load generator's calibration found for its load (bankbench.run.experiments.calibration)."""
         out = self.run_dir / "levels" / level.id
         _run_level(out, level, self.where, int(self.pg["max_connections"]), calibrated, tag, remaining_s,
                    self.kept)
@@ -162,6 +163,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
                                    **where.level_settings(), **started, **extra,
                                    **({"calibration": calibrated} if calibrated else {}))
     write_json(out / "level.json", document)
+    compact.compact(out)
     verdict = _print_level(out, level, tag, check, extra.get("faults", []), started_ms)
     write_json(out / "level.json", {**document, "loadgen": verdict})  # as judged when the level ended
     if not check["ok"]:
@@ -171,7 +173,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
 def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> dict:
     """The level's line of figures (`summarize` writes the summaries) with the load generator's
     verdict, and its faults; returns the verdict (bankbench.load.generator)."""
-    summary = analysis.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
+    summary = levels.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
     details = [f"calibration: {calibration.brief(summary['level'].get('calibration'))}"]
     if verdict["valid"]:

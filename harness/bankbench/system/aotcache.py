@@ -32,7 +32,7 @@ MIN_JDK = 25
 TRAINING_S = 20
 TRAINING_CLIENTS = 8
 # Starts the variant with the given JVM options (before -jar) on a throwaway database, logging to
-# the path, and stops it on exit: bankbench.system.services.local_service, passed in because
+# the path, and stops it on exit: bankbench.system.processes.local_service, passed in because
 # that module imports this one.
 Training = Callable[[list[str], Path], AbstractContextManager[Any]]
 

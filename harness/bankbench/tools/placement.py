@@ -56,7 +56,7 @@ class Placement:
     def loadgen_peers(self) -> tuple[str, ...]:
         """The measured processes (as the resource samples name them) that run on the load
         generator's CPUs beside it, when it has CPUs of its own: whether it was short of CPU
-        depends on them too (bankbench.analyse.analysis)."""
+        depends on them too (bankbench.analyse.levels)."""
         return (POSTGRES,) if self.mode == SERVICE_ALONE else ()
 
     def pin_harness(self) -> None:

@@ -4,7 +4,7 @@ import boto3
 from moto import mock_aws
 
 from bankbench.analyse.rawdata import read_metrics
-from bankbench.run.aws import cloudwatch as insights
+from bankbench.run.environments.aws import cloudwatch as insights
 
 STACK = {
     "cluster_name": "bankbench",

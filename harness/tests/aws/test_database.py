@@ -1,6 +1,6 @@
 import subprocess
 
-from bankbench.run.aws import database
+from bankbench.run.environments.aws import database
 from bankbench.tools.pg import RECREATE_DATABASE
 
 

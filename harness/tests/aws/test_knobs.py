@@ -16,7 +16,7 @@ from bankbench import cli
 from bankbench.commands.bench import options
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.run.aws import levels
+from bankbench.run.environments.aws import workload
 
 ROOT = Path(__file__).resolve().parents[3]
 # A value for each knob the Makefile's header lists (test_the_sample_covers_every_knob).
@@ -67,7 +67,7 @@ def test_each_knob_reaches_both(knob: str) -> None:
 def test_the_driver_parses_every_knob_and_refuses_by_name_what_it_cannot_do() -> None:
     args = aws_bench(bench_arguments("aws-bench", **SAMPLE))
     with pytest.raises(UserError) as refused:
-        levels.refuse_unsupported(args)
+        workload.refuse_unsupported(args)
     for flag in ("--pg-max-connections", "--non-durable", "--chaos", "--profile-cpu", "--cpu-placement",
                  "--start"):
         assert flag in str(refused.value)
@@ -76,7 +76,7 @@ def test_the_driver_parses_every_knob_and_refuses_by_name_what_it_cannot_do() ->
 def test_the_driver_plans_the_levels_of_the_other_knobs() -> None:
     knobs = {k: v for k, v in SAMPLE.items() if k not in NOT_ON_AWS}
     args = aws_bench(bench_arguments("aws-bench", **knobs))
-    levels.refuse_unsupported(args)
+    workload.refuse_unsupported(args)
     (run,) = options(args)
     planned = [level.as_dict() for level in profiles.levels(run.profile)]
     assert [level["id"] for level in planned] == [

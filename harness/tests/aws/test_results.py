@@ -3,7 +3,7 @@ import gzip
 import boto3
 from moto import mock_aws
 
-from bankbench.run.aws.results import RunStore
+from bankbench.run.environments.aws.results import RunStore
 
 LEVEL = "go-u4-p95-r1"
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bankbench import config, paths, registry
+from bankbench import config, paths, registry, runid
 from bankbench.load import profiles
-from bankbench.run import composefile
-from bankbench.run.compose import Compose
-from bankbench.run.env import Options
+from bankbench.run.environments import composefile
+from bankbench.run.environments.compose import Compose
+from bankbench.run.environments.interface import Options
 from bankbench.tools import placement
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(
@@ -80,7 +80,8 @@ def test_containers_get_their_cpus_and_report_healthy() -> None:
     two = len(os.sched_getaffinity(0)) > 1
     where = placement.plan(placement.SERVICE_ALONE if two else placement.SHARED)
     affinity = os.sched_getaffinity(0)
-    env = Compose(Options(profiles.load("smoke"), where, pg_max_connections=config.max_connections(), durable=True))
+    opts = Options(profiles.load("smoke"), where, pg_max_connections=config.max_connections(), durable=True)
+    env = Compose(opts, runid.run_id(Compose.name, "smoke"))
     os.sched_setaffinity(0, affinity)  # the environment pins the harness to the load generator's CPUs
     try:
         container = env.start("go", config.DEFAULT_POOL_SIZE, Path("/dev/null"))

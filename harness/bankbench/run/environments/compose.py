@@ -12,10 +12,10 @@ from pathlib import Path
 from bankbench import config, paths, registry
 from bankbench.errors import UserError
 from bankbench.measure import resources
-from bankbench.run import composefile, images
-from bankbench.run.env import Options
-from bankbench.run.local import Local
-from bankbench.system import services
+from bankbench.run.environments import composefile, images
+from bankbench.run.environments.interface import Options
+from bankbench.run.environments.local import Local
+from bankbench.system import processes
 
 
 @dataclass
@@ -40,11 +40,11 @@ class Compose(Local):
 
     name = "compose"
 
-    def __init__(self, opts: Options):
+    def __init__(self, opts: Options, run_id: str):
         if not opts.durable:
             raise UserError("ENV=compose runs durable PostgreSQL only")
         registry.require_images(opts.profile.services, self.name)
-        super().__init__(opts)
+        super().__init__(opts, run_id)
         base_images = _base_images()
         self.env = {**base_images, **os.environ,
                     "PG_MAX_CONNECTIONS": str(opts.pg_max_connections),
@@ -108,7 +108,7 @@ class Compose(Local):
         """What the containers run with: docker-compose.yml passes the pool and the acquire
         timeout, and the Java image starts with its copy of bank-java/jvm.options."""
         return {"acquire_timeout_ms": config.acquire_timeout_ms(),
-                "jvm_options": services.jvm_options(), "java_aot_cache": False, "java_opts": ""}
+                "jvm_options": processes.jvm_options(), "java_aot_cache": False, "java_opts": ""}
 
     def psql(self, sql: str) -> str:
         return self.run("exec", "-T", "postgres", "psql", "-X", "-q", "-A", "-t", "-U",

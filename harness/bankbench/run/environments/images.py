@@ -17,7 +17,7 @@ from pathlib import Path
 from bankbench import registry
 from bankbench.errors import UserError
 from bankbench.measure import manifest
-from bankbench.run import composefile
+from bankbench.run.environments import composefile
 
 
 def _docker(*args: str) -> subprocess.CompletedProcess:

@@ -1,7 +1,7 @@
 """Where a benchmark runs: the operations the runner drives in every environment (Env), and the
-options of a run. Three environments implement it: native processes (bankbench.run.native, the
-default) and docker compose (bankbench.run.compose) on this machine, and AWS ECS
-(bankbench.run.aws).
+options of a run. Three environments implement it: native processes
+(bankbench.run.environments.native, the default) and docker compose
+(bankbench.run.environments.compose) on this machine, and AWS ECS (bankbench.run.environments.aws).
 
 An environment gives the load generator's calibration, a fresh database per level, a started
 service, the level's load, psql for the checks, and what the manifest says of it: the machine,
@@ -25,7 +25,7 @@ class Options:
     pg_max_connections: int  # passed to the server (AWS: its image's, db/postgresql.conf's)
     durable: bool
     dashboard: bool = True
-    chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.chaos)
+    chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.experiments.chaos)
     profile_cpu: bool = False  # a flame graph of the service per level (bankbench.measure.cpuprofile)
     series: str = ""  # the runs of one bench over several CPU placements share it (bankbench.analyse.runs)
 
@@ -48,19 +48,21 @@ class Load(Protocol):
 
 
 class Env(Protocol):
-    """An environment, opened with the run's options and closed when the run ends."""
+    """An environment, opened for one run (its options, its id) and closed when the run ends."""
 
     name: str
     local_build: bool  # it runs this checkout's build: the run starts with `bankbench verify` of it
+    run_id: str  # the run's one id (bankbench.runid): its folder's name, on AWS its S3 prefix too
 
-    def __init__(self, opts: Options) -> None: ...
+    def __init__(self, opts: Options, run_id: str) -> None: ...
 
     def describe(self) -> str:
         """Where the run happens, for its first line."""
 
     def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
         """What the load generator drives for each load of `levels`, by user count
-        (bankbench.run.calibration), recorded in `run_dir`; empty where it is not calibrated."""
+        (bankbench.run.experiments.calibration), recorded in `run_dir`; empty where it is not
+        calibrated."""
 
     def reset(self) -> None:
         """A new database with the schema alone: every environment's level starts from it."""

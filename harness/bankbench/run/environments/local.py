@@ -17,9 +17,9 @@ from bankbench.load.profiles import Level
 from bankbench.measure import cpuprofile, manifest
 from bankbench.measure.resources import Sampler
 from bankbench.measure.scrape import Scraper
-from bankbench.run import calibration, chaos
-from bankbench.run.env import Options
-from bankbench.system import services
+from bankbench.run.environments.interface import Options
+from bankbench.run.experiments import calibration, chaos
+from bankbench.system import processes
 from bankbench.tools.placement import SHARED, allowed
 
 
@@ -31,8 +31,8 @@ class Local:
     name: str
     local_build = True
 
-    def __init__(self, opts: Options):
-        self.opts = opts
+    def __init__(self, opts: Options, run_id: str):
+        self.opts, self.run_id = opts, run_id
         self.placement = opts.placement
         self.placement.pin_harness()
         self._versions: dict[str, str] | None = None
@@ -64,7 +64,7 @@ class Local:
 
     def level_settings(self) -> dict[str, object]:
         """The placement's mode; when the load generator has CPUs of its own, how many, and the
-        processes that share them (bankbench.analyse.analysis, `loadgen_saturated`)."""
+        processes that share them (bankbench.analyse.levels, `loadgen_saturated`)."""
         where = self.placement
         if where.mode == SHARED:
             return {"cpu_placement": where.mode}
@@ -87,7 +87,7 @@ class LocalLoad:
         """What the service's environment needs for this load (the CPU profile's hook)."""
         return self.profile.env() if self.profile else None
 
-    def run(self, svc: services.Running, tag: str, remaining_s: float) -> tuple[int, int]:
+    def run(self, svc: processes.Running, tag: str, remaining_s: float) -> tuple[int, int]:
         """Runs JMeter against `svc`, sampling meanwhile; returns the load's (started, ended) ms."""
         level, out, where = self.level, self.out, self.where
         props = {**level.jmeter_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}

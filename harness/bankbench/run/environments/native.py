@@ -8,9 +8,9 @@ from pathlib import Path
 
 from bankbench import config
 from bankbench.measure import manifest, resources
-from bankbench.run.env import Options
-from bankbench.run.local import Local
-from bankbench.system import aotcache, services
+from bankbench.run.environments.interface import Options
+from bankbench.run.environments.local import Local
+from bankbench.system import aotcache, processes
 from bankbench.tools.pg import Cluster, free_port
 
 
@@ -19,8 +19,8 @@ class Native(Local):
 
     name = "native"
 
-    def __init__(self, opts: Options):
-        super().__init__(opts)
+    def __init__(self, opts: Options, run_id: str):
+        super().__init__(opts, run_id)
         self.cluster = Cluster.create(max_connections=opts.pg_max_connections, durable=opts.durable,
                                       cpus=self.placement.postgres_cpus)
 
@@ -28,8 +28,8 @@ class Native(Local):
         self.cluster.reset()
 
     def start(self, service: str, pool: int, log: Path,
-              extra_env: dict[str, str] | None = None, aot: bool = False) -> services.Running:
-        return services.get(service, aot=aot or None, settings=extra_env).start(
+              extra_env: dict[str, str] | None = None, aot: bool = False) -> processes.Running:
+        return processes.get(service, aot=aot or None, settings=extra_env).start(
             port=free_port(), pool=pool, db_env=self.cluster.env(), log=log, cpus=self.placement.service_cpus)
 
     def pg_pid(self) -> int:
@@ -45,7 +45,7 @@ class Native(Local):
     def service_settings(self) -> dict[str, object]:
         """What the services run with here, beyond the pool of each level."""
         return {"acquire_timeout_ms": config.acquire_timeout_ms(),
-                "jvm_options": services.jvm_options(),
+                "jvm_options": processes.jvm_options(),
                 "java_aot_cache": aotcache.enabled(),
                 "java_opts": os.environ.get("JAVA_OPTS", "")}
 

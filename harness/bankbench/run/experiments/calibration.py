@@ -4,7 +4,7 @@ For each load of a run's profile (a user count: the service and pool do not chan
 is asked), JMeter runs the plan with the level's properties and settings, on the CPUs of the
 run's placement, against the calibration target (jmeter/calibrate: the plan's answers at almost
 no cost, on the service's CPUs). What it achieved is the calibration of that load
-(`analysis.generator_figures`): the requests/s it drove, the arrival rate it offered against the
+(`levels.generator_figures`): the requests/s it drove, the arrival rate it offered against the
 plan's, its CPU, and whether it drove the planned rate (bankbench.load.generator judges each
 level by it).
 
@@ -26,13 +26,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bankbench import paths
-from bankbench.analyse import analysis, runs
-from bankbench.analyse.rawdata import read_json, read_metrics, read_samples, write_json
+from bankbench.analyse import levels, runs
+from bankbench.analyse.rawdata import read_json, read_metrics, write_json
 from bankbench.errors import UserError
-from bankbench.load import generator, jmeter
+from bankbench.load import generator, histograms, jmeter
 from bankbench.load.profiles import Level
 from bankbench.measure import manifest, resources
-from bankbench.system import services
+from bankbench.system import processes
 from bankbench.tools import jdk
 from bankbench.tools.pg import free_port
 from bankbench.tools.placement import SHARED, Placement
@@ -107,7 +107,8 @@ def measure(level: Level, placement: Placement, key: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="bankbench-calibration-") as work:
         out = Path(work)
         run = drive(level, placement, out)
-        figures = analysis.generator_figures(run, read_samples(out / "jmeter.csv"), read_metrics(out / "metrics.csv"))
+        requests = histograms.from_samples(histograms.read_samples(out / "jmeter.csv"), run["measure_from_ms"])
+        figures = levels.generator_figures(run, requests, read_metrics(out / "metrics.csv"))
     # The machine's CPU is in % of all its CPUs, the processes' in % of one core.
     machine, ours = figures["machine_cpu_mean"], (figures["loadgen_cpu_mean"] or 0) + (figures["service_cpu_mean"] or 0)
     other = None if machine is None else round(machine * (os.cpu_count() or 1) - ours, 1)
@@ -120,7 +121,7 @@ def drive(level: Level, placement: Placement, out: Path) -> dict:
     service's CPUs), sampling CPU meanwhile: jmeter.csv, jmeter.log and metrics.csv
     into `out`. Returns the run's level.json document (results/LAYOUT.md)."""
     hot = level.profile.hot_accounts if level.profile.scenario == "contention" else 0
-    target = services.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
+    target = processes.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
         port=free_port(), pool=1, db_env={}, log=out / "target.log", cpus=placement.service_cpus)
     sampler = resources.Sampler(out / "metrics.csv", resources.Tree(target.pid), resources.Tree(None))
     jm = None

@@ -1,21 +1,21 @@
 """`make capacity`: per service, the highest open-model rate at which it meets a latency target
-(bankbench.analyse.capacity.Target: p99, errors, the rate delivered),
+(bankbench.analyse.capacity_figures.Target: p99, errors, the rate delivered),
 and at that rate the smallest heap at which it still does.
 
 Each probe is a short level of profile `capacity` (profiles.toml) on a warm service, run by the
 runner's Session into one run folder, as `make bench` runs its levels, and judged by the load
-generator's calibration of its rate (bankbench.run.calibration, cached); the searches are
-bankbench.run.search's. The rate search climbs the profile's ladder of rates, bisects, and
-confirms the rate found by `repeat` more levels. The heap sweep starts the service with its heap
-limited as its registry entry says (`heap` in services.yaml) and keeps the same target at that
-rate; a heap probe that missed only because the load generator fell short says nothing of the
-heap, so it runs again (up to `repeat` more times). capacity.json in the run folder says what
-each probe found and what the searches concluded (results/LAYOUT.md); it is rewritten after
-every probe, so an interrupted run keeps what it found.
+generator's calibration of its rate (bankbench.run.experiments.calibration, cached); the searches
+are bankbench.run.experiments.bisection's. The rate search climbs the profile's ladder of rates,
+bisects, and confirms the rate found by `repeat` more levels. The heap sweep starts the service
+with its heap limited as its registry entry says (`heap` in services.yaml) and keeps the same
+target at that rate; a heap probe that missed only because the load generator fell short says
+nothing of the heap, so it runs again (up to `repeat` more times). capacity.json in the run folder
+says what each probe found and what the searches concluded (results/LAYOUT.md); it is rewritten
+after every probe, so an interrupted run keeps what it found.
 
 The time budget is shared among the services, each getting an equal share of what is left when
 its turn comes; a probe starts only if its load fits in its service's share (a warm-up, at most
-bankbench.run.warmup.MAX_S, may come on top).
+bankbench.run.experiments.warmup.MAX_S, may come on top).
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from dataclasses import asdict
 from pathlib import Path
 
 from bankbench import registry
-from bankbench.analyse import analysis
-from bankbench.analyse.capacity import FILE, LOADGEN, Target
+from bankbench.analyse import levels
+from bankbench.analyse.capacity_figures import FILE, LOADGEN, Target
 from bankbench.errors import UserError
 from bankbench.load import generator
 from bankbench.load.profiles import Level
-from bankbench.run import search
-from bankbench.run.env import Options
+from bankbench.run.environments.interface import Options
+from bankbench.run.experiments import bisection
 from bankbench.run.runner import Session
 
 HEAPS_MB = (64, 128, 256, 512, 1024)  # the heap sweep
@@ -69,7 +69,7 @@ class _Service:
         self.level_s = Level(service, 1, 1, 1, self.profile).expected_s + LEVEL_OVERHEAD_S
 
     def search(self, heaps: tuple[int, ...], precision: float) -> None:
-        rate = search.highest_rate(self.probe, self.profile.users, precision, self.profile.repeat, self.over)
+        rate = bisection.highest_rate(self.probe, self.profile.users, precision, self.profile.repeat, self.over)
         self.record["rate"] = _found(rate)
         self._write()
         if rate.good is None or not heaps or not registry.get(self.service).heap:
@@ -77,7 +77,7 @@ class _Service:
         def holds(mb: int) -> bool:
             return held_heap(lambda: self.misses(rate.good, mb), self.profile.repeat, self.over)
 
-        heap = search.smallest(holds, heaps, self.profile.repeat, self.over)
+        heap = bisection.smallest(holds, heaps, self.profile.repeat, self.over)
         self.record["heap"] = {**_found(heap), "rate": rate.good}
         self._write()
 
@@ -111,7 +111,7 @@ class _Service:
             print(f"{tag} {level.id}: did not run with a {heap_mb} MB heap ({err})", flush=True)
             self._add(level, False, {"failed": str(err).splitlines()[0], "missed": ["start"]})
             return ["start"]
-        summary = analysis.level_summary(out, intervals=False)
+        summary = levels.level_summary(out, intervals=False)
         misses = self.target.misses(summary)
         o, loadgen = summary["overall"], summary["loadgen"]
         self._add(level, not misses, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
@@ -143,7 +143,7 @@ def held_heap(measure: Callable[[], list[str]], retries: int, over: Callable[[],
     return not misses
 
 
-def _found(found: search.Found) -> dict:
+def _found(found: bisection.Found) -> dict:
     """What capacity.json says a search concluded."""
     return {"found": found.good, "failed_at": found.bad, "confirmations": found.confirmations(),
             "complete": found.complete}

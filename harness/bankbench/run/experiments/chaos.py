@@ -29,9 +29,10 @@ import httpx
 import pandas as pd
 
 from bankbench.errors import UserError
+from bankbench.load import jmeter
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
-from bankbench.system import services
+from bankbench.system import processes
 
 FAULTS = ("pg-restart", "service-kill")
 RECOVERY_TIMEOUT_S = 120
@@ -54,7 +55,7 @@ class Injector(threading.Thread):
     runner stops that one at the end of the level, and the sampler follows the new processes.
     """
 
-    def __init__(self, faults: tuple[str, ...], level: Level, cluster, svc: services.Running,
+    def __init__(self, faults: tuple[str, ...], level: Level, cluster, svc: processes.Running,
                  sampler: Sampler, started_ms: Callable[[], int | None], log: Path):
         super().__init__(daemon=True)
         self.faults, self.level, self.cluster, self.svc = faults, level, cluster, svc
@@ -120,7 +121,7 @@ def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
     names a refused connection "Non HTTP response code: ...")."""
     if not records:
         return records
-    # The raw codes, not analysis.error_kind's: a burst names the exception JMeter saw.
+    # The raw codes, not levels.error_kind's: a burst names the exception JMeter saw.
     samples = pd.read_csv(samples_csv, usecols=["timeStamp", "responseCode", "success"],
                           dtype={"timeStamp": "int64", "responseCode": "string", "success": "bool"})
     failed = samples[~samples["success"]]
@@ -138,7 +139,7 @@ def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
     return out
 
 
-def start(faults: tuple[str, ...], level: Level, where, svc: services.Running, sampler: Sampler,
+def start(faults: tuple[str, ...], level: Level, where, svc: processes.Running, sampler: Sampler,
           started_ms: Callable[[], int | None], log: Path) -> Injector | None:
     """Starts striking `faults` during the level (None when there are none)."""
     if not faults:
@@ -155,7 +156,7 @@ def record(level_dir: Path, injector: Injector | None) -> list[dict]:
     """The faults of a finished level with their bursts, also written to its chaos.json."""
     if injector is None:
         return []
-    faults = with_bursts(injector.finish(), level_dir / "jmeter.csv.gz")
+    faults = with_bursts(injector.finish(), level_dir / jmeter.LEVEL_SAMPLES)
     (level_dir / "chaos.json").write_text(json.dumps(faults, indent=2) + "\n")
     return faults
 

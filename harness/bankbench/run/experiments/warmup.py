@@ -25,7 +25,7 @@ from bankbench.errors import UserError
 from bankbench.load import jmeter
 from bankbench.load.profiles import Level
 from bankbench.measure import steady
-from bankbench.run.env import Env, Service
+from bankbench.run.environments.interface import Env, Service
 
 USERS = 64
 MAX_S = 300

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bankbench.measure.resources import COLUMNS
-from bankbench.run.aws.levels import METRICS_PERIOD_S
+from bankbench.run.environments.aws.workload import METRICS_PERIOD_S
 
 INSIGHTS = "ECS/ContainerInsights"
 ARRIVAL_WAIT_S = 420  # Container Insights publishes a minute's figures a few minutes later

@@ -10,7 +10,6 @@ each level's metrics.csv when the run closes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import boto3
@@ -19,11 +18,11 @@ from bankbench import config, registry
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
-from bankbench.run import images
-from bankbench.run.aws import cloudwatch, database, ecs, levels, tf
-from bankbench.run.aws.results import RunStore
-from bankbench.run.env import Options
-from bankbench.system import services
+from bankbench.run.environments import images
+from bankbench.run.environments.aws import cloudwatch, database, ecs, tf, workload
+from bankbench.run.environments.aws.results import RunStore
+from bankbench.run.environments.interface import Options
+from bankbench.system import processes
 
 ADMIN_ATTEMPTS = 6  # waiting for PostgreSQL: its name may not resolve yet when the service is up
 
@@ -59,7 +58,7 @@ class Aws:
     name = "aws"
     local_build = False  # the tasks run the pushed images: `make verify` proves the checkout's build
 
-    def __init__(self, opts: Options):
+    def __init__(self, opts: Options, run_id: str):
         if opts.series:
             raise UserError(f"not on AWS: the CPU placements {', '.join(opts.profile.placements)} of "
                             f"profile {opts.profile.name} (every role has hosts of its own); run it with ENV=native")
@@ -70,13 +69,13 @@ class Aws:
         self.services = opts.profile.services
         planned = [level.as_dict() for level in profiles.levels(opts.profile)]
         for level in planned:  # refuse a load that does not split before anything starts
-            levels.worker_properties(level, stack["jmeter_workers"])
-        hours = sum(levels.time_bound_s(level) for level in planned) / 3600
+            workload.worker_properties(level, stack["jmeter_workers"])
+        hours = sum(workload.time_bound_s(level) for level in planned) / 3600
         print(f"aws: {len(planned)} level(s), up to {hours:.1f} h "
               f"(about ${hours * stack['cost_per_hour_usd']:.2f} at most)", flush=True)
         region = stack["region"]
-        self.store = RunStore(boto3.client("s3", region_name=region), stack["results_bucket"],
-                              f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-aws-{opts.profile.name}")
+        self.run_id = run_id  # the runner's (bankbench.runid): the run's folder and its S3 prefix
+        self.store = RunStore(boto3.client("s3", region_name=region), stack["results_bucket"], run_id)
         self.cluster = ecs.Cluster.of(stack)
         self.logs = boto3.client("logs", region_name=region)
         self.cloudwatch = boto3.client("cloudwatch", region_name=region)
@@ -168,17 +167,17 @@ class Aws:
         bank-java/jvm.options), where the raw results are kept."""
         return {"cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
                 "acquire_timeout_ms": config.acquire_timeout_ms(),
-                "jvm_options": services.jvm_options(),
+                "jvm_options": processes.jvm_options(),
                 "service_environment": {name: self.cluster.environment(name) for name in self.services},
                 "jmeter_worker_environment": self.cluster.environment("jmeter-worker"),
                 "postgresql_task": self.stack["postgresql"],
-                "metrics_period_s": levels.METRICS_PERIOD_S,
+                "metrics_period_s": workload.METRICS_PERIOD_S,
                 "load_split": "each JMeter worker runs users/N threads (open model: rate/N)",
                 "results_s3": f"s3://{self.store.bucket}/runs/{self.store.run_id}/",
                 "verify": "not run: the tasks run the pushed images (make verify proves the checkout's build)"}
 
     def level_settings(self) -> dict[str, object]:
-        return {"cpu_placement": "hosts", "metrics_period_s": levels.METRICS_PERIOD_S,
+        return {"cpu_placement": "hosts", "metrics_period_s": workload.METRICS_PERIOD_S,
                 "jmeter_workers": len(self.workers)}
 
     def close(self) -> None:
@@ -206,7 +205,7 @@ class ControllerLoad:
 
     def run(self, svc: Task, tag: str, remaining_s: float) -> tuple[int, int]:
         env, level = self.env, self.level.as_dict()
-        bound_s = levels.time_bound_s(level)
+        bound_s = workload.time_bound_s(level)
         controller = env.cluster.run("jmeter-controller", "jmeter", "jmeter", "jmeter",
                                      command=self.controller_command(svc),
                                      environment=self.controller_environment())
@@ -222,7 +221,7 @@ class ControllerLoad:
         return started_ms, ended_ms
 
     def controller_command(self, svc: Task) -> list[str]:
-        props = {**levels.worker_properties(self.level.as_dict(), len(self.env.workers)),
+        props = {**workload.worker_properties(self.level.as_dict(), len(self.env.workers)),
                  "host": svc.host, "port": svc.port}
         return ["controller", *(f"{name}={value}" for name, value in props.items())]
 

@@ -9,7 +9,7 @@ import boto3
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.run.aws import tf
+from bankbench.run.environments.aws import tf
 
 # The hosts are x86-64 (m5, c5d), whatever machine builds the images.
 PLATFORM = "linux/amd64"

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bankbench.load import jmeter
+
 RAW = "raw/"
-DOWNLOADS = {"jmeter.csv": "jmeter.csv.gz", "jmeter.log": "jmeter.log"}  # the rest stays in S3
+DOWNLOADS = {"jmeter.csv": jmeter.LEVEL_SAMPLES, "jmeter.log": "jmeter.log"}  # the rest stays in S3
 
 
 @dataclass

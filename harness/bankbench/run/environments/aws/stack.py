@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import boto3
 
 from bankbench.errors import UserError
-from bankbench.run.aws import ecs, tf
+from bankbench.run.environments.aws import ecs, tf
 
 PLAN_FILE = tf.INFRA / ".aws-up.tfplan"
 DESTROY_TIMEOUT_S = 30 * 60

@@ -1,0 +1,203 @@
+"""A level's figures, computed from its files (results/LAYOUT.md): the definitions every table,
+chart and sentence of the report rests on.
+
+- Measured window: the requests that start at or after `measure_from_ms` (the histograms'
+  seconds from 0 on, bankbench.load.histograms); earlier ones are warm-up and count nowhere.
+- Throughput: measured requests / (end of the last measured request - `measure_from_ms`), in
+  seconds. Each label uses the same window, so label throughputs add up to the overall one.
+- Percentiles: pandas `quantile` over every measured request's latency, linear interpolation
+  between the two nearest (latencies as the histograms hold them: exact below 2,048 ms).
+- Error %: requests the generator marked failed (failed assertions included) over measured ones.
+- Errors by status: those failed requests by response code; a failed request whose answer was a
+  2xx failed an assertion on its body ("assertion"), one without an HTTP answer (refused,
+  reset, timed out: JMeter's "Non HTTP response code: ...") is "no response". The plan's
+  expected answers (422 to a transfer: insufficient funds) are successes and count nowhere.
+- Resources: the metrics.csv rows from `measure_from_ms` to the second holding the end of the
+  last request, and not after `ended_ms` (`resource_window`: JMeter's dashboard after the load
+  is not load).
+- Service metrics: from service_metrics.csv.gz where the level has one, over the same window
+  (bankbench.analyse.servicestats says how gauges and counters are read).
+- CPU per request (`efficiency`): the CPU milliseconds the service's processes (PostgreSQL's
+  apart) used per measured request, over the same window: their mean CPU % of one core x 10 /
+  throughput; PostgreSQL's likewise.
+- `loadgen_saturated`: the load generator was short of CPU (bankbench.load.generator says when).
+  With PostgreSQL beside it on its CPUs (service-alone, `loadgen_peers` in level.json), the CPU
+  the two used together counts: its threads queued behind PostgreSQL's backends.
+- The load generator's verdict (`loadgen`): whether the level is valid, and if not why
+  (bankbench.load.generator). The arrivals count over every request of the load, warm-up
+  included: they are what the plan asked of the generator.
+- Per-second intervals (`seconds_ci`): bootstrap intervals of throughput and p99 over the whole
+  seconds of the measured window, for levels with too few repeats (bankbench.analyse.stats).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench.analyse import servicestats, stats
+from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
+from bankbench.load import generator, histograms
+from bankbench.load.histograms import Histograms
+
+PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
+# What a level's summary is computed from.
+INPUTS = ("level.json", histograms.FILE, "metrics.csv", "money.json")
+OPTIONAL_INPUTS = (SERVICE_METRICS,)  # levels of runs before it have none
+ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
+# summary.json resource figure -> (metrics.csv column, pandas aggregation)
+RESOURCES = {
+    "service_cpu_mean": ("service_cpu_pct", "mean"),
+    "service_cpu_max": ("service_cpu_pct", "max"),
+    "service_rss_mean_mb": ("service_rss_mb", "mean"),
+    "service_rss_max_mb": ("service_rss_mb", "max"),
+    "pg_cpu_mean": ("pg_cpu_pct", "mean"),
+    "pg_cpu_max": ("pg_cpu_pct", "max"),
+    "pg_rss_mean_mb": ("pg_rss_mb", "mean"),
+    "pg_rss_max_mb": ("pg_rss_mb", "max"),
+    "loadgen_cpu_mean": ("loadgen_cpu_pct", "mean"),
+    "loadgen_cpu_max": ("loadgen_cpu_pct", "max"),
+    "machine_cpu_mean": ("machine_cpu_pct", "mean"),
+}
+
+
+def level_summary(level_dir: Path, intervals: bool = True, resources: bool = True) -> dict:
+    """A level's figures (its summary.json but the version), computed from its files; without
+    `intervals`, no `seconds_ci` (its bootstrap takes seconds: the progress line of a level does
+    not need it); without `resources`, no metrics.csv read (on AWS it comes when the run closes)."""
+    level = read_json(level_dir / "level.json")
+    requests = histograms.read(level_dir / histograms.FILE)
+    measured, seconds = measured_window(level, requests)
+    summary = {
+        "level": level,
+        "money_ok": bool(read_json(level_dir / "money.json")["ok"]),
+        "overall": latency_stats(requests, measured, seconds),
+        "labels": {str(label): latency_stats(requests, rows.index, seconds)
+                   for label, rows in requests.rows.loc[measured].groupby("label", observed=True)},
+    }
+    if resources:
+        metrics = resource_window(level, read_metrics(level_dir / "metrics.csv"), seconds)
+        summary["resources"] = resource_stats(metrics, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
+        summary["efficiency"] = cpu_per_request(metrics, summary["overall"]["throughput_rps"])
+    summary["loadgen"] = generator.judge(level, summary.get("resources"), offered(requests, level),
+                                         summary["overall"]["throughput_rps"])
+    if intervals:
+        summary["seconds_ci"] = stats.second_intervals(requests.seconds(measured), requests.latencies(measured))
+    if (level_dir / SERVICE_METRICS).exists():
+        scrapes = read_service_metrics(level_dir / SERVICE_METRICS)
+        # The generator's measured window: after the load the service idles, which would dilute rates.
+        summary["service_metrics"] = servicestats.window_stats(scrapes, level["measure_from_ms"],
+                                                               level["measure_from_ms"] + seconds * 1000)
+    return summary
+
+
+def measured_window(level: dict, requests: Histograms) -> tuple[pd.Index, float]:
+    """The histogram rows of the measured window, and its length in seconds: from
+    `measure_from_ms` to the end of the last request (NaN for none)."""
+    rows = requests.rows[requests.rows["second"] >= 0]
+    return rows.index, (rows["end_ms"].max() - level["measure_from_ms"]) / 1000
+
+
+def offered(requests: Histograms, level: dict) -> dict | None:
+    """The arrivals the generator offered against the plan's (bankbench.load.generator.offered)."""
+    rows = requests.rows
+    return generator.offered(int(rows["iterations"].sum()), rows["first_iteration_ms"].min(),
+                             rows["last_iteration_ms"].max(), level.get("arrivals"))
+
+
+def resource_window(level: dict, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:
+    """The metrics.csv rows of the measured window: from `measure_from_ms` to the row of the
+    second that holds the end of the last request, and none after `ended_ms`. After its last
+    request JMeter writes its dashboard, at full CPU: that is not load."""
+    start, end = level["measure_from_ms"], level["ended_ms"]
+    if not pd.isna(seconds):
+        end = min(end, start + 1000 * (seconds + 1))
+    return metrics[metrics["t_ms"].between(start, end)]
+
+
+def generator_figures(level: dict, requests: Histograms, metrics: pd.DataFrame) -> dict:
+    """What a run of the load generator achieved, as the calibration records it
+    (bankbench.run.experiments.calibration): the requests it drove in the measured window, its CPU (and that
+    of the service, there the calibration target, and the machine), the arrivals it offered
+    against the plan's (bankbench.load.generator.offered), and whether it drove the planned rate."""
+    measured, seconds = measured_window(level, requests)
+    overall = latency_stats(requests, measured, seconds)
+    used = resource_stats(resource_window(level, metrics, seconds), level.get("loadgen_cpus"))
+    figures = {**{name: overall[name] for name in ("requests", "errors", "throughput_rps", "p99_ms")},
+               **{name: used[name] for name in ("loadgen_cpu_mean", "loadgen_cpu_max", "service_cpu_mean",
+                                                "machine_cpu_mean", "loadgen_saturated")},
+               "loadgen_cpus": level.get("loadgen_cpus"),
+               **(offered(requests, level) or {})}
+    return {**figures, "drives_plan": generator.drives_plan(figures)}
+
+
+def latency_stats(requests: Histograms, rows: pd.Index, seconds: float) -> dict:
+    """Requests, errors, throughput and latency figures of the histogram `rows` spread over `seconds`."""
+    chosen = requests.rows.loc[rows]
+    elapsed = pd.Series(requests.latencies(rows), dtype="float64")
+    count = int(chosen["requests"].sum())
+    errors = int(chosen.loc[~chosen["ok"], "requests"].sum())
+    quantiles = elapsed.quantile(list(PERCENTILES.values()))
+    return {
+        "requests": count,
+        "errors": errors,
+        "error_pct": _number(100 * errors / count) if count else None,
+        "throughput_rps": _number(count / seconds) if seconds > 0 else None,
+        "mean_ms": _number(elapsed.mean()),
+        **{name: _number(value) for name, value in zip(PERCENTILES, quantiles, strict=True)},
+        "max_ms": _number(elapsed.max()),
+        "errors_by_status": errors_by_status(chosen),
+    }
+
+
+def errors_by_status(rows: pd.DataFrame) -> dict[str, int]:
+    """Failed requests per HTTP status, "assertion" and "no response" (see the module doc),
+    statuses in `status_order`."""
+    counts: dict[str, int] = {}
+    for status, n in rows[~rows["ok"]].groupby("status", observed=True)["requests"].sum().items():
+        if n > 0:
+            kind = error_kind(status)
+            counts[kind] = counts.get(kind, 0) + int(n)
+    return {kind: counts[kind] for kind in sorted(counts, key=status_order)}
+
+
+def error_kind(code: object) -> str:
+    """The errors_by_status key of a failed request's response code."""
+    text = str(code).strip()
+    if not text.isdigit():
+        return NO_RESPONSE
+    return ASSERTION if 200 <= int(text) < 300 else text
+
+
+def status_order(status: str) -> tuple[int, str]:
+    """Sort key: HTTP codes in numeric order, then "assertion", then "no response"."""
+    return (int(status), "") if status.isdigit() else (10_000 + (status == NO_RESPONSE), status)
+
+
+def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers: Sequence[str] = ()) -> dict:
+    """CPU and memory figures of the metrics rows of a window, and whether the generator
+    saturated (module doc): its `loadgen_cpus` when it had some, busy with it and its `peers`
+    (the processes beside it there, "pg"), else the machine."""
+    figures = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
+    busy = [figures["loadgen_cpu_mean"], *(figures[f"{peer}_cpu_mean"] for peer in peers)]
+    saturated = generator.saturated(None if None in busy else sum(busy), loadgen_cpus, figures["machine_cpu_mean"],
+                                    figures["service_cpu_mean"])
+    return {**figures, "loadgen_saturated": saturated}
+
+
+def cpu_per_request(metrics: pd.DataFrame, throughput_rps: float | None) -> dict:
+    """CPU milliseconds per request of the service and of PostgreSQL (module doc) from the
+    metrics rows of the throughput's window."""
+    def per_request(column: str) -> float | None:
+        mean = metrics[column].mean()
+        return _number(mean * 10 / throughput_rps) if throughput_rps else None
+
+    return {"service_cpu_ms_per_request": per_request("service_cpu_pct"),
+            "pg_cpu_ms_per_request": per_request("pg_cpu_pct")}
+
+
+def _number(value: float) -> float | None:
+    """A JSON-friendly figure: None for NaN (an empty window), else rounded to 3 decimals."""
+    return None if pd.isna(value) else round(float(value), 3)

@@ -1,0 +1,129 @@
+"""A run's figures over the repeats of each level: the median of the usable repeats with its 95 %
+interval (bankbench.analyse.stats says how), the errors by status, and the terminal tables that
+`bench` and `summarize` print."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+from tabulate import tabulate
+
+from bankbench.analyse import formatting, stats
+from bankbench.analyse.summaries import (
+    ERRORS_BY_STATUS,
+    LEVEL_KEYS,
+    VALID,
+    service_order,
+    status_columns,
+    usable,
+)
+
+# comparison_table columns: summary.csv column -> header suffix
+COMPARED = {
+    "overall.throughput_rps": "req/s",
+    "overall.p50_ms": "p50 ms",
+    "overall.p99_ms": "p99 ms",
+    "overall.error_pct": "err %",
+}
+FIRST = next(iter(COMPARED))  # the cell that also tells how many repeats failed
+
+
+def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
+    """Each `keys` group's median of `columns` over its usable repeats, with the 95 % interval
+    as `<column>.low`/`.high` (bankbench.analyse.stats says how; NaN ends: none).
+
+    Every group is kept, with `repeats` (all), `failed` (money check failed), `invalid` (money
+    check passed, load generator did not hold up) and `interval` (stats.REPEATS or
+    stats.SECONDS: what the intervals were taken over); a group with no usable repeat has no
+    figures (NaN).
+    """
+    ok, money = usable(frame), frame["money_ok"].astype(bool)
+    rows = []
+    for key, group in frame.groupby(list(keys)):
+        passed = group[ok[group.index]]
+        failed = int((~money[group.index]).sum())
+        row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": failed,
+               "invalid": len(group) - failed - len(passed),
+               "interval": stats.REPEATS if len(passed) >= stats.MIN_REPEATS else stats.SECONDS}
+        for column in columns:
+            figure = stats.figure(passed, column)
+            row |= {column: figure.value, f"{column}.low": figure.low, f"{column}.high": figure.high}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, stats.Figure]:
+    """`column` per level (service, users, pool) over its usable repeats (`stats.figure`)."""
+    passed = summary[usable(summary)]
+    return {key: stats.figure(rows, column) for key, rows in passed.groupby(list(LEVEL_KEYS))}
+
+
+def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
+    """`aggregate_repeats` of every numeric overall.*, resources.*, efficiency.* and
+    service_metrics.* figure of a run's summary, with the run's `pg_max_connections` (one
+    PostgreSQL cluster serves a whole run)."""
+    columns = [
+        column for column in summary.columns
+        if column.startswith(("overall.", "resources.", "efficiency.", "service_metrics."))
+        and summary[column].dtype.kind in "if"
+    ]
+    return aggregate_repeats(summary, columns).assign(pg_max_connections=summary["pg_max_connections"].max())
+
+
+def main_pool(levels: pd.DataFrame) -> int:
+    """The pool size user sweeps are shown at: the one most levels ran with.
+
+    On a tie (a pool sweep), the largest that PostgreSQL's max_connections can serve: beyond it
+    lies the cliff the pool chart shows.
+    """
+    counts = levels["pool"].value_counts()
+    tied = counts[counts == counts.max()].index
+    servable = tied[tied <= levels["pg_max_connections"].max()]
+    return int((servable if len(servable) else tied).max())
+
+
+def row_keys(summary: pd.DataFrame) -> list[str]:
+    """What tells a run's levels apart besides the service: users, and pool when it varies."""
+    return ["users", "pool"] if summary["pool"].nunique() > 1 else ["users"]
+
+
+def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Failed requests per status in % of the measured requests, as `aggregate_levels` has
+    figures (a column per status, named by it: "503", "assertion"), and the statuses in
+    `status_order`; no statuses when no request failed."""
+    statuses = [column.removeprefix(ERRORS_BY_STATUS) for column in status_columns(summary)]
+    if not statuses:
+        return pd.DataFrame(), []
+    pct = summary[[*LEVEL_KEYS, "repeat", "money_ok", VALID]].assign(**{
+        status: 100 * summary[ERRORS_BY_STATUS + status] / summary["overall.requests"] for status in statuses
+    })
+    figures = aggregate_repeats(pct, statuses).assign(pg_max_connections=summary["pg_max_connections"].max())
+    return figures, statuses
+
+
+def comparison_table(summary: pd.DataFrame) -> str:
+    """Side-by-side terminal table: a row per users (and pool), throughput/p50/p99/error % per service."""
+    cells = aggregate_repeats(summary, list(COMPARED))
+    for column in COMPARED:
+        cells[column] = formatting.spread_column(cells, column, mark_failed=column == FIRST)
+    rows = row_keys(summary)
+    wide = cells.pivot(index=rows, columns="service", values=list(COMPARED))
+    services = sorted(cells["service"].unique(), key=service_order)
+    wide = wide.reindex(columns=[(metric, service) for service in services for metric in COMPARED])
+    headers = rows + [f"{service} {COMPARED[metric]}" for metric, service in wide.columns]
+    return tabulate(wide.fillna("-").reset_index().values.tolist(), headers, disable_numparse=True,
+                    stralign="right")
+
+
+def spread_table(summary: pd.DataFrame) -> str:
+    """Terminal table: per service and level, how much throughput and p99 varied between the
+    usable repeats (coefficient of variation, `stats.cv_pct`)."""
+    passed = summary[usable(summary)]
+    rows = [
+        [service, f"{users:,}", pool, len(group),
+         *(formatting.number(stats.cv_pct(group[column])) for column in ("overall.throughput_rps", "overall.p99_ms"))]
+        for (service, users, pool), group in passed.groupby(list(LEVEL_KEYS))
+    ]
+    return tabulate(rows, ["service", "users", "pool", "repeats", "CV req/s %", "CV p99 %"],
+                    disable_numparse=True, stralign="right")

@@ -1,0 +1,167 @@
+"""A run's summaries on disk: each level's summary.json and the run's summary.csv (a row per level),
+written by `summarize` and read by every reader, which refuses another `SUMMARY_VERSION`.
+
+Repeats: a (service, users, pool) level runs `repeat` times; a repeat's figures count where its
+money check passed and its load generator held up (`usable`); bankbench.analyse.repeats
+aggregates them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench import registry
+from bankbench.analyse import levels
+from bankbench.analyse.rawdata import read_json, write_json
+from bankbench.errors import UserError
+
+LEVEL_KEYS = ("service", "users", "pool")
+VALID = "loadgen.valid"  # summary.csv column: the load generator's verdict on the level
+# What summaries hold: readers refuse another version, `summarize` recomputes it
+# (2: errors by status, service metrics; 3: per-second intervals, CPU placement; 4: the load
+# generator's verdict). The same fields since they come from the histograms, not the raw samples:
+# a summary of either source reads alike.
+SUMMARY_VERSION = 4
+ERRORS_BY_STATUS = "overall.errors_by_status."  # summary.csv column prefix, then the status
+SERVICE_STATUSES = "service_metrics.requests_by_status."  # the same, as the service counted answers
+
+
+def summarize_level(level_dir: Path) -> dict:
+    """Computes a level's summary.json from its files, writes it and returns it."""
+    summary = {"summary_version": SUMMARY_VERSION, **levels.level_summary(level_dir)}
+    write_json(level_dir / "summary.json", summary)
+    return summary
+
+
+def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
+    """Summarizes every level of a run, writes summary.csv and the run's summary.json (its
+    `summary_version`), and returns summary.csv as `read_summary` does.
+
+    A level's summary.json of this version and newer than its inputs is reused, unless `force`.
+    """
+    level_dirs = sorted(p for p in (run_dir / "levels").glob("*") if (p / "level.json").is_file())
+    if not level_dirs:
+        raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
+    rows = [flatten(_summary(level_dir, force), level_dir.name) for level_dir in level_dirs]
+    frame = pd.DataFrame(rows).sort_values([*LEVEL_KEYS, "repeat"], key=sort_key, ignore_index=True)
+    # A status that one level had and another not: 0 there (where the level has the figures).
+    statuses = [column for column in frame if column.startswith(ERRORS_BY_STATUS)]
+    frame[statuses] = frame[statuses].fillna(0)
+    if "service_metrics.scrapes" in frame:
+        scraped = frame["service_metrics.scrapes"].notna()
+        for column in [c for c in frame if c.startswith(SERVICE_STATUSES)]:
+            frame.loc[scraped, column] = frame.loc[scraped, column].fillna(0)
+    frame.to_csv(run_dir / "summary.csv", index=False)
+    write_json(run_dir / "summary.json", {"summary_version": SUMMARY_VERSION, "levels": len(frame)})
+    return read_summary(run_dir)
+
+
+def read_summary(run_dir: Path) -> pd.DataFrame:
+    """A summarized run's summary.csv; refuses a run without summaries or of another version."""
+    redo = f"run `make summarize RUN={run_dir}`"
+    if not (run_dir / "summary.json").is_file():
+        raise UserError(f"{run_dir.name} has not been summarized: {redo}")
+    version = read_json(run_dir / "summary.json").get("summary_version")
+    if version != SUMMARY_VERSION:
+        raise UserError(f"{run_dir.name} has summaries of version {version}, this harness reads "
+                        f"version {SUMMARY_VERSION}: {redo}")
+    frame = pd.read_csv(run_dir / "summary.csv", dtype={"loadgen.reasons": str})
+    saturated = frame["resources.loadgen_saturated"]  # empty where a level had no figures
+    frame["resources.loadgen_saturated"] = saturated.where(saturated.notna(), False).astype(bool)
+    frame[VALID] = frame[VALID].astype(bool)
+    frame["loadgen.reasons"] = frame["loadgen.reasons"].fillna("")
+    return frame
+
+
+def usable(frame: pd.DataFrame) -> pd.Series:
+    """The rows whose figures count: the money check passed and the load generator held up."""
+    return frame["money_ok"].astype(bool) & frame[VALID].astype(bool)
+
+
+def _summary(level_dir: Path, force: bool) -> dict:
+    if not force and is_fresh(level_dir):
+        summary = read_json(level_dir / "summary.json")
+        if summary.get("summary_version") == SUMMARY_VERSION:
+            return summary
+    return summarize_level(level_dir)
+
+
+def is_fresh(level_dir: Path) -> bool:
+    """Whether summary.json is newer than every input it was computed from."""
+    optional = [name for name in levels.OPTIONAL_INPUTS if (level_dir / name).exists()]
+    try:
+        inputs = max((level_dir / name).stat().st_mtime for name in (*levels.INPUTS, *optional))
+        return (level_dir / "summary.json").stat().st_mtime > inputs
+    except FileNotFoundError:
+        return False
+
+
+def flatten(summary: dict, level_id: str) -> dict:
+    """One summary.csv row: level_id (folder name), scalar level.json keys, overall.*
+    (overall.errors_by_status.<status>), resources.*, efficiency.*, money_ok, loadgen.* (the load generator's
+    verdict), and service_metrics.* where the level has them
+    (service_metrics.requests_by_status.<status>)."""
+    level = {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
+    return {
+        "level_id": level_id,
+        **level,
+        **_dotted("overall", summary["overall"]),
+        **_dotted("resources", summary["resources"]),
+        **_dotted("efficiency", summary.get("efficiency", {})),
+        **_dotted("seconds_ci", summary.get("seconds_ci", {})),
+        "money_ok": summary["money_ok"],
+        **_dotted("loadgen", summary["loadgen"]),
+        **_dotted("service_metrics", summary.get("service_metrics", {})),
+    }
+
+
+def _dotted(prefix: str, block: dict) -> dict:
+    """A nested summary block as `prefix.key` (and `prefix.key.inner`) columns."""
+    flat = {}
+    for key, value in block.items():
+        flat |= _dotted(f"{prefix}.{key}", value) if isinstance(value, dict) else {f"{prefix}.{key}": value}
+    return flat
+
+
+def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
+    """One row per (level, request label) with the level keys, money_ok and the label's figures."""
+    rows = [
+        {**level[["level_id", *LEVEL_KEYS, "repeat", "money_ok", VALID]].to_dict(), "label": label, **stats}
+        for _, level in summary.iterrows()
+        for label, stats in read_json(run_dir / "levels" / level["level_id"] / "summary.json")["labels"].items()
+    ]
+    return pd.DataFrame(rows)
+
+
+def status_columns(summary: pd.DataFrame) -> list[str]:
+    """The summary's overall.errors_by_status.<status> columns, statuses in `status_order`."""
+    return sorted((column for column in summary if column.startswith(ERRORS_BY_STATUS)),
+                  key=lambda column: levels.status_order(column.removeprefix(ERRORS_BY_STATUS)))
+
+
+def has_service_metrics(summary: pd.DataFrame) -> bool:
+    """Whether any level of a run has figures from the service's own metrics."""
+    return "service_metrics.scrapes" in summary and bool(summary["service_metrics.scrapes"].gt(0).any())
+
+
+def service_order(service: str) -> tuple[int, str]:
+    """Sort key: the services of the registry in its order, any other after them."""
+    known = registry.names()
+    return (known.index(service) if service in known else len(known), service)
+
+
+def by_service(frame: pd.DataFrame) -> Iterator[tuple[str, pd.DataFrame]]:
+    """The rows of each service, services in `service_order`."""
+    for service in sorted(frame["service"].unique(), key=service_order):
+        yield service, frame[frame["service"] == service]
+
+
+def sort_key(column: pd.Series) -> pd.Series:
+    """A `sort_values(key=...)` putting services in `service_order`, other columns as they are."""
+    if column.name != "service":
+        return column
+    rank = {service: i for i, service in enumerate(sorted(column.unique(), key=service_order))}
+    return column.map(rank)

@@ -1,0 +1,70 @@
+"""A level over time: the generator's requests per second (throughput, errors, p50 and p99, from
+its histograms) and the service's own figures per scrape, with the warm-up's end and the faults
+struck (chaos) in seconds since the level's start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
+
+from bankbench.analyse import servicestats
+from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_service_metrics
+from bankbench.analyse.repeats import main_pool
+from bankbench.analyse.summaries import sort_key, usable
+from bankbench.load import histograms
+
+
+class Timeline(NamedTuple):
+    """Per-second figures of one level, where its warm-up ended, and its faults (chaos)."""
+
+    frame: pd.DataFrame  # t_s (since level start), then the figures (see timeline, service_timeline)
+    warmup_end_s: float
+    faults: tuple[tuple[str, float, float], ...] = ()  # (fault, at_s, recovery_s)
+
+
+def timeline(level_dir: Path) -> Timeline:
+    """Throughput, errors and p50/p99 latency of a level per second of request start."""
+    level = read_json(level_dir / "level.json")
+    requests = histograms.read(level_dir / histograms.FILE)
+    rows = requests.rows
+    latency = pd.Series(requests.latencies(), dtype="float64").groupby(requests.seconds())
+    per_second = rows.groupby("second")
+    frame = pd.DataFrame({
+        "requests_per_s": per_second["requests"].sum(),
+        "errors_per_s": rows[~rows["ok"]].groupby("second")["requests"].sum(),
+        "p50_ms": latency.quantile(0.50),
+        "p99_ms": latency.quantile(0.99),
+    }).fillna({"errors_per_s": 0})
+    frame.index = frame.index + (level["measure_from_ms"] - level["started_ms"]) / 1000
+    return _timeline(frame.rename_axis("t_s").reset_index(), level)
+
+
+def _timeline(frame: pd.DataFrame, level: dict) -> Timeline:
+    """A level's per-second `frame` with, in seconds since its start, its warm-up end and faults."""
+    faults = tuple((f["fault"], (f["at_ms"] - level["started_ms"]) / 1000, f["recovery_s"])
+                   for f in level.get("faults", []))
+    return Timeline(frame, (level["measure_from_ms"] - level["started_ms"]) / 1000, faults)
+
+
+def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:
+    """Level name per service to draw over time: `users` (default the most) at the main pool.
+
+    A usable repeat is preferred, then the first one.
+    """
+    at_pool = summary[summary["pool"] == main_pool(summary)]
+    chosen = at_pool[at_pool["users"] == (users or at_pool["users"].max())].assign(usable=usable)
+    first = chosen.sort_values(["usable", "repeat"], ascending=[False, True]).groupby("service").head(1)
+    return {row.service: row.level_id for row in first.sort_values("service", key=sort_key).itertuples()}
+
+
+def service_timeline(level_dir: Path) -> Timeline | None:
+    """The service's own figures per scrape (`servicestats.per_second`, `t_s` since the level's
+    start) with its warm-up end and faults; None for a level without service metrics."""
+    if not (level_dir / SERVICE_METRICS).exists():
+        return None
+    level = read_json(level_dir / "level.json")
+    frame = servicestats.per_second(read_service_metrics(level_dir / SERVICE_METRICS))
+    frame.insert(0, "t_s", (frame.pop("t_ms") - level["started_ms"]) / 1000)
+    return _timeline(frame, level)

@@ -1,0 +1,132 @@
+"""A level's requests as HdrHistograms: the one form of a load generator's results that the
+analysis reads, and that git carries (results/LAYOUT.md).
+
+A generator writes a sample per request (JMeter's jmeter.csv, kept beside the level and ignored by
+git); `write` folds them into histograms.csv.gz, a row per whole second of the sample's start
+(`second`, counted from the level's `measure_from_ms`: negative seconds are warm-up), request
+`label`, `status` (the generator's response code, text: "503", or JMeter's "Non HTTP response
+code: ...") and `ok` (the generator's success: false for an error or a failed assertion). Each row
+holds:
+
+- `requests`, and `end_ms`: the latest end (start + elapsed, epoch ms) of its requests;
+- `iterations`: the iterations (JMeter threads under the article and open models) whose first
+  request is in the row, with the earliest and latest such start (`first_iteration_ms`,
+  `last_iteration_ms`): what bankbench.load.generator.offered counts;
+- `histogram`: the latencies in ms as an HdrHistogram (3 significant digits, 1 ms to at least
+  the plan's timeouts), in the standard compressed base64 encoding that HdrHistogram interval
+  logs carry and every HdrHistogram library decodes.
+
+Latencies below 2,048 ms are kept exactly (whole ms, as both generators measure); above, to
+within 1/1,024 of their value (the lowest value of their histogram bucket is read back).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from hdrh.histogram import HdrHistogram
+
+from bankbench.errors import UserError
+
+FILE = "histograms.csv.gz"
+DIGITS = 3
+# JMeter's plan: 5 s to connect plus 30 s for the answer (jmeter/src/test/jmeter/bank.jmx); a
+# level with a longer sample widens its histograms to it.
+HIGHEST_MS = 60_000
+KEYS = ["second", "label", "status", "ok"]
+SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "responseCode": "category",
+                 "threadName": "category", "success": "bool"}
+ROW_DTYPES = {"second": "int64", "label": "category", "status": "category", "ok": "bool", "requests": "int64",
+              "end_ms": "int64", "iterations": "int64", "first_iteration_ms": "float64",
+              "last_iteration_ms": "float64", "histogram": "string"}
+
+
+class Histograms:
+    """A level's rows (module doc), with each row's histogram decoded into its recorded values:
+    `values` has a row per (row, value), `row` the index into `rows`, `value` ms, `count`."""
+
+    def __init__(self, rows: pd.DataFrame):
+        self.rows = rows.reset_index(drop=True)
+        decoded = [HdrHistogram.decode(text.encode()) for text in self.rows["histogram"]]
+        parts = [_recorded(histogram) for histogram in decoded]
+        sizes = [len(values) for values, _ in parts]
+        self.values = pd.DataFrame({
+            "row": np.repeat(np.arange(len(parts)), sizes),
+            "value": np.concatenate([values for values, _ in parts]) if parts else np.empty(0, np.int64),
+            "count": np.concatenate([counts for _, counts in parts]) if parts else np.empty(0, np.int64),
+        })
+
+    def latencies(self, rows: pd.Index | None = None) -> np.ndarray:
+        """The latency of every request of `rows` (default all), ms, ordered by row then value."""
+        values = self.values if rows is None else self.values[self.values["row"].isin(rows)]
+        return np.repeat(values["value"].to_numpy(), values["count"].to_numpy())
+
+    def seconds(self, rows: pd.Index | None = None) -> np.ndarray:
+        """The `second` of every request of `rows`, aligned with `latencies(rows)`."""
+        values = self.values if rows is None else self.values[self.values["row"].isin(rows)]
+        return np.repeat(self.rows["second"].to_numpy()[values["row"].to_numpy()], values["count"].to_numpy())
+
+
+def from_samples(samples: pd.DataFrame, measure_from_ms: int) -> Histograms:
+    """Folds a generator's samples (the columns of SAMPLE_DTYPES) into histograms, seconds counted
+    from `measure_from_ms`."""
+    samples = samples.assign(second=(samples["timeStamp"] - measure_from_ms) // 1000,
+                             end_ms=samples["timeStamp"] + samples["elapsed"],
+                             status=samples["responseCode"].astype("string").fillna(""),
+                             ok=samples["success"], first=False)
+    samples.loc[samples.groupby("threadName", observed=True)["timeStamp"].idxmin(), "first"] = True
+    highest = max(HIGHEST_MS, int(samples["elapsed"].max()) if len(samples) else 0)
+    rows = []
+    for key, group in samples.groupby(KEYS, observed=True, sort=True):
+        histogram = HdrHistogram(1, highest, DIGITS)
+        for value, count in group["elapsed"].value_counts().items():
+            histogram.record_value(int(value), int(count))
+        started = group.loc[group["first"], "timeStamp"]
+        rows.append((*key, len(group), int(group["end_ms"].max()), len(started),
+                     started.min() if len(started) else None, started.max() if len(started) else None,
+                     histogram.encode().decode()))
+    frame = pd.DataFrame(rows, columns=list(ROW_DTYPES)).astype(ROW_DTYPES)
+    return Histograms(frame)
+
+
+def write(histograms: Histograms, path: Path) -> None:
+    """Writes the rows as histograms.csv.gz (a gzip whose header holds no time, so the same
+    samples give the same bytes)."""
+    histograms.rows.to_csv(path, index=False, compression={"method": "gzip", "mtime": 0})
+
+
+def convert(samples_csv: Path, measure_from_ms: int, path: Path) -> Histograms:
+    """Reads a generator's samples file and writes its histograms to `path`."""
+    histograms = from_samples(read_samples(samples_csv), measure_from_ms)
+    write(histograms, path)
+    return histograms
+
+
+def read(path: Path) -> Histograms:
+    """The histograms of a level's histograms.csv.gz."""
+    try:
+        return Histograms(pd.read_csv(path, dtype=ROW_DTYPES, keep_default_na=False,
+                                      na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]}))
+    except (OSError, ValueError) as err:  # missing file or column, unparsable value
+        raise UserError(f"cannot read {path}: {err}") from err
+
+
+def read_samples(path: Path) -> pd.DataFrame:
+    """A generator's samples in JMeter's CSV (jmeter.csv, or .csv.gz): timeStamp (start, epoch
+    ms), elapsed (ms), label, responseCode, threadName (one per iteration under the article and
+    open models), success."""
+    try:
+        # Compression is inferred from the name; the C parser copes with JMeter's quoted messages.
+        return pd.read_csv(path, usecols=list(SAMPLE_DTYPES), dtype=SAMPLE_DTYPES)
+    except (OSError, ValueError) as err:  # missing file or column, unparsable value
+        raise UserError(f"cannot read {path}: {err}") from err
+
+
+def _recorded(histogram: HdrHistogram) -> tuple[np.ndarray, np.ndarray]:
+    """The values a histogram recorded (each bucket's lowest value) and their counts."""
+    counts = np.ctypeslib.as_array(histogram.counts)[:histogram.counts_len]
+    where = np.flatnonzero(counts)
+    values = np.fromiter((histogram.get_value_from_index(int(index)) for index in where), np.int64, len(where))
+    return values, counts[where].astype(np.int64)
