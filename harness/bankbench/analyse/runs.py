@@ -53,6 +53,22 @@ class Run:
         """The series the run belongs to (module doc); "" for none."""
         return series_of(self.manifest)
 
+    @property
+    def settings(self) -> dict:
+        """The profile as the manifest recorded it ({} for older runs, which recorded its name alone)."""
+        recorded = self.manifest.get("settings", {}).get("profile")
+        return recorded if isinstance(recorded, dict) else {}
+
+    @property
+    def start(self) -> str:
+        """How the run's services started (profiles.STARTS); cold for runs before the setting."""
+        return self.settings.get("start", "cold")
+
+    @property
+    def family(self) -> str:
+        """The profile the run's profile was written over (its `base`), or its own."""
+        return self.settings.get("base") or self.profile
+
 
 def placement_of(manifest: dict) -> str:
     return manifest.get("settings", {}).get("cpu_placement", {}).get("mode", "shared")

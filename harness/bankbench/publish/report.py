@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -29,6 +28,7 @@ from bankbench.analyse import (
 )
 from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
+from bankbench.analyse.verdict import Verdict
 from bankbench.checks import verify
 from bankbench.load import generator, profiles
 from bankbench.publish import charts, notebook, tables
@@ -173,7 +173,6 @@ def projection_section(projections: list[projection.Projection], assumptions: pr
             markdown(tables.projection_assumptions(assumptions, instances))]
 
 
-EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
 VERDICT = """\
 What a request costs, at the latency target: per service, the highest open-model rate (iterations
 of the rematch scenario per second, 7 requests each) at which p99 stayed at or under the target
@@ -189,56 +188,32 @@ generator fell short is undecided, so the smallest heap may be smaller. Measured
 (run `{run}`; CPUs {cpus}): compare the services with each other."""
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """The verdict of the runs shown, as the report's head and the notebook show it: from the
-    newest capacity run (`searched`) its table and the projection, from the newest efficiency
-    run (`measured`) cost and p99 against the rate, and RSS against the heap."""
-
-    searched: Run | None
-    measured: Run | None
-    target_ms: float
-    table: pd.DataFrame | None  # tables.verdict, with a capacity run
-    projected: list[projection.Projection]
-    assumptions: projection.Assumptions | None
-    figures: dict[str, Figure]
-
-    @classmethod
-    def of(cls, selected: list[Run]) -> Verdict | None:
-        """None when the runs hold neither a capacity nor an efficiency run."""
-        searched = [run for run in selected if capacity.is_capacity_run(run)]
-        measured = [run for run in selected if tables.family_of(run) == EFFICIENCY]
-        if not searched and not measured:
-            return None
-        target_ms = capacity.target_ms(searched[-1]) if searched else capacity.P99_MS
-        table, projected, assumptions = None, [], None
-        if searched:
-            found = capacity.figures(searched[-1])
-            projected, assumptions = capacity.projections(searched[-1], found, measured)
-            table = tables.verdict(found, projected, target_ms)
-        figures = efficiency_charts(measured[-1], target_ms) if measured else {}
-        if searched and not (heaps := capacity.rss_by_heap(searched[-1])).empty:
-            figures["rss-vs-heap"] = charts.rss_vs_heap(heaps)
-        return cls(searched[-1] if searched else None, measured[-1] if measured else None, target_ms, table,
-                   projected, assumptions, figures)
+def verdict_figures(verdict: Verdict) -> dict[str, Figure]:
+    """The verdict's charts: CPU per request and p99 against the rate (an efficiency run), RSS
+    against the heap limit (a capacity run that swept heaps)."""
+    figures = efficiency_charts(verdict.measured, verdict.target_ms) if verdict.measured else {}
+    if verdict.searched and not (heaps := capacity.rss_by_heap(verdict.searched)).empty:
+        figures["rss-vs-heap"] = charts.rss_vs_heap(heaps)
+    return figures
 
 
 def verdict_sections(selected: list[Run], charts_dir: Path) -> list[str]:
     """The report's head when there are efficiency or capacity runs: the verdict table, the
-    charts and the projection (`Verdict`)."""
+    charts and the projection (bankbench.analyse.verdict)."""
     verdict = Verdict.of(selected)
     if verdict is None:
         return []
     parts = ["## Verdict: what a request costs"]
     if (run := verdict.searched) is not None:
         errors = capacity.document(run)["target"]["max_error_pct"]
-        parts += [markdown(verdict.table), VERDICT.format(errors=errors, run=run.id, cpus=cpus(run.manifest))]
+        table = tables.verdict(verdict.found, verdict.projected, verdict.target_ms)
+        parts += [markdown(table), VERDICT.format(errors=errors, run=run.id, cpus=cpus(run.manifest))]
     if (run := verdict.measured) is not None:
         parts.append(f"CPU per request and p99 against the offered rate, over the levels of run "
                      f"`{run.id}` (profile {run.profile}) that delivered their rate, the target of "
                      f"{verdict.target_ms:g} ms as a line; its section below has the table.")
     run_id = (verdict.measured or verdict.searched).id
-    parts += [_save(figure, charts_dir / f"{run_id}-{name}.png") for name, figure in verdict.figures.items()]
+    parts += [_save(figure, charts_dir / f"{run_id}-{name}.png") for name, figure in verdict_figures(verdict).items()]
     if verdict.assumptions is not None:
         parts += projection_section(verdict.projected, verdict.assumptions)
     return ["\n\n".join(parts)]

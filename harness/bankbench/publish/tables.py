@@ -113,22 +113,6 @@ START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.ST
 HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
 
 
-def _profile(run: Run) -> dict:
-    """The profile as the manifest recorded it (older runs recorded its name alone)."""
-    recorded = run.manifest.get("settings", {}).get("profile")
-    return recorded if isinstance(recorded, dict) else {}
-
-
-def start_of(run: Run) -> str:
-    """How the run's services started (profiles.STARTS); cold for runs before the setting."""
-    return _profile(run).get("start", "cold")
-
-
-def family_of(run: Run) -> str:
-    """The profile a run's profile was written over (its `base`), or its own."""
-    return _profile(run).get("base") or run.profile
-
-
 def start_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
     """For each profile family run with more than one start (article, article-aot,
     article-warm) in one environment: its run of each start, in START_NAMES' order."""
@@ -136,7 +120,7 @@ def start_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
     for run in runs:
         if run.series:
             continue  # a placement experiment over the family's levels (profile `placement`), not a start
-        by_family.setdefault((family_of(run), run.manifest.get("env", "")), {})[start_of(run)] = run
+        by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.start] = run
     return {family: {start: group[start] for start in START_NAMES if start in group}
             for (family, _env), group in by_family.items() if len(group) > 1}
 

@@ -1,0 +1,39 @@
+"""The verdict of the runs shown, as the report's head and the notebook read it: from the newest
+capacity run (`searched`) each service's capacity at the latency target and the cost projection,
+from the newest efficiency run (`measured`) CPU per request and p99 against the offered rate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bankbench.analyse import capacity_figures as capacity, projection
+from bankbench.analyse.capacity_figures import Capacity
+from bankbench.analyse.runs import Run
+
+EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the verdict rests on; publish.report and the notebook render it."""
+
+    searched: Run | None
+    measured: Run | None
+    target_ms: float
+    found: list[Capacity]  # capacity_figures.figures of `searched`
+    projected: list[projection.Projection]
+    assumptions: projection.Assumptions | None
+
+    @classmethod
+    def of(cls, selected: list[Run]) -> Verdict | None:
+        """None when the runs hold neither a capacity nor an efficiency run."""
+        searched = [run for run in selected if capacity.is_capacity_run(run)]
+        measured = [run for run in selected if run.family == EFFICIENCY]
+        if not searched and not measured:
+            return None
+        if not searched:
+            return cls(None, measured[-1], capacity.P99_MS, [], [], None)
+        found = capacity.figures(searched[-1])
+        projected, assumptions = capacity.projections(searched[-1], found, measured)
+        return cls(searched[-1], measured[-1] if measured else None, capacity.target_ms(searched[-1]), found,
+                   projected, assumptions)
