@@ -24,6 +24,7 @@ GO_SOURCES := $(shell find bank-go db -name '*.go' -o -name go.mod -o -name go.s
 # The load generator's calibration target: the plan's answers at almost no cost (jmeter/calibrate).
 CALIBRATE_TARGET := jmeter/calibrate/bin/calibrate
 JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/null)
+GATLING_SOURCES := $(shell find gatling/src gatling/pom.xml -type f 2>/dev/null)
 
 PROFILE ?= local
 ENV ?= native
@@ -72,6 +73,9 @@ bank-java/target/bank-java.jar: $(JAVA_SOURCES)
 jmeter-install: jmeter/target/config.json ## fetch JMeter 5.6.3 through jmeter-maven-plugin
 jmeter/target/config.json: jmeter/pom.xml
 	$(MVNW) -f jmeter/pom.xml verify
+gatling-install: gatling/target/classpath.txt ## build the Gatling 3.15 simulation and its classpath (gatling/README.md)
+gatling/target/classpath.txt: $(GATLING_SOURCES)
+	$(MVNW) -f gatling/pom.xml package
 
 # --- running by hand -----------------------------------------------------------------------
 
@@ -91,9 +95,9 @@ run-%: venv build ## run a service of services.yaml on the db-up database (PORT=
 
 # --- tests ---------------------------------------------------------------------------------
 
-check: doctor venv build jmeter-install ## before pushing (~4 min): lint, unit tests, contract vs Go, 1-level smoke bench
+check: doctor venv build jmeter-install gatling-install ## before pushing (~4 min): lint, unit tests, contract vs Go, 1-level smoke bench
 	bash scripts/check.sh
-test: doctor venv build jmeter-install ## everything (CI): lint, Go, Java, contract, fuzz, harness, smoke bench, infra
+test: doctor venv build jmeter-install gatling-install ## everything (CI): lint, Go, Java, contract, fuzz, harness, smoke bench, infra
 	bash scripts/test.sh
 lint: venv ## ruff, gofmt, go vet, staticcheck, spring-javaformat (make check and make test run it)
 	bash scripts/lint.sh
@@ -108,16 +112,19 @@ verify: venv build ## prove the services run the same statements, one per reques
 # `bench` writes raw results; `summarize` computes the newest run's figures; `report` only reads.
 BENCH = $(PY) -m bankbench bench --env $(ENV) $(BENCH_KNOBS)
 SUMMARIZE = $(PY) -m bankbench summarize
-bench: doctor venv build jmeter-install ## every service (or SERVICE=) on PROFILE (default local), then the report
+bench: doctor venv build jmeter-install gatling-install ## every service (or SERVICE=) on PROFILE (default local), then the report
 	$(BENCH)
 	$(SUMMARIZE)
 	$(PY) -m bankbench report
-bench-%: doctor venv build jmeter-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
+bench-%: doctor venv build jmeter-install gatling-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
 	$(BENCH) --service $*
 	$(SUMMARIZE)
+crosscheck: ## the two load generators on the same levels, back to back (profiles crosscheck, crosscheck-gatling; ~16 min)
+	$(MAKE) bench PROFILE=crosscheck
+	$(MAKE) bench PROFILE=crosscheck-gatling
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
 	$(MAKE) bench PROFILE=placement
-capacity: doctor venv build jmeter-install ## per service: highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=90)
+capacity: doctor venv build jmeter-install gatling-install ## per service: highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=90)
 	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
 		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
 	$(PY) -m bankbench report
@@ -130,7 +137,7 @@ connections: venv build ## 10,000 slow keep-alive connections against each servi
 	$(PY) -m bankbench connections
 plan: venv ## list the levels PROFILE would run, with the time they take
 	$(PY) -m bankbench plan $(PROFILE_ARGS)
-calibrate: venv build-calibrate jmeter-install ## what JMeter drives on its CPUs for each load of PROFILE (cached; FORCE=1 again)
+calibrate: venv build-calibrate jmeter-install gatling-install ## what the profile's load generator drives on its CPUs for each load of PROFILE (cached; FORCE=1 again)
 	$(PY) -m bankbench calibrate $(PROFILE_ARGS) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
 		$(if $(filter 1,$(FORCE)),--force)
 
@@ -145,8 +152,8 @@ report: venv ## render results/report/ from the latest run of each profile (RUNS
 report-html: venv ## the report and the executed notebook as results/report/results.html (not in git; minutes)
 	$(PY) -m bankbench report --html $(if $(RUNS),--runs $(RUNS))
 clean-raw: ## delete the load generator's raw samples and logs kept beside each level (git ignores them)
-	find results -path '*/levels/*' \( -name jmeter.csv.gz -o -name jmeter.log -o -name cpu.jfr \
-		-o -name cpu.pprof -o -name dashboard -prune \) -exec rm -rf {} +
+	find results -path '*/levels/*' \( -name jmeter.csv.gz -o -name jmeter.log -o -name gatling.csv.gz \
+		-o -name gatling.log -o -name cpu.jfr -o -name cpu.pprof -o -name dashboard -prune \) -exec rm -rf {} +
 
 compose-file: venv ## write the services of docker-compose.yml from services.yaml
 	$(PY) -m bankbench services --write-compose
@@ -167,5 +174,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
-	check test lint format verify bench sensitivity capacity quick-bench fuzz connections \
+	gatling-install check test lint format verify bench crosscheck sensitivity capacity quick-bench fuzz connections \
 	plan calibrate summarize compare report report-html clean-raw compose-file newcomer offline-images images jmeter-gui

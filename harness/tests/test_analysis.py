@@ -178,7 +178,7 @@ def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
         "go-u4000-p95-r1", "go-u4000-p95-r2", "go-u10000-p95-r1",
         "java-u4000-p95-r1", "java-u4000-p95-r2", "java-u4000-p95-r3", "java-u10000-p95-r1",
     ]
-    assert "jmeter_properties" not in frame  # nested level.json values stay in level.json
+    assert "load_properties" not in frame  # nested level.json values stay in level.json
     assert {"service", "users", "pool", "repeat", "overall.p99_ms", "resources.pg_cpu_mean",
             "money_ok", "loadgen.valid", "loadgen.reasons", "service_metrics.gc_pct"} <= set(frame.columns)
     # Nested blocks flattened, a status a level did not have at 0.

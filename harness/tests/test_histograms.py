@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from bankbench.analyse import levels
-from bankbench.load import histograms, jmeter
+from bankbench.load import generators, histograms
 from bankbench.run import compact
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "java-virtual-u4000-p95-r3"
@@ -34,7 +34,8 @@ def level_dir(tmp_path: Path) -> Path:
 
 
 def test_compact_folds_the_samples_and_keeps_them(level_dir: Path) -> None:
-    assert (level_dir / histograms.FILE).stat().st_size < (level_dir / jmeter.LEVEL_SAMPLES).stat().st_size / 10
+    raw = level_dir / generators.LEVEL_SAMPLES["jmeter"]
+    assert (level_dir / histograms.FILE).stat().st_size < raw.stat().st_size / 10
     first = (level_dir / histograms.FILE).read_bytes()
     (level_dir / histograms.FILE).unlink()
     compact.compact(level_dir)

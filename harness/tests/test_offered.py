@@ -13,7 +13,7 @@ import pytest
 
 from bankbench.analyse import capacity_figures, stats, summaries
 from bankbench.analyse.capacity_figures import Capacity, Target
-from bankbench.load import jmeter
+from bankbench.load import generators
 from bankbench.publish import tables
 from bankbench.run import compact
 
@@ -31,7 +31,7 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
     level = {"service": "go", "users": RATE, "pool": 95, "repeat": 1, "model": "open", "profile": "efficiency",
              "scenario": "rematch", "start": "warm", "warmup_s": WARMUP_S, "rampup_s": 0, "duration_s": DURATION_S,
              "measure_offset_s": WARMUP_S, "expected_s": arrivals_s + 10, "pg_max_connections": 100,
-             "jmeter_properties": {"users": 0, "rate": RATE, "arrivals_s": arrivals_s, "drain_s": 10},
+             "load_properties": {"users": 0, "rate": RATE, "arrivals_s": arrivals_s, "drain_s": 10},
              "arrivals": {"rate": RATE, "window_s": arrivals_s},
              "started_ms": STARTED_MS, "measure_from_ms": STARTED_MS + 1000 * WARMUP_S,
              "ended_ms": STARTED_MS + 1000 * (arrivals_s + 2)}
@@ -43,7 +43,7 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
         {"timeStamp": t + 10 * step, "elapsed": 10, "label": "balance", "responseCode": 200,
          "responseMessage": "OK", "threadName": f"open arrivals 2-{i + 1}", "success": True}
         for i, t in enumerate(starts) for step in (0, 1)])
-    samples.to_csv(out / jmeter.LEVEL_SAMPLES, index=False)
+    samples.to_csv(out / generators.LEVEL_SAMPLES["jmeter"], index=False)
     seconds = range(0, arrivals_s + 3)
     pd.DataFrame({"t_ms": [STARTED_MS + 1000 * s for s in seconds], "service_cpu_pct": service_cpu_pct,
                   "service_rss_mb": 40.0, "pg_cpu_pct": 20.0, "pg_rss_mb": 300.0, "loadgen_cpu_pct": 30.0,

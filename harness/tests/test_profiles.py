@@ -21,7 +21,7 @@ def test_article_is_the_articles_ladder() -> None:
     p = profiles.load("article")
     assert p.users == [1000, 2000, 4000, 6000, 8000, 10000]
     assert (p.rampup_s, p.model) == (60, "article")
-    props = profiles.levels(p)[0].jmeter_properties()
+    props = profiles.levels(p)[0].load_properties()
     assert (props["loops"], props["rampup"], props["rate"]) == (1, 60, 0)
 
 
@@ -52,14 +52,14 @@ def test_matrix_order_and_repeats() -> None:
 
 def test_open_model_turns_users_into_a_rate() -> None:
     level = profiles.levels(profiles.load("open"))[0]
-    props = level.jmeter_properties()
+    props = level.load_properties()
     assert (props["users"], props["rate"]) == (0, level.users)
     assert props["arrivals_s"] == level.profile.warmup_s + level.profile.duration_s
 
 
 def test_sustained_duration_covers_rampup_warmup_and_measure() -> None:
     p = profiles.load("sustained")
-    props = profiles.levels(p)[0].jmeter_properties()
+    props = profiles.levels(p)[0].load_properties()
     assert props["duration"] == p.rampup_s + p.warmup_s + p.duration_s
     assert props["loops"] == -1
 

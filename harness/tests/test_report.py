@@ -267,3 +267,27 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
     text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
     assert text.index("## ") == text.index("## Headline: profile article, cold, cold+AOT and warm")  # first
     assert "a service in steady state" in text
+
+
+@pytest.mark.integration
+def test_crosscheck_runs_show_the_generators_side_by_side(run_dir: Path, tmp_path: Path) -> None:
+    """Runs of crosscheck (JMeter) and crosscheck-gatling: one table, each generator's p50, p99,
+    errors and rate next to the other's, in a section of its own."""
+    root = tmp_path / "runs"
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    stamp = RUN_ID.rsplit("-", 1)[0]
+    for generator, profile in (("jmeter", "crosscheck"), ("gatling", "crosscheck-gatling")):
+        run_id = f"{stamp}-{profile}"
+        copy = shutil.copytree(run_dir, root / run_id)
+        settings = {**manifest["settings"], "profile": {"name": profile, "generator": generator, "start": "warm",
+                                                        "base": None if generator == "jmeter" else "crosscheck"}}
+        (copy / "manifest.json").write_text(json.dumps({**manifest, "run_id": run_id, "profile": profile,
+                                                        "settings": settings}))
+    selected = runs.load_runs(runs.latest_per_profile(root))
+    assert tables.starts(selected) == {}  # one start: not a headline of starts
+    (table,) = tables.crosscheck(selected).values()
+    assert list(table.columns) == ["users", "service", "p50 ms JMeter", "p50 ms Gatling", "p99 ms JMeter",
+                                   "p99 ms Gatling", "err % JMeter", "err % Gatling", "req/s JMeter", "req/s Gatling"]
+    assert (table["p99 ms JMeter"] == table["p99 ms Gatling"]).all()  # the same fixture under both
+    text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
+    assert "## The load generators agree: profile crosscheck" in text

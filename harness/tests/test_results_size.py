@@ -21,7 +21,8 @@ RUN_MAX = 3 * MB  # a run folder (one with a manifest.json)
 LEVEL_MAX = 80 * KB
 FLAME_GRAPH_MAX = 250 * KB  # PROFILE_CPU=1's flamegraph.html: its profile is not kept, so it cannot be rebuilt
 # Built on demand, never committed; raw samples stay on the machine that took them.
-NEVER = ("results.html", "jmeter.csv", "jmeter.csv.gz", "jmeter.log", "cpu.jfr", "cpu.pprof")
+NEVER = ("results.html", "jmeter.csv", "jmeter.csv.gz", "jmeter.log", "gatling.csv", "gatling.csv.gz", "gatling.log",
+         "cpu.jfr", "cpu.pprof")
 
 
 def tracked() -> dict[Path, int]:

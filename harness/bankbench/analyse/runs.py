@@ -65,6 +65,11 @@ class Run:
         return self.settings.get("start", "cold")
 
     @property
+    def generator(self) -> str:
+        """The load generator of the run's levels (profiles.GENERATORS); JMeter before there were two."""
+        return self.settings.get("generator", "jmeter")
+
+    @property
     def family(self) -> str:
         """The profile the run's profile was written over (its `base`), or its own."""
         return self.settings.get("base") or self.profile

@@ -29,6 +29,8 @@ breaks one is invalid: it says why, and its figures are left out of every median
 
 from __future__ import annotations
 
+from bankbench.load.profiles import GENERATORS
+
 SATURATED_CPU_PCT = 80  # % of the generator's own CPUs, or of the machine when shared
 OFFERED_MIN_PCT = 99  # % of the planned arrival rate
 CALIBRATED_SHARE_MAX = 90  # % of the calibration's requests/s, under the sustained model
@@ -84,19 +86,24 @@ def drives_plan(figures: dict) -> bool | None:
     return not figures["loadgen_saturated"] and not short_of_plan(figures)
 
 
-def beyond_calibration(calibration: dict | None, throughput_rps: float | None) -> str | None:
-    """Why the calibration says this level asks more than the generator can drive, or None."""
+def name(level: dict) -> str:
+    """The level's load generator by name (JMeter for levels from before there were two)."""
+    return GENERATORS[level.get("generator", "jmeter")]
+
+
+def beyond_calibration(calibration: dict | None, throughput_rps: float | None, generator: str = "JMeter") -> str | None:
+    """Why the calibration says this level asks more than the `generator` can drive, or None."""
     if not calibration:
         return None
     if calibration["drives_plan"] is False:
         cpu = cpu_text(calibration["loadgen_cpu_mean"], calibration["loadgen_cpus"], calibration["machine_cpu_mean"])
-        return (f"the plan is beyond what JMeter drove against the calibration target (offered "
+        return (f"the plan is beyond what {generator} drove against the calibration target (offered "
                 f"{calibration['offered_pct']:.1f} % of it there, {cpu})")
     ceiling = calibration["throughput_rps"]
     if calibration["drives_plan"] is None and calibration["loadgen_saturated"] and throughput_rps and ceiling \
             and throughput_rps >= ceiling * CALIBRATED_SHARE_MAX / 100:
         return (f"{throughput_rps:.0f} req/s is {100 * throughput_rps / ceiling:.0f} % of the "
-                f"{ceiling:.0f} req/s JMeter drove against the calibration target")
+                f"{ceiling:.0f} req/s {generator} drove against the calibration target")
     return None
 
 
@@ -108,12 +115,12 @@ def judge(level: dict, resources: dict | None, arrivals: dict | None, throughput
     reasons = []
     if resources and resources.get("loadgen_saturated"):
         cpu = cpu_text(resources["loadgen_cpu_mean"], level.get("loadgen_cpus"), resources["machine_cpu_mean"])
-        reasons.append(f"JMeter short of CPU ({cpu})")
+        reasons.append(f"{name(level)} short of CPU ({cpu})")
     if short_of_plan(arrivals):
         reasons.append(f"offered {arrivals['offered_pct']:.1f} % of the planned "
                        f"{arrivals['planned_rate']:g} iterations/s")
     calibration = level.get("calibration")
-    if beyond := beyond_calibration(calibration, throughput_rps):
+    if beyond := beyond_calibration(calibration, throughput_rps, name(level)):
         reasons.append(beyond)
     return {"valid": not reasons, "reasons": "; ".join(reasons), **(arrivals or {}),
             "calibrated_rps": calibration["throughput_rps"] if calibration else None}

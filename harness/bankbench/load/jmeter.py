@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from bankbench import paths
 from bankbench.errors import UserError
+from bankbench.load.console import Driver
 from bankbench.tools import jdk
 
 SETTINGS = paths.JMETER / "bankbench.properties"
-# A level's raw samples as kept in its folder, gzipped; git ignores them (results/LAYOUT.md): the
-# analysis reads the histograms folded from them (bankbench.load.histograms).
-LEVEL_SAMPLES = "jmeter.csv.gz"
+SAMPLES, LOG = "jmeter.csv", "jmeter.log"  # a run's samples and log, in its folder
 # JMeter's JVM options (JMETER_JVM overrides): those of JMeter's own launcher (bin/jmeter: G1
 # with short pauses, a metaspace bound), with a fixed heap large enough for thousands of threads
 # (Xms = Xmx: no resizing under load) and a small stack each. The GC is named so that it does not
@@ -26,12 +22,6 @@ JVM_OPTIONS = os.environ.get("JMETER_JVM", "-Xms4g -Xmx4g -Xss256k -XX:MaxMetasp
 # Three INFO lines per JMeter thread (started, done, finished), and the article and open models
 # start a thread per iteration: 30,000 synchronous log writes at 10,000 users.
 LOG_LEVELS = ("-Lorg.apache.jmeter.threads.JMeterThread=WARN",)
-# The summariser's lines (summariser.* in jmeter/bankbench.properties): "summary +" for the last
-# interval, with "Active: N", and "summary =" for the totals so far.
-INTERVAL = re.compile(r"summary \+.*Active:\s+(\d+)")
-TOTAL = re.compile(r"summary =\s+(\d+) in .*?Err:\s+(\d+)")
-# "Starting standalone test @ 2026 Nov 22 01:21:50 UTC (1795310510477)": when the load begins.
-STARTED = re.compile(r"Starting standalone test @ .*\((\d+)\)")
 
 
 def installation() -> tuple[Path, str]:
@@ -58,56 +48,26 @@ def version() -> str:
     return jar.removeprefix("ApacheJMeter-").removesuffix(".jar")
 
 
-@dataclass
-class Progress:
-    started_ms: int | None = None
-    requests: int = 0
-    errors: int = 0
-    active: int = 0
-
-
-class Run:
+class Run(Driver):
     """One JMeter run of the plan: results CSV, log and HTML dashboard into `out`."""
+
+    name = "JMeter"
 
     def __init__(self, properties: dict[str, object], out: Path, dashboard: bool = True):
         home, jar = installation()
         out.mkdir(parents=True, exist_ok=True)
-        self.results = out / "jmeter.csv"
+        results = out / SAMPLES
         cmd = [java(), *JVM_OPTIONS.split(),
                "-jar", str(home / "bin" / jar), "-n", "-t", str(paths.PLAN), "-q", str(SETTINGS), *LOG_LEVELS,
-               "-l", str(self.results), "-j", str(out / "jmeter.log"),
+               "-l", str(results), "-j", str(out / LOG),
                *(f"-J{k}={v}" for k, v in properties.items())]
         if dashboard:
             cmd += ["-e", "-o", str(out / "dashboard")]
-        self.progress = Progress()
-        self.proc = subprocess.Popen(cmd, cwd=home / "bin", stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, bufsize=1)
+        super().__init__(cmd, home / "bin", results)
 
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
 
-    def lines(self):
-        """Yields JMeter's console lines, updating `progress` from them."""
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if match := STARTED.search(line):
-                self.progress.started_ms = int(match.group(1))
-            elif match := INTERVAL.search(line):
-                self.progress.active = int(match.group(1))
-            elif match := TOTAL.search(line):
-                self.progress.requests, self.progress.errors = map(int, match.groups())
-            yield line.rstrip("\n")
-
-    def stop(self) -> None:
-        """Ends a JMeter still running (the level was interrupted); nothing if it is done."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-    def wait(self, timeout: float) -> int:
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            raise UserError(f"JMeter did not finish within {timeout:.0f} s; killed") from None
+def cache_inputs() -> tuple[dict[str, object], tuple[Path, ...]]:
+    """What a calibration of JMeter depends on besides the load, and the files whose content it
+    depends on (bankbench.run.experiments.calibration)."""
+    return ({"jmeter": version(), "jmeter_options": [*JVM_OPTIONS.split(), *LOG_LEVELS],
+             "java": [java(), jdk.release_version(jdk.java_home())]}, (SETTINGS, paths.PLAN))

@@ -30,6 +30,9 @@ STARTS = {  # how each level's service starts, and the question its figures answ
             "(JIT quiet), then kept for its levels, the tables emptied before each: a service in "
             "steady state",
 }
+# The load generators (bankbench.load.jmeter, bankbench.load.gatling): JMeter drives every model,
+# Gatling the open model, at a sixth of JMeter's CPU per request (gatling/README.md).
+GENERATORS = {"jmeter": "JMeter", "gatling": "Gatling"}
 # Open model: seconds after the last arrival for iterations in flight to finish; JMeter
 # interrupts whatever still runs after that (and the sample counts as an error).
 OPEN_DRAIN_S = 10
@@ -54,6 +57,7 @@ class Profile:
     # its own; none: the machine's default.
     placements: list[str]
     start: str = "cold"  # a key of STARTS
+    generator: str = "jmeter"  # a key of GENERATORS
     base: str | None = None  # the profile it was written over, its sibling in the report
 
 
@@ -103,9 +107,10 @@ class Level:
             return {"rate": self.users, "window_s": p.warmup_s + p.duration_s}
         return None
 
-    def jmeter_properties(self) -> dict[str, Any]:
-        """The plan's properties (see jmeter/README.md), host and port aside. The thread group
-        of the other model gets no users and no arrivals, so it ends at once."""
+    def load_properties(self) -> dict[str, Any]:
+        """The generator's properties (jmeter/README.md, gatling/README.md: the same names), host
+        and port aside. JMeter's thread group of the other model gets no users and no arrivals,
+        so it ends at once."""
         p = self.profile
         common = {"think_ms": p.think_ms, "scenario": p.scenario, "hot_accounts": p.hot_accounts}
         if p.model == "open":
@@ -119,11 +124,12 @@ class Level:
         return {"id": self.id, "service": self.service, "users": self.users, "pool": self.pool,
                 "repeat": self.repeat, "profile": self.profile.name, "model": self.profile.model,
                 "scenario": self.profile.scenario, "start": self.profile.start,
+                "generator": self.profile.generator,
                 "warmup_s": self.profile.warmup_s,
                 "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 **({} if self.heap_mb is None else {"heap_mb": self.heap_mb}),
-                "arrivals": self.arrivals, "jmeter_properties": self.jmeter_properties()}
+                "arrivals": self.arrivals, "load_properties": self.load_properties()}
 
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
@@ -155,6 +161,10 @@ def _validate(p: Profile) -> None:
         problems.append(f"model must be one of {MODELS}")
     if p.scenario not in SCENARIOS:
         problems.append(f"scenario must be one of {SCENARIOS}")
+    if p.generator not in GENERATORS:
+        problems.append(f"generator must be one of {tuple(GENERATORS)}")
+    elif p.generator != "jmeter" and p.model != "open":
+        problems.append(f"{GENERATORS[p.generator]} drives the open model only")
     if p.start not in STARTS:
         problems.append(f"start must be one of {tuple(STARTS)}")
     elif p.start == "aot" and (no_cache := [s for s in p.services if not processes.has_aot_cache(s)]):

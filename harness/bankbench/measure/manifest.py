@@ -11,12 +11,13 @@ import shlex
 import subprocess
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 import psutil
 
 from bankbench import paths, registry
 from bankbench.errors import UserError
-from bankbench.load import jmeter
+from bankbench.load import gatling, jmeter
 from bankbench.load.profiles import LOAD_MODELS, Profile
 from bankbench.tools import jdk
 
@@ -103,16 +104,22 @@ def build_versions(entry: registry.Entry, artifact: Path, java: list[str]) -> di
 
 
 def versions(postgresql: str) -> dict[str, str]:
-    """The versions of what runs natively: each service's build, the JDK, PostgreSQL, JMeter."""
+    """The versions of what runs natively: each service's build, the JDK, PostgreSQL, JMeter and
+    Gatling."""
     found: dict[str, str] = {}
     builds = {entry.artifact: entry for entry in registry.entries().values()}  # java-virtual: java's jar
     for entry in builds.values():
         found |= build_versions(entry, entry.artifact, [str(jdk.java_home() / "bin" / "java")])
-    return {**found, "postgresql": postgresql, "jmeter": jmeter_version()}
+    return {**found, "postgresql": postgresql, "jmeter": jmeter_version(), "gatling": generator_version(gatling)}
 
 
 def jmeter_version() -> str:
+    return generator_version(jmeter)
+
+
+def generator_version(module: ModuleType) -> str:
+    """A load generator's version (bankbench.load.jmeter or .gatling), or that it is not installed."""
     try:
-        return jmeter.version()
+        return module.version()
     except UserError:
         return "not installed"

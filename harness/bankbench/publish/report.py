@@ -87,7 +87,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     published = runs.read_articles()
     series, single = runs.by_series(selected)
     headline = sensitivity.headline(selected)  # under the title: whether the test bed decides the verdict
-    sections = [*environments_sections(single),
+    sections = [*crosscheck_sections(single), *environments_sections(single),
                 *(capacity_section(run) if capacity.is_capacity_run(run) else run_section(run, published, charts_dir)
                   for run in single),
                 *(placement_section(group) for group in series.values())]
@@ -297,6 +297,18 @@ def starts_sections(selected: list[Run]) -> list[str]:
             f"smaller than the machine's drift between runs (10-30 % on the machine of the "
             f"committed runs) as within noise.\n\n{markdown(table)}"
             for family, table in tables.starts(selected).items()]
+
+
+def crosscheck_sections(selected: list[Run]) -> list[str]:
+    """A profile run with each load generator (make crosscheck), generator next to generator."""
+    return [f"## The load generators agree: profile {family}\n\nThe same open-model levels, driven "
+            "by JMeter and by Gatling, one run after the other on the same service (`make crosscheck`; "
+            "the runs' sections below give each setup). Both send the same requests, extract the same "
+            "values and check the same answers (harness/tests/test_generators.py); latencies are whole "
+            "milliseconds in both, so a p50 of 0 or 1 ms says only that it is under 1 or 2 ms. Median "
+            "[95 % interval] over the repeats; the runs were taken at different times, so read a "
+            "difference smaller than the machine's drift between runs as within noise.\n\n" + markdown(table)
+            for family, table in tables.crosscheck(selected).items()]
 
 
 def environments_sections(selected: list[Run]) -> list[str]:

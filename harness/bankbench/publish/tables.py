@@ -14,6 +14,7 @@ from bankbench.analyse.formatting import count, number, significant, with_interv
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
+from bankbench.load.profiles import GENERATORS
 
 # latency_stats figure -> (header, format), in the order the tables show them
 LATENCY = {
@@ -111,6 +112,7 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
 
 START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as headed
 HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
+CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
 
 def start_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
@@ -129,20 +131,37 @@ def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
     """For each family of start_runs: per users and service, p99, errors and throughput of each
     start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
     is compiled ahead of time, so its cold start is the AOT figure)."""
-    tables = {}
-    for family, group in start_runs(runs).items():
-        texts = {start: _text(repeats.aggregate_repeats(run.summary, list(HEADLINE)),
-                              ["users", "service"], HEADLINE).set_index(["users", "service"])
-                 for start, run in group.items()}
-        keys = sorted(set().union(*(text.index for text in texts.values())),
-                      key=lambda key: (key[0], summaries.service_order(key[1])))
-        table = pd.DataFrame(keys, columns=["users", "service"])
-        for header, _ in HEADLINE.values():
-            for start in group:
-                table[f"{header} {START_NAMES[start]}"] = [
-                    texts[start][header].get(key, "n/a") for key in keys]
-        tables[family] = table
-    return tables
+    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in start_runs(runs).items()}
+
+
+def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
+    """For each profile family run with both load generators in one environment (crosscheck and
+    crosscheck-gatling): its newest run of each, in GENERATORS' order."""
+    by_family: dict[tuple[str, str], dict[str, Run]] = {}
+    for run in runs:
+        by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.generator] = run
+    return {family: {name: group[name] for name in GENERATORS if name in group}
+            for (family, _env), group in by_family.items() if len(group) > 1}
+
+
+def crosscheck(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """For each family of generator_runs: per rate and service, p50, p99, errors and the rate
+    achieved under each generator side by side."""
+    return {family: side_by_side(group, CROSSCHECK, GENERATORS) for family, group in generator_runs(runs).items()}
+
+
+def side_by_side(group: dict[str, Run], columns: dict, names: dict[str, str]) -> pd.DataFrame:
+    """Per users and service, each of `columns` for each run of `group` (headed by `names` of its
+    key) next to one another; `n/a` where a run has no such level."""
+    texts = {key: _text(repeats.aggregate_repeats(run.summary, list(columns)), ["users", "service"], columns)
+             .set_index(["users", "service"]) for key, run in group.items()}
+    keys = sorted(set().union(*(text.index for text in texts.values())),
+                  key=lambda key: (key[0], summaries.service_order(key[1])))
+    table = pd.DataFrame(keys, columns=["users", "service"])
+    for header, _ in columns.values():
+        for key in group:
+            table[f"{header} {names[key]}"] = [texts[key][header].get(level, "n/a") for level in keys]
+    return table
 
 
 def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict) -> pd.DataFrame:

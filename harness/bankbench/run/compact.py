@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from bankbench.analyse.rawdata import read_json
-from bankbench.load import histograms, jmeter
+from bankbench.load import generators, histograms
 
 # Written as the level runs, gzipped when it ends (readers infer the compression from the name).
 GZIPPED = ("service.log", "service_metrics.csv")
@@ -18,8 +18,8 @@ GZIPPED = ("service.log", "service_metrics.csv")
 def compact(level_dir: Path) -> None:
     """Writes a level's histograms where it has raw samples and none yet, and gzips its service's
     log and metrics; a level compacted already is left as it is."""
-    raw = level_dir / jmeter.LEVEL_SAMPLES
-    if raw.exists() and not (level_dir / histograms.FILE).exists():
+    raw = generators.level_samples(level_dir)
+    if raw is not None and not (level_dir / histograms.FILE).exists():
         level = read_json(level_dir / "level.json")
         histograms.convert(raw, level["measure_from_ms"], level_dir / histograms.FILE)
     for name in GZIPPED:

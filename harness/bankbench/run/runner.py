@@ -181,7 +181,7 @@ def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[di
                                  used["machine_cpu_mean"]) if used else "CPU figures when the run ends"
         offered = "" if verdict.get("offered_pct") is None else \
             f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
-        details.insert(0, f"JMeter {cpu}{offered}")
+        details.insert(0, f"{generator.name(summary['level'])} {cpu}{offered}")
     judged = "ok" if verdict["valid"] else f"INVALID: {verdict['reasons']}"
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "

@@ -71,10 +71,10 @@ class Placement:
                     f"{total} CPUs ({_cpu_list(self.service)})")
         if self.mode == SERVICE_ALONE:
             return (f"service-alone: the service had CPU {_cpu_list(self.service)} ({len(self.service)} "
-                    f"of {total}) to itself; PostgreSQL, the load generator (JMeter) and the harness "
+                    f"of {total}) to itself; PostgreSQL, the load generator and the harness "
                     f"shared CPU {_cpu_list(self.loadgen)}")
         return (f"split: the service and PostgreSQL had CPU {_cpu_list(self.service)} "
-                f"({len(self.service)} of {total}) to themselves; the load generator (JMeter) and the "
+                f"({len(self.service)} of {total}) to themselves; the load generator and the "
                 f"harness ran on CPU {_cpu_list(self.loadgen)}")
 
     def as_dict(self) -> dict:

@@ -18,7 +18,7 @@ def make_level(users: int = 1000, rate: int = 0, scenario: str = "rematch") -> d
     return {"id": "go-u1000-p95-r1", "service": "go", "users": 1000, "pool": 95, "repeat": 1,
             "profile": "sustained", "model": "sustained", "scenario": scenario, "warmup_s": 30,
             "rampup_s": 30, "duration_s": 60, "measure_offset_s": 60, "expected_s": 120,
-            "jmeter_properties": {"think_ms": 0, "scenario": scenario, "hot_accounts": 10,
+            "load_properties": {"think_ms": 0, "scenario": scenario, "hot_accounts": 10,
                                   "users": users, "rampup": 30, "duration": 120, "loops": -1,
                                   "rate": rate, "arrivals_s": 0, "drain_s": 0}}
 

@@ -81,5 +81,11 @@ def test_the_driver_plans_the_levels_of_the_other_knobs() -> None:
     planned = [level.as_dict() for level in profiles.levels(run.profile)]
     assert [level["id"] for level in planned] == [
         f"go-u{users}-p5-r{repeat}" for repeat in (1, 2) for users in (10, 20)]
-    assert {(lv["duration_s"], lv["warmup_s"], lv["scenario"], lv["jmeter_properties"]["think_ms"])
+    assert {(lv["duration_s"], lv["warmup_s"], lv["scenario"], lv["load_properties"]["think_ms"])
             for lv in planned} == {(7, 3, "contention", 4)}
+
+
+def test_the_driver_refuses_a_gatling_profile_by_name() -> None:
+    args = aws_bench(bench_arguments("aws-bench", PROFILE="efficiency"))
+    with pytest.raises(UserError, match=r"profile efficiency \(its load generator, Gatling, runs locally only\)"):
+        workload.refuse_unsupported(args)

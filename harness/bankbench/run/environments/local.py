@@ -1,5 +1,5 @@
 """What the two environments of this machine share (native and compose): the load runs here, on
-the CPUs of the run's placement. JMeter is calibrated and runs here, the sampler measures the
+the CPUs of the run's placement. The load generator is calibrated and runs here, the sampler measures the
 service and PostgreSQL here, the service's /metrics is scraped, and the level's faults (CHAOS)
 and CPU profile (PROFILE_CPU) are taken here too."""
 
@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bankbench.errors import UserError
-from bankbench.load import generator, jmeter
+from bankbench.load import gatling, generator, generators, jmeter
+from bankbench.load.console import Driver
 from bankbench.load.profiles import Level
 from bankbench.measure import cpuprofile, manifest
 from bankbench.measure.resources import Sampler
@@ -25,7 +26,7 @@ from bankbench.tools.placement import SHARED, allowed
 
 class Local:
     """What native and compose share: the load runs on this machine, on the CPUs of the run's
-    placement. Opening one pins this process (the harness, and so JMeter) to the load
+    placement. Opening one pins this process (the harness, and so the load generator) to the load
     generator's CPUs: the runner restores its affinity when the run ends."""
 
     name: str
@@ -60,7 +61,7 @@ class Local:
 
     def settings(self) -> dict[str, object]:
         return {"cpu_placement": self.placement.as_dict(), **self.service_settings(),
-                "jmeter_jvm": jmeter.JVM_OPTIONS}
+                "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS}
 
     def level_settings(self) -> dict[str, object]:
         """The placement's mode; when the load generator has CPUs of its own, how many, and the
@@ -88,16 +89,17 @@ class LocalLoad:
         return self.profile.env() if self.profile else None
 
     def run(self, svc: processes.Running, tag: str, remaining_s: float) -> tuple[int, int]:
-        """Runs JMeter against `svc`, sampling meanwhile; returns the load's (started, ended) ms."""
+        """Runs the level's load generator against `svc`, sampling meanwhile; returns the load's
+        (started, ended) ms."""
         level, out, where = self.level, self.out, self.where
-        props = {**level.jmeter_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
+        props = {**level.load_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
         scraper = Scraper(out / "service_metrics.csv", svc.url, level.service)  # GET /metrics, 1/s
         sampler = Sampler(out / "metrics.csv", where.measure(svc.pid), where.measure(where.pg_pid()))
         jm = None
         try:
             sampler.start()
             scraper.start()
-            jm = jmeter.Run(props, out, dashboard=self.dashboard)
+            jm = generators.start(level.profile.generator, props, out, dashboard=self.dashboard)
             sampler.watch("loadgen", jm.pid)
             # What the kernel applied, not what was asked: the proof of the placement.
             self.cpus_allowed = {"service": allowed(svc.pid), "postgres": allowed(where.pg_pid()),
@@ -120,26 +122,26 @@ class LocalLoad:
                 scraper.stop()
         started_ms = jm.progress.started_ms
         if rc != 0 or not jm.results.exists() or started_ms is None:
-            raise UserError(f"JMeter failed (exit {rc}) for {level.id}: see {out / 'jmeter.log'}")
+            raise UserError(f"{jm.name} failed (exit {rc}) for {level.id}: see its log in {out}")
         _compress(jm.results)
         return started_ms, ended_ms
 
-    def generator_so_far(self, sampler: Sampler, jm: jmeter.Run) -> str:
-        """The load generator's verdict so far, for the progress line: JMeter's CPU since the
+    def generator_so_far(self, sampler: Sampler, jm: Driver) -> str:
+        """The load generator's verdict so far, for the progress line: its CPU since the
         load began, and what the calibration of this load says (bankbench.load.generator)."""
         cal = self.where.calibration.get(self.level.users)
         loadgen_cpus = self.where.level_settings().get("loadgen_cpus")
         means = sampler.means(jm.progress.started_ms or 0)
-        reasons = [why for why in (generator.beyond_calibration(cal, None),) if why]
+        reasons = [why for why in (generator.beyond_calibration(cal, None, jm.name),) if why]
         if means is None:
             cpu = "CPU not measured yet"
         else:
             cpu = generator.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"])
             if generator.saturated(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"],
                                    means["service_cpu_pct"]):
-                reasons.insert(0, "JMeter short of CPU")
+                reasons.insert(0, f"{jm.name} short of CPU")
         verdict = f"INVALID so far: {'; '.join(reasons)}" if reasons else "ok so far"
-        return f"load generator {verdict} (JMeter {cpu}; calibration: {calibration.brief(cal)})"
+        return f"load generator {verdict} ({jm.name} {cpu}; calibration: {calibration.brief(cal)})"
 
     def finish(self, window: tuple[int, int]) -> dict[str, object]:
         """After the service stopped: the flame graph of the measured window; for level.json the
@@ -151,13 +153,13 @@ class LocalLoad:
         return {"cpus_allowed": self.cpus_allowed, **({"faults": faults} if faults else {})}
 
 
-def _follow(jm: jmeter.Run, level: Level, tag: str, remaining_s: float, verdict: Callable[[], str]) -> None:
-    """Prints a progress line each time JMeter reports its totals (every 5 s), ending with the
+def _follow(jm: Driver, level: Level, tag: str, remaining_s: float, verdict: Callable[[], str]) -> None:
+    """Prints a progress line each time the generator reports its totals (every 5 s), ending with the
     load generator's `verdict` so far."""
     for line in jm.lines():
         if not line.startswith("summary =") or jm.progress.started_ms is None:
             if "error" in line.lower() or "exception" in line.lower():
-                print(f"    jmeter: {line}", flush=True)
+                print(f"    {jm.name.lower()}: {line}", flush=True)
             continue
         elapsed = time.time() - jm.progress.started_ms / 1000
         pr = jm.progress

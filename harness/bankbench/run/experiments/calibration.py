@@ -1,17 +1,18 @@
-"""The load generator's calibration: what JMeter drives on the CPUs it gets in a run.
+"""The load generator's calibration: what it (JMeter or Gatling, the profile's) drives on the CPUs
+it gets in a run.
 
-For each load of a run's profile (a user count: the service and pool do not change what JMeter
-is asked), JMeter runs the plan with the level's properties and settings, on the CPUs of the
+For each load of a run's profile (a user count: the service and pool do not change what the
+generator is asked), the generator runs the plan with the level's properties and settings, on the CPUs of the
 run's placement, against the calibration target (jmeter/calibrate: the plan's answers at almost
 no cost, on the service's CPUs). What it achieved is the calibration of that load
 (`levels.generator_figures`): the requests/s it drove, the arrival rate it offered against the
 plan's, its CPU, and whether it drove the planned rate (bankbench.load.generator judges each
 level by it).
 
-A calibration is cached in .run/calibration/ per (load, placement, JMeter and its settings,
+A calibration is cached in .run/calibration/ per (load, placement, generator and its settings,
 plan, target, machine), so a run repeats none it has; `bankbench calibrate --force` measures
 again. One taken while other work kept the machine busy (OTHER_CPU_MAX) is used but not cached:
-JMeter lost CPU to that work, not to the plan. The run records what it used in calibration.json
+the generator lost CPU to that work, not to the plan. The run records what it used in calibration.json
 and each level's in its level.json (results/LAYOUT.md).
 """
 
@@ -29,17 +30,16 @@ from bankbench import paths
 from bankbench.analyse import levels, runs
 from bankbench.analyse.rawdata import read_json, read_metrics, write_json
 from bankbench.errors import UserError
-from bankbench.load import generator, histograms, jmeter
-from bankbench.load.profiles import Level
+from bankbench.load import gatling, generator, generators, histograms, jmeter
+from bankbench.load.profiles import GENERATORS, Level
 from bankbench.measure import manifest, resources
 from bankbench.system import processes
-from bankbench.tools import jdk
 from bankbench.tools.pg import free_port
 from bankbench.tools.placement import SHARED, Placement
 
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
 CACHE = paths.STATE / "calibration"
-OTHER_CPU_MAX = 30  # % of a core used by neither JMeter nor the target: beyond, not cached
+OTHER_CPU_MAX = 30  # % of a core used by neither the generator nor the target: beyond, not cached
 
 
 def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = None,
@@ -53,8 +53,9 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
     todo = [users for users in loads if force or not (CACHE / f"{keys[users][0]}.json").exists()]
     if todo:
         minutes = sum(loads[users].expected_s + 10 for users in todo) / 60
-        print(f"calibration: JMeter against the calibration target for {len(todo)} load(s) "
-              f"(users {', '.join(map(str, todo))}), up to {minutes:.1f} min; cached after", flush=True)
+        name = GENERATORS[levels[0].profile.generator]
+        print(f"calibration: {name} against the calibration target for {len(todo)} load(s) (users "
+              f"{', '.join(map(str, todo))}), up to {minutes:.1f} min; cached after", flush=True)
     found = {}
     for users in sorted(loads):
         key, inputs = keys[users]
@@ -77,20 +78,21 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
         loads.update(found)
         write_json(record, {
             "target": str(TARGET.relative_to(paths.ROOT)), "cpu_placement": placement.as_dict(),
-            "jmeter_jvm": jmeter.JVM_OPTIONS, "loads": {str(users): loads[users] for users in sorted(loads)}})
+            "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS,
+            "loads": {str(users): loads[users] for users in sorted(loads)}})
     return found
 
 
 def cache_key(level: Level, placement: Placement) -> tuple[str, dict]:
     """The digest of everything a calibration depends on, and those inputs."""
     machine = manifest.machine()
+    generator, files = generators.cache_inputs(level.profile.generator)
     inputs = {
-        "jmeter_properties": level.jmeter_properties(),
+        "load_properties": level.load_properties(),
         "cpu_placement": {"mode": placement.mode, "loadgen": list(placement.loadgen),
                           "service": list(placement.service), "postgres": list(placement.postgres)},
-        "jmeter": jmeter.version(), "jmeter_options": [*jmeter.JVM_OPTIONS.split(), *jmeter.LOG_LEVELS],
-        "java": [jmeter.java(), jdk.release_version(jdk.java_home())],
-        **{f"sha256 {path.relative_to(paths.ROOT)}": _sha256(path) for path in (jmeter.SETTINGS, paths.PLAN, TARGET)},
+        **generator,
+        **{f"sha256 {path.relative_to(paths.ROOT)}": _sha256(path) for path in (*files, TARGET)},
         "machine": {name: machine[name] for name in ("cpu_model", "cores", "memory_gb")},
     }
     return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:20], inputs
@@ -103,22 +105,23 @@ def _sha256(path: Path) -> str:
 
 
 def measure(level: Level, placement: Placement, key: str) -> dict:
-    """Runs JMeter with `level`'s plan against the calibration target; returns what it achieved."""
+    """Runs the level's load generator against the calibration target; returns what it achieved."""
     with tempfile.TemporaryDirectory(prefix="bankbench-calibration-") as work:
         out = Path(work)
         run = drive(level, placement, out)
-        requests = histograms.from_samples(histograms.read_samples(out / "jmeter.csv"), run["measure_from_ms"])
+        samples = out / generators.MODULES[level.profile.generator].SAMPLES
+        requests = histograms.from_samples(histograms.read_samples(samples), run["measure_from_ms"])
         figures = levels.generator_figures(run, requests, read_metrics(out / "metrics.csv"))
     # The machine's CPU is in % of all its CPUs, the processes' in % of one core.
     machine, ours = figures["machine_cpu_mean"], (figures["loadgen_cpu_mean"] or 0) + (figures["service_cpu_mean"] or 0)
     other = None if machine is None else round(machine * (os.cpu_count() or 1) - ours, 1)
-    return {"users": level.users, **figures, "other_cpu_mean": other,
+    return {"users": level.users, "generator": level.profile.generator, **figures, "other_cpu_mean": other,
             "calibrated_utc": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "key": key}
 
 
 def drive(level: Level, placement: Placement, out: Path) -> dict:
-    """Runs JMeter with `level`'s plan and properties against the calibration target (on the
-    service's CPUs), sampling CPU meanwhile: jmeter.csv, jmeter.log and metrics.csv
+    """Runs the level's load generator with its properties against the calibration target (on
+    the service's CPUs), sampling CPU meanwhile: the generator's samples and log, and metrics.csv
     into `out`. Returns the run's level.json document (results/LAYOUT.md)."""
     hot = level.profile.hot_accounts if level.profile.scenario == "contention" else 0
     target = processes.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
@@ -127,8 +130,8 @@ def drive(level: Level, placement: Placement, out: Path) -> dict:
     jm = None
     try:
         sampler.start()
-        jm = jmeter.Run({**level.jmeter_properties(), "host": "127.0.0.1", "port": target.url.rsplit(":", 1)[1]},
-                        out, dashboard=False)
+        jm = generators.start(level.profile.generator, {**level.load_properties(), "host": "127.0.0.1",
+                                                        "port": target.url.rsplit(":", 1)[1]}, out)
         sampler.watch("loadgen", jm.pid)
         for _ in jm.lines():
             pass
@@ -140,8 +143,8 @@ def drive(level: Level, placement: Placement, out: Path) -> dict:
             jm.stop()
         target.stop()
     if rc != 0 or jm.progress.started_ms is None:
-        raise UserError(f"calibration u{level.users}: JMeter failed (exit {rc}):\n"
-                        + (out / "jmeter.log").read_text()[-3000:])
+        log = out / generators.MODULES[level.profile.generator].LOG
+        raise UserError(f"calibration u{level.users}: {jm.name} failed (exit {rc}):\n" + log.read_text()[-3000:])
     own_cpus = placement.mode != SHARED
     return runs.level_document(level.as_dict(), jm.progress.started_ms, ended_ms, 0,
                                **({"loadgen_cpus": len(placement.loadgen)} if own_cpus else {}))
@@ -153,13 +156,13 @@ def brief(figures: dict | None) -> str:
         return "not calibrated"
     cpu = generator.cpu_text(figures["loadgen_cpu_mean"], figures["loadgen_cpus"], figures["machine_cpu_mean"])
     offered = "" if figures["drives_plan"] is None else f", offered {figures['offered_pct']:.1f} % of the plan"
-    return f"JMeter drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
+    return f"{generator.name(figures)} drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
 
 
 def describe(figures: dict) -> str:
-    """A calibration in a sentence: what JMeter drove, offered and used, and what that says."""
+    """A calibration in a sentence: what the generator drove, offered and used, and what that says."""
     if figures["drives_plan"] is None and not figures["loadgen_saturated"]:
-        verdict = "the users' think time, not JMeter's CPU, bounds this closed loop"
+        verdict = f"the users' think time, not {generator.name(figures)}'s CPU, bounds this closed loop"
     elif figures["drives_plan"] is None:
         verdict = (f"the most this closed loop drives here, a level at {generator.CALIBRATED_SHARE_MAX} % "
                    "of it is invalid")

@@ -29,7 +29,7 @@ import httpx
 import pandas as pd
 
 from bankbench.errors import UserError
-from bankbench.load import jmeter
+from bankbench.load import generators
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
 from bankbench.system import processes
@@ -156,7 +156,7 @@ def record(level_dir: Path, injector: Injector | None) -> list[dict]:
     """The faults of a finished level with their bursts, also written to its chaos.json."""
     if injector is None:
         return []
-    faults = with_bursts(injector.finish(), level_dir / jmeter.LEVEL_SAMPLES)
+    faults = with_bursts(injector.finish(), generators.level_samples(level_dir))
     (level_dir / "chaos.json").write_text(json.dumps(faults, indent=2) + "\n")
     return faults
 

@@ -58,7 +58,7 @@ def warm_up(where: Env, svc: Service, level: Level, out: Path, tag: str) -> dict
     profile = replace(level.profile, model="sustained", scenario="rematch", think_ms=0, rampup_s=1,
                       warmup_s=0, duration_s=MAX_S)
     load = Level(level.service, USERS, level.pool, level.repeat, profile)
-    props = {**load.jmeter_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
+    props = {**load.load_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
     meter = steady.Meter(level.service, svc.url)
     rounds: list[steady.Round] = []
     started = time.monotonic()

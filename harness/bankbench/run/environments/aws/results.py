@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bankbench.load import jmeter
+from bankbench.load import generators, jmeter
 
 RAW = "raw/"
-DOWNLOADS = {"jmeter.csv": jmeter.LEVEL_SAMPLES, "jmeter.log": "jmeter.log"}  # the rest stays in S3
+DOWNLOADS = {jmeter.SAMPLES: generators.LEVEL_SAMPLES["jmeter"], jmeter.LOG: jmeter.LOG}  # the rest stays in S3
 
 
 @dataclass

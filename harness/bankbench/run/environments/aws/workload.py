@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from bankbench.errors import UserError
+from bankbench.load import profiles
 from bankbench.tools.placement import SPLIT
 
 # Plan properties that are totals: each JMeter worker runs the whole plan, so gets its share.
@@ -25,6 +26,8 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
         "--cpu-placement other than split (every role has hosts of its own)":
             bool(set((args.cpu_placement or SPLIT).split(",")) - {SPLIT}),
         "--start aot or warm (the AOT cache and the warm-up's JMeter are local)": args.start not in (None, "cold"),
+        f"profile {args.profile} (its load generator, Gatling, runs locally only)":
+            profiles.load(args.profile).generator != "jmeter",
     }
     if refused := [knob for knob, set_ in unsupported.items() if set_]:
         raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")
@@ -33,7 +36,7 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
 def worker_properties(level: dict, workers: int) -> dict[str, Any]:
     """The plan properties each of `workers` JMeter workers gets, so that together they run the
     level's load; raises UserError when the load does not split evenly."""
-    props = dict(level["jmeter_properties"])
+    props = dict(level["load_properties"])
     for name in SHARED_PROPERTIES:
         if props[name] % workers:
             raise UserError(f"{level['id']}: {name}={props[name]} does not split over {workers} "

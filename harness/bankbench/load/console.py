@@ -1,0 +1,73 @@
+"""A load generator's process as the harness drives it, JMeter's or Gatling's: both print JMeter's
+console lines (Gatling's simulation writes them in JMeter's form, gatling/README.md), so one
+reader follows either: when the load began, and its totals every 5 s."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from bankbench.errors import UserError
+
+# The summariser's lines: "summary +" for the last interval, with "Active: N", and "summary ="
+# for the totals so far.
+INTERVAL = re.compile(r"summary \+.*Active:\s+(\d+)")
+TOTAL = re.compile(r"summary =\s+(\d+) in .*?Err:\s+(\d+)")
+# "Starting standalone test @ 2026 Nov 22 01:21:50 UTC (1795310510477)": when the load begins.
+STARTED = re.compile(r"Starting standalone test @ .*\((\d+)\)")
+
+
+@dataclass
+class Progress:
+    started_ms: int | None = None
+    requests: int = 0
+    errors: int = 0
+    active: int = 0
+
+
+class Driver:
+    """One run of a generator: `cmd` started in `cwd`, its samples written to `results`; with a
+    `log`, its console lines are kept there too (Gatling has no log file of its own)."""
+
+    name: str  # the generator's name, for messages (profiles.GENERATORS)
+
+    def __init__(self, cmd: list[str], cwd: Path, results: Path, log: Path | None = None):
+        self.results, self.log = results, log
+        self.progress = Progress()
+        self.proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     bufsize=1)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def lines(self):
+        """Yields the generator's console lines, updating `progress` from them."""
+        assert self.proc.stdout is not None
+        with open(self.log or os.devnull, "a") as log:
+            for line in self.proc.stdout:
+                log.write(line)
+                if match := STARTED.search(line):
+                    self.progress.started_ms = int(match.group(1))
+                elif match := INTERVAL.search(line):
+                    self.progress.active = int(match.group(1))
+                elif match := TOTAL.search(line):
+                    self.progress.requests, self.progress.errors = map(int, match.groups())
+                yield line.rstrip("\n")
+
+    def stop(self) -> None:
+        """Ends a generator still running (the level was interrupted); nothing if it is done."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def wait(self, timeout: float) -> int:
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise UserError(f"{self.name} did not finish within {timeout:.0f} s; killed") from None
+
