@@ -39,7 +39,7 @@ from bankbench.run.runner import Session
 
 HEAPS_MB = (64, 128, 256, 512, 1024)  # the heap sweep
 PRECISION = 0.1  # the rate search stops when the failing rate is within 10 % of the passing one
-LEVEL_OVERHEAD_S = 15  # emptying the tables, JMeter's start, the money check
+LEVEL_OVERHEAD_S = 15  # emptying the tables, the load generator's start, the money check
 
 
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
@@ -96,9 +96,9 @@ class _Service:
                       heap_mb=heap_mb)
         tag = f"[{self.service} probe {len(self.record['probes']) + 1}]"
         calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
-        if beyond := generator.beyond_calibration(calibrated, None):
-            # JMeter could not offer this rate even to a target that costs nothing: the service's
-            # level would measure the generator, so it is not run.
+        if beyond := generator.beyond_calibration(calibrated, None, generator.name(level.as_dict())):
+            # The generator could not offer this rate even to a target that costs nothing: the
+            # service's level would measure the generator, so it is not run.
             print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)
             self._add(level, False, {"valid": False, "missed": [LOADGEN], "not_run": beyond})
             return [LOADGEN]
