@@ -58,6 +58,16 @@ class Driver:
                     self.progress.requests, self.progress.errors = map(int, match.groups())
                 yield line.rstrip("\n")
 
+    def sampled(self) -> bool:
+        """Whether the run wrote at least one sample: a generator whose iterations all died before
+        their first request (JMeter's plan on a JDK its script engine cannot compile for) exits 0
+        with a header alone."""
+        if not self.results.exists():
+            return False
+        with open(self.results) as samples:
+            samples.readline()  # the header
+            return bool(samples.readline())
+
     def stop(self) -> None:
         """Ends a generator still running (the level was interrupted); nothing if it is done."""
         if self.proc.poll() is None:

@@ -121,7 +121,7 @@ class LocalLoad:
             if scraper.is_alive():
                 scraper.stop()
         started_ms = jm.progress.started_ms
-        if rc != 0 or not jm.results.exists() or started_ms is None:
+        if rc != 0 or not jm.sampled() or started_ms is None:
             raise UserError(f"{jm.name} failed (exit {rc}) for {level.id}: see its log in {out}")
         _compress(jm.results)
         return started_ms, ended_ms

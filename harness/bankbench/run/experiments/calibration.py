@@ -142,7 +142,7 @@ def drive(level: Level, placement: Placement, out: Path) -> dict:
         if jm:
             jm.stop()
         target.stop()
-    if rc != 0 or jm.progress.started_ms is None:
+    if rc != 0 or not jm.sampled() or jm.progress.started_ms is None:
         log = out / generators.MODULES[level.profile.generator].LOG
         raise UserError(f"calibration u{level.users}: {jm.name} failed (exit {rc}):\n" + log.read_text()[-3000:])
     own_cpus = placement.mode != SHARED

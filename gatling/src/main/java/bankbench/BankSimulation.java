@@ -204,7 +204,7 @@ public class BankSimulation extends Simulation {
 	/**
 	 * A transfer of 1..100 between two different random accounts among 1..hot_accounts (200, or
 	 * 422 insufficient funds: both right answers), then the balance of a random account. The
-	 * plan's JSR223 pre-processor sits on the controller, so it runs before each of its two
+	 * plan's pre-processors sit on the controller, so it runs before each of its two
 	 * samplers: the balance read is of a freshly drawn `from`, not the transfer's.
 	 */
 	private ChainBuilder contention(String prefix) {
