@@ -1,9 +1,10 @@
 """`bankbench capacity` for real against the Go service, in a tiny budget: one rate of the ladder,
 confirmed once, then a heap sweep of one size (GOMEMLIMIT from its registry entry), each probe a
-short open-model level through JMeter on a real PostgreSQL; the run folder, capacity.json and
-the report's verdict built from them.
+short open-model level through Gatling on a real PostgreSQL, under one CPU placement (make
+capacity's default is two, a run each); the run folder, capacity.json and the report's verdict
+built from them.
 
-Needs the built Go service and JMeter; run it alone on a shared machine
+Needs the built Go service and Gatling; run it alone on a shared machine
 (`flock /tmp/bankbench-bench.lock`)."""
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float
     results = tmp_path_factory.mktemp("runs")
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "bankbench", "capacity", "--service", "go", "--rates", "20",
-                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--budget-min", str(BUDGET_MIN)],
+                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--budget-min", str(BUDGET_MIN),
+                          "--cpu-placement", "split"],
                          env={**os.environ, "BANKBENCH_RUNS": str(results)}, cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
     print(out.stdout[-6000:], out.stderr[-3000:])

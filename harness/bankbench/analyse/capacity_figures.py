@@ -15,9 +15,9 @@ from tabulate import tabulate
 from bankbench.analyse import projection, stats, summaries
 from bankbench.analyse.formatting import significant, with_interval
 from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import Run
+from bankbench.analyse.runs import CAPACITY_FILE, Run
 
-FILE = "capacity.json"  # bankbench.run.experiments.capacity_search writes it
+FILE = CAPACITY_FILE  # in the run folder
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
@@ -98,7 +98,7 @@ class Capacity:
 
 
 def is_capacity_run(run: Run) -> bool:
-    return (run.path / FILE).is_file()
+    return run.searched
 
 
 def document(run: Run) -> dict:

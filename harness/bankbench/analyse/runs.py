@@ -17,6 +17,7 @@ from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
 
 ARTICLES_CSV = paths.ROOT / "results" / "articles.csv"
+CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 
@@ -52,6 +53,11 @@ class Run:
     def series(self) -> str:
         """The series the run belongs to (module doc); "" for none."""
         return series_of(self.manifest)
+
+    @property
+    def searched(self) -> bool:
+        """Whether the run is make capacity's: its levels are the probes of a search."""
+        return (self.path / CAPACITY_FILE).is_file()
 
     @property
     def settings(self) -> dict:
@@ -139,12 +145,14 @@ def newest(root: Path = paths.RUNS) -> list[Path]:
 
 
 def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
-    """The runs of each series among `selected`, and the runs of none, each in their order."""
+    """The runs of each series of the same levels over CPU placements among `selected`, and the
+    other runs, each in their order. make capacity's runs over placements are a series too, but
+    of searches, not of the same levels: each stands alone."""
     series: dict[str, list[Run]] = {}
     for run in selected:
-        if run.series:
+        if run.series and not run.searched:
             series.setdefault(run.series, []).append(run)
-    return series, [run for run in selected if not run.series]
+    return series, [run for run in selected if not run.series or run.searched]
 
 
 def load_run(path: Path, services: list[str] | None = None) -> Run:

@@ -1,6 +1,8 @@
 """The verdict of the runs shown, as the report's head and the notebook read it: from the newest
-capacity run (`searched`) each service's capacity at the latency target and the cost projection,
-from the newest efficiency run (`measured`) CPU per request and p99 against the offered rate."""
+capacity run (`searched`; of the newest under placement service-alone where there is one: the
+service alone on its core, the figure a budget needs) each service's capacity at the latency
+target and the cost projection, from the newest efficiency run (`measured`) CPU per request and
+p99 against the offered rate."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.runs import Run
 
 EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
+BUDGET_PLACEMENT = "service-alone"  # the capacity that a budget reads: per service core
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class Verdict:
     def of(cls, selected: list[Run]) -> Verdict | None:
         """None when the runs hold neither a capacity nor an efficiency run."""
         searched = [run for run in selected if capacity.is_capacity_run(run)]
+        searched = [run for run in searched if run.placement == BUDGET_PLACEMENT] or searched
         measured = [run for run in selected if run.family == EFFICIENCY]
         if not searched and not measured:
             return None

@@ -1,13 +1,15 @@
 """`bankbench capacity` (make capacity): per service, the highest rate that holds a p99 target with
 errors under 0.1 %, confirmed by repeats, and the smallest heap that holds it there
-(bankbench.run.experiments.capacity_search); then the run's summaries and its figures."""
+(bankbench.run.experiments.capacity_search), under each CPU placement asked, a run each (a
+series); then each run's summaries and its figures."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import signal
 
-from bankbench import config, registry
+from bankbench import config, registry, runid
 from bankbench.analyse import capacity_figures as figures, summaries
 from bankbench.analyse.runs import load_run
 from bankbench.commands.bench import interrupted
@@ -17,7 +19,10 @@ from bankbench.run.experiments import capacity_search
 from bankbench.tools import placement
 
 PROFILE = "capacity"  # profiles.toml: the shape of each probe and the ladder of rates
-BUDGET_MIN = 90  # estimated: per service ~15 probes of ~45 s and a warm-up per heap, 15-25 min
+BUDGET_MIN = 90  # per placement; estimated: per service ~15 probes of ~45 s and a warm-up per heap, 15-25 min
+# service-alone: the service has a core to itself, so its capacity is requests per second per
+# service core, the figure a budget needs; split: the service shares its core with PostgreSQL.
+PLACEMENTS = ("service-alone", "split")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,26 +30,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--p99-ms", type=float, default=figures.P99_MS,
                    help=f"the p99 target in ms (default {figures.P99_MS:g})")
     p.add_argument("--budget-min", type=float, default=BUDGET_MIN,
-                   help=f"the time the whole search may take, in minutes (default {BUDGET_MIN})")
+                   help=f"the time the search may take under each placement, in minutes (default {BUDGET_MIN})")
     p.add_argument("--heaps", default=",".join(map(str, capacity_search.HEAPS_MB)),
                    help="the heap sizes of the sweep, MB, a comma list")
     p.add_argument("--rates", help="the ladder of rates (iterations/s) to climb, a comma list "
                                    f"(default: profile {PROFILE}'s)")
     p.add_argument("--repeat", type=int, help="confirmations of a found rate or heap (default: the profile's)")
     p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
-    p.add_argument("--cpu-placement", choices=placement.MODES,
-                   help=f"as for bench (default: {placement.DEFAULT} where there are 2 CPUs or more)")
+    p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
+                   help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
 
 
 def main(args: argparse.Namespace) -> int:
     profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
                                       "users": profiles.int_list(args.rates), "repeat": args.repeat,
                                       "duration_s": args.duration})
-    opts = Options(profile=profile, placement=placement.plan(args.cpu_placement or placement.default_mode()),
-                   pg_max_connections=config.max_connections(), durable=True, dashboard=False)
+    modes = [placement.check(mode.strip()) for mode in args.cpu_placement.split(",")]
+    profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
+    series = runid.series_id(profile.name) if len(modes) > 1 else ""
     signal.signal(signal.SIGTERM, interrupted)
-    run_dir = capacity_search.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
-                           tuple(profiles.int_list(args.heaps) or ()))
-    summaries.summarize_run(run_dir)
-    print(f"results in {run_dir}\n{figures.text(load_run(run_dir))}")
+    for mode in modes:
+        opts = Options(profile=profile, placement=placement.plan(mode), pg_max_connections=config.max_connections(),
+                       durable=True, dashboard=False, series=series)
+        run_dir = capacity_search.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
+                                      tuple(profiles.int_list(args.heaps) or ()))
+        summaries.summarize_run(run_dir)
+        print(f"results in {run_dir} ({mode})\n{figures.text(load_run(run_dir))}")
     return 0
