@@ -15,6 +15,9 @@ import (
 type config struct {
 	addr  string // HTTP listen address
 	store store.Config
+	// maxConcurrent is the admission limit: the most requests the service
+	// holds at once (server.NewServer).
+	maxConcurrent int
 	// pprofAddr is where net/http/pprof listens (PPROF_ADDR), off when
 	// empty. It must be a loopback address: profiles are not for clients.
 	pprofAddr string
@@ -44,8 +47,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 		return n
 	}
 	cfg := config{
-		addr:      net.JoinHostPort("", strconv.Itoa(num("PORT", 8080, 1, 65535))),
-		pprofAddr: getenv("PPROF_ADDR"),
+		addr:          net.JoinHostPort("", strconv.Itoa(num("PORT", 8080, 1, 65535))),
+		maxConcurrent: num("MAX_CONCURRENT_REQUESTS", 1000, 1, math.MaxInt32),
+		pprofAddr:     getenv("PPROF_ADDR"),
 		store: store.Config{
 			Host:           str("POSTGRES_HOST", "localhost"),
 			Port:           num("POSTGRES_PORT", 5432, 1, 65535),

@@ -56,10 +56,11 @@ func run(ctx context.Context, getenv func(string) string, stdout io.Writer) erro
 	}
 	m := metrics.New()
 	m.Register(metrics.Pool(st.Stats))
-	srv := server.NewHTTPServer(server.NewServer(logger, st, m))
+	srv := server.NewHTTPServer(server.NewServer(logger, st, m, cfg.maxConcurrent))
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(server.Listener(ln)) }()
-	logger.Info("listening", "addr", ln.Addr().String(), "pool_size", cfg.store.PoolSize)
+	logger.Info("listening", "addr", ln.Addr().String(), "pool_size", cfg.store.PoolSize,
+		"max_concurrent_requests", cfg.maxConcurrent)
 	if cfg.pprofAddr != "" {
 		stopProfiling, err := serveProfiling(cfg.pprofAddr, serveErr)
 		if err != nil {

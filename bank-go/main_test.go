@@ -26,7 +26,7 @@ func TestLoadConfig(t *testing.T) {
 		want := config{addr: ":8080", store: store.Config{
 			Host: "localhost", Port: 5432, User: "postgres", Password: "postgres", Database: "bank",
 			PoolSize: 95, AcquireTimeout: 3 * time.Second,
-		}}
+		}, maxConcurrent: 1000}
 		if err != nil || got != want {
 			t.Errorf("loadConfig() = %+v, %v; want %+v", got, err, want)
 		}
@@ -35,13 +35,13 @@ func TestLoadConfig(t *testing.T) {
 		env := map[string]string{
 			"PORT": "9000", "POSTGRES_HOST": "db", "POSTGRES_PORT": "6432", "POSTGRES_USER": "u",
 			"POSTGRES_PASSWORD": "p", "POSTGRES_NAME": "n", "POSTGRES_CONNECTIONS_SIZE": "8",
-			"POSTGRES_ACQUIRE_TIMEOUT_MS": "250", "VIRTUAL_THREADS": "true",
+			"POSTGRES_ACQUIRE_TIMEOUT_MS": "250", "MAX_CONCURRENT_REQUESTS": "20", "VIRTUAL_THREADS": "true",
 		}
 		got, err := loadConfig(func(name string) string { return env[name] })
 		want := config{addr: ":9000", store: store.Config{
 			Host: "db", Port: 6432, User: "u", Password: "p", Database: "n",
 			PoolSize: 8, AcquireTimeout: 250 * time.Millisecond,
-		}}
+		}, maxConcurrent: 20}
 		if err != nil || got != want {
 			t.Errorf("loadConfig() = %+v, %v; want %+v", got, err, want)
 		}
@@ -50,6 +50,7 @@ func TestLoadConfig(t *testing.T) {
 		"PORT=0", "PORT=65536", "PORT=http", "POSTGRES_PORT=-1",
 		"POSTGRES_CONNECTIONS_SIZE=0", "POSTGRES_CONNECTIONS_SIZE=2147483648", "POSTGRES_CONNECTIONS_SIZE=1.5",
 		"POSTGRES_ACQUIRE_TIMEOUT_MS=0", "POSTGRES_ACQUIRE_TIMEOUT_MS=3s",
+		"MAX_CONCURRENT_REQUESTS=0", "MAX_CONCURRENT_REQUESTS=many",
 	} {
 		t.Run(env, func(t *testing.T) {
 			name, value, _ := strings.Cut(env, "=")

@@ -5,8 +5,9 @@ started once per session from the built artifacts (`make build`).
 
 Two tiers. The required tier, every test without a `hardening` mark: the API, money, status
 codes and metrics, which every contender passes (`-m "not hardening"` runs it alone). The
-hardening tier, `@pytest.mark.hardening(part)`: hostile input, pool limits, faults; a test of it
-runs for the services whose registry entry declares its part (`hardening` in services.yaml).
+hardening tier, `@pytest.mark.hardening(part)`: hostile input, pool limits, faults, overload; a
+test of it runs for the services whose registry entry declares its part (`hardening` in
+services.yaml).
 """
 
 from __future__ import annotations
@@ -83,17 +84,19 @@ def serving(config: pytest.Config, node: pytest.Item | pytest.Function) -> list[
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Runs each test taking `svc` (or `isolated`) once per service it is for."""
-    for name in ("svc", "isolated", "crowded", "held", "defaulted"):
+    for name in ("svc", "isolated", "crowded", "held", "defaulted", "overloaded"):
         if name in metafunc.fixturenames:
             metafunc.parametrize(name, serving(metafunc.config, metafunc.definition), indirect=True,
                                  ids=lambda n: n.replace("-", "_"))
 
 
 def start(name: str, cluster: Cluster | None, pool: int | None = POOL, tag: str = "",
-          **settings) -> AbstractContextManager[processes.Running]:
+          env: dict[str, str] | None = None, **settings) -> AbstractContextManager[processes.Running]:
     """The service on `cluster`, else on a cluster of its own with `settings`, until the end of
-    the with block; `pool` None: the service's own pool defaults."""
-    return processes.local_service(name, pool, cluster=cluster, log=LOGS / f"{name}{tag}.log", **settings)
+    the with block; `pool` None: the service's own pool defaults; `env`: settings of the service
+    (processes.get's)."""
+    return processes.local_service(processes.get(name, settings=env), pool, cluster=cluster,
+                                   log=LOGS / f"{name}{tag}.log", **settings)
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,7 @@
 """The services' own defaults are the harness's: each service, started without
-POSTGRES_CONNECTIONS_SIZE and POSTGRES_ACQUIRE_TIMEOUT_MS, has the pool size and the acquire
-timeout of bankbench/config.py, which the harness passes explicitly. A default changed on one
-side only fails here.
+POSTGRES_CONNECTIONS_SIZE, POSTGRES_ACQUIRE_TIMEOUT_MS and MAX_CONCURRENT_REQUESTS, has the pool
+size, the acquire timeout and the admission limit of bankbench/config.py (the harness passes the
+first two explicitly). A default changed on one side only fails here.
 """
 
 from __future__ import annotations
@@ -40,13 +40,19 @@ def defaulted(request: pytest.FixtureRequest) -> Iterator[tuple[Api, Cluster]]:
         yield Api(request.param, proc.url), cluster
 
 
-def pool(api: Api) -> dict[str, float]:
+def figures(api: Api) -> dict[str, float]:
     return scrape.values(api.get("/metrics").text, scrape.selectors(api.name))
 
 
 def test_the_pool_size_is_the_harness_default(defaulted: tuple[Api, Cluster]) -> None:
     api, _ = defaulted
-    assert pool(api)["pool_max"] == config.DEFAULT_POOL_SIZE
+    assert figures(api)["pool_max"] == config.DEFAULT_POOL_SIZE
+
+
+def test_the_admission_limit_is_the_harness_default(defaulted: tuple[Api, Cluster]) -> None:
+    """As its /metrics states it: the limit at work is test_overload's."""
+    api, _ = defaulted
+    assert figures(api)["concurrent_requests_max"] == config.DEFAULT_MAX_CONCURRENT_REQUESTS
 
 
 def test_the_acquire_timeout_is_the_harness_default(defaulted: tuple[Api, Cluster]) -> None:
@@ -57,8 +63,8 @@ def test_the_acquire_timeout_is_the_harness_default(defaulted: tuple[Api, Cluste
     src, dst = api.new_client(size), api.new_client(0)
     address = api.client.base_url
     deadline = time.monotonic() + OPEN_WAIT_S
-    while pool(api)["pool_open"] < size:
-        assert time.monotonic() < deadline, f"the pool did not open: {pool(api)}"
+    while figures(api)["pool_open"] < size:
+        assert time.monotonic() < deadline, f"the pool did not open: {figures(api)}"
         time.sleep(0.2)
 
     def transfer() -> int:  # http.client: an httpx client per thread costs too much CPU here
@@ -78,8 +84,8 @@ def test_the_acquire_timeout_is_the_harness_default(defaulted: tuple[Api, Cluste
         locked = time.monotonic()
         for _ in range(size):
             senders.submit(transfer)
-        while pool(api)["pool_active"] < size:
-            assert time.monotonic() - locked < HELD_S - timeout_s, f"not every connection busy: {pool(api)}"
+        while figures(api)["pool_active"] < size:
+            assert time.monotonic() - locked < HELD_S - timeout_s, f"not every connection busy: {figures(api)}"
             time.sleep(0.1)
         started = time.monotonic()
         resp = api.get(f"/client/{dst}/balance")

@@ -1,9 +1,11 @@
 """GET /metrics: every series of api/metrics.yaml on every service, under the names of its registry
 entry, and the series move as the service works (a request counts once; in the hardening tier, a
-held pool shows its waiter and its timeout)."""
+held pool shows its waiter and its timeout, and a request its client abandoned is no 503)."""
 
 from __future__ import annotations
 
+import socket
+import struct
 import threading
 import time
 from collections.abc import Iterator
@@ -109,3 +111,43 @@ def test_a_held_pool_shows_its_waiter_and_its_timeout(held: tuple[Api, Cluster])
     assert after["pool_pending"] == 0
     assert after["pool_acquires"] >= before["pool_acquires"] + 1
     assert after["pool_acquire_seconds"] > before["pool_acquire_seconds"]
+
+
+@pytest.mark.hardening("overload")
+def test_a_request_its_client_abandoned_is_no_503(held: tuple[Api, Cluster]) -> None:
+    """A client resets its connection while its request waits for the held pool: the service
+    cannot answer it, so it counts it under 499 (nginx's status), not as the 503 nobody read.
+    Every service sees a reset, when it writes the answer if not before; a client that closes
+    its connection normally only the Go service sees (api/metrics.md)."""
+    api, cluster = held
+    src, dst = api.new_client(100), api.new_client(0)
+    route = "/client/{id}/balance"
+    before = {status: requests_of(api, route, status) for status in ("499", "503")}
+    locker = cluster.psql_background(
+        f"BEGIN; SELECT 1 FROM client WHERE id = {src} FOR UPDATE; SELECT pg_sleep({HOLD_S}); COMMIT")
+    time.sleep(0.5)
+    sender = Api(api.name, str(api.client.base_url))  # an httpx client of its own for the thread
+    transfer = threading.Thread(target=lambda: sender.transfer(src, dst, 1))
+    transfer.start()
+    deadline = time.monotonic() + HOLD_S / 2
+    while figures(api)["pool_active"] < 1:
+        assert time.monotonic() < deadline, f"the transfer does not hold the pool: {figures(api)}"
+        time.sleep(0.05)
+    address = api.client.base_url
+    with socket.create_connection((address.host, address.port)) as conn:
+        conn.sendall(f"GET /client/{dst}/balance HTTP/1.1\r\nHost: bank\r\n\r\n".encode())
+        deadline = time.monotonic() + ACQUIRE_TIMEOUT_MS / 1000
+        while figures(api)["pool_pending"] < 1:
+            assert time.monotonic() < deadline, f"the request does not wait for the pool: {figures(api)}"
+            time.sleep(0.05)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close sends a reset
+    deadline = time.monotonic() + ACQUIRE_TIMEOUT_MS / 1000 + 5
+    while requests_of(api, route, "499") == before["499"]:
+        assert time.monotonic() < deadline, \
+            f"not counted as 499: {({status: requests_of(api, route, status) - n for status, n in before.items()})}"
+        time.sleep(0.1)
+    assert requests_of(api, route, "499") == before["499"] + 1
+    assert requests_of(api, route, "503") == before["503"]
+    locker.join()
+    transfer.join()
+    sender.client.close()

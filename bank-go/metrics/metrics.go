@@ -52,17 +52,46 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
-// Instrument times every request mux answers, labelled with the pattern of
-// the route that served it. ServeMux sets r.Pattern on the request it is
-// given, so it is known once mux is done.
-func (m *Metrics) Instrument(mux *http.ServeMux) http.Handler {
+// StatusClientGone labels a request whose client went away before its
+// answer was sent (the connection closed while the handler ran, say while
+// it waited for a pooled connection): nginx's 499. Whatever the handler
+// wrote, nobody read it, so it is not counted as that status.
+const StatusClientGone = 499
+
+// Instrument times every request next answers, labelled with the pattern
+// of the route that served it. next must hand the request to a ServeMux
+// as it is: ServeMux sets r.Pattern on the request it is given, so it is
+// known once next is done.
+func (m *Metrics) Instrument(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		mux.ServeHTTP(rec, r)
-		m.requests.WithLabelValues(r.Method, uri(r.Pattern, rec.status), strconv.Itoa(rec.status)).
+		next.ServeHTTP(rec, r)
+		status := rec.status
+		// net/http cancels the request's context when the connection
+		// closes, and only after the handler returns otherwise.
+		if r.Context().Err() != nil {
+			status = StatusClientGone
+		}
+		m.requests.WithLabelValues(r.Method, uri(r.Pattern, rec.status), strconv.Itoa(status)).
 			Observe(time.Since(start).Seconds())
 	})
+}
+
+// Admission returns the gauges of the admission limit under the names
+// the Java service's filter gives them: the requests it holds now, read
+// from held at each scrape, and the limit.
+func Admission(held func() int, limit int) []prometheus.Collector {
+	return []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "http_server_requests_concurrent",
+			Help: "Requests held now under the admission limit: running or waiting for a pooled connection.",
+		}, func() float64 { return float64(held()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "http_server_requests_concurrent_max",
+			Help: "The admission limit: past it, a request is answered 503 at once.",
+		}, func() float64 { return float64(limit) }),
+	}
 }
 
 // uri is the route label of a request served by pattern ("GET /health"),

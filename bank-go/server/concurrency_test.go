@@ -26,7 +26,7 @@ func TestConcurrentTransfers(t *testing.T) {
 		goroutines = 60
 		transfers  = 20 // per goroutine
 	)
-	srv := httptest.NewServer(server.NewServer(slog.New(slog.DiscardHandler), dbtest.Store(t), metrics.New()))
+	srv := httptest.NewServer(server.NewServer(slog.New(slog.DiscardHandler), dbtest.Store(t), metrics.New(), maxConcurrent))
 	defer srv.Close()
 	c := &client{url: srv.URL, http: srv.Client()}
 	c.http.Timeout = 30 * time.Second

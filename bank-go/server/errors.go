@@ -34,6 +34,7 @@ var (
 	errInternal       = &apiError{http.StatusInternalServerError, "internal error"}
 	errMalformed      = &apiError{http.StatusBadRequest, "malformed request"}
 	errUnavailable    = &apiError{http.StatusServiceUnavailable, "database unavailable"}
+	errOverloaded     = &apiError{http.StatusServiceUnavailable, "service overloaded"}
 )
 
 // errNotInteger is the answer to a body field that is not a 64-bit integer.

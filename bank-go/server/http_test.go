@@ -17,7 +17,7 @@ import (
 // TestListenerAnswersJSON sends requests that net/http rejects before any
 // handler runs, over a real connection, and wants the contract's JSON.
 func TestListenerAnswersJSON(t *testing.T) {
-	srv := httptest.NewUnstartedServer(server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New()))
+	srv := httptest.NewUnstartedServer(server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New(), maxConcurrent))
 	srv.Listener = server.Listener(srv.Listener)
 	srv.Start()
 	defer srv.Close()

@@ -22,10 +22,11 @@ type Store interface {
 }
 
 // NewServer returns the handler of every route, timed in m, which GET
-// /metrics publishes. It logs through logger only the errors it cannot
-// explain to the client (500 internal error).
-func NewServer(logger *slog.Logger, store Store, m *metrics.Metrics) http.Handler {
+// /metrics publishes, holding at most maxConcurrent requests at once (see
+// admit). It logs through logger only the errors it cannot explain to the
+// client (500 internal error).
+func NewServer(logger *slog.Logger, store Store, m *metrics.Metrics, maxConcurrent int) http.Handler {
 	mux := http.NewServeMux()
 	addRoutes(mux, logger, store, m.Handler())
-	return m.Instrument(mux)
+	return m.Instrument(admit(maxConcurrent, m, mux))
 }

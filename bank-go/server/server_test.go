@@ -22,6 +22,10 @@ func TestMain(m *testing.M) {
 	dbtest.Main(m)
 }
 
+// maxConcurrent is the admission limit of the servers under test: above
+// what any test sends at once, except TestAdmission's own.
+const maxConcurrent = 100
+
 // fakeStore answers every call with err and fixed values, and counts calls.
 type fakeStore struct {
 	err   error
@@ -72,7 +76,7 @@ func check(tb testing.TB, req request) string {
 	tb.Helper()
 	var log bytes.Buffer
 	st := &fakeStore{err: req.storeErr}
-	h := server.NewServer(slog.New(slog.NewTextHandler(&log, nil)), st, metrics.New())
+	h := server.NewServer(slog.New(slog.NewTextHandler(&log, nil)), st, metrics.New(), maxConcurrent)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(req.method, req.path, strings.NewReader(req.body)))
 
@@ -188,7 +192,7 @@ func TestInternalErrorLogged(t *testing.T) {
 
 func TestNoRouteAllow(t *testing.T) {
 	rec := httptest.NewRecorder()
-	server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New()).
+	server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New(), maxConcurrent).
 		ServeHTTP(rec, httptest.NewRequest("DELETE", "/client/1/balance", http.NoBody))
 	if got, want := rec.Header().Get("Allow"), "GET, HEAD"; got != want {
 		t.Errorf("Allow = %q, want %q", got, want)

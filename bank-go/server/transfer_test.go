@@ -115,7 +115,7 @@ func TestTransferContentTypeAndSize(t *testing.T) {
 				req.ContentLength = -1 // as for Transfer-Encoding: chunked
 			}
 			rec := httptest.NewRecorder()
-			server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New()).ServeHTTP(rec, req)
+			server.NewServer(slog.New(slog.DiscardHandler), &fakeStore{}, metrics.New(), maxConcurrent).ServeHTTP(rec, req)
 			if got, want := rec.Code, tc.wantStatus; got != want {
 				t.Errorf("status = %d, want %d", got, want)
 			}

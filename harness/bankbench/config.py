@@ -3,8 +3,8 @@ PostgreSQL's max_connections: the names the harness sets and the defaults it pas
 
 The harness passes pool size and acquire timeout to every service it starts, and max_connections
 to every server it starts, explicitly, and records what it passed in the run's manifest. The
-services keep defaults of their own for a start by hand: contract/test_defaults.py checks that
-they are these.
+admission limit it does not pass (yet): each service runs with its default. The services keep
+defaults of their own for a start by hand: contract/test_defaults.py checks that they are these.
 """
 
 import os
@@ -16,10 +16,17 @@ from bankbench.errors import UserError
 POOL_SIZE = "POSTGRES_CONNECTIONS_SIZE"
 ACQUIRE_TIMEOUT_MS = "POSTGRES_ACQUIRE_TIMEOUT_MS"
 POOL_SETTINGS = (POOL_SIZE, ACQUIRE_TIMEOUT_MS)
+MAX_CONCURRENT_REQUESTS = "MAX_CONCURRENT_REQUESTS"
+# What a service started by the harness never takes from the harness's own environment: the pool
+# settings come from pool_env, the admission limit is the service's default unless a caller sets it.
+NOT_INHERITED = (*POOL_SETTINGS, MAX_CONCURRENT_REQUESTS)
 PORT = "PORT"
 
 DEFAULT_POOL_SIZE = 95  # leaves 5 of max_connections() for the harness and psql
 DEFAULT_ACQUIRE_TIMEOUT_MS = 3000
+# The admission limit: the most requests a service holds at once, running or waiting for a pooled
+# connection; past it, 503 at once. Provisional: why this value, README's Configuration.
+DEFAULT_MAX_CONCURRENT_REQUESTS = 1000
 DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform leave PORT unset
 
 

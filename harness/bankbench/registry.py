@@ -21,7 +21,7 @@ from bankbench.errors import UserError
 RUNTIMES = ("native", "jvm")  # how the artifact is started (services.yaml)
 PROFILERS = ("pprof", "jfr", "none")
 VERSION_READERS = ("go-build", "jar", "command")
-HARDENING = ("hostile", "pool-limits", "faults")  # the parts of the contract's hardening tier
+HARDENING = ("hostile", "pool-limits", "faults", "overload")  # the parts of the contract's hardening tier
 
 
 @dataclass(frozen=True)

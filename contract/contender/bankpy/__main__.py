@@ -40,9 +40,10 @@ def main() -> int:
     signals = {signal.SIGTERM, signal.SIGINT}
     signal.pthread_sigmask(signal.SIG_BLOCK, signals)  # before any thread starts: all inherit it
     store = Store(cfg)  # connects in the background: a down database answers 503 until it is back
-    server = Server(cfg.port, App(store, Metrics(store.stats)))
+    server = Server(cfg.port, App(store, Metrics(store.stats, cfg.max_concurrent)), cfg.max_concurrent)
     threading.Thread(target=server.serve_forever, name="accept", daemon=True).start()
-    log.info("listening on :%d, pool_size %d", cfg.port, cfg.pool_size)
+    log.info("listening on :%d, pool_size %d, max_concurrent_requests %d", cfg.port, cfg.pool_size,
+             cfg.max_concurrent)
     signal.sigwait(signals)
     finished = server.stop(SHUTDOWN_S)
     store.close()

@@ -19,6 +19,7 @@ class Config:
     database: str
     pool_size: int  # minimum = maximum: a fixed-size pool
     acquire_timeout_s: float
+    max_concurrent: int  # the admission limit (bankpy.web.Server.admit)
 
 
 def load(env: Mapping[str, str]) -> Config:
@@ -47,6 +48,7 @@ def load(env: Mapping[str, str]) -> Config:
         database=text("POSTGRES_NAME", "bank"),
         pool_size=number("POSTGRES_CONNECTIONS_SIZE", 95, 1, INT_MAX),
         acquire_timeout_s=number("POSTGRES_ACQUIRE_TIMEOUT_MS", 3000, 1, INT_MAX) / 1000,
+        max_concurrent=number("MAX_CONCURRENT_REQUESTS", 1000, 1, INT_MAX),
     )
     if errors:
         raise ValueError("; ".join(errors))

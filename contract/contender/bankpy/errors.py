@@ -30,6 +30,8 @@ NO_FUNDS = Error(422, "insufficient funds")
 INTERNAL = Error(500, "internal error")
 MALFORMED = Error(400, "malformed request")
 UNAVAILABLE = Error(503, "database unavailable")
+# Past the admission limit (bankpy.web.Server.admit); Retry-After in seconds, as bank-go's.
+OVERLOADED = Error(503, "service overloaded", (("Retry-After", "1"),))
 
 
 def not_integer(name: str) -> Error:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable
 
 import prometheus_client
-from prometheus_client import CollectorRegistry, Histogram
+from prometheus_client import CollectorRegistry, Gauge, Histogram
 from prometheus_client.core import (
     CounterMetricFamily,
     GaugeMetricFamily,
@@ -32,13 +32,18 @@ prometheus_client.disable_created_metrics()  # no *_created series: the other se
 
 
 class Metrics:
-    """The registry of one service: the request histogram, the pool, the Python runtime."""
+    """The registry of one service: the request histogram, the admission limit (`concurrent`,
+    which bankpy.web.Server.admit moves), the pool, the Python runtime."""
 
-    def __init__(self, pool_stats: Callable[[], PoolStats]):
+    def __init__(self, pool_stats: Callable[[], PoolStats], max_concurrent: int):
         self.registry = CollectorRegistry()
         self.requests = Histogram("http_server_requests_seconds",
                                   "Time spent answering HTTP requests, per route pattern and status.",
                                   ["method", "uri", "status"], buckets=BUCKETS, registry=self.registry)
+        self.concurrent = Gauge("http_server_requests_concurrent", "Requests held now under the admission "
+                                "limit: running or waiting for a pooled connection.", registry=self.registry)
+        Gauge("http_server_requests_concurrent_max", "The admission limit: past it, a request is answered "
+              "503 at once.", registry=self.registry).set(max_concurrent)
         prometheus_client.GCCollector(registry=self.registry)
         prometheus_client.ProcessCollector(registry=self.registry)
         prometheus_client.PlatformCollector(registry=self.registry)

@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote_to_bytes, urlsplit
 
 from bankpy import errors
-from bankpy.api import Answer, App
+from bankpy.api import Answer, App, Match
 from bankpy.errors import Error
 
 STALL_S = 10  # a client silent this long mid-request, or idle between requests, is dropped
@@ -31,6 +31,8 @@ CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}")
 # name, no name): net/http and Tomcat answer 400. Its other defects are about values, such as a
 # multipart type without a boundary, which only a body parser would mind.
 HEADER_DEFECTS = (email.errors.MissingHeaderBodySeparatorDefect, email.errors.InvalidHeaderDefect)
+UNLIMITED = ("/", "/metrics")  # liveness and monitoring: no database, never refused (Server.admit)
+CLIENT_GONE = 499  # nginx's status for a client gone before its answer, as bank-go counts it
 log = logging.getLogger("bankpy")
 
 
@@ -44,8 +46,9 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 4096  # the listen backlog (the kernel caps it at somaxconn)
 
-    def __init__(self, port: int, app: App):
+    def __init__(self, port: int, app: App, max_concurrent: int):
         self.app = app
+        self.admission = threading.BoundedSemaphore(max_concurrent)
         self.busy = 0  # requests being answered
         self.quiet = threading.Condition()
         self.stopping = False
@@ -65,6 +68,22 @@ class Server(ThreadingHTTPServer):
             with self.quiet:
                 self.busy -= 1
                 self.quiet.notify_all()
+
+    @contextmanager
+    def admit(self, path: str) -> Iterator[bool]:
+        """Whether a request to `path` may be served now: at most max_concurrent at once, running
+        or waiting for a pooled connection; one more is refused at once (503 with Retry-After),
+        as bank-go's admit and bank-java's AdmissionFilter do. Liveness and metrics always are."""
+        if path in UNLIMITED:
+            yield True
+        elif not self.admission.acquire(blocking=False):
+            yield False
+        else:
+            try:
+                with self.app.metrics.concurrent.track_inprogress():
+                    yield True
+            finally:
+                self.admission.release()
 
     def stop(self, timeout: float) -> bool:
         """Stops accepting, then waits up to timeout for the requests being answered; idle
@@ -113,8 +132,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.write(Answer(200, b"", content_type=""))
         segments = [unquote_to_bytes(s).decode("utf-8", "replace") for s in path.split("/")]
         app, start = self.server.app, time.perf_counter()
-        with self.server.request():
-            match = app.route(self.command, segments)
+        with self.server.request(), self.server.admit(path) as admitted:
+            match = app.route(self.command, segments) if admitted else Match("UNKNOWN", error=errors.OVERLOADED)
             try:
                 if match.route is None:
                     raise match.error
@@ -125,8 +144,14 @@ class Handler(BaseHTTPRequestHandler):
             except Exception:
                 log.exception("internal error")
                 answer = Answer.of(errors.INTERNAL)
-            self.write(answer)
-            app.metrics.observe(self.command, match.uri, answer.status, time.perf_counter() - start)
+            status = answer.status
+            try:
+                self.write(answer)
+            except OSError:  # the client reset the connection before its answer (a closed one takes it)
+                status = CLIENT_GONE
+                raise
+            finally:
+                app.metrics.observe(self.command, match.uri, status, time.perf_counter() - start)
         self.after_answer()
 
     def target_path(self) -> str | None:

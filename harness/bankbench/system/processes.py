@@ -33,9 +33,10 @@ class Service:
         """Starts the service and waits until it serves. The pool settings are passed
         explicitly, never inherited: `pool` connections and the harness's acquire timeout
         (bankbench.config.pool_env), or with `pool` None neither, for the service's own
-        defaults. `extra_env` adds settings, such as those of a CPU profile
-        (bankbench.measure.cpuprofile); `cpus` restricts it to those CPUs."""
-        inherited = {k: v for k, v in os.environ.items() if k not in config.POOL_SETTINGS}
+        defaults; nor is the admission limit inherited (the service's default, unless its
+        settings or `extra_env` set it). `extra_env` adds settings, such as those of a CPU
+        profile (bankbench.measure.cpuprofile); `cpus` restricts it to those CPUs."""
+        inherited = {k: v for k, v in os.environ.items() if k not in config.NOT_INHERITED}
         env = {**inherited, **db_env, **dict(self.env), **(extra_env or {}), config.PORT: str(port),
                **(config.pool_env(pool) if pool is not None else {})}
         log.parent.mkdir(parents=True, exist_ok=True)

@@ -11,9 +11,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Logs, once the service listens, what a benchmark result depends on (the JDK, whether
- * request threads are virtual, the pool size), and warns when the database does not
- * answer yet. The probe also opens the pool, so that the first request does not pay for
- * it.
+ * request threads are virtual, the pool size, the admission limit), and warns when the
+ * database does not answer yet. The probe also opens the pool, so that the first request
+ * does not pay for it.
  */
 @Component
 class StartupLog {
@@ -33,9 +33,10 @@ class StartupLog {
 	void ready() {
 		// Threading.VIRTUAL is only active when the property is set and the JDK is 21 or
 		// later: on 17 the property is silently ignored, and this line says so.
-		log.info("Java {}, virtual threads {}, pool of {} connections", Runtime.version(),
+		log.info("Java {}, virtual threads {}, pool of {} connections, at most {} requests at once", Runtime.version(),
 				Threading.VIRTUAL.isActive(this.environment) ? "on" : "off",
-				this.environment.getProperty("spring.datasource.hikari.maximum-pool-size"));
+				this.environment.getProperty("spring.datasource.hikari.maximum-pool-size"),
+				this.environment.getProperty("bankbench.max-concurrent-requests"));
 		try {
 			this.database.check();
 		}

@@ -1,0 +1,105 @@
+package bankbench.web;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.util.Assert;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * The admission limit, as the Go service's {@code admit}: at most
+ * {@code MAX_CONCURRENT_REQUESTS} requests held at once, running or waiting for a pooled
+ * connection; one more is answered 503 at once, with {@code Retry-After}, not queued.
+ * Without a bound, on virtual threads every request past capacity holds its thread and
+ * buffers until HikariCP's timeout, so the heap held grows with the arrival rate until
+ * the JVM runs out of it. Requests to {@code /} and {@code /metrics} are not counted:
+ * they touch no database, and liveness and monitoring must answer when the service is
+ * busiest.
+ * <p>
+ * A filter with {@link Semaphore#tryAcquire()}, which never blocks, rather than Spring
+ * Framework 7's {@code @ConcurrencyLimit(policy = REJECT)}: that one keeps a throttle per
+ * bean, so one limit per controller rather than one for the service, and acts only once
+ * Spring MVC has dispatched the request. The filter runs inside Micrometer's observation
+ * filter, so a refused request is counted (uri {@code UNKNOWN}, status 503).
+ * <p>
+ * On platform threads at most Tomcat's 200 request threads reach the filter: with a limit
+ * below 200 the threads over it answer 503 in microseconds, so Tomcat's queue drains;
+ * with a limit of 200 or more it never refuses, and the requests past the 200 threads
+ * wait in Tomcat's queue (README, Configuration).
+ */
+@Component
+class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
+
+	/** The message of a request refused by the limit. */
+	static final String OVERLOADED = "service overloaded";
+
+	/**
+	 * Seconds to wait before retrying: the requests held drain well within it at the
+	 * rates the service serves.
+	 */
+	static final String RETRY_AFTER_SECONDS = "1";
+
+	private static final byte[] REFUSED = ("{\"status\":\"Error\",\"message\":\"" + OVERLOADED + "\"}")
+		.getBytes(StandardCharsets.UTF_8);
+
+	private final int limit;
+
+	private final Semaphore held;
+
+	AdmissionFilter(@Value("${bankbench.max-concurrent-requests}") int limit) {
+		Assert.isTrue(limit >= 1, () -> "MAX_CONCURRENT_REQUESTS=" + limit + ": want an integer from 1");
+		this.limit = limit;
+		this.held = new Semaphore(limit);
+	}
+
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		String path = request.getRequestURI();
+		return path.equals("/") || path.equals("/metrics");
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		if (!this.held.tryAcquire()) {
+			response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
+			response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+			response.setContentLength(REFUSED.length);
+			response.getOutputStream().write(REFUSED);
+			return;
+		}
+		try {
+			chain.doFilter(request, response);
+		}
+		finally {
+			this.held.release();
+		}
+	}
+
+	/** The gauges of the limit, under the Go service's names (api/metrics.md). */
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		Gauge.builder("http.server.requests.concurrent", this.held, (held) -> this.limit - held.availablePermits())
+			.description("Requests held now under the admission limit: running or waiting for a pooled connection.")
+			.register(registry);
+		Gauge.builder("http.server.requests.concurrent.max", () -> this.limit)
+			.description("The admission limit: past it, a request is answered 503 at once.")
+			.register(registry);
+	}
+
+}
