@@ -1,10 +1,10 @@
 """The configuration every service reads (bank-go/config.go, bank-java's application.yaml) and
 PostgreSQL's max_connections: the names the harness sets and the defaults it passes.
 
-The harness passes pool size and acquire timeout to every service it starts, and max_connections
-to every server it starts, explicitly, and records what it passed in the run's manifest. The
-admission limit it does not pass (yet): each service runs with its default. The services keep
-defaults of their own for a start by hand: contract/test_defaults.py checks that they are these.
+The harness passes pool size, acquire timeout and admission limit to every service it starts, and
+max_connections to every server it starts, explicitly, and records what it passed in the run's
+manifest. The services keep defaults of their own for a start by hand: contract/test_defaults.py
+checks that they are these.
 """
 
 import os
@@ -17,8 +17,8 @@ POOL_SIZE = "POSTGRES_CONNECTIONS_SIZE"
 ACQUIRE_TIMEOUT_MS = "POSTGRES_ACQUIRE_TIMEOUT_MS"
 POOL_SETTINGS = (POOL_SIZE, ACQUIRE_TIMEOUT_MS)
 MAX_CONCURRENT_REQUESTS = "MAX_CONCURRENT_REQUESTS"
-# What a service started by the harness never takes from the harness's own environment: the pool
-# settings come from pool_env, the admission limit is the service's default unless a caller sets it.
+# What a service started by the harness never takes from the harness's own environment as it is:
+# settings_env passes each, or a caller sets it.
 NOT_INHERITED = (*POOL_SETTINGS, MAX_CONCURRENT_REQUESTS)
 PORT = "PORT"
 
@@ -33,15 +33,25 @@ DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform
 def acquire_timeout_ms() -> int:
     """The acquire timeout the harness passes: $POSTGRES_ACQUIRE_TIMEOUT_MS when set, else the
     default."""
-    value = os.environ.get(ACQUIRE_TIMEOUT_MS, str(DEFAULT_ACQUIRE_TIMEOUT_MS))
-    if not value.isdigit() or int(value) < 1:
-        raise UserError(f"{ACQUIRE_TIMEOUT_MS}={value!r}: want milliseconds, a whole number above 0")
-    return int(value)
+    return _positive(ACQUIRE_TIMEOUT_MS, DEFAULT_ACQUIRE_TIMEOUT_MS, "milliseconds")
 
 
-def pool_env(pool: int) -> dict[str, str]:
+def max_concurrent_requests() -> int:
+    """The admission limit the harness passes: $MAX_CONCURRENT_REQUESTS when set, else the default."""
+    return _positive(MAX_CONCURRENT_REQUESTS, DEFAULT_MAX_CONCURRENT_REQUESTS, "requests")
+
+
+def settings_env(pool: int) -> dict[str, str]:
     """What the harness passes a service it starts with a pool of `pool` connections."""
-    return {POOL_SIZE: str(pool), ACQUIRE_TIMEOUT_MS: str(acquire_timeout_ms())}
+    return {POOL_SIZE: str(pool), ACQUIRE_TIMEOUT_MS: str(acquire_timeout_ms()),
+            MAX_CONCURRENT_REQUESTS: str(max_concurrent_requests())}
+
+
+def _positive(name: str, default: int, unit: str) -> int:
+    value = os.environ.get(name, str(default))
+    if not value.isdigit() or int(value) < 1:
+        raise UserError(f"{name}={value!r}: want {unit}, a whole number above 0")
+    return int(value)
 
 
 def max_connections() -> int:

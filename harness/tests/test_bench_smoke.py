@@ -71,6 +71,7 @@ def test_manifest_records_the_context(smoke) -> None:
     assert "unknown" not in manifest["versions"].values()
     assert manifest["settings"]["postgresql"]["max_connections"] == str(config.max_connections())
     assert manifest["settings"]["acquire_timeout_ms"] == config.acquire_timeout_ms()
+    assert manifest["settings"]["max_concurrent_requests"] == config.max_concurrent_requests()
     assert manifest["machine"]["cores"] >= 1 and len(manifest["git"]["commit"]) in (0, 40)
 
 

@@ -73,7 +73,7 @@ def test_the_services_own_defaults_apply_unless_the_caller_sets_them(compose: di
     settings), or leaves the variable unset."""
     for name in map(composefile.service_name, registry.names()):
         environment = compose["services"][name]["environment"]
-        assert all(environment[setting] is None for setting in config.POOL_SETTINGS)
+        assert all(environment[setting] is None for setting in config.NOT_INHERITED)
         assert config.PORT not in environment
 
 

@@ -91,6 +91,7 @@ def test_the_controller_knows_its_workers_and_where_its_results_go(aws):
 def test_the_service_task_gets_the_levels_pool_under_the_services_own_name(aws, monkeypatch):
     """The pool and the acquire timeout, passed (the manifest records the same timeout)."""
     monkeypatch.setenv(config.ACQUIRE_TIMEOUT_MS, "1234")
+    monkeypatch.setenv(config.MAX_CONCURRENT_REQUESTS, "321")
     started = {}
 
     def run(self, family, role, group, container, command=None, environment=None):
@@ -103,7 +104,8 @@ def test_the_service_task_gets_the_levels_pool_under_the_services_own_name(aws, 
         {"type": "ElasticNetworkInterface", "details": [{"name": "privateIPv4Address", "value": "10.42.1.20"}]}]})
     task = aws.start("go", 7, paths.ROOT / "service.log")
     assert isinstance(task, Task) and task.url == "http://10.42.1.20:8080"
-    assert started == {"family": "go", "environment": {config.POOL_SIZE: "7", config.ACQUIRE_TIMEOUT_MS: "1234"}}
+    assert started == {"family": "go", "environment": {config.POOL_SIZE: "7", config.ACQUIRE_TIMEOUT_MS: "1234",
+                                                       config.MAX_CONCURRENT_REQUESTS: "321"}}
 
 
 def test_runs_record_the_image_digests_they_ran(aws):
@@ -115,11 +117,12 @@ def test_runs_record_the_image_digests_they_ran(aws):
 def test_levels_and_manifest_say_where_the_load_ran(aws, monkeypatch):
     monkeypatch.setattr(ecs.Cluster, "environment", lambda self, family: {"FAMILY": family})
     monkeypatch.setenv(config.ACQUIRE_TIMEOUT_MS, "1234")
+    monkeypatch.setenv(config.MAX_CONCURRENT_REQUESTS, "321")
     assert aws.level_settings() == {"cpu_placement": "hosts", "metrics_period_s": workload.METRICS_PERIOD_S,
                                     "jmeter_workers": 2}
     settings = aws.settings()
     assert settings["cpu_placement"]["mode"] == "hosts"
-    assert settings["acquire_timeout_ms"] == 1234  # what start() passes
+    assert settings["acquire_timeout_ms"] == 1234 and settings["max_concurrent_requests"] == 321  # what start() passes
     assert aws.machine()["jmeter_workers"] == 2
     assert settings["service_environment"] == {name: {"FAMILY": name} for name in registry.names()}
     assert settings["results_s3"] == f"s3://results/runs/{aws.store.run_id}/" and "-aws-smoke" in aws.store.run_id

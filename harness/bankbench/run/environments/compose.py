@@ -89,7 +89,7 @@ class Compose(Local):
         if aot:
             raise UserError("ENV=compose has no AOT cache in its images: run start \"aot\" with ENV=native")
         name = composefile.service_name(service)
-        self.env.update(config.pool_env(pool))  # docker-compose.yml passes them through
+        self.env.update(config.settings_env(pool))  # docker-compose.yml passes them through
         # --wait: until the image's health check passes, /health answering.
         self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)
         return Container(self, name, f"http://127.0.0.1:{registry.get(service).port}", self._pid(name))
@@ -105,9 +105,10 @@ class Compose(Local):
         return images.versions(composefile.postgres_image(), postgresql)
 
     def service_settings(self) -> dict[str, object]:
-        """What the containers run with: docker-compose.yml passes the pool and the acquire
-        timeout, and the Java image starts with its copy of bank-java/jvm.options."""
+        """What the containers run with: docker-compose.yml passes the pool, the acquire timeout
+        and the admission limit, and the Java image starts with its copy of bank-java/jvm.options."""
         return {"acquire_timeout_ms": config.acquire_timeout_ms(),
+                "max_concurrent_requests": config.max_concurrent_requests(),
                 "jvm_options": processes.jvm_options(), "java_aot_cache": False, "java_opts": ""}
 
     def psql(self, sql: str) -> str:

@@ -45,6 +45,7 @@ class Native(Local):
     def service_settings(self) -> dict[str, object]:
         """What the services run with here, beyond the pool of each level."""
         return {"acquire_timeout_ms": config.acquire_timeout_ms(),
+                "max_concurrent_requests": config.max_concurrent_requests(),
                 "jvm_options": processes.jvm_options(),
                 "java_aot_cache": aotcache.enabled(),
                 "java_opts": os.environ.get("JAVA_OPTS", "")}

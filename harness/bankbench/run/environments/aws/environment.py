@@ -104,11 +104,11 @@ class Aws:
 
     def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None,
               aot: bool = False) -> Task:
-        """The service's task with the level's pool and the acquire timeout (its log stays in
+        """The service's task with the level's pool, the acquire timeout and the admission limit (its log stays in
         CloudWatch, not `log`; no `extra_env`: the load asks for none; never `aot`, which
         __init__ refuses)."""
         self.find_workers()
-        arn = self.cluster.run(service, "service", "service", "bank", environment=config.pool_env(pool))
+        arn = self.cluster.run(service, "service", "service", "bank", environment=config.settings_env(pool))
         try:
             address = ecs.address(self.record(self.cluster.wait_running(arn)))
         except BaseException:
@@ -162,11 +162,12 @@ class Aws:
         return found
 
     def settings(self) -> dict[str, object]:
-        """What the tasks run with: the environment their task definitions pass (the pool and
-        the acquire timeout come per level; the Java image starts with its copy of
+        """What the tasks run with: the environment their task definitions pass (the pool, the
+        acquire timeout and the admission limit come per level; the Java image starts with its copy of
         bank-java/jvm.options), where the raw results are kept."""
         return {"cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
                 "acquire_timeout_ms": config.acquire_timeout_ms(),
+                "max_concurrent_requests": config.max_concurrent_requests(),
                 "jvm_options": processes.jvm_options(),
                 "service_environment": {name: self.cluster.environment(name) for name in self.services},
                 "jmeter_worker_environment": self.cluster.environment("jmeter-worker"),
