@@ -30,15 +30,15 @@ class Service:
 
     def start(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
-        """Starts the service and waits until it serves. The pool settings are passed
-        explicitly, never inherited: `pool` connections and the harness's acquire timeout
-        (bankbench.config.settings_env), or with `pool` None neither, for the service's own
-        defaults; nor is the admission limit inherited (the service's default, unless its
-        settings or `extra_env` set it). `extra_env` adds settings, such as those of a CPU
-        profile (bankbench.measure.cpuprofile); `cpus` restricts it to those CPUs."""
+        """Starts the service and waits until it serves. The pool settings and the admission
+        limit are passed explicitly, never inherited: `pool` connections with the harness's
+        acquire timeout and admission limit (bankbench.config.settings_env), or with `pool` None
+        none of them, for the service's own defaults. The service's own settings (a test's small
+        admission limit) and `extra_env` (a CPU profile's options: bankbench.measure.cpuprofile)
+        win over those; `cpus` restricts it to those CPUs."""
         inherited = {k: v for k, v in os.environ.items() if k not in config.NOT_INHERITED}
-        env = {**inherited, **db_env, **dict(self.env), **(extra_env or {}), config.PORT: str(port),
-               **(config.settings_env(pool) if pool is not None else {})}
+        env = {**inherited, **db_env, **(config.settings_env(pool) if pool is not None else {}), **dict(self.env),
+               **(extra_env or {}), config.PORT: str(port)}
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
             proc = subprocess.Popen(taskset(cpus, self.command), env=env, stdout=out, stderr=subprocess.STDOUT,
