@@ -63,7 +63,7 @@ def test_described_for_the_report() -> None:
         "split: the service and PostgreSQL had CPU 1 (1 of 2) to themselves")
     assert placement.plan(SERVICE_ALONE, [0, 1, 2]).describe() == (
         "service-alone: the service had CPU 1,2 (2 of 3) to itself; PostgreSQL, the load generator "
-        "(JMeter) and the harness shared CPU 0")
+        "and the harness shared CPU 0")
     assert placement.plan(SHARED, [0, 1]).as_dict() == {
         "mode": "shared", "loadgen_cpus": [0, 1], "service_cpus": [0, 1], "postgres_cpus": [0, 1],
         "description": "shared: the load generator, the service and PostgreSQL all ran on the same 2 CPUs (0,1)"}
