@@ -33,7 +33,8 @@ import io.gatling.javaapi.http.HttpRequestActionBuilder;
  * The scenarios of jmeter/src/test/jmeter/bank.jmx under the open model, request for request
  * (gatling/README.md has the mapping): each virtual user is one iteration, as each thread of the
  * plan's "open arrivals" group is, and users arrive at random times, `rate` a second for
- * `arrivals_s` seconds. Every figure is a Java system property with the plan's property name.
+ * `arrivals_s` seconds, or in `phases` of their own rate each ({@link Phase}). Every figure is a
+ * Java system property with the plan's property name.
  *
  * <p>Each request is recorded in the samples file (JMeter's CSV columns, {@link Samples}): its
  * start, Gatling's response time, the plan's sampler name as label, the status, the iteration
@@ -78,7 +79,10 @@ public class BankSimulation extends Simulation {
 
 	// --- Gatling's own ------------------------------------------------------------------------
 
-	/** Seconds of arrivals at `rate` before the plan's, to warm the generator's own JVM. */
+	/** The arrivals in phases of their own rate ({@link Phase}), instead of `rate` and `arrivals_s`. */
+	private final List<Phase> phases = Phase.parse(text("phases", ""));
+
+	/** Seconds of arrivals at the first phase's rate before the plan's, to warm the generator's own JVM. */
 	private final long warmupS = whole("gatling_warmup_s", 0, 0);
 
 	private final Path samplesPath = Path.of(required("samples"));
@@ -87,16 +91,24 @@ public class BankSimulation extends Simulation {
 
 	private final NoAnswerLog noAnswer = NoAnswerLog.install();
 
+	/** The arrivals, phase by phase: the plan's one rate is a single phase. */
+	private final List<Phase> schedule;
+
 	public BankSimulation() {
 		if (this.users > 0) {
 			throw new IllegalArgumentException("users=" + this.users
 					+ ": Gatling drives the open model only (rate, arrivals_s); the closed model is JMeter's");
 		}
-		if (!(this.rate > 0) || this.arrivalsS < 1) {
+		if (!this.phases.isEmpty() && (this.rate != 0 || this.arrivalsS != 0)) {
+			throw new IllegalArgumentException("phases replace rate and arrivals_s, which must then be 0; got rate="
+					+ this.rate + " arrivals_s=" + this.arrivalsS);
+		}
+		if (this.phases.isEmpty() && (!(this.rate > 0) || this.arrivalsS < 1)) {
 			throw new IllegalArgumentException(
 					"the open model needs rate > 0 (iterations/s) and arrivals_s >= 1 (whole seconds); got rate="
 							+ this.rate + " arrivals_s=" + this.arrivalsS);
 		}
+		this.schedule = this.phases.isEmpty() ? List.of(new Phase(this.arrivalsS, this.rate)) : this.phases;
 		if (!this.scenarioName.equals("rematch") && !this.scenarioName.equals("contention")) {
 			throw new IllegalArgumentException("scenario=" + this.scenarioName + ": rematch or contention");
 		}
@@ -137,23 +149,26 @@ public class BankSimulation extends Simulation {
 		}).injectOpen(start));
 		if (this.warmupS > 0) {
 			populations.add(iteration("warmup", "warmup-")
-				.injectOpen(constantUsersPerSec(this.rate).during(this.warmupS).randomized()));
+				.injectOpen(constantUsersPerSec(this.schedule.get(0).rate()).during(this.warmupS).randomized()));
 		}
 		// The plan's "open arrivals": rate(R/sec) random_arrivals(S sec) places exactly
-		// floor(R x S) arrivals at uniformly random times; randomized() does the same.
+		// floor(R x S) arrivals at uniformly random times; randomized() does the same, phase
+		// after phase.
 		List<OpenInjectionStep> arrivals = new ArrayList<>(measured);
-		arrivals.add(constantUsersPerSec(this.rate).during(this.arrivalsS).randomized());
+		for (Phase phase : this.schedule) {
+			arrivals.add(constantUsersPerSec(phase.rate()).during(phase.seconds()).randomized());
+		}
 		populations.add(iteration("arrivals", "arrivals-").injectOpen(arrivals));
 		setUp(populations).protocols(protocol)
 			// The plan's pause(drain_s) after its arrivals: what is still running then is cut.
-			.maxDuration(Duration.ofSeconds(this.warmupS + this.arrivalsS + this.drainS));
+			.maxDuration(Duration.ofSeconds(this.warmupS + Phase.seconds(this.schedule) + this.drainS));
 	}
 
 	@Override
 	public void before() {
 		System.out.printf(
-				"bankbench-gatling: %s at %s:%d, %s iterations/s for %d s%s, think %d ms, drain %d s; samples to %s%n",
-				this.scenarioName, this.host, this.port, trim(this.rate), this.arrivalsS,
+				"bankbench-gatling: %s at %s:%d, %s%s, think %d ms, drain %d s; samples to %s%n",
+				this.scenarioName, this.host, this.port, Phase.describe(this.schedule),
 				this.warmupS > 0 ? " after a generator warm-up of " + this.warmupS + " s" : "", this.thinkMs,
 				this.drainS, this.samplesPath);
 	}
@@ -313,10 +328,6 @@ public class BankSimulation extends Simulation {
 		catch (NumberFormatException ex) {
 			throw new IllegalArgumentException(name + "=" + value + ": a number is needed");
 		}
-	}
-
-	private static String trim(double value) {
-		return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
 	}
 
 }
