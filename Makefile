@@ -3,7 +3,7 @@
 # test tiers; CONTRIBUTING.md says what each runs.
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
-# Knobs: PROFILE, SERVICE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
+# Knobs: PROFILE, SERVICE, USERS, RATE, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|service-alone|shared or a
 # comma list of them, a run each (see README.md).
 
@@ -33,7 +33,7 @@ PROFILE_ARGS = --profile $(PROFILE) $(if $(SERVICE),--service $(SERVICE)) \
 	$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(REPEAT),--repeat $(REPEAT)) \
 	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS)) \
-	$(if $(START),--start $(START))
+	$(if $(START),--start $(START)) $(if $(RATE),--rate $(RATE))
 # The knobs of a benchmark, one list for every environment: `make bench` and `make aws-bench`
 # both pass exactly these (harness/tests/test_knobs.py checks).
 BENCH_KNOBS = $(PROFILE_ARGS) \
@@ -122,6 +122,8 @@ bench-%: doctor venv build jmeter-install gatling-install ## one service of serv
 crosscheck: ## the two load generators on the same levels, back to back (profiles crosscheck, crosscheck-gatling; ~16 min)
 	$(MAKE) bench PROFILE=crosscheck
 	$(MAKE) bench PROFILE=crosscheck-gatling
+overload: ## past capacity: each warm service at 0.5x, 2x, 0.5x its capacity (RATE= it/s, else make capacity's), then the report
+	$(MAKE) bench PROFILE=overload
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
 	$(MAKE) bench PROFILE=placement
 capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=90 each)
@@ -174,5 +176,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
-	gatling-install check test lint format verify bench crosscheck sensitivity capacity quick-bench fuzz connections \
+	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity quick-bench fuzz connections \
 	plan calibrate summarize compare report report-html clean-raw compose-file newcomer offline-images images jmeter-gui

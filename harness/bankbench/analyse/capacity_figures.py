@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+from bankbench import paths
 from bankbench.analyse import projection, stats, summaries
 from bankbench.analyse.formatting import significant, with_interval
 from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import CAPACITY_FILE, Run
+from bankbench.analyse.runs import CAPACITY_FILE, Run, find_runs, placement_of
 
 FILE = CAPACITY_FILE  # in the run folder
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
@@ -126,6 +128,23 @@ def figures(run: Run) -> list[Capacity]:
                          run.summary.iloc[:0], RSS),
             _heap_generator_missed(record, heap.get("rate"), heap.get("failed_at"))))
     return found
+
+
+def newest_capacities(mode: str, root: Path = paths.RUNS) -> tuple[dict[str, int], str] | None:
+    """Each service's capacity (the rate its search found and confirmed) in the newest complete
+    capacity run under `root` taken under CPU placement `mode`, else in the newest under any
+    placement, with a sentence naming that run; None where there is no capacity run. A service
+    whose search found no rate is left out."""
+    searched = [path for path in find_runs(root) if (path / FILE).is_file()]
+    if not searched:
+        return None
+    placements = {path: placement_of(read_json(path / "manifest.json")) for path in searched}
+    same = [path for path in searched if placements[path] == mode]
+    path = (same or searched)[-1]
+    found = {service: record["rate"]["found"] for service, record in read_json(path / FILE)["services"].items()
+             if record.get("rate", {}).get("found") is not None}
+    where = f"CPU placement {placements[path]}" + ("" if same else f"; none ran under this run's {mode}")
+    return found, f"the capacity make capacity found in run {path.name}, {where}"
 
 
 def target_ms(run: Run) -> float:

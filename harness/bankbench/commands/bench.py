@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from bankbench import config, runid
-from bankbench.commands.plan import add_profile_arguments, profile_from_args
+from bankbench.commands.plan import add_profile_arguments, profile_from_args, with_base_rates
 from bankbench.errors import UserError
 from bankbench.run import runner
 from bankbench.run.environments.compose import Compose
@@ -52,13 +52,14 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
 def options(args: argparse.Namespace) -> list[Options]:
     """The runs that the knobs of add_bench_arguments() ask for: one per CPU placement
     (--cpu-placement, else the profile's, else the machine's default), every one planned before
-    the first starts. Several make a series: their manifests name it (bankbench.analyse.runs)."""
+    the first starts. Several make a series: their manifests name it (bankbench.analyse.runs). A
+    profile with phases gets each run's base rates for that run's placement (with_base_rates)."""
     profile = profile_from_args(args)
     chosen = args.cpu_placement.split(",") if args.cpu_placement else profile.placements
     modes = [placement.check(mode.strip()) for mode in chosen] or [placement.default_mode()]
     profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
     series = runid.series_id(profile.name) if len(modes) > 1 else ""
-    return [Options(profile=profile, placement=placement.plan(mode),
+    return [Options(profile=with_base_rates(profile, args.rate, mode), placement=placement.plan(mode),
                     pg_max_connections=args.pg_max_connections or config.max_connections(),
                     durable=not args.non_durable, dashboard=not args.no_dashboard,
                     chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu, series=series)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from bankbench.commands.plan import add_profile_arguments, profile_from_args
+from bankbench.commands.plan import add_profile_arguments, profile_from_args, with_base_rates
 from bankbench.load.profiles import levels
 from bankbench.run.experiments import calibration
 from bankbench.tools import placement
@@ -22,11 +22,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    where = placement.plan(args.cpu_placement or placement.default_mode())
+    mode = args.cpu_placement or placement.default_mode()
+    where = placement.plan(mode)
     affinity = os.sched_getaffinity(0)
     where.pin_harness()  # JMeter on the load generator's CPUs, as in a run
     try:
-        calibration.calibrate(levels(profile_from_args(args)), where, force=args.force)
+        calibration.calibrate(levels(with_base_rates(profile_from_args(args), args.rate, mode)), where,
+                              force=args.force)
     finally:
         os.sched_setaffinity(0, affinity)
     return 0

@@ -6,7 +6,10 @@ import argparse
 import json
 
 from bankbench import config, registry
+from bankbench.analyse import capacity_figures
+from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.tools import placement
 
 
 def add_profile_arguments(p: argparse.ArgumentParser) -> None:
@@ -22,6 +25,8 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--think-ms", type=int, help="pause between a user's requests")
     p.add_argument("--start", choices=tuple(profiles.STARTS),
                    help="how each level's service starts: cold, aot (JVM with its AOT cache), warm")
+    p.add_argument("--rate", type=int, help="a profile with phases (overload): the base rate of every "
+                   "service, iterations/s (default: each one's capacity in the newest make capacity run)")
 
 
 def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
@@ -38,6 +43,29 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
     })
 
 
+def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> profiles.Profile:
+    """A profile with phases with each service's base rate: `rate` (--rate) for all, else each
+    one's capacity as the newest make capacity run found it, under CPU placement `mode` where one
+    ran so; a profile without phases as it is (and no --rate for it)."""
+    if not profile.phased:
+        if rate is not None:
+            raise UserError(f"RATE= is the base rate of a profile with phases (overload); {profile.name} has "
+                            "none: USERS= sets its rates")
+        return profile
+    if rate is not None:
+        return profiles.with_rates(profile, dict.fromkeys(profile.services, rate), f"RATE={rate}, for every service")
+    found = capacity_figures.newest_capacities(mode)
+    if found is None:
+        raise UserError(f"profile {profile.name} needs each service's base rate: run `make capacity` first, "
+                        "or pass RATE= (iterations/s)")
+    return profiles.with_rates(profile, *found)
+
+
+def first_placement(profile: profiles.Profile) -> str:
+    """The CPU placement a profile's first run takes: its own first, else the machine's default."""
+    return profile.placements[0] if profile.placements else placement.default_mode()
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_profile_arguments(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -45,6 +73,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     profile = profile_from_args(args)
+    profile = with_base_rates(profile, args.rate, first_placement(profile))
     levels = profiles.levels(profile)
     if args.json:
         print(json.dumps([level.as_dict() for level in levels], indent=2))
@@ -52,6 +81,8 @@ def main(args: argparse.Namespace) -> int:
     runs = max(len(profile.placements), 1)
     total = runs * sum(level.expected_s for level in levels)
     print(f"profile {profile.name} ({profile.model}): {profile.description}")
+    if profile.phased:
+        print(f"base rates: {profiles.rates_text(profile)}")
     for i, level in enumerate(levels, 1):
         print(f"  {i:>3}/{len(levels)} {level.id:<28} up to {level.expected_s} s")
     if runs > 1:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,18 @@ class Profile:
     start: str = "cold"  # a key of STARTS
     generator: str = "jmeter"  # a key of GENERATORS
     base: str | None = None  # the profile it was written over, its sibling in the report
+    # The open model's arrivals in phases, each [seconds, multiple of the service's base rate]
+    # (profile overload); none: one rate, `users`. Their seconds are the measured duration.
+    phases: list[list[float]] = field(default_factory=list)
+    # A phased profile's base rate per service (iterations/s) and where it came from, filled in
+    # when a run is planned (with_rates): RATE=, or the capacity make capacity found.
+    rates: dict[str, int] = field(default_factory=dict)
+    rate_source: str = ""
+
+    @property
+    def phased(self) -> bool:
+        """Whether its arrivals come in phases (a warm-up's closed loop over it is not)."""
+        return self.model == "open" and bool(self.phases)
 
 
 @dataclass(frozen=True)
@@ -103,9 +115,18 @@ class Level:
         p = self.profile
         if p.model == "article":
             return {"rate": round(self.users / p.rampup_s, 3), "window_s": p.rampup_s}
+        if p.phased:  # the mean rate: rate x window is the planned arrivals
+            window_s = sum(seconds for seconds, _ in self.schedule())
+            return {"rate": round(sum(s * r for s, r in self.schedule()) / window_s, 3), "window_s": window_s}
         if p.model == "open":
             return {"rate": self.users, "window_s": p.warmup_s + p.duration_s}
         return None
+
+    def schedule(self) -> list[tuple[int, float]]:
+        """A phased level's arrivals in order, (seconds, iterations/s): the warm-up at the first
+        phase's rate, then each phase at its multiple of the level's base rate (`users`)."""
+        rates = [(int(seconds), multiple * self.users) for seconds, multiple in self.profile.phases]
+        return ([(self.profile.warmup_s, rates[0][1])] if self.profile.warmup_s else []) + rates
 
     def load_properties(self) -> dict[str, Any]:
         """The generator's properties (jmeter/README.md, gatling/README.md: the same names), host
@@ -113,6 +134,9 @@ class Level:
         so it ends at once."""
         p = self.profile
         common = {"think_ms": p.think_ms, "scenario": p.scenario, "hot_accounts": p.hot_accounts}
+        if p.phased:  # Gatling's `phases` (gatling/README.md) replace its one rate
+            return {**common, "users": 0, "rate": 0, "arrivals_s": 0, "drain_s": OPEN_DRAIN_S,
+                    "phases": ",".join(f"{seconds}:{_number(rate)}" for seconds, rate in self.schedule())}
         if p.model == "open":
             return {**common, "users": 0, "rate": self.users,
                     "arrivals_s": self.arrivals["window_s"], "drain_s": OPEN_DRAIN_S}
@@ -129,7 +153,15 @@ class Level:
                 "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 **({} if self.heap_mb is None else {"heap_mb": self.heap_mb}),
+                **(self._phases() if self.profile.phased else {}),
                 "arrivals": self.arrivals, "load_properties": self.load_properties()}
+
+    def _phases(self) -> dict[str, Any]:
+        """What level.json says of a phased level: its base rate and where it came from, and its
+        measured phases, each with its seconds, multiple and rate."""
+        return {"base_rate": {"rate": self.users, "source": self.profile.rate_source},
+                "phases": [{"seconds": int(seconds), "multiple": multiple, "rate": multiple * self.users}
+                           for seconds, multiple in self.profile.phases]}
 
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
@@ -144,15 +176,19 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     base = profiles[name].get("base")
     if base is not None and (base not in profiles or "base" in profiles[base]):
         raise UserError(f"profile {name!r}: base {base!r} must be a profile without a base")
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
     merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE], "placements": [],
-              **doc.get("defaults", {}), **profiles.get(base, {}), **profiles[name],
-              **{k: v for k, v in (overrides or {}).items() if v is not None}}
+              **doc.get("defaults", {}), **profiles.get(base, {}), **profiles[name], **overrides}
     try:
         profile = Profile(name=name, **merged)
     except TypeError as err:
         raise UserError(f"profile {name!r} in {path.name}: {err}") from None
     _validate(profile)
-    return profile
+    if not profile.phases:
+        return profile
+    if "duration_s" in overrides:
+        raise UserError(f"profile {name!r}: its phases set the measured duration; DURATION= cannot")
+    return replace(profile, duration_s=sum(int(seconds) for seconds, _ in profile.phases))
 
 
 def _validate(p: Profile) -> None:
@@ -169,7 +205,9 @@ def _validate(p: Profile) -> None:
         problems.append(f"start must be one of {tuple(STARTS)}")
     elif p.start == "aot" and (no_cache := [s for s in p.services if not processes.has_aot_cache(s)]):
         problems.append(f"start aot needs a JVM service: {', '.join(no_cache)} has no AOT cache")
-    if not p.users or any(u <= 0 for u in p.users):
+    if p.phases:
+        problems += _phase_problems(p)
+    elif not p.users or any(u <= 0 for u in p.users):
         problems.append("users must be positive")
     if unknown := set(p.services) - set(registry.names()):
         problems.append(f"unknown services {sorted(unknown)}: choose from {', '.join(registry.names())}")
@@ -189,17 +227,63 @@ def _validate(p: Profile) -> None:
         raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
 
 
+def _phase_problems(p: Profile) -> list[str]:
+    """What is wrong with a phased profile's phases, users and base rates."""
+    problems = []
+    if p.model != "open" or p.generator != "gatling":
+        problems.append("phases need the open model and generator gatling (JMeter's plan has one rate)")
+    if not all(isinstance(phase, list) and len(phase) == 2 and isinstance(phase[0], int) and phase[0] > 0
+               and isinstance(phase[1], int | float) and phase[1] > 0 for phase in p.phases):
+        problems.append("each phase must be [seconds, multiple]: whole seconds > 0, a multiple of the "
+                        "base rate > 0")
+    if p.users:
+        problems.append("a profile with phases takes each service's base rate from RATE= or from make "
+                        "capacity's run, not from users")
+    if unknown := [f"{service}: {rate}" for service, rate in p.rates.items()
+                   if not isinstance(rate, int) or rate <= 0]:
+        problems.append(f"base rates must be whole iterations/s > 0 ({', '.join(unknown)})")
+    return problems
+
+
+def with_rates(profile: Profile, rates: dict[str, int], source: str) -> Profile:
+    """A phased `profile` with each of its services' base rate (iterations/s) and a sentence
+    saying where they came from."""
+    if missing := [service for service in profile.services if service not in rates]:
+        raise UserError(f"profile {profile.name!r}: no base rate for {', '.join(missing)} in {source}: "
+                        "pass RATE= (iterations/s) or run `make capacity` for it")
+    found = replace(profile, rates={service: rates[service] for service in profile.services}, rate_source=source)
+    _validate(found)
+    return found
+
+
+def rates_text(profile: Profile) -> str:
+    """A phased profile's base rates and their source, for the progress and the plan."""
+    rates = ", ".join(f"{service} {rate:,}" for service, rate in profile.rates.items())
+    return f"{rates} iterations/s ({profile.rate_source})"
+
+
 def levels(profile: Profile) -> list[Level]:
     """Every level, ordered so each repetition sweeps the matrix once, and the services run one
     after the other at each point of it: a drift of the machine over the run hits them alike.
     Warm starts run a service's levels one after the other in each repetition instead, so one
-    warm service serves them all (bankbench.run.experiments.warmup)."""
+    warm service serves them all (bankbench.run.experiments.warmup). A phased profile runs one
+    level per service and repeat, at the service's base rate."""
     repeats = range(1, profile.repeat + 1)
+    if profile.phased:
+        if not profile.rates:
+            raise UserError(f"profile {profile.name!r} has no base rates: pass RATE= or run `make capacity`")
+        return [Level(service, profile.rates[service], pool, repeat, profile)
+                for repeat, pool, service in itertools.product(repeats, profile.pools, profile.services)]
     if profile.start == "warm":
         return [Level(service, users, pool, repeat, profile) for repeat, pool, service, users in
                 itertools.product(repeats, profile.pools, profile.services, profile.users)]
     return [Level(service, users, pool, repeat, profile) for repeat, pool, users, service in
             itertools.product(repeats, profile.pools, profile.users, profile.services)]
+
+
+def _number(value: float) -> str:
+    """A rate as a property: 186, 46.5 (no exponent, at most 3 decimals)."""
+    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def int_list(text: str | None) -> list[int] | None:

@@ -17,7 +17,7 @@ from bankbench.analyse.rawdata import write_json
 from bankbench.checks import verify
 from bankbench.errors import UserError
 from bankbench.load import generator
-from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand
+from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_text
 from bankbench.measure import manifest
 from bankbench.run import compact
 from bankbench.run.environments.interface import Env, Options
@@ -33,6 +33,8 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
     with Session(opts, env) as session:
         print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
               f"({LOAD_MODELS[opts.profile.model]}) in {session.where.describe()} -> {session.run_dir}")
+        if opts.profile.phased:
+            print(f"bankbench: base rates {rates_text(opts.profile)}", flush=True)
         calibrated = session.where.calibrate(levels, session.run_dir)
         for i, level in enumerate(levels, 1):
             session.run_level(level, f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]), calibrated.get(level.users))

@@ -28,6 +28,7 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
         "--start aot or warm (the AOT cache and the warm-up's JMeter are local)": args.start not in (None, "cold"),
         f"profile {args.profile} (its load generator, Gatling, runs locally only)":
             profiles.load(args.profile).generator != "jmeter",
+        "--rate (the base rate of a profile with phases, which Gatling drives, locally only)": args.rate is not None,
     }
     if refused := [knob for knob, set_ in unsupported.items() if set_]:
         raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")
