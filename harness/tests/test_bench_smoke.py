@@ -78,6 +78,7 @@ def test_manifest_records_the_context(smoke) -> None:
 def test_no_errors_and_money_conserved(smoke) -> None:
     for level in (smoke[0] / "levels").iterdir():
         assert json.loads((level / "money.json").read_text())["ok"]
+        assert json.loads((level / "level.json").read_text())["service_exit"] is None  # it ran throughout
         with gzip.open(level / "jmeter.csv.gz", "rt") as f:
             rows = list(csv.DictReader(f))
         assert rows, level

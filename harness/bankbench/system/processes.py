@@ -74,6 +74,10 @@ class Running:
             raise UserError(f"{self.service.name} exited with {self.proc.returncode}; "
                             f"log {self.log}:\n{self.log.read_text()[-3000:]}")
 
+    def exit_code(self) -> int | None:
+        """Its exit status if it has exited (by itself, or by a signal: negative), None while it runs."""
+        return self.proc.poll()
+
     def stop(self, timeout: float = 20) -> None:
         """SIGTERM (graceful shutdown), then SIGKILL if it does not exit in time."""
         if self.proc.poll() is not None:

@@ -27,6 +27,14 @@ class Container:
     url: str
     pid: int
 
+    def exit_code(self) -> int | None:
+        """The container's exit status if it has stopped, None while it runs."""
+        container = self.compose.run("ps", "--all", "--quiet", self.service)
+        out = subprocess.run(["docker", "inspect", "--format", "{{.State.Running}} {{.State.ExitCode}}", container],
+                             capture_output=True, text=True)
+        running, code = out.stdout.split()
+        return None if running == "true" else int(code)
+
     def stop(self) -> None:
         self.compose.run("stop", self.service)
 

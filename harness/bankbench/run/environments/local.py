@@ -83,6 +83,7 @@ class LocalLoad:
         self.profile = cpuprofile.LevelProfile(level.service, out) if profile_cpu else None
         self.injector: chaos.Injector | None = None
         self.cpus_allowed: dict[str, str] = {}
+        self.service_exit: int | None = None  # the service's exit status, had it exited by the load's end
 
     def service_env(self) -> dict[str, str] | None:
         """What the service's environment needs for this load (the CPU profile's hook)."""
@@ -113,6 +114,7 @@ class LocalLoad:
             rc = jm.wait(timeout=level.expected_s + 300)
             if self.injector:
                 self.injector.finish()  # the service is stopped next: its last restart must be over
+            self.service_exit = svc.exit_code()  # before the harness stops it: did it die under the load?
             ended_ms = int(time.time() * 1000)
             sampler.stop()
         finally:
@@ -145,12 +147,14 @@ class LocalLoad:
 
     def finish(self, window: tuple[int, int]) -> dict[str, object]:
         """After the service stopped: the flame graph of the measured window; for level.json the
-        CPUs each process was allowed and the faults struck."""
+        CPUs each process was allowed, the service's exit status if it had exited by itself
+        before the load ended (null: it ran throughout), and the faults struck."""
         if self.profile:
             measure_from_ms = window[0] + 1000 * self.level.measure_offset_s
             self.profile.render((measure_from_ms, window[1]), f"{self.level.id}: CPU of the measured window")
         faults = chaos.record(self.out, self.injector)
-        return {"cpus_allowed": self.cpus_allowed, **({"faults": faults} if faults else {})}
+        return {"cpus_allowed": self.cpus_allowed, "service_exit": self.service_exit,
+                **({"faults": faults} if faults else {})}
 
 
 def _follow(jm: Driver, level: Level, tag: str, remaining_s: float, verdict: Callable[[], str]) -> None:
