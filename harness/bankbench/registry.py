@@ -41,6 +41,14 @@ class Entry:
     environment: dict[str, str] = field(default_factory=dict)
     hardening: tuple[str, ...] = ()  # the parts of the hardening tier it passes
     heap: dict[str, str] | None = None  # {variable, value}: how its heap is set (a template of {mb})
+    # The memory (RSS) it may use beyond its heap's cap, MB, or in all where nothing caps its
+    # heap (services.yaml says why each figure): the overload profile checks it.
+    memory_mb: int | None = None
+
+    def memory_bound_mb(self, heap_cap_mb: float | None) -> float | None:
+        """The most memory it may use with its heap capped at `heap_cap_mb` (None: no cap);
+        None where its entry states no bound."""
+        return None if self.memory_mb is None else self.memory_mb + (heap_cap_mb or 0)
 
     def heap_env(self, mb: int) -> dict[str, str]:
         """The environment that limits the service's heap to `mb` MB, as its entry says."""
@@ -129,6 +137,8 @@ def _entry(name: str, fields: dict) -> Entry:
         raise ValueError(f"hardening parts {sorted(unknown)} are not among {HARDENING}")
     if entry.heap is not None and (set(entry.heap) != {"variable", "value"} or "{mb}" not in entry.heap["value"]):
         raise ValueError("heap needs a variable and a value with {mb} in it")
+    if entry.memory_mb is not None and not (isinstance(entry.memory_mb, int) and entry.memory_mb > 0):
+        raise ValueError("memory_mb must be a whole number of MB > 0")
     if bool(entry.image) != bool(entry.dockerfile):
         raise ValueError("image and dockerfile go together")
     return entry

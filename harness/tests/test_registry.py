@@ -44,6 +44,8 @@ def test_a_dialect_or_own_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     ({"metrics": "go", "image": "x"}, "image and dockerfile"),
     ({"metrics": "go", "colour": "blue"}, "colour"),
     ({"metrics": "go", "heap": {"variable": "X", "value": "64"}}, "heap needs a variable and a value with {mb}"),
+    ({"metrics": "go", "memory_mb": "512 MB"}, "memory_mb must be a whole number"),
+    ({"metrics": "go", "memory_mb": 0}, "memory_mb must be a whole number"),
 ])
 def test_malformed_entries_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        fields: dict, complaint: str) -> None:

@@ -4,6 +4,7 @@ local_service(), one of them on a throwaway PostgreSQL cluster of this machine."
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 from collections.abc import Iterator
@@ -137,6 +138,18 @@ def get(name: str, aot: bool | None = None, settings: dict[str, str] | None = No
 
     cache = aotcache.cache_options(name, jar, training)
     return Service(name, (*java, *cache, "-jar", str(jar)), env)
+
+
+def heap_cap_mb(name: str, options: list[str]) -> float | None:
+    """The heap cap, MB, of the service called `name` given the JVM `options` it ran with (the
+    last -Xmx wins, as the JVM reads them); None for a native service, whose runtime takes none."""
+    if registry.get(name).runtime != "jvm":
+        return None
+    sizes = re.findall(r"^-Xmx(\d+)([kmgt]?)$", "\n".join(options), re.IGNORECASE | re.MULTILINE)
+    if not sizes:
+        return None
+    number, unit = sizes[-1]
+    return int(number) * 1024 ** "bkmgt".index(unit.lower() or "b") / 2**20
 
 
 def jvm_options() -> list[str]:
