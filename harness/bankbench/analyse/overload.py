@@ -1,0 +1,247 @@
+"""A level whose arrivals came in phases (profile overload), second by second, and whether its
+service held up past its capacity.
+
+Seconds count from the level's measured window (`measure_from_ms`: the first phase starts at 0,
+the generator's warm-up is negative). Per second of request start: the iterations and requests
+the load generator started (what it offered), the requests answered by HTTP status ("no
+response": none came), and the p50 and p99 of the answered 200s (their HdrHistograms merged);
+per scrape, the second it fell in: the requests the service held (`concurrent_requests`, what its
+admission limit bounds), the requests waiting for a connection, its heap in use and its RSS.
+
+What a service must do past its capacity (issue 35), per level (`Outcome.misses`): not exit, keep
+its RSS within the bound its registry entry states (services.yaml `memory_mb`, over the heap cap
+it ran with), answer only 200, 422 or 503, keep the p99 of its 200s during the overload within
+the acquire timeout, have that p99 back under RECOVERY_P99_MS within RECOVERY_MAX_S of the
+overload's end, and lose no money. The overload is every phase above 1x the base rate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from bankbench import config, registry
+from bankbench.analyse.capacity_figures import P99_MS
+from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
+from bankbench.analyse.runs import Run
+from bankbench.errors import UserError
+from bankbench.load import histograms
+from bankbench.system import processes
+
+ALLOWED = ("200", "422", "503")  # the answers a service past its capacity may give
+OK, REFUSED = "200", "503"
+NO_RESPONSE = "no response"  # a request that got no HTTP answer (the generator's "Non HTTP ...")
+NOT_RECORDED = "not recorded"  # the exit of a service in an environment that does not record it (AWS)
+RECOVERY_P99_MS = P99_MS  # the latency target of make capacity, for the 200s after the overload
+RECOVERY_MAX_S = 10  # seconds after the overload's end by which the 200s' p99 must be back under it
+# Recovered: the 200s' p99 under RECOVERY_P99_MS in this many seconds running (or until the last
+# phase ends), so that one quiet second amid a backlog does not count.
+STEADY_S = 5
+MB = 2**20
+# The service's own series per second (api/metrics.yaml) -> column of the timeline, with its unit.
+SERVICE_SERIES = {"concurrent_requests": ("in_flight", 1), "pool_pending": ("pool_pending", 1),
+                  "heap_bytes": ("heap_mb", MB)}
+
+
+class Phase(NamedTuple):
+    """A phase of the arrivals, in seconds of the measured window: [start_s, end_s)."""
+
+    start_s: int
+    end_s: int
+    multiple: float
+    rate: float
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A phased level per second (module doc). `frame` is indexed by `second` with `iterations`,
+    `requests`, `answered`, `p50_ms`, `p99_ms` (of the 200s), `in_flight`, `pool_pending`,
+    `heap_mb` and `rss_mb` (NaN where not measured); `answers` by `second` and answer ("200",
+    "503", NO_RESPONSE ...), in requests."""
+
+    service: str
+    level_id: str
+    frame: pd.DataFrame
+    answers: pd.DataFrame
+    phases: tuple[Phase, ...]
+
+    @property
+    def overload(self) -> tuple[int, int] | None:
+        """The seconds [start, end) from the first phase above the base rate to the end of the
+        last one; None when no phase is above it."""
+        above = [phase for phase in self.phases if phase.multiple > 1]
+        return (above[0].start_s, above[-1].end_s) if above else None
+
+    @property
+    def end_s(self) -> int:
+        """Where the last phase ends."""
+        return self.phases[-1].end_s
+
+
+def is_phased(level: dict) -> bool:
+    return bool(level.get("phases"))
+
+
+def phases(level: dict) -> tuple[Phase, ...]:
+    """A phased level.json's phases, in seconds of its measured window."""
+    starts = np.cumsum([0] + [phase["seconds"] for phase in level["phases"]])
+    return tuple(Phase(int(start), int(start + phase["seconds"]), phase["multiple"], phase["rate"])
+                 for start, phase in zip(starts, level["phases"], strict=False))
+
+
+def timeline(level_dir: Path) -> Timeline:
+    """The per-second figures of a phased level (module doc)."""
+    return _timeline(level_dir, *_read(level_dir))
+
+
+def _read(level_dir: Path) -> tuple[dict, histograms.Histograms]:
+    """A phased level's level.json and histograms."""
+    level = read_json(level_dir / "level.json")
+    if not is_phased(level):
+        raise UserError(f"{level_dir} is not a level with phases (profile overload)")
+    return level, histograms.read(level_dir / histograms.FILE)
+
+
+def _timeline(level_dir: Path, level: dict, requests: histograms.Histograms) -> Timeline:
+    rows = requests.rows.assign(answer=answer(requests.rows["status"]))
+    answers = rows.pivot_table(index="second", columns="answer", values="requests", aggfunc="sum",
+                               fill_value=0, observed=True).rename_axis(columns=None)
+    ok = rows.index[rows["status"] == OK]
+    latency = pd.Series(requests.latencies(ok), dtype="float64").groupby(requests.seconds(ok))
+    per_second = rows.groupby("second")
+    frame = pd.DataFrame({
+        "iterations": per_second["iterations"].sum(),
+        "requests": per_second["requests"].sum(),
+        "answered": answers.drop(columns=NO_RESPONSE, errors="ignore").sum(axis=1),
+        "p50_ms": latency.quantile(0.50),
+        "p99_ms": latency.quantile(0.99),
+    })
+    seconds = pd.RangeIndex(min(frame.index.min(), 0), max(frame.index.max(), phases(level)[-1].end_s - 1) + 1)
+    frame = frame.reindex(seconds).fillna({"iterations": 0, "requests": 0, "answered": 0})
+    frame = frame.join(_service_seconds(level_dir, level["measure_from_ms"]))
+    return Timeline(level["service"], level_dir.name, frame.rename_axis("second"),
+                    answers.reindex(seconds, fill_value=0).rename_axis("second"), phases(level))
+
+
+def answer(status: pd.Series) -> pd.Series:
+    """The answer a request got: its HTTP status, or NO_RESPONSE."""
+    text = status.astype("string")
+    return text.mask(text.str.startswith("Non HTTP response code"), NO_RESPONSE)
+
+
+def _service_seconds(level_dir: Path, measure_from_ms: int) -> pd.DataFrame:
+    """The service's held requests, pool waiters and heap (its /metrics) and its RSS (metrics.csv)
+    per second of the measured window: the last reading in each second."""
+    parts = []
+    if (level_dir / SERVICE_METRICS).exists():
+        scraped = read_service_metrics(level_dir / SERVICE_METRICS)
+        parts.append(pd.DataFrame({column: scraped[series] / unit if series in scraped else np.nan
+                                   for series, (column, unit) in SERVICE_SERIES.items()}).assign(t_ms=scraped["t_ms"]))
+    if (level_dir / "metrics.csv").exists():
+        measured = read_metrics(level_dir / "metrics.csv")
+        parts.append(measured[["t_ms"]].assign(rss_mb=measured["service_rss_mb"].astype("float64")))
+    columns = [column for column, _ in SERVICE_SERIES.values()] + ["rss_mb"]
+    if not parts:
+        return pd.DataFrame(columns=columns, dtype="float64")
+    per_second = [part.groupby((part.pop("t_ms") - measure_from_ms) // 1000).last() for part in parts]
+    return pd.concat(per_second, axis=1).reindex(columns=columns)
+
+
+def recovery_s(p99_ms: pd.Series, overload_end_s: int, last_s: int, target_ms: float = RECOVERY_P99_MS,
+               steady_s: int = STEADY_S) -> int | None:
+    """Seconds from `overload_end_s` to the first second from which the 200s' p99 (`p99_ms` by
+    second; NaN: no 200 that second) stays at or under `target_ms` for `steady_s` seconds, or to
+    `last_s`; None when it never does by then."""
+    held = p99_ms.reindex(range(overload_end_s, last_s + 1)).le(target_ms)
+    for second in held.index:
+        if held.loc[second:second + steady_s - 1].all():
+            return int(second - overload_end_s)
+    return None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether a service held up past its capacity (module doc), from one phased level."""
+
+    service: str
+    level_id: str
+    base_rate: int
+    rate_source: str
+    peak_rss_mb: float | None
+    bound_mb: float | None  # None: its registry entry states none
+    refused_pct: float | None  # 503s in % of the requests started during the overload
+    p99_ok_ms: float | None  # of the 200s started during the overload
+    acquire_timeout_ms: int
+    answers: tuple[str, ...]  # every answer of the measured window
+    recovery_s: int | None  # None: not back under the target before the last phase ended
+    overloaded: bool  # a phase above the base rate: the two figures before and recovery_s apply
+    money_ok: bool
+    exit: int | str | None  # the service's exit status; None: it ran throughout; NOT_RECORDED
+
+    def misses(self) -> list[str]:
+        """What of the module doc's rules the level broke, by name."""
+        return [name for name, missed in (
+            ("exited", self.exit not in (None, NOT_RECORDED)),
+            ("memory", None not in (self.peak_rss_mb, self.bound_mb) and self.peak_rss_mb > self.bound_mb),
+            ("answers", bool(set(self.answers) - set(ALLOWED))),
+            ("p99", self.overloaded and (self.p99_ok_ms is None or self.p99_ok_ms > self.acquire_timeout_ms)),
+            ("recovery", self.overloaded and (self.recovery_s is None or self.recovery_s > RECOVERY_MAX_S)),
+            ("money", not self.money_ok)) if missed]
+
+
+def outcome(level_dir: Path, manifest: dict) -> Outcome:
+    """A phased level's Outcome; `manifest` is its run's (the settings the service ran with)."""
+    level, requests = _read(level_dir)
+    line = _timeline(level_dir, level, requests)
+    settings = manifest.get("settings", {})
+    overload = line.overload
+    refused = p99 = recovered = None
+    if overload is not None:
+        first, last = overload[0], overload[1] - 1
+        started = line.frame.loc[first:last, "requests"].sum()
+        refused_n = line.answers.loc[first:last, REFUSED].sum() if REFUSED in line.answers else 0
+        refused = _round(100 * refused_n / started) if started else None
+        rows = requests.rows.index[(requests.rows["status"] == OK) & requests.rows["second"].between(first, last)]
+        latencies = requests.latencies(rows)
+        p99 = float(np.quantile(latencies, 0.99)) if len(latencies) else None
+        recovered = recovery_s(line.frame["p99_ms"], overload[1], line.end_s - 1)
+    seen = line.answers.loc[0:line.end_s - 1]
+    return Outcome(
+        service=level["service"], level_id=level_dir.name, base_rate=level["base_rate"]["rate"],
+        rate_source=level["base_rate"]["source"],
+        peak_rss_mb=_round(line.frame["rss_mb"].max()),
+        bound_mb=memory_bound_mb(level, settings),
+        refused_pct=refused, p99_ok_ms=p99,
+        acquire_timeout_ms=int(settings.get("acquire_timeout_ms", config.acquire_timeout_ms())),
+        answers=tuple(sorted(str(name) for name in seen.columns[seen.sum() > 0])),
+        recovery_s=recovered, overloaded=overload is not None,
+        money_ok=bool(read_json(level_dir / "money.json")["ok"]),
+        exit=level.get("service_exit", NOT_RECORDED))
+
+
+def memory_bound_mb(level: dict, settings: dict) -> float | None:
+    """The memory bound of the level's service (registry.Entry.memory_bound_mb) over the heap cap
+    it ran with: the level's heap, else the -Xmx of the JVM options the run recorded."""
+    options = [*settings.get("jvm_options", []), *settings.get("java_opts", "").split()]
+    cap = level.get("heap_mb") or processes.heap_cap_mb(level["service"], options)
+    return registry.get(level["service"]).memory_bound_mb(cap)
+
+
+def outcomes(run: Run) -> list[Outcome]:
+    """The Outcome of each phased level of a run, in the order of its summary."""
+    return [outcome(run.level_dir(level_id), run.manifest) for level_id in run.summary["level_id"]
+            if is_phased(read_json(run.level_dir(level_id) / "level.json"))]
+
+
+def timelines(run: Run) -> list[Timeline]:
+    """The Timeline of each phased level of a run, in the order of its summary."""
+    return [timeline(run.level_dir(level_id)) for level_id in run.summary["level_id"]
+            if is_phased(read_json(run.level_dir(level_id) / "level.json"))]
+
+
+def _round(value: float) -> float | None:
+    return None if pd.isna(value) else round(float(value), 1)
