@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from bankbench import registry
+from bankbench.analyse import overload
 from bankbench.analyse.repeats import main_pool
 from bankbench.analyse.summaries import by_service
 from bankbench.analyse.timelines import Timeline
@@ -38,6 +39,16 @@ SERVICE_PANELS = {  # axis label -> its servicestats.per_second columns and thei
     "heap in use (MB)": {"heap_mb": "-"},
 }
 RATE_AXIS = "offered rate (iterations/s, open model)"
+# A phased level's panels (overload_timeline): axis label -> timeline column -> (legend, colour,
+# line style); REFUSED (503) is a column of the timeline's answers.
+OVERLOAD_PANELS = {
+    "requests/s": {"requests": ("sent", "#000000", "-"), "answered": ("answered", "#0072B2", "-"),
+                   overload.REFUSED: ("answered 503", STATUS_COLOURS["503"], "-")},
+    "latency of the 200s (ms)": {"p99_ms": ("p99", "#0072B2", "-"), "p50_ms": ("p50", "#0072B2", "--")},
+    "requests held": {"in_flight": ("held (the admission limit's count)", "#009E73", "-"),
+                      "pool_pending": ("waiting for a connection", "#CC79A7", "--")},
+    "memory (MB)": {"rss_mb": ("RSS", "#D55E00", "-"), "heap_mb": ("heap in use", "#56B4E9", "--")},
+}
 RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside it
     "resources.service_cpu_mean": "service CPU (% of one core)",
     "resources.service_rss_mean_mb": "service RSS (MB)",
@@ -339,3 +350,38 @@ def rss_vs_heap(frame: pd.DataFrame) -> Figure:
     ax.legend(fontsize="small")
     fig.suptitle("RSS vs heap limit at the capacity rate (hollow: missed the target)")
     return fig
+
+
+def overload_timeline(timeline: overload.Timeline, bound_mb: float | None, target_ms: float) -> Figure:
+    """A phased level second by second (bankbench.analyse.overload), one panel each on a shared
+    time axis: requests sent, answered and answered 503; the p99 and p50 of the 200s with the
+    latency target; the requests the service held and those waiting for a connection; its RSS and
+    heap with its memory bound. The phases above the base rate shaded, the warm-up grey."""
+    frame = timeline.frame.assign(**{overload.REFUSED: timeline.answers.get(overload.REFUSED)})
+    fig, axes = _figure(nrows=len(OVERLOAD_PANELS), width=11, height=11, sharex=True)
+    for ax, (label, lines) in zip(axes, OVERLOAD_PANELS.items(), strict=True):
+        drawn = [column for column in lines if column in frame and frame[column].notna().any()]
+        for column in drawn:
+            name, colour, linestyle = lines[column]
+            ax.plot(frame.index, frame[column], label=name, color=colour, linestyle=linestyle)
+        if label.startswith("latency"):
+            ax.axhline(target_ms, color="black", linestyle=":", label=f"target {target_ms:g} ms")
+        if label.startswith("memory") and bound_mb is not None:
+            ax.axhline(bound_mb, color="black", linestyle=":", label=f"bound {bound_mb:,.0f} MB")
+        _shade_phases(ax, timeline)
+        _value_axis(ax, label, frame[drawn] if label.startswith("latency") else None)
+        ax.legend(loc="upper right", fontsize="small")
+    axes[-1].set_xlabel("time since the first phase began (s)")
+    fig.suptitle(f"{timeline.service} past its capacity, per second: {timeline.level_id}")
+    return fig
+
+
+def _shade_phases(ax: Axes, timeline: overload.Timeline) -> None:
+    """The warm-up grey, each phase above the base rate orange, labelled with its multiple."""
+    if timeline.frame.index.min() < 0:
+        ax.axvspan(timeline.frame.index.min(), 0, color="grey", alpha=0.2)
+    for phase in timeline.phases:
+        if phase.multiple > 1:
+            ax.axvspan(phase.start_s, phase.end_s, color=STATUS_COLOURS["503"], alpha=0.12)
+            ax.text(phase.start_s, 1, f" {phase.multiple:g}x", transform=ax.get_xaxis_transform(), va="top",
+                    fontsize="small")

@@ -19,6 +19,7 @@ from bankbench import paths
 from bankbench.analyse import (
     capacity_figures as capacity,
     narrative,
+    overload,
     projection,
     repeats,
     runs,
@@ -87,7 +88,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     published = runs.read_articles()
     series, single = runs.by_series(selected)
     headline = sensitivity.headline(selected)  # under the title: whether the test bed decides the verdict
-    sections = [*crosscheck_sections(single), *environments_sections(single),
+    sections = [*crosscheck_sections(single), *environments_sections(single), *overload_sections(single, charts_dir),
                 *(capacity_section(run) if capacity.is_capacity_run(run) else run_section(run, published, charts_dir)
                   for run in single),
                 *(placement_section(group) for group in series.values())]
@@ -247,6 +248,38 @@ def capacity_section(run: Run) -> str:
         "### Money check", money_text(run),
         "### Probes", markdown(tables.capacity_probes(capacity.document(run))),
     ])
+
+
+OVERLOAD = """\
+Past its capacity: each service, warm, got arrivals at {phases} of its base rate (iterations/s of
+the rematch scenario: {rates}). It held up if it did not exit, kept its RSS within the memory
+bound its entry in `services.yaml` states (over its heap's cap), answered only {allowed}, kept the
+p99 of its 200s started during the overload ({overload}) within the acquire timeout ({timeout:,} ms),
+had that p99 back at or under {target:g} ms within {recovery} s of the overload's end (for
+{steady} s running) and lost no money (`harness/bankbench/analyse/overload.py`). "no response": a
+request that got no HTTP answer. The charts below show each service's level second by second, the
+generator's warm-up grey and the overload shaded."""
+
+
+def overload_sections(selected: list[Run], charts_dir: Path) -> list[str]:
+    """Each run of a profile with phases (make overload): whether each service held up past its
+    capacity, and its level second by second."""
+    parts = []
+    for run in (run for run in selected if run.settings.get("phases")):
+        found = overload.outcomes(run)
+        phases = ", ".join(f"{multiple:g}x for {seconds} s" for seconds, multiple in run.settings["phases"])
+        text = OVERLOAD.format(
+            phases=phases, rates=profiles.rates_text(run.settings["rates"], run.settings["rate_source"]),
+            allowed=", ".join(overload.ALLOWED), overload=" and ".join(
+                f"{multiple:g}x" for _, multiple in run.settings["phases"] if multiple > 1),
+            timeout=found[0].acquire_timeout_ms if found else 0, target=overload.RECOVERY_P99_MS,
+            recovery=overload.RECOVERY_MAX_S, steady=overload.STEADY_S)
+        bounds = {o.level_id: o.bound_mb for o in found}
+        parts.append("\n\n".join([
+            f"## Past capacity: run `{run.id}` (profile {run.profile})", text, markdown(tables.overload(found)),
+            *(_save(charts.overload_timeline(line, bounds[line.level_id], overload.RECOVERY_P99_MS),
+                    charts_dir / f"{run.id}-{line.level_id}-overload.png") for line in overload.timelines(run))]))
+    return parts
 
 
 def faults_section(run: Run) -> list[str]:

@@ -11,6 +11,7 @@ import pandas as pd
 from bankbench.analyse import formatting, repeats, sensitivity, stats, summaries
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.formatting import count, number, significant, with_interval
+from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
@@ -337,3 +338,22 @@ def placement_verdicts(series: list[Run]) -> pd.DataFrame:
         row = rows.setdefault((v.users, v.placement), {"users": f"{v.users:,}", "placement": v.placement})
         row[v.figure] = v.text + (" (load generator invalid)" if v.limited else "")
     return pd.DataFrame([rows[key] for key in sorted(rows, key=lambda key: key[0])])
+
+
+def overload(outcomes: list[Outcome]) -> pd.DataFrame:
+    """Per service, from its phased level: whether it held up past its capacity and the figures
+    that say so (bankbench.analyse.overload)."""
+    def exited(exit: int | str | None) -> str:
+        return "no" if exit is None else exit if exit == NOT_RECORDED else f"YES (status {exit})"
+
+    return pd.DataFrame([{
+        "service": o.service, "level": o.level_id, "base rate it/s": count(o.base_rate),
+        "peak RSS MB": count(o.peak_rss_mb), "memory bound MB": count(o.bound_mb),
+        "503 % in the overload": number(o.refused_pct), "p99 ms of its 200s in it": number(o.p99_ok_ms),
+        "answers": ", ".join(o.answers),
+        f"s to p99 <= {RECOVERY_P99_MS:g} ms": "not recovered" if o.recovery_s is None else str(o.recovery_s),
+        "money": "ok" if o.money_ok else "FAILED", "exited": exited(o.exit),
+        "held up": "yes" if not (misses := o.misses()) else f"NO: {', '.join(misses)}",
+    } for o in outcomes], columns=["service", "level", "base rate it/s", "peak RSS MB", "memory bound MB",
+                                   "503 % in the overload", "p99 ms of its 200s in it", "answers",
+                                   f"s to p99 <= {RECOVERY_P99_MS:g} ms", "money", "exited", "held up"])
