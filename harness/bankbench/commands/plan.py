@@ -82,7 +82,7 @@ def main(args: argparse.Namespace) -> int:
     total = runs * sum(level.expected_s for level in levels)
     print(f"profile {profile.name} ({profile.model}): {profile.description}")
     if profile.phased:
-        print(f"base rates: {profiles.rates_text(profile)}")
+        print(f"base rates: {profiles.rates_text(profile.rates, profile.rate_source)}")
     for i, level in enumerate(levels, 1):
         print(f"  {i:>3}/{len(levels)} {level.id:<28} up to {level.expected_s} s")
     if runs > 1:

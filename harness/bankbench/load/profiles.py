@@ -256,10 +256,10 @@ def with_rates(profile: Profile, rates: dict[str, int], source: str) -> Profile:
     return found
 
 
-def rates_text(profile: Profile) -> str:
-    """A phased profile's base rates and their source, for the progress and the plan."""
-    rates = ", ".join(f"{service} {rate:,}" for service, rate in profile.rates.items())
-    return f"{rates} iterations/s ({profile.rate_source})"
+def rates_text(rates: dict[str, int], source: str) -> str:
+    """A phased profile's base rates and where they came from (its `rates`, `rate_source`), for
+    the progress, the plan and the report."""
+    return f"{', '.join(f'{service} {rate:,}' for service, rate in rates.items())} iterations/s ({source})"
 
 
 def levels(profile: Profile) -> list[Level]:

@@ -34,7 +34,7 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
         print(f"bankbench: {len(levels)} levels, profile {opts.profile.name} "
               f"({LOAD_MODELS[opts.profile.model]}) in {session.where.describe()} -> {session.run_dir}")
         if opts.profile.phased:
-            print(f"bankbench: base rates {rates_text(opts.profile)}", flush=True)
+            print(f"bankbench: base rates {rates_text(opts.profile.rates, opts.profile.rate_source)}", flush=True)
         calibrated = session.where.calibrate(levels, session.run_dir)
         for i, level in enumerate(levels, 1):
             session.run_level(level, f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]), calibrated.get(level.users))
