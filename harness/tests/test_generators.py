@@ -322,12 +322,14 @@ class Run:
     samples: list[dict[str, Any]]
     requests: list[Request]
     seconds: float
+    started_ms: int  # the start line's instant: where the plan's arrivals begin
 
 
-def run(generator: str, scenario: str, answers: Answers, out: Path) -> Run:
+def run(generator: str, scenario: str, answers: Answers, out: Path, load: dict[str, Any] | None = None) -> Run:
+    """A run of `generator` against the stub, with `load` (default: load_properties(scenario))."""
     hot_accounts = HOT_ACCOUNTS if scenario == "contention" else 0  # as bankbench.run.runner makes them
     with stub(answers, hot_accounts) as server:
-        properties = {**load_properties(scenario), "host": "127.0.0.1", "port": server.server_port}
+        properties = {**(load or load_properties(scenario)), "host": "127.0.0.1", "port": server.server_port}
         started = time.monotonic()
         driver = generators.start(generator, properties, out)
         killer = threading.Timer(RUN_TIMEOUT_S, driver.stop)
@@ -350,7 +352,7 @@ def run(generator: str, scenario: str, answers: Answers, out: Path) -> Run:
         pytest.fail(f"{generator} exited 0 without a sample ({len(requests)} requests reached the stub); "
                     f"its log {out / module.LOG}:\n" + "\n".join(errors), pytrace=False)
     return Run(samples.astype({"label": str, "responseCode": str, "threadName": str}).to_dict("records"),
-               requests, seconds)
+               requests, seconds, driver.progress.started_ms)
 
 
 # --- the scenario a run shows ------------------------------------------------------------------------
@@ -430,3 +432,20 @@ def test_jmeter_and_gatling_run_the_same_scenario(scenario: str, variant: str, t
         if scenario == "contention":
             assert draws(results["gatling"]) == draws(results["jmeter"]) == {
                 "source varies": True, "amount varies": True, "balance read always of the source": False}
+
+
+def test_gatling_starts_each_phase_at_its_rate(tmp_path: Path) -> None:
+    """A phased level's properties (profile overload's shape, small: 2 s at 5/s, then 2 s at
+    15/s): floor(rate x seconds) iterations in each phase, within its seconds (give or take the
+    few ms between an arrival and its first request's start)."""
+    profile = profiles.with_rates(profiles.load("overload", {"services": ["go"], "warmup_s": 0,
+                                                             "phases": [[2, 1.0], [2, 3.0]]}), {"go": RATE}, "a test")
+    load = {**profiles.levels(profile)[0].load_properties(), "drain_s": DRAIN_S}
+    assert load["phases"] == "2:5,2:15" and (load["rate"], load["arrivals_s"]) == (0, 0)
+    result = run("gatling", "rematch", VARIANTS["right"], tmp_path, load)
+    firsts = collections.defaultdict(lambda: float("inf"))
+    for sample in result.samples:
+        firsts[sample["threadName"]] = min(firsts[sample["threadName"]], sample["timeStamp"] - result.started_ms)
+    starts, slack_ms = sorted(firsts.values()), 100
+    assert len(starts) == 2 * 5 + 2 * 15 and starts[0] >= -1 and starts[-1] < 4000 + slack_ms
+    assert sum(t < 2000 - slack_ms for t in starts) <= 10 <= sum(t < 2000 + slack_ms for t in starts)
