@@ -312,6 +312,14 @@ def test_the_report_section_has_the_table_and_a_chart_per_service(overload_run: 
     assert report.overload_sections([], charts_dir) == []
 
 
+def test_the_load_generator_is_judged_on_the_arrivals_of_all_phases(overload_run: runs.Run) -> None:
+    """Planned: the sum of rate x seconds over the warm-up and the phases, as make_level started them."""
+    (row,) = overload_run.summary.to_dict("records")
+    planned = WARMUP_S * 5 + sum(seconds * multiple * BASE for seconds, multiple in PHASES)
+    assert row["loadgen.planned_iterations"] == row["loadgen.iterations"] == planned
+    assert row["loadgen.offered_pct"] == pytest.approx(100, abs=0.5) and row["loadgen.valid"]
+
+
 def test_the_timeline_chart_shares_its_time_axis_and_marks_the_bounds(tmp_path: Path) -> None:
     line = overload.timeline(make_level(tmp_path))
     figure = charts.overload_timeline(line, 512, overload.RECOVERY_P99_MS)
