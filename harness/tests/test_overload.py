@@ -132,6 +132,11 @@ def test_without_a_capacity_run_or_the_knob_it_says_what_to_do(tmp_path: Path, m
         with_base_rates(profiles.load("overload"), None, "split")
 
 
+def test_a_rate_must_be_positive() -> None:
+    with pytest.raises(UserError, match=r"base rates must be whole iterations/s > 0 \(go: 0\)"):
+        with_base_rates(profiles.load("overload", {"services": ["go"]}), 0, "split")
+
+
 def test_the_knob_is_refused_for_a_profile_without_phases() -> None:
     with pytest.raises(UserError, match="RATE= is the base rate of a profile with phases"):
         with_base_rates(profiles.load("open"), 50, "split")

@@ -239,9 +239,8 @@ def _phase_problems(p: Profile) -> list[str]:
     if p.users:
         problems.append("a profile with phases takes each service's base rate from RATE= or from make "
                         "capacity's run, not from users")
-    if unknown := [f"{service}: {rate}" for service, rate in p.rates.items()
-                   if not isinstance(rate, int) or rate <= 0]:
-        problems.append(f"base rates must be whole iterations/s > 0 ({', '.join(unknown)})")
+    if bad := [f"{service}: {rate}" for service, rate in p.rates.items() if not isinstance(rate, int) or rate <= 0]:
+        problems.append(f"base rates must be whole iterations/s > 0 ({', '.join(bad)})")
     return problems
 
 
