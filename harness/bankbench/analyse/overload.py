@@ -26,6 +26,7 @@ import pandas as pd
 
 from bankbench import config, registry
 from bankbench.analyse.capacity_figures import P99_MS
+from bankbench.analyse.levels import NO_RESPONSE, status_order
 from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
 from bankbench.analyse.runs import Run
 from bankbench.errors import UserError
@@ -34,7 +35,6 @@ from bankbench.system import processes
 
 ALLOWED = ("200", "422", "503")  # the answers a service past its capacity may give
 OK, REFUSED = "200", "503"
-NO_RESPONSE = "no response"  # a request that got no HTTP answer (the generator's "Non HTTP ...")
 NOT_RECORDED = "not recorded"  # the exit of a service in an environment that does not record it (AWS)
 RECOVERY_P99_MS = P99_MS  # the latency target of make capacity, for the 200s after the overload
 RECOVERY_MAX_S = 10  # seconds after the overload's end by which the 200s' p99 must be back under it
@@ -88,9 +88,9 @@ def is_phased(level: dict) -> bool:
 
 def phases(level: dict) -> tuple[Phase, ...]:
     """A phased level.json's phases, in seconds of its measured window."""
-    starts = np.cumsum([0] + [phase["seconds"] for phase in level["phases"]])
+    starts = np.cumsum([0] + [phase["seconds"] for phase in level["phases"]])[:-1]
     return tuple(Phase(int(start), int(start + phase["seconds"]), phase["multiple"], phase["rate"])
-                 for start, phase in zip(starts, level["phases"], strict=False))
+                 for start, phase in zip(starts, level["phases"], strict=True))
 
 
 def timeline(level_dir: Path) -> Timeline:
@@ -128,9 +128,9 @@ def _timeline(level_dir: Path, level: dict, requests: histograms.Histograms) -> 
 
 
 def answer(status: pd.Series) -> pd.Series:
-    """The answer a request got: its HTTP status, or NO_RESPONSE."""
-    text = status.astype("string")
-    return text.mask(text.str.startswith("Non HTTP response code"), NO_RESPONSE)
+    """The answer a request got: its HTTP status, or NO_RESPONSE (bankbench.analyse.levels)."""
+    text = status.astype("string").str.strip()
+    return text.where(text.str.isdigit(), NO_RESPONSE)
 
 
 def _service_seconds(level_dir: Path, measure_from_ms: int) -> pd.DataFrame:
@@ -217,7 +217,7 @@ def outcome(level_dir: Path, manifest: dict) -> Outcome:
         bound_mb=memory_bound_mb(level, settings),
         refused_pct=refused, p99_ok_ms=p99,
         acquire_timeout_ms=int(settings.get("acquire_timeout_ms", config.acquire_timeout_ms())),
-        answers=tuple(sorted(str(name) for name in seen.columns[seen.sum() > 0])),
+        answers=tuple(sorted(map(str, seen.columns[seen.sum() > 0]), key=status_order)),
         recovery_s=recovered, overloaded=overload is not None,
         money_ok=bool(read_json(level_dir / "money.json")["ok"]),
         exit=level.get("service_exit", NOT_RECORDED))
