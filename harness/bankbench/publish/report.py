@@ -252,7 +252,7 @@ def capacity_section(run: Run) -> str:
 
 OVERLOAD = """\
 Past its capacity: each service, warm, got arrivals at {phases} of its base rate (iterations/s of
-the rematch scenario: {rates}). It held up if it did not exit, kept its RSS within the memory
+the {scenario} scenario: {rates}). It held up if it did not exit, kept its RSS within the memory
 bound its entry in `services.yaml` states (over its heap's cap), answered only {allowed}, kept the
 p99 of its 200s started during the overload ({overload}) within the acquire timeout ({timeout:,} ms),
 had that p99 back at or under {target:g} ms within {recovery} s of the overload's end (for
@@ -269,7 +269,8 @@ def overload_sections(selected: list[Run], charts_dir: Path) -> list[str]:
         found = overload.outcomes(run)
         phases = ", ".join(f"{multiple:g}x for {seconds} s" for seconds, multiple in run.settings["phases"])
         text = OVERLOAD.format(
-            phases=phases, rates=profiles.rates_text(run.settings["rates"], run.settings["rate_source"]),
+            phases=phases, scenario=run.settings["scenario"],
+            rates=profiles.rates_text(run.settings["rates"], run.settings["rate_source"]),
             allowed=", ".join(overload.ALLOWED), overload=" and ".join(
                 f"{multiple:g}x" for _, multiple in run.settings["phases"] if multiple > 1),
             timeout=found[0].acquire_timeout_ms if found else 0, target=overload.RECOVERY_P99_MS,
