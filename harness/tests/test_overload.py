@@ -216,6 +216,15 @@ def test_the_timeline_per_second(tmp_path: Path) -> None:
     assert (frame.loc[7, "in_flight"], frame.loc[12, "in_flight"]) == (50, 2)
     assert (frame.loc[7, "pool_pending"], frame.loc[7, "heap_mb"], frame.loc[7, "rss_mb"]) == (40, 30, 120)
 
+def test_a_second_without_a_reading_shows_the_one_before(tmp_path: Path) -> None:
+    """The sampler's and the scraper's clocks drift against the seconds: a second may have none."""
+    out = make_level(tmp_path)
+    metrics = pd.read_csv(out / "metrics.csv")
+    metrics[~metrics["t_ms"].between(STARTED_MS + 1000 * (WARMUP_S + 6), STARTED_MS + 1000 * (WARMUP_S + 9))].to_csv(
+        out / "metrics.csv", index=False)  # none in seconds 6 to 8
+    rss = overload.timeline(out).frame["rss_mb"]
+    assert list(rss.loc[5:9].fillna(-1)) == [120, 120, -1, -1, 120]  # one second at the most, not a gap
+
 
 def test_a_service_that_held_up(tmp_path: Path) -> None:
     found = overload.outcome(make_level(tmp_path), MANIFEST)

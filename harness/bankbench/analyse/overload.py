@@ -45,6 +45,7 @@ MB = 2**20
 # The service's own series per second (api/metrics.yaml) -> column of the timeline, with its unit.
 SERVICE_SERIES = {"concurrent_requests": ("in_flight", 1), "pool_pending": ("pool_pending", 1),
                   "heap_bytes": ("heap_mb", MB)}
+GAUGES = [column for column, _ in SERVICE_SERIES.values()] + ["rss_mb"]  # and metrics.csv's RSS
 
 
 class Phase(NamedTuple):
@@ -123,6 +124,8 @@ def _timeline(level_dir: Path, level: dict, requests: histograms.Histograms) -> 
     seconds = pd.RangeIndex(min(frame.index.min(), 0), max(frame.index.max(), phases(level)[-1].end_s - 1) + 1)
     frame = frame.reindex(seconds).fillna({"iterations": 0, "requests": 0, "answered": 0})
     frame = frame.join(_service_seconds(level_dir, level["measure_from_ms"]))
+    # A second the once-a-second readings skipped (their clocks drift) shows the one before.
+    frame[GAUGES] = frame[GAUGES].ffill(limit=1)
     return Timeline(level["service"], level_dir.name, frame.rename_axis("second"),
                     answers.reindex(seconds, fill_value=0).rename_axis("second"), phases(level))
 
@@ -135,7 +138,7 @@ def answer(status: pd.Series) -> pd.Series:
 
 def _service_seconds(level_dir: Path, measure_from_ms: int) -> pd.DataFrame:
     """The service's held requests, pool waiters and heap (its /metrics) and its RSS (metrics.csv)
-    per second of the measured window: the last reading in each second."""
+    per second of the measured window: the last reading in each second (none: NaN)."""
     parts = []
     if (level_dir / SERVICE_METRICS).exists():
         scraped = read_service_metrics(level_dir / SERVICE_METRICS)
@@ -144,11 +147,10 @@ def _service_seconds(level_dir: Path, measure_from_ms: int) -> pd.DataFrame:
     if (level_dir / "metrics.csv").exists():
         measured = read_metrics(level_dir / "metrics.csv")
         parts.append(measured[["t_ms"]].assign(rss_mb=measured["service_rss_mb"].astype("float64")))
-    columns = [column for column, _ in SERVICE_SERIES.values()] + ["rss_mb"]
     if not parts:
-        return pd.DataFrame(columns=columns, dtype="float64")
+        return pd.DataFrame(columns=GAUGES, dtype="float64")
     per_second = [part.groupby((part.pop("t_ms") - measure_from_ms) // 1000).last() for part in parts]
-    return pd.concat(per_second, axis=1).reindex(columns=columns)
+    return pd.concat(per_second, axis=1).reindex(columns=GAUGES)
 
 
 def recovery_s(p99_ms: pd.Series, overload_end_s: int, last_s: int, target_ms: float = RECOVERY_P99_MS,
