@@ -5,7 +5,7 @@
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, SERVICE, USERS, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|service-alone|shared or a
-# comma list of them, a run each (see README.md).
+# comma list of them, a run each (see docs/benchmarks.md).
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
