@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bankbench.analyse import narrative, repeats, summaries
-from bankbench.publish import tables
+from bankbench.publish import charts, tables
 
 GENERATOR_SHORT = "JMeter short of CPU (97 % of its 1 CPU)"
 
@@ -67,6 +67,9 @@ def test_a_closed_loop_the_generator_capped_is_a_lower_bound() -> None:
                                                  ">= 2355 (load generator)"]
     assert table.loc[2000, "p99 ms"].tolist() == ["41.0", "42.0", "43.0"]  # INVALID, as the row says
     assert ">= 2244 (load generator, lowest of 3)" in repeats.comparison_table(closed)
+    drawn = {c.get_label(): c.lines[0] for c in charts.throughput(repeats.aggregate_levels(closed)).axes[0].containers}
+    bound = drawn["go: at least (load generator the limit)"]  # beside go's medians, not dropped
+    assert (list(bound.get_xdata()), list(bound.get_ydata())) == ([2000], [2244.0])
     # Under a planned rate a generator that fell short bounds nothing: the figures, marked INVALID.
     opened = tables.levels(summary(levels, capped)).set_index(["users", "repeats"])
     assert opened.loc[2000, "req/s"].tolist() == ["2304", "2244", "2355"]

@@ -51,8 +51,8 @@ tables' `repeats` column says how many of a level's repeats count (`3 of 3`): a 
 repeat that does not count has no median there but a row (or an entry) per repeat, each marked;
 the charts and comparisons leave such repeats out, and the text says how many repeats a median is
 over where some were left out. Where the load generator was the limit of a closed loop (the
-sustained model), a throughput reads `>= N (load generator)`: the service served at least that,
-and no smaller level is called its peak. Each run says which CPUs the service had; compare
+sustained model), a throughput reads `>= N (load generator)` (a hollow marker in the charts): the
+service served at least that, and no smaller level is called its peak. Each run says which CPUs the service had; compare
 services within a run, and absolute figures only with the same hardware."""
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
