@@ -77,11 +77,14 @@ def test_notebook_executed_to_html(built: Path) -> None:
 
 def test_levels_table_golden(run: runs.Run) -> None:
     table = tables.levels(run.summary)
-    java = table[(table["service"] == "java") & (table["users"] == 4000)].iloc[0]
-    assert java["requests"] == "20 (1 FAILED, 1 INVALID)" and java["p50 ms"] == "63.0"  # r2 alone
-    assert java["load generator"] == "INVALID r3: JMeter short of CPU (180 % of a core, the machine 95 % busy)"
-    go = table[(table["service"] == "go")].set_index("users")["errors by status"]
-    assert go.to_dict() == {4000: "503: 1", 10000: "503: 2; assertion: 1; no response: 1"}
+    # java at 4,000 users: r1 failed its money check, r3 was invalid: a row per repeat, no median of r2 alone
+    java = table[(table["service"] == "java") & (table["users"] == 4000)]
+    assert java[["repeats", "p50 ms", "load generator"]].values.tolist() == [
+        ["r1 FAILED", "31.5", "ok"], ["r2", "63.0", "ok"],
+        ["r3 INVALID", "10.5", "INVALID: JMeter short of CPU (180 % of a core, the machine 95 % busy)"]]
+    go = table[(table["service"] == "go")].set_index("users")
+    assert go["repeats"].to_dict() == {4000: "2 of 2", 10000: "1 of 1"}
+    assert go["errors by status"].to_dict() == {4000: "503: 1", 10000: "503: 2; assertion: 1; no response: 1"}
     check_golden("levels.md", formatting.markdown(table) + "\n")
 
 
@@ -104,16 +107,19 @@ def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
 def test_reading_is_computed(run: runs.Run) -> None:
     text = narrative.reading(run.summary)
     assert "FAILED after java-u4000-p95-r1 (1 of 7 levels)" in text
-    assert ("At 10,000 users (median [95 % interval]), go served 2.02 [2.00-2.02] req/s with a p99 of "
-            "396 [320-400] ms and 20.0 % errors") in text
+    assert ("At 10,000 users (median [95 % interval] of every repeat unless said), go served 2.02 [2.00-2.02] "
+            "req/s with a p99 of 396 [320-400] ms and 20.0 % errors") in text
     # 2.041 vs 2.020 req/s, one repeat each at two samples every second: no difference to tell
     assert "Throughput there was within noise between the services (java's was 1.01 times go's" in text
     assert "Throughput peaked for go at 2.09 req/s with 4,000 users; at 10,000 users it was within noise" in text
-    assert ("The load generator did not hold up at 1 of 7 levels, which are INVALID and left out of every "
-            "figure, chart and comparison (java-u4000-p95-r3: JMeter short of CPU (180 % of a core, the "
-            "machine 95 % busy))") in text
-    assert ("at 10,000 users (median of the repeats) were go 2 x 503, 1 x assertion, 1 x no response; "
-            "java 1 x 503") in text
+    # java at 4,000 users: r1 failed its money check, r3 was invalid; the median of r2 says so
+    assert ("Throughput peaked for java at 2.08 req/s with 4,000 users (median of 1 of 3 repeats: 1 FAILED, "
+            "1 INVALID)") in text
+    assert ("The load generator did not hold up at 1 of 7 levels, which are INVALID: left out of every "
+            "median, chart and comparison, and shown repeat by repeat in the tables (java-u4000-p95-r3: JMeter "
+            "short of CPU (180 % of a core, the machine 95 % busy))") in text
+    assert ("at 10,000 users (median of every repeat unless said) were go 2 x 503, 1 x assertion, 1 x no "
+            "response; java 1 x 503") in text
     assert ("By their own metrics at 10,000 users, go had 4.44 requests waiting for a connection on "
             "average (2.00 ms per acquire, 7 acquire timeouts) and spent 4.00 % of the time in GC") in text
     assert "The widest 95 % interval of throughput spanned" in text
@@ -186,7 +192,7 @@ def legend_entries(figure: Figure) -> dict[str, Artist]:
 def test_pool_sweep_marks_max_connections() -> None:
     summary = pd.DataFrame({
         "service": ["go", "go", "java", "java"], "users": 1000, "pool": [50, 200, 50, 200],
-        "repeat": 1, "money_ok": True, "loadgen.valid": True, "pg_max_connections": 100,
+        "repeat": 1, "model": "sustained", "money_ok": True, "loadgen.valid": True, "pg_max_connections": 100,
         "overall.throughput_rps": [900.0, 300.0, 850.0, 200.0], "overall.error_pct": [0.0, 40.0, 0.0, 55.0],
     })
     figure = charts.pool_sweep(repeats.aggregate_levels(summary))
@@ -261,9 +267,11 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
         **manifest, "run_id": run_id, "profile": "placement",
         "settings": {**manifest["settings"], "series": "s1", "profile": {"name": "placement", "base": "article"}}}))
     (table,) = tables.starts(runs.load_runs(runs.latest_per_profile(root))).values()
-    assert list(table.columns[:5]) == ["users", "service", "p99 ms cold", "p99 ms cold+AOT", "p99 ms warm"]
+    assert list(table.columns[:8]) == ["users", "service", "repeats cold", "repeats cold+AOT", "repeats warm",
+                                       "p99 ms cold", "p99 ms cold+AOT", "p99 ms warm"]
     go = table[table["service"] == "go"].iloc[0]
     assert go["p99 ms cold+AOT"] == "n/a" and go["p99 ms cold"] == go["p99 ms warm"] != "n/a"
+    assert (go["repeats cold"], go["repeats cold+AOT"]) == ("2 of 2", "n/a")
     text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
     assert text.index("## ") == text.index("## Headline: profile article, cold, cold+AOT and warm")  # first
     assert "a service in steady state" in text
@@ -286,8 +294,9 @@ def test_crosscheck_runs_show_the_generators_side_by_side(run_dir: Path, tmp_pat
     selected = runs.load_runs(runs.latest_per_profile(root))
     assert tables.starts(selected) == {}  # one start: not a headline of starts
     (table,) = tables.crosscheck(selected).values()
-    assert list(table.columns) == ["users", "service", "p50 ms JMeter", "p50 ms Gatling", "p99 ms JMeter",
-                                   "p99 ms Gatling", "err % JMeter", "err % Gatling", "req/s JMeter", "req/s Gatling"]
+    assert list(table.columns) == ["users", "service", "repeats JMeter", "repeats Gatling", "p50 ms JMeter",
+                                   "p50 ms Gatling", "p99 ms JMeter", "p99 ms Gatling", "err % JMeter", "err % Gatling",
+                                   "req/s JMeter", "req/s Gatling"]
     assert (table["p99 ms JMeter"] == table["p99 ms Gatling"]).all()  # the same fixture under both
     text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
     assert "## The load generators agree: profile crosscheck" in text

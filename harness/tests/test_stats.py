@@ -25,7 +25,7 @@ def synthetic_run(factor: dict[str, float], jitter: tuple[float, ...] = NOISE[0]
     for i, (service, scale) in enumerate(factor.items()):
         for repeat, off in enumerate(jitter[::-1] if i % 2 else jitter, 1):
             rows.append({"level_id": f"{service}-u2000-p95-r{repeat}", "service": service, "users": 2000,
-                         "pool": 95, "repeat": repeat, "money_ok": True, "loadgen.valid": True,
+                         "pool": 95, "repeat": repeat, "model": "article", "money_ok": True, "loadgen.valid": True,
                          "pg_max_connections": 100,
                          "overall.throughput_rps": 1000 * scale * off, "overall.p99_ms": 50 / scale / off,
                          "overall.error_pct": 0.0, "resources.loadgen_saturated": False,
@@ -102,6 +102,8 @@ def test_compare_two_runs() -> None:
     assert verdicts[("java", "req/s")] == "within noise"
     text = compare.table(before, faster)
     assert "A = before" in text and "B higher" in text and "over repeats" in text
+    short = faster.summary.assign(**{"loadgen.valid": faster.summary["repeat"] != 1})  # r1 of each invalid
+    assert "(2 of 3)" in compare.table(before, run(short, "short")) and "(2 of 3)" not in text
 
 
 def test_compare_needs_levels_in_common() -> None:

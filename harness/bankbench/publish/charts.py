@@ -3,7 +3,9 @@
 Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
 pyplot state, so they work headless and in a notebook alike. The vs-users charts take
 `repeats.aggregate_levels` output and draw each service's medians with their 95 % intervals
-as bars (bankbench.analyse.stats); a level whose money check failed has no median and is not drawn.
+as bars (bankbench.analyse.stats); a level with a repeat that does not count (money check failed,
+load generator short) is drawn by the median of the others. A throughput the load generator capped
+in a closed loop is drawn too, hollow: the service served at least that (`throughput`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from bankbench import registry
 from bankbench.analyse.repeats import main_pool
-from bankbench.analyse.summaries import by_service
+from bankbench.analyse.summaries import THROUGHPUT, by_service, floor
 from bankbench.analyse.timelines import Timeline
 
 # Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
@@ -61,8 +63,9 @@ def latency_percentiles(levels: pd.DataFrame) -> Figure:
 
 
 def throughput(levels: pd.DataFrame) -> Figure:
-    """Measured throughput vs users."""
-    return _one_vs_users(levels, "overall.throughput_rps", "throughput (requests/s)", "Throughput", log=True)
+    """Measured throughput vs users; at a level where the load generator capped it
+    (`summaries.generator_bound`), the lowest of those repeats as a hollow marker: at least that."""
+    return _one_vs_users(levels, THROUGHPUT, "throughput (requests/s)", "Throughput", log=True, floors=True)
 
 
 def errors(levels: pd.DataFrame) -> Figure:
@@ -221,12 +224,16 @@ def _status_colours(names: list[str]) -> dict[str, str]:
     return {name: STATUS_COLOURS.get(name) or next(others) for name in names}
 
 
-def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, log: bool) -> Figure:
+def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, log: bool,
+                  floors: bool = False) -> Figure:
     levels, pool = _at_main_pool(levels)
     fig, (ax,) = _figure()
     _draw_services(ax, levels, "users", column)
+    bounds = _floors(levels, column) if floors else levels.iloc[:0][["service", "users", column]]
+    _draw_services(ax, bounds, "users", column, ": at least (load generator the limit)", linestyle="none",
+                   markerfacecolor="none", markersize=9)
     _level_axis(ax, levels["users"], "users")
-    _value_axis(ax, label, levels[[column]] if log else None)
+    _value_axis(ax, label, pd.concat([levels[[column]], bounds[[column]]]) if log else None)
     ax.legend(title="service")
     fig.suptitle(f"{title} vs users (pool {pool}, measured window)")
     return fig
@@ -261,6 +268,13 @@ def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: 
                            (frame[f"{column}.high"] - y).fillna(0)]) if bounded else None
         look = _style(service) | {"label": service + suffix} | style
         ax.errorbar(frame[x], y, yerr=spread, capsize=3, **look)
+
+
+def _floors(levels: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Service, users and `column`'s lower bound (`summaries.floor`) of each level where the
+    load generator capped it."""
+    bounds = [floor(marks, each) for marks, each in zip(levels["verdicts"], levels[f"{column}.each"], strict=True)]
+    return levels[["service", "users"]].assign(**{column: bounds}).dropna(subset=[column])
 
 
 def _level_axis(ax: Axes, measured: pd.Series, label: str) -> None:

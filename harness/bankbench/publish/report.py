@@ -39,18 +39,21 @@ INTRO = """\
 Every figure below is computed by `harness/bankbench` from the run folders (see
 `results/LAYOUT.md`) only. Latency percentiles come from each level's HdrHistograms (exact below
 2,048 ms, within 0.1 % above), over its measured window: requests of the ramp-up and warm-up are
-left out. Each figure is the median of the repeats whose
-money check passed and whose load generator held up, with its 95 % confidence interval in
+left out. Each figure is the median of a level's repeats, with its 95 % confidence interval in
 brackets and as bars in the charts: a bootstrap of the median over the repeats where a level has
 at least 3, else over the level's per-second buckets (throughput and p99 only). Two services
 differ at a level only when the 95 % interval of the ratio of their figures excludes 1 and, over
 repeats, Welch's t-test on the logarithms gives p < 0.05; otherwise the text says "within noise"
-(`harness/bankbench/analyse/stats.py`). A level whose money check failed is marked FAILED, one at
-which the load generator did not hold up (JMeter short of CPU, an arrival rate offered below the
-plan's, or a plan beyond what its calibration drove: `harness/bankbench/load/generator.py`) is
-marked INVALID, and both are left out of the medians, charts and comparisons. Each run says which
-CPUs the service had; compare services within a run, and absolute figures only with the same
-hardware."""
+(`harness/bankbench/analyse/stats.py`). A repeat whose money check failed is marked FAILED, one in
+which the load generator did not hold up (short of CPU, an arrival rate offered below the plan's,
+or a plan beyond what its calibration drove: `harness/bankbench/load/generator.py`) INVALID. The
+tables' `repeats` column says how many of a level's repeats count (`3 of 3`): a level with a
+repeat that does not count has no median there but a row (or an entry) per repeat, each marked;
+the charts and comparisons leave such repeats out, and the text says how many repeats a median is
+over where some were left out. Where the load generator was the limit of a closed loop (the
+sustained model), a throughput reads `>= N (load generator)` (a hollow marker in the charts): the
+service served at least that, and no smaller level is called its peak. Each run says which CPUs the service had; compare
+services within a run, and absolute figures only with the same hardware."""
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
@@ -230,11 +233,11 @@ def efficiency_table(run: Run) -> list[str]:
     if tables.OFFERED not in run.summary or run.summary[tables.OFFERED].isna().all():
         return []
     return ["### Cost per request at each rate",
-            f"Per offered rate: the share of it the load generator offered, the repeats it did not "
-            f"hold up in (under {generator.OFFERED_MIN_PCT:g} % of the rate, short of CPU ...: invalid, "
-            f"left out of the other figures), then the valid repeats' "
-            "figures: CPU milliseconds per request of the service's own processes and of PostgreSQL, "
-            "its resident memory; median [95 % interval].", markdown(tables.efficiency(run.summary))]
+            f"Per offered rate: the share of it the load generator offered (a repeat under "
+            f"{generator.OFFERED_MIN_PCT:g} % of the rate, or with the generator short of CPU ..., is "
+            f"INVALID), then CPU milliseconds per request of the service's own processes and of "
+            "PostgreSQL, its resident memory; median [95 % interval] over the repeats, or a row per "
+            "repeat where some did not count.", markdown(tables.efficiency(run.summary))]
 
 
 def capacity_section(run: Run) -> str:
@@ -370,7 +373,8 @@ def placement_section(series: list[Run]) -> str:
         "of it (`harness/bankbench/analyse/sensitivity.py`).",
         f"**{sensitivity.sentence(series)}**",
         setups,
-        "Median [95 % interval] over the repeats whose money check passed, at the main pool:",
+        "Median [95 % interval] over the repeats at the main pool, or a row per repeat where some did "
+        "not count:",
         markdown(tables.placement_figures(series)),
         "The verdict per figure (lowest p99, fewest errors, highest throughput):",
         markdown(tables.placement_verdicts(series)),
