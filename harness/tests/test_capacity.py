@@ -75,7 +75,7 @@ def test_the_budget_bounds_it(searched) -> None:
 def test_the_report_starts_with_the_verdict(searched, tmp_path: Path) -> None:
     run_dir = searched[0]
     (go,) = capacity_figures.figures(runs.load_run(run_dir))
-    assert (go.rate, go.heap_mb) == (20, 64) and go.cpu_ms.value > 0 and go.rss_heap_mb.value > 0
+    assert (go.rate, go.heap.heap_mb) == (20, 64) and go.cpu_ms.value > 0 and go.rss_heap_mb.value > 0
     readme = report.build([run_dir], tmp_path).read_text()
     verdict = readme.index("## Verdict")
     assert readme.index("## ") == verdict < readme.index(f"## Run `{run_dir.name}`")  # the first section
