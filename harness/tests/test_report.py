@@ -107,8 +107,8 @@ def test_reading_is_computed(run: runs.Run) -> None:
     assert ("At 10,000 users (median [95 % interval]), go served 2.02 [2.00-2.02] req/s with a p99 of "
             "396 [320-400] ms and 20.0 % errors") in text
     # 2.041 vs 2.020 req/s, one repeat each at two samples every second: no difference to tell
-    assert "Throughput there was within noise between the services (java's was 1.01 times go's" in text
-    assert "Throughput peaked for go at 2.09 req/s with 4,000 users; at 10,000 users it was within noise" in text
+    assert "Throughput there was within noise between the services: java's 1.01× higher than go's" in text
+    assert "Throughput peaked for go at 2.09 req/s at 4,000 users; at 10,000 users it was within noise" in text
     assert ("The load generator did not hold up at 1 of 7 levels, which are INVALID and left out of every "
             "figure, chart and comparison (java-u4000-p95-r3: JMeter short of CPU (180 % of a core, the "
             "machine 95 % busy))") in text

@@ -82,8 +82,8 @@ def test_noise_names_no_winner() -> None:
 
 def test_a_real_difference_is_named() -> None:
     text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}))
-    assert "Throughput there was highest for java: 2.00 times go's (95 % interval 1.88-2.12, p 0.00)" in text
-    assert "The p99 there was lowest for java: 0.50 times go's (95 % interval 0.47-0.53, p 0.00)" in text
+    assert "Throughput there was highest for java: 2.00× higher than go's (95 % interval 1.88-2.12×, p 0.00)" in text
+    assert "The p99 there was lowest for java: 2.00× lower than go's (95 % interval 1.88-2.12×, p 0.00)" in text
     assert "within noise" not in text
 
 

@@ -147,6 +147,12 @@ def has_service_metrics(summary: pd.DataFrame) -> bool:
     return "service_metrics.scrapes" in summary and bool(summary["service_metrics.scrapes"].gt(0).any())
 
 
+def load_unit(summary: pd.DataFrame) -> str:
+    """What a run's `users` count: iterations/s where every level ran the open model (an arrival
+    rate), else users (the closed and article models)."""
+    return "iterations/s" if "model" in summary and summary["model"].eq("open").all() else "users"
+
+
 def service_order(service: str) -> tuple[int, str]:
     """Sort key: the services of the registry in its order, any other after them."""
     known = registry.names()
