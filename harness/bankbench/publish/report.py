@@ -286,7 +286,7 @@ def starts_sections(selected: list[Run]) -> list[str]:
     level under each start, with the question each start answers."""
     questions = "\n".join(f"- **{tables.START_NAMES[start]}**: {about}." for start, about in profiles.STARTS.items())
     sources = {family: ", ".join(f"{tables.START_NAMES[start]} `{run.id}`" for start, run in group.items())
-               for family, group in tables.start_runs(selected).items()}
+               for family, group in runs.by_start(selected).items()}
     return [f"## Headline: profile {family}, cold, cold+AOT and warm\n\nThe same levels; what differs "
             f"is what the service has done before its first measured request, and so the question its "
             f"figures answer:\n\n{questions}\n\nMedian [95 % interval] over the repeats; `n/a` where "

@@ -13,7 +13,7 @@ from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import Run
+from bankbench.analyse.runs import Run, by_start
 from bankbench.load.profiles import GENERATORS
 
 # latency_stats figure -> (header, format), in the order the tables show them
@@ -115,23 +115,11 @@ HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct",
 CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
 
-def start_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
-    """For each profile family run with more than one start (article, article-aot,
-    article-warm) in one environment: its run of each start, in START_NAMES' order."""
-    by_family: dict[tuple[str, str], dict[str, Run]] = {}
-    for run in runs:
-        if run.series:
-            continue  # a placement experiment over the family's levels (profile `placement`), not a start
-        by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.start] = run
-    return {family: {start: group[start] for start in START_NAMES if start in group}
-            for (family, _env), group in by_family.items() if len(group) > 1}
-
-
 def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each family of start_runs: per users and service, p99, errors and throughput of each
+    """For each family of `runs.by_start`: per users and service, p99, errors and throughput of each
     start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
     is compiled ahead of time, so its cold start is the AOT figure)."""
-    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in start_runs(runs).items()}
+    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in by_start(runs).items()}
 
 
 def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
@@ -210,7 +198,6 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     instances = list(dict.fromkeys(p.instance.type for p in projections))
     rows = []
     for c in found:
-        rss = c.rss_per_krps()
         rows.append({
             "service": c.service,
             f"capacity it/s at p99 <= {target_ms:g} ms": c.rate_text(),
@@ -221,7 +208,6 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
             "RSS MB, own heap": _figure(c.rss_mb, number),
             "smallest heap MB": c.heap_text(),
             "RSS MB at it": _figure(c.rss_heap_mb, number),
-            "RSS MB per 1k req/s": with_interval(*rss, number),
             **{f"projected $ per 1M requests, {name}": with_interval(*prices[c.service, name], significant)
                if (c.service, name) in prices else "-" for name in instances},
         })
