@@ -6,10 +6,13 @@ Figures read `median [low-high]`: the median over the repeats whose money check 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
-from bankbench.analyse import formatting, repeats, sensitivity, stats, summaries
+from bankbench.analyse import conclusions, formatting, repeats, sensitivity, stats, summaries
 from bankbench.analyse.capacity_figures import Capacity
+from bankbench.analyse.findings import START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
@@ -110,7 +113,6 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     return tables
 
 
-START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as headed
 HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
 CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
@@ -189,6 +191,47 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
     table.insert(2, "offered %", formatting.spread_column(merged, OFFERED))
     table.insert(3, "invalid repeats", merged["invalid repeats"].astype(int))
     return table
+
+
+# The first table's columns: what each shows -> the question (report section) that explains it
+QUESTIONS = {"warm": "starts", "cold": "starts", "aot": "starts", "capacity": "capacity", "cpu": "capacity",
+             "rss": "memory"}
+
+
+def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
+    """The report's first table, a row per service: p99 under each start at the articles' largest
+    level, the capacity at the latency target, the CPU per request there with its projected cost,
+    and the RSS at the smallest heap that held; each `median [95 % interval], n of N`
+    (bankbench.analyse.findings). `link` makes a header from its text and its QUESTIONS key."""
+    headers = {
+        **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
+        "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms",
+        "cpu": f"CPU ms/request → $ per 1M requests ({f.instance})",
+        "rss": "RSS MB at the smallest heap",
+    }
+    rows = [{
+        "service": service,
+        **{start: _cell(f.p99[start][service], _median(number)) for start in START_NAMES},
+        "capacity": _cell(f.capacity[service], lambda cell: conclusions.rate(cell, unit="")),
+        "cpu": _cell(f.cpu_ms[service], _median(significant),
+                     "" if f.cost[service].missing else f" → ${_median(significant)(f.cost[service])}"),
+        "rss": _cell(f.rss_mb[service], _median(number), f" at {f.heap_mb[service]} MB" if f.heap_mb[service] else ""),
+    } for service in f.services]
+    table = pd.DataFrame(rows, columns=["service", *headers])
+    return table.rename(columns={key: link(header, QUESTIONS[key]) for key, header in headers.items()})
+
+
+def _median(fmt: formatting.Format) -> Callable[[Cell], str]:
+    return lambda cell: with_interval(cell.figure.value, cell.figure.low, cell.figure.high, fmt)
+
+
+def _cell(cell: Cell, show: Callable[[Cell], str], after: str = "") -> str:
+    """`median [low-high]<after>, n of N`, or why there is no figure."""
+    if cell.missing:
+        return cell.missing
+    if cell.n == 0:
+        return f"no usable repeat, 0 of {cell.of}"
+    return f"{show(cell)}{after}, {cell.n} of {cell.of}"
 
 
 def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
