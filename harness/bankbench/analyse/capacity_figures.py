@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench.analyse import projection, stats, summaries
+from bankbench.analyse import projection, repeats, stats, summaries
 from bankbench.analyse.formatting import significant, with_interval
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import CAPACITY_FILE, Run
@@ -198,6 +198,21 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
                          "rss_mb.high": figure.high,
                          "verdict": verdicts[None if pd.isna(heap_mb) else int(heap_mb)].verdict})
     return pd.DataFrame(rows, columns=["service", "heap_mb", "rss_mb", "rss_mb.low", "rss_mb.high", "verdict"])
+
+
+def p99_by_rate(run: Run) -> pd.DataFrame:
+    """Per service and rate probed with the service's own heap: the p99 over the probes that
+    counted (`repeats.aggregate_repeats`: median, interval, repeats, failed, invalid), and whether
+    the load generator fell short at some probe there, run or not (`short`)."""
+    summary = run.summary
+    own = summary[summary["heap_mb"].isna()] if "heap_mb" in summary else summary
+    figures = repeats.aggregate_repeats(own, ["overall.p99_ms"], keys=["service", "users"]).rename(
+        columns={"users": "rate"})
+    probes = pd.DataFrame([{"service": service, "rate": p["rate"], "short": LOADGEN in p.get("missed", ())}
+                           for service, record in document(run)["services"].items()
+                           for p in record["probes"] if p["heap_mb"] is None], columns=["service", "rate", "short"])
+    rates = probes.groupby(["service", "rate"], as_index=False)["short"].any()
+    return rates.merge(figures, on=["service", "rate"], how="left")
 
 
 def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -> \

@@ -15,17 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from bankbench import registry
 from bankbench.analyse import capacity_figures as capacity, repeats, runs, sensitivity, stats
 from bankbench.analyse.capacity_figures import Capacity, Probed
+from bankbench.analyse.narrative import P99
 from bankbench.analyse.runs import Run
 from bankbench.analyse.summaries import service_order
 from bankbench.analyse.verdict import Verdict
 from bankbench.load.profiles import STARTS
 
 ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
-P99 = "overall.p99_ms"
 NONE = stats.Figure(np.nan, np.nan, np.nan, "", ())
 GENERATOR_BOUND = "load generator"  # Cell.bound: the load generator fell short at the next rate
 TOP_RATE = "top rate tried"  # Cell.bound: no rate above it was tried
@@ -102,6 +103,15 @@ class Findings:
             verdict.target_ms if verdict else capacity.P99_MS, capacity.PROJECTED_ON[0], searched, starts, native,
             _placements([group for group in series.values() if len(group) > 1]),
             next((run.manifest.get("machine", {}).get("cores") for run in selected), None))
+
+
+def p99_by_start(starts: dict[str, Run]) -> pd.DataFrame:
+    """Each start's p99 per service and users level at its run's main pool
+    (`repeats.aggregate_repeats`, with `start`): the headline chart's figures."""
+    frames = [repeats.aggregate_repeats(run.summary[run.summary["pool"] == repeats.main_pool(run.summary)], [P99],
+                                        keys=["service", "users"]).assign(start=start)
+              for start, run in starts.items()]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def n_of_n(aggregated_row: dict) -> tuple[int, int]:
