@@ -12,6 +12,7 @@ import pandas as pd
 from bankbench.analyse import conclusions, findings, stats
 from bankbench.analyse.findings import Cell, Findings
 from bankbench.analyse.runs import Run
+from bankbench.analyse.verdict import Verdict
 from bankbench.publish import tables
 
 SERVICES = ("go", "java")
@@ -22,8 +23,10 @@ def measured(*values: float) -> Cell:
     return Cell(stats.figure(pd.DataFrame({"x": values}), "x"), len(values), len(values))
 
 
-def capacity_run(placement: str = "service-alone") -> Run:
-    return Run(Path("capacity"), {"settings": {"cpu_placement": {"mode": placement}}}, pd.DataFrame())
+def searched(placement: str = "service-alone") -> Verdict:
+    """The verdict of a capacity run under `placement` (its figures are the cells given)."""
+    run = Run(Path("capacity"), {"settings": {"cpu_placement": {"mode": placement}}}, pd.DataFrame())
+    return Verdict(run, None, 50.0, [], [], None)
 
 
 def made(warm: dict[str, Cell] | None = None, cold: dict[str, Cell] | None = None,
@@ -34,7 +37,7 @@ def made(warm: dict[str, Cell] | None = None, cold: dict[str, Cell] | None = Non
     return Findings(
         SERVICES, 10_000, {"warm": warm or nothing, "cold": cold or nothing, "aot": nothing},
         capacity or nothing, cpu or nothing, nothing, rss or nothing, dict.fromkeys(SERVICES, 256),
-        capacity_run=capacity_run() if capacity else None, cores=2)
+        verdict=searched() if capacity else None, cores=2)
 
 
 def test_the_service_whose_figures_lead_is_named() -> None:
@@ -93,7 +96,7 @@ def test_at_most_five_sentences_and_the_limits_last() -> None:
              rss={"go": measured(38, 39, 40), "java": measured(390, 395, 400)})
     told = conclusions.sentences(f)
     assert len(told) == 5 and told[-1].startswith("This test bed cannot tell")
-    assert "the cold+AOT start (no run yet)" in told[-1] and "2 cores shared" in told[-1]
+    assert "the p99 after a cold+AOT start (no run yet)" in told[-1] and "2 cores shared" in told[-1]
 
 
 def test_the_first_table_shows_intervals_and_n_of_n() -> None:

@@ -110,7 +110,7 @@ def limits(f: Findings) -> str:
     missing = [START_NAMES[start] for start, cells in f.p99.items()
                if all(cell.missing == "no run yet" for cell in cells.values())]
     if missing:
-        parts.append(f"the {' and '.join(missing)} start (no run yet)")
+        parts.append(f"the p99 after a {' or '.join(missing)} start (no run yet)")
     if (p := f.placements) is not None:
         if p.limited:
             parts.append(f"whether the verdict holds under other CPU placements at "

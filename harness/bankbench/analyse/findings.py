@@ -73,11 +73,15 @@ class Findings:
     heap_mb: dict[str, int | None]  # that heap
     target_ms: float = capacity.P99_MS
     instance: str = capacity.PROJECTED_ON[0]
-    capacity_run: Run | None = None
+    verdict: Verdict | None = None  # what the capacity figures come from
     start_runs: dict[str, Run] = field(default_factory=dict)
     native: frozenset[str] = frozenset()  # services compiled ahead of time: no AOT cache of their own
     placements: Placements | None = None
     cores: int | None = None  # of the machine the runs ran on
+
+    @property
+    def capacity_run(self) -> Run | None:
+        return self.verdict.searched if self.verdict else None
 
     @classmethod
     def of(cls, selected: list[Run]) -> Findings:
@@ -90,7 +94,6 @@ class Findings:
         native = frozenset(s for s in services if s in registry.names() and registry.get(s).runtime == "native")
         costs = {p.service: p.usd_per_million for p in verdict.projected
                  if p.instance.type == capacity.PROJECTED_ON[0]} if verdict else {}
-        searched = verdict.searched if verdict else None
         no_run = Cell(missing="no capacity run yet")
         return cls(
             services, users,
@@ -100,7 +103,7 @@ class Findings:
             {s: _at_rate(found[s], stats.Figure(*costs[s], "", ())) if s in costs else no_run for s in services},
             {s: _at_heap(found[s]) if s in found else no_run for s in services},
             {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
-            verdict.target_ms if verdict else capacity.P99_MS, capacity.PROJECTED_ON[0], searched, starts, native,
+            verdict.target_ms if verdict else capacity.P99_MS, capacity.PROJECTED_ON[0], verdict, starts, native,
             _placements([group for group in series.values() if len(group) > 1]),
             next((run.manifest.get("machine", {}).get("cores") for run in selected), None))
 

@@ -11,7 +11,7 @@ from tabulate import tabulate
 Format = Callable[[float], str]
 # Left-aligned in Markdown:
 NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status", "placement",
-                "load generator"}
+                "load generator", "run", "profile", "why it is kept"}
 
 
 def number(value: float) -> str:

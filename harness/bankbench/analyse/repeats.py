@@ -14,6 +14,7 @@ from bankbench.analyse.summaries import (
     ERRORS_BY_STATUS,
     LEVEL_KEYS,
     VALID,
+    load_header,
     service_order,
     status_columns,
     usable,
@@ -111,7 +112,8 @@ def comparison_table(summary: pd.DataFrame) -> str:
     wide = cells.pivot(index=rows, columns="service", values=list(COMPARED))
     services = sorted(cells["service"].unique(), key=service_order)
     wide = wide.reindex(columns=[(metric, service) for service in services for metric in COMPARED])
-    headers = rows + [f"{service} {COMPARED[metric]}" for metric, service in wide.columns]
+    headers = [load_header(summary) if key == "users" else key for key in rows] + [
+        f"{service} {COMPARED[metric]}" for metric, service in wide.columns]
     return tabulate(wide.fillna("-").reset_index().values.tolist(), headers, disable_numparse=True,
                     stralign="right")
 
@@ -125,5 +127,5 @@ def spread_table(summary: pd.DataFrame) -> str:
          *(formatting.number(stats.cv_pct(group[column])) for column in ("overall.throughput_rps", "overall.p99_ms"))]
         for (service, users, pool), group in passed.groupby(list(LEVEL_KEYS))
     ]
-    return tabulate(rows, ["service", "users", "pool", "repeats", "CV req/s %", "CV p99 %"],
+    return tabulate(rows, ["service", load_header(summary), "pool", "repeats", "CV req/s %", "CV p99 %"],
                     disable_numparse=True, stralign="right")

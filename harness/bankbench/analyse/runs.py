@@ -138,9 +138,7 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
 def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
     """The complete run folders under `root` that `listing` names (its paths are relative to its
     own folder), in `latest_per_profile`'s order: by profile and environment, oldest first."""
-    if not listing.is_file():
-        return []
-    named = {(listing.parent / run).resolve() for run in pd.read_csv(listing)["run"]}
+    named = {(listing.parent / run).resolve() for run in read_published(listing)["run"]}
     found = [path for path in find_runs(root) if path.resolve() in named]
     return sorted(found, key=_profile_and_env)  # stable: oldest first within each
 
@@ -214,6 +212,11 @@ def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None)
     if not dirs:
         raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
     return [load_run(Path(path), services) for path in dirs]
+
+
+def read_published(path: Path = PUBLISHED_CSV) -> pd.DataFrame:
+    """results/published.csv: `run` (relative to results/) and `why` it is kept; none without it."""
+    return pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["run", "profile", "why"])
 
 
 def read_articles(path: Path = ARTICLES_CSV) -> pd.DataFrame:

@@ -153,6 +153,11 @@ def load_unit(summary: pd.DataFrame) -> str:
     return "iterations/s" if "model" in summary and summary["model"].eq("open").all() else "users"
 
 
+def load_header(summary: pd.DataFrame) -> str:
+    """The `users` column's header in a run's tables: users, or it/s (`load_unit`)."""
+    return "users" if load_unit(summary) == "users" else "it/s"
+
+
 def service_order(service: str) -> tuple[int, str]:
     """Sort key: the services of the registry in its order, any other after them."""
     known = registry.names()

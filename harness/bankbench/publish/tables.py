@@ -113,6 +113,7 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     return tables
 
 
+P99 = "overall.p99_ms"
 HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
 CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
@@ -122,6 +123,12 @@ def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
     start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
     is compiled ahead of time, so its cold start is the AOT figure)."""
     return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in by_start(runs).items()}
+
+
+def starts_p99(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """`starts` with the p99 alone: the index's table of the starts."""
+    return {family: side_by_side(group, {P99: LATENCY["p99_ms"]}, START_NAMES)
+            for family, group in by_start(runs).items()}
 
 
 def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
@@ -259,6 +266,14 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
 
 def _figure(figure: stats.Figure, fmt: formatting.Format) -> str:
     return with_interval(figure.value, figure.low, figure.high, fmt)
+
+
+def memory(found: list[Capacity]) -> pd.DataFrame:
+    """Per service: the peak RSS with its own heap settings at its capacity rate, and at the
+    smallest heap of the sweep that held there (`Capacity.heap_text`)."""
+    return pd.DataFrame([{"service": c.service, "RSS MB, own heap": _figure(c.rss_mb, number),
+                          "smallest heap MB": c.heap_text(), "RSS MB at it": _figure(c.rss_heap_mb, number)}
+                         for c in found])
 
 
 def capacity_probes(doc: dict) -> pd.DataFrame:
