@@ -33,7 +33,8 @@ def test_the_published_runs_are_the_default(tmp_path: Path) -> None:
     """results/published.csv decides which runs are shown, whatever is newer; a runs folder it
     names none of (BANKBENCH_RUNS elsewhere) shows the latest run of each profile."""
     root = tmp_path / "results" / "runs"
-    kept = [made(root, "20260102T000000Z-native-local", "local"), made(root, "20260101T000000Z-native-article", "article")]
+    kept = [made(root, "20260102T000000Z-native-local", "local"),
+            made(root, "20260101T000000Z-native-article", "article")]
     newer = made(root, "20260103T000000Z-native-local", "local")
     listing = tmp_path / "results" / "published.csv"
     listing.write_text("run,profile,why\n" + "".join(f"runs/{path.name},x,kept for a reason\n" for path in kept))

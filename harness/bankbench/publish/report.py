@@ -107,8 +107,9 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
     headline chart."""
     told = "\n".join(conclusions.sentences(f))
     if not f.services:
-        return [TITLE, told, "None of the runs shown is a start of the articles' plan or a capacity search, whose "
-                             f"figures the verdict reads: each run's figures are on its page ([Runs](#{anchor('Runs')}))."]
+        return [TITLE, told, "None of the runs shown is a start of the articles' plan or a capacity search, "
+                             "whose figures the verdict reads: each run's figures are on its page "
+                             f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
     placement = f", {f.capacity_run.placement} placement" if f.capacity_run else ""
     legend = (
