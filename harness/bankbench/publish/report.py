@@ -75,7 +75,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     readme = out_dir / "README.md"
     sections = [
         *first_screen(findings, out_dir),
-        *starts_section(findings, selected),
+        *starts_section(selected),
         *capacity_section(findings, verdict, out_dir),
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
@@ -127,19 +127,23 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
     return parts
 
 
-def starts_section(f: Findings, selected: list[Run]) -> list[str]:
-    """Cold vs warm: what each start asks, its run, and the p99 of every level under each."""
-    if not f.start_runs:
+def starts_section(selected: list[Run]) -> list[str]:
+    """Cold vs warm: what each start asks and, per profile family run under several starts (the
+    articles' plan), its runs and the p99 of every level under each start."""
+    families = runs.by_start(selected)
+    if not families:
         return []
-    starts = "\n".join(f"- **{START_NAMES[start]}** ({page_link(run)}): {profiles.STARTS[start]}."
-                       for start, run in f.start_runs.items())
-    (table,) = [table for family, table in tables.starts_p99(selected).items() if family == "article"] or [None]
-    return [f"## {QUESTIONS['starts']}\n\nThe articles' plan, the same levels under three starts, a run "
-            f"each; what differs is what the service has done before its first measured request:\n\n"
-            f"{starts}\n\nThe starts compare runs taken at different times: read a difference smaller "
-            "than the machine's drift between runs (10-30 % on the machine of the committed runs) as "
-            "within noise. p99 in ms, median [95 % interval]; each run's page has its throughput, "
-            "errors and every level.", *([markdown(table)] if table is not None else [])]
+    parts = [f"## {QUESTIONS['starts']}",
+             "The same levels under each start, a run each; what differs is what the service has done "
+             "before its first measured request, and so the question its figures answer. The starts "
+             "compare runs taken at different times: read a difference smaller than the machine's drift "
+             "between runs (10-30 % on the machine of the committed runs) as within noise. p99 in ms, "
+             "median [95 % interval]; each run's page has its throughput, errors and every level."]
+    for family, table in tables.starts_p99(selected).items():
+        starts = "\n".join(f"- **{START_NAMES[start]}** ({page_link(run)}): {profiles.STARTS[start]}."
+                           for start, run in families[family].items())
+        parts += [f"Profile {family}:\n\n{starts}", markdown(table)]
+    return parts
 
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:
