@@ -48,9 +48,10 @@ def ranking(cells: dict[str, Cell], what: str, show: Show, high_is_best: bool) -
     if not any(r.significant for _, r in gaps):
         values = ", ".join(f"{service} {show(cell)}" for service, cell in counted.items())
         return f"the services' {what} was within noise ({values}){apart}"
-    parts = [f"{narrative.times(r, high_is_best)} than {service}'s ({narrative.interval(r, high_is_best)})"
-             if r.significant else
-             f"within noise of {service}'s ({narrative.times(r, high_is_best)}, {narrative.interval(r, high_is_best)})"
+    # Welch's p left to the runs' pages: the verdict reads in a sitting.
+    parts = [f"{narrative.times(r, high_is_best)} than {service}'s ({narrative.interval(r, high_is_best, welch=False)})"
+             if r.significant else f"within noise of {service}'s ({narrative.times(r, high_is_best)}, "
+                                   f"{narrative.interval(r, high_is_best, welch=False)})"
              for service, r in gaps]
     return (f"{leader}'s {what} was {'highest' if high_is_best else 'lowest'}, {show(counted[leader])}: "
             f"{' and '.join(parts)}{apart}")

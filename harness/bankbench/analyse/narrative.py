@@ -100,13 +100,13 @@ def times(r: stats.Ratio, high_is_best: bool) -> str:
     return f"{way} (0)" if np.isinf(f.value) else f"{number(f.value)}× {way}"
 
 
-def interval(r: stats.Ratio, high_is_best: bool) -> str:
-    """The 95 % interval of a `factor`, and Welch's p where there was a t-test, in words."""
+def interval(r: stats.Ratio, high_is_best: bool, welch: bool = True) -> str:
+    """The 95 % interval of a `factor` and, with `welch`, Welch's p where there was a t-test, in words."""
     f = factor(r, high_is_best)
     if pd.isna(f.low):
         return "no interval to tell"
     ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
-    return f"95 % interval {ends}×" + ("" if pd.isna(f.p) else f", p {f.p:.2f}")
+    return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:

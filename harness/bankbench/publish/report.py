@@ -161,7 +161,7 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> lis
             f"`make capacity` searched, per service, the highest open-model rate (iterations/s of the "
             f"7-request scenario) at which p99 stayed at or under {verdict.target_ms:g} ms with errors "
             f"under {capacity.document(run)['target']['max_error_pct']:g} %, each probe a short level on a "
-            f"warm service ({run.placement} placement: {pages.cpus(run.manifest)}). Where the load "
+            f"warm service (CPUs {pages.cpus(run.manifest)}). Where the load "
             "generator fell short at the next rate, the capacity is its ceiling, a lower bound of the "
             f"service's (\"≥\"). The run's page has every probe, the CPU of PostgreSQL, and what the cost "
             f"projection assumes and leaves out: {page_link(run)}.{efficiency}",
