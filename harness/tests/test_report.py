@@ -273,7 +273,7 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
     assert "a service in steady state" in text and "![p99 vs users by start" in text[:text.index("## ")]
     first = text[:text.index("## ")].splitlines()
     assert len(first) <= 60 and first[0].startswith("# ")
-    assert any(line.startswith("| go ") and "n/a: native binary" in line for line in first)
+    assert any(line.startswith("| go ") and "n/a: not a JVM" in line for line in first)
 
 
 @pytest.mark.integration

@@ -63,15 +63,16 @@ def warm(f: Findings) -> str | None:
 
 
 def cold(f: Findings) -> str | None:
-    """Cold, then with the JDK's AOT cache; a native binary, which has no such cache, stands with its
-    cold figure there."""
+    """Cold, then with the JDK's AOT cache; a service that is not a JVM, which has no such cache,
+    stands with its cold figure there."""
     told = ranking(f.p99["cold"], "p99", figure("ms"), high_is_best=False)
     if not told:
         return None
-    aot = {service: f.p99["cold"][service] if service in f.native else cell
+    aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
            for service, cell in f.p99["aot"].items()}
     with_cache = ranking(aot, "p99", figure("ms"), high_is_best=False)
-    native = f" ({' and '.join(sorted(f.native))} cold: a native binary has no AOT cache)" if f.native else ""
+    native = (f" ({' and '.join(sorted(f.without_aot))} cold: only a JVM has an AOT cache)"
+              if f.without_aot else "")
     return (f"Cold ({_start('cold')}), at {f.users:,} users, {told}"
             + (f"; with the JDK's AOT cache{native}, {with_cache}" if with_cache else "") + ".")
 

@@ -25,6 +25,7 @@ from bankbench.analyse.runs import Run
 from bankbench.analyse.summaries import service_order
 from bankbench.analyse.verdict import Verdict
 from bankbench.load.profiles import STARTS
+from bankbench.system import processes
 
 ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
 NONE = stats.Figure(np.nan, np.nan, np.nan, "", ())
@@ -75,7 +76,7 @@ class Findings:
     instance: str = capacity.PROJECTED_ON[0]
     verdict: Verdict | None = None  # what the capacity figures come from
     start_runs: dict[str, Run] = field(default_factory=dict)
-    native: frozenset[str] = frozenset()  # services compiled ahead of time: no AOT cache of their own
+    without_aot: frozenset[str] = frozenset()  # services that start from no AOT cache (not JVMs)
     placements: Placements | None = None
     cores: int | None = None  # of the machine the runs ran on
 
@@ -85,25 +86,27 @@ class Findings:
 
     @classmethod
     def of(cls, selected: list[Run]) -> Findings:
+        """From `selected`: the article family's runs of each start, the capacity verdict
+        (`Verdict.of`) and the newest series over CPU placements."""
         series, single = runs.by_series(selected)
         starts = runs.by_start(single).get(ARTICLE, {})
         verdict = Verdict.of(single)
         found = {c.service: c for c in verdict.found} if verdict else {}
         services = _services([*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])])
         users = _users(starts)
-        native = frozenset(s for s in services if s in registry.names() and registry.get(s).runtime == "native")
+        without_aot = frozenset(s for s in services if s in registry.names() and not processes.has_aot_cache(s))
         costs = {p.service: p.usd_per_million for p in verdict.projected
                  if p.instance.type == capacity.PROJECTED_ON[0]} if verdict else {}
         no_run = Cell(missing="no capacity run yet")
         return cls(
             services, users,
-            {start: {s: _p99(starts.get(start), s, users, start, native) for s in services} for start in STARTS},
+            {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
             {s: _capacity(found[s]) if s in found else no_run for s in services},
             {s: _at_rate(found[s], found[s].cpu_ms) if s in found else no_run for s in services},
             {s: _at_rate(found[s], stats.Figure(*costs[s], "", ())) if s in costs else no_run for s in services},
             {s: _at_heap(found[s]) if s in found else no_run for s in services},
             {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
-            verdict.target_ms if verdict else capacity.P99_MS, capacity.PROJECTED_ON[0], verdict, starts, native,
+            verdict.target_ms if verdict else capacity.P99_MS, capacity.PROJECTED_ON[0], verdict, starts, without_aot,
             _placements([group for group in series.values() if len(group) > 1]),
             next((run.manifest.get("machine", {}).get("cores") for run in selected), None))
 
@@ -137,10 +140,10 @@ def _users(starts: dict[str, Run]) -> int | None:
     return max(published or measured)
 
 
-def _p99(run: Run | None, service: str, users: int | None, start: str, native: frozenset[str]) -> Cell:
+def _p99(run: Run | None, service: str, users: int | None, start: str, without_aot: frozenset[str]) -> Cell:
     """A service's p99 at `users` in the run of one start, at the run's main pool."""
-    if start == "aot" and service in native:
-        return Cell(missing="n/a: native binary")
+    if start == "aot" and service in without_aot:
+        return Cell(missing="n/a: not a JVM")
     if run is None:
         return Cell(missing="no run yet")
     summary = run.summary
