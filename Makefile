@@ -147,7 +147,7 @@ compare: venv ## each service and level of run B against run A, with intervals: 
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=<run dir> B=<run dir>" >&2; exit 2; }
 	$(PY) -m bankbench compare $(A) $(B)
 
-report: venv ## render results/report/ from the latest run of each profile (RUNS="dir ..." to choose)
+report: venv ## render results/report/ from the runs results/published.csv lists (RUNS="dir ..." to choose)
 	$(PY) -m bankbench report $(if $(RUNS),--runs $(RUNS))
 report-html: venv ## the report and the executed notebook as results/report/results.html (not in git; minutes)
 	$(PY) -m bankbench report --html $(if $(RUNS),--runs $(RUNS))

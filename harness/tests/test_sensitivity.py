@@ -145,12 +145,15 @@ def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> No
                 summary.loc[java, column] *= 100
             summary.to_csv(copied / "summary.csv", index=False)
     readme = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
-    assert "## Run `" not in readme  # the series' runs are shown in their section only
-    assert readme.split("\n\n")[1].startswith("**The verdict depends on the test bed")
-    section = readme.split("## Placement sensitivity: profile article (native)", 1)[1]
+    pages = sorted(p.name for p in (tmp_path / "report" / "runs").iterdir())
+    assert pages == [f"{RUN_ID.replace('0130', f'013{i}')}.md" for i in (1, 2)]  # a page per run of the series
+    first_screen = readme[:readme.index("\n## ")]
+    assert ("a verdict that holds whatever the placement: it changes with it (at 10,000 users, p99 ms: java "
+            "under split, go under service-alone)") in first_screen
+    section = readme.split("## Placement sensitivity", 1)[1]
     assert ("**The verdict changes with the CPU placement (split, service-alone): at 10,000 users, p99 ms: "
             "java under split, go under service-alone. Left out, as the load generator did not hold up "
             "there: 4,000 users under split; 4,000 users under service-alone.**") in section
-    assert "- `20261122T013200Z-native-article` (commit 0123456789ab): service-alone: CPUs." in section
+    assert "[service-alone](runs/20261122T013200Z-native-article.md)" in section
     assert "|  10,000 | service-alone | java      |     1 of 1 | 29715 [24000-30000] |    5.00 | 2.04 [2.00-2.04] |" \
         in section

@@ -82,8 +82,8 @@ def test_noise_names_no_winner() -> None:
 
 def test_a_real_difference_is_named() -> None:
     text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}))
-    assert "Throughput there was highest for java: 2.00 times go's (95 % interval 1.88-2.12, p 0.00)" in text
-    assert "The p99 there was lowest for java: 0.50 times go's (95 % interval 0.47-0.53, p 0.00)" in text
+    assert "Throughput there was highest for java: 2.00× higher than go's (95 % interval 1.88-2.12×, p 0.00)" in text
+    assert "The p99 there was lowest for java: 2.00× lower than go's (95 % interval 1.88-2.12×, p 0.00)" in text
     assert "within noise" not in text
 
 
@@ -146,3 +146,10 @@ def test_a_pool_size_is_named_best_only_beyond_noise() -> None:
 
     assert "no pool size stood out beyond noise for go" in narrative.reading(sweep(1.0))
     assert "go did best with a pool of 10 (2000 req/s" in narrative.reading(sweep(2.0))
+
+
+def test_an_open_model_load_reads_as_a_rate() -> None:
+    """Users only for the closed and article models: an open model's load is iterations/s."""
+    text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="open"))
+    assert "At 2,000 iterations/s (median [95 % interval])" in text and " users" not in text
+    assert "users" in narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="article"))

@@ -7,6 +7,7 @@ A median is over every repeat of its level unless the sentence says how many of 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from bankbench.analyse import repeats, stats, summaries
@@ -23,16 +24,17 @@ def reading(summary: pd.DataFrame) -> str:
     measured = levels.dropna(subset=[THROUGHPUT])
     pooled = levels[levels["pool"] == repeats.main_pool(summary)]
     at_pool = pooled.dropna(subset=[THROUGHPUT])
+    unit = summaries.load_unit(summary)
     sentences = [
         money(summary),
-        largest_load(summary, pooled),
-        *(peak(summary, service, rows) for service, rows in summaries.by_service(pooled)),
-        errors(at_pool),
-        statuses(summary),
-        service_side(at_pool),
-        pools(summary, measured),
+        largest_load(summary, pooled, unit),
+        *(peak(summary, service, rows, unit) for service, rows in summaries.by_service(pooled)),
+        errors(at_pool, unit),
+        statuses(summary, unit),
+        service_side(at_pool, unit),
+        pools(summary, measured, unit),
         generator(summary),
-        spread(measured),
+        spread(measured, unit),
     ]
     return " ".join(sentence for sentence in sentences if sentence)
 
@@ -46,16 +48,16 @@ def money(summary: pd.DataFrame) -> str:
             f"them marked FAILED.")
 
 
-def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
-    """Each service at the largest user count measured (`levels`: at the main pool, figures or
-    not), and which differences there are beyond noise (bankbench.analyse.stats)."""
+def largest_load(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
+    """Each service at the largest load measured (`levels`: at the main pool, figures or not), and
+    which differences there are beyond noise (bankbench.analyse.stats)."""
     levels = levels[levels[THROUGHPUT].notna() | levels["verdicts"].map(_bound)]
     if levels.empty:
         return None
     users = levels["users"].max()
     rows = levels[levels["users"] == users]
     figures = "; ".join(_served(service, row.iloc[0]) for service, row in summaries.by_service(rows))
-    text = f"At {users:,} users (median [95 % interval] of every repeat unless said), {figures}."
+    text = f"At {users:,} {unit} (median [95 % interval] of every repeat unless said), {figures}."
     if len(rows) < 2:
         return text
     key = (users, repeats.main_pool(summary))
@@ -67,27 +69,47 @@ def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
 
 
 def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> str:
-    """Which service led on a figure and by how much, each gap with the 95 % interval of the
-    ratio; a gap that is not significant (`stats.Ratio.significant`) is "within noise", never a
-    lead."""
+    """Which service led on a figure and by how much ("java's 2.00× higher than go's"), each gap
+    with the 95 % interval of the ratio; a gap that is not significant (`stats.Ratio.significant`)
+    is "within noise", never a lead."""
     leader, gaps = stats.leader(figures, high_is_best)
     if not any(r.significant for _, r in gaps):
-        return (f"{name} there was within noise between the services ("
-                + "; ".join(f"{leader}'s was {number(r.value)} times {service}'s, {_interval(r)}"
+        return (f"{name} there was within noise between the services: "
+                + "; ".join(f"{leader}'s {times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})"
                             for service, r in gaps)
-                + ").")
+                + ".")
     parts = [
-        f"{number(r.value)} times {service}'s ({_interval(r)})" if r.significant
-        else f"within noise of {service}'s ({number(r.value)} times, {_interval(r)})" for service, r in gaps
+        f"{times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})" if r.significant
+        else f"within noise of {service}'s ({times(r, high_is_best)}, {interval(r, high_is_best)})"
+        for service, r in gaps
     ]
     return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: " + "; ".join(parts) + "."
 
 
-def _interval(r: stats.Ratio) -> str:
-    """The 95 % interval of a ratio, and Welch's p where there was a t-test, in words."""
-    if pd.isna(r.low):
+def factor(r: stats.Ratio, high_is_best: bool) -> stats.Ratio:
+    """How many times better the leader of `stats.leader` is, with the interval: its ratio (the
+    leader's figure over the other's) as is where higher is best, turned over where lower is, so
+    that a lead reads above 1 either way ("440× lower", not "0.00 times")."""
+    if high_is_best:
+        return r
+    with np.errstate(divide="ignore"):
+        return stats.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p)
+
+
+def times(r: stats.Ratio, high_is_best: bool) -> str:
+    """`2.00× higher`, `440× lower`: the leader's `factor`; `lower (0)` for a leader at 0."""
+    f = factor(r, high_is_best)
+    way = "higher" if high_is_best else "lower"
+    return f"{way} (0)" if np.isinf(f.value) else f"{number(f.value)}× {way}"
+
+
+def interval(r: stats.Ratio, high_is_best: bool, welch: bool = True) -> str:
+    """The 95 % interval of a `factor` and, with `welch`, Welch's p where there was a t-test, in words."""
+    f = factor(r, high_is_best)
+    if pd.isna(f.low):
         return "no interval to tell"
-    return f"95 % interval {number(r.low)}-{number(r.high)}" + ("" if pd.isna(r.p) else f", p {r.p:.2f}")
+    ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
+    return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:
@@ -137,40 +159,41 @@ def _served(service: str, row: pd.Series) -> str:
     return text + (f" (and {_floor(row)} where the load generator was the limit)" if _bound(row["verdicts"]) else "")
 
 
-def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame) -> str | None:
+def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame, unit: str) -> str | None:
     """Where a service's throughput peaked and whether it fell beyond noise after (`rows`: its
     levels at the main pool); where the load generator capped it at some level, that it has no
     known peak."""
     measured = rows.dropna(subset=[THROUGHPUT])
     capped = rows[rows["verdicts"].map(_bound)]
     if not capped.empty:
-        where = " and ".join(f"{row['users']:,} users ({_floor(row)} there)" for _, row in capped.iterrows())
+        where = " and ".join(f"{row['users']:,} {unit} ({_floor(row)} there)" for _, row in capped.iterrows())
         text = (f"The load generator, not {service}, was the limit at {where}, so {service}'s peak throughput "
                 f"is not known")
         if measured.empty:
             return text + "."
         best = measured.loc[measured[THROUGHPUT].idxmax()]
         return text + (f"; with the load generator holding up, its highest median was {number(best[THROUGHPUT])} "
-                       f"req/s with {best['users']:,} users{_noted(best)}.")
+                       f"req/s at {best['users']:,} {unit}{_noted(best)}.")
     if measured.empty:
         return None
     best = measured.loc[measured[THROUGHPUT].idxmax()]
     last = measured.loc[measured["users"].idxmax()]
-    text = (f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s with {best['users']:,} "
-            f"users{_noted(best)}")
+    text = (f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s at {best['users']:,} "
+            f"{unit}{_noted(best)}")
     if last["users"] == best["users"]:
         return text + ", the largest load it has figures for."
     figures = repeats.level_figures(summary, THROUGHPUT)
-    r = stats.ratio(figures[(service, best["users"], best["pool"])], figures[(service, last["users"], last["pool"])])
+    # The peak over the last: "the peak was 1.3× higher".
+    r = stats.ratio(figures[(service, last["users"], last["pool"])], figures[(service, best["users"], best["pool"])])
     if not r.significant:
-        return text + (f"; at {last['users']:,} users{_noted(last)} it was within noise of that ({number(r.value)} "
-                       f"times, {_interval(r)}).")
-    return text + (f", then fell to {number(last[THROUGHPUT])} req/s at {last['users']:,} users{_noted(last)} "
-                   f"({number(r.value)} times the peak, {_interval(r)}).")
+        return text + (f"; at {last['users']:,} {unit}{_noted(last)} it was within noise of that (the peak "
+                       f"{times(r, True)}, {interval(r, True)}).")
+    return text + (f", then fell to {number(last[THROUGHPUT])} req/s at {last['users']:,} {unit}{_noted(last)} "
+                   f"(the peak {times(r, True)}, {interval(r, True)}).")
 
 
-def errors(levels: pd.DataFrame) -> str | None:
-    """The first user count at which each service's error rate passed ERROR_LIMIT_PCT."""
+def errors(levels: pd.DataFrame, unit: str) -> str | None:
+    """The first load at which each service's error rate passed ERROR_LIMIT_PCT."""
     parts = []
     for service, rows in summaries.by_service(levels):
         over = rows[rows[ERRORS] > ERROR_LIMIT_PCT].sort_values("users")
@@ -178,12 +201,12 @@ def errors(levels: pd.DataFrame) -> str | None:
             parts.append(f"at or below {ERROR_LIMIT_PCT:g} % for {service} at every level with figures")
             continue
         first = over.iloc[0]
-        parts.append(f"above {ERROR_LIMIT_PCT:g} % for {service} from {first['users']:,} users on "
+        parts.append(f"above {ERROR_LIMIT_PCT:g} % for {service} from {first['users']:,} {unit} on "
                      f"({number(first[ERRORS])} % there{', ' + _over(first) if _over(first) else ''})")
     return f"The error rate was {'; '.join(parts)}." if parts else None
 
 
-def statuses(summary: pd.DataFrame) -> str | None:
+def statuses(summary: pd.DataFrame, unit: str) -> str | None:
     """What the failed requests at the largest load (main pool) were answered, per service."""
     columns = summaries.status_columns(summary)
     if not columns:
@@ -200,13 +223,13 @@ def statuses(summary: pd.DataFrame) -> str | None:
             parts.append(f"{service} {', '.join(failed)}{_noted(row)}")
     if not parts:
         return None
-    return (f"The failed requests at {rows['users'].max():,} users (median of every repeat unless said) were "
+    return (f"The failed requests at {rows['users'].max():,} {unit} (median of every repeat unless said) were "
             f"{'; '.join(parts)} (503: no pooled connection within the acquire timeout, or the "
             f"database unavailable; assertion: an answer with the wrong body; no response: no HTTP "
             f"answer at all).")
 
 
-def service_side(levels: pd.DataFrame) -> str | None:
+def service_side(levels: pd.DataFrame, unit: str) -> str | None:
     """At the largest load, the pool wait and GC time the services measured themselves."""
     if "service_metrics.pool_pending_mean" not in levels:
         return None
@@ -220,10 +243,10 @@ def service_side(levels: pd.DataFrame) -> str | None:
     ]
     if not parts:
         return None
-    return f"By their own metrics at {rows['users'].max():,} users, {'; '.join(parts)}."
+    return f"By their own metrics at {rows['users'].max():,} {unit}, {'; '.join(parts)}."
 
 
-def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
+def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
     """With a pool sweep: the pool size that gave each service its best throughput, named only
     where it beat every other pool size beyond noise (`stats.Ratio.significant`)."""
     if levels["pool"].nunique() < 2:
@@ -241,7 +264,7 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
         parts.append(f"{service} did best with a pool of {best['pool']} ({figure})" if all(r.significant for r in gaps)
                      else f"no pool size stood out beyond noise for {service} (highest median: pool "
                           f"{best['pool']}, {figure})")
-    return f"Across pool sizes at {users:,} users, {'; '.join(parts)}." if parts else None
+    return f"Across pool sizes at {users:,} {unit}, {'; '.join(parts)}." if parts else None
 
 
 def generator(summary: pd.DataFrame) -> str:
@@ -262,7 +285,7 @@ def generator(summary: pd.DataFrame) -> str:
             f"tables ({reasons}).")
 
 
-def spread(levels: pd.DataFrame) -> str | None:
+def spread(levels: pd.DataFrame, unit: str) -> str | None:
     """The widest 95 % interval of throughput, relative to its median, and what it was taken over."""
     bounded = levels.dropna(subset=[f"{THROUGHPUT}.low", f"{THROUGHPUT}.high"])
     if bounded.empty:
@@ -270,5 +293,5 @@ def spread(levels: pd.DataFrame) -> str | None:
     relative = (bounded[f"{THROUGHPUT}.high"] - bounded[f"{THROUGHPUT}.low"]) / bounded[THROUGHPUT]
     widest = bounded.loc[relative.idxmax()]
     return (f"The widest 95 % interval of throughput spanned {number(100 * relative.max())} % of its median "
-            f"({widest['service']} at {widest['users']:,} users, pool {widest['pool']}; over "
+            f"({widest['service']} at {widest['users']:,} {unit}, pool {widest['pool']}; over "
             f"{widest['interval']}).")

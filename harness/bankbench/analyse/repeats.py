@@ -17,6 +17,7 @@ from bankbench.analyse.summaries import (
     LEVEL_KEYS,
     THROUGHPUT,
     VALID,
+    load_header,
     service_order,
     status_columns,
     usable,
@@ -124,7 +125,8 @@ def comparison_table(summary: pd.DataFrame) -> str:
     wide = cells.pivot(index=rows, columns="service", values=list(shown))
     services = sorted(cells["service"].unique(), key=service_order)
     wide = wide.reindex(columns=[(metric, service) for service in services for metric in shown])
-    headers = rows + [f"{service} {shown[metric]}" for metric, service in wide.columns]
+    headers = [load_header(summary) if key == "users" else key for key in rows] + [
+        f"{service} {shown[metric]}" for metric, service in wide.columns]
     return tabulate(wide.fillna("-").reset_index().values.tolist(), headers, disable_numparse=True,
                     stralign="right")
 
@@ -139,5 +141,5 @@ def spread_table(summary: pd.DataFrame) -> str:
         for (service, users, pool), group in summary.groupby(list(LEVEL_KEYS))
         for passed in [group[ok[group.index]]]
     ]
-    return tabulate(rows, ["service", "users", "pool", "repeats", "CV req/s %", "CV p99 %"],
+    return tabulate(rows, ["service", load_header(summary), "pool", "repeats", "CV req/s %", "CV p99 %"],
                     disable_numparse=True, stralign="right")

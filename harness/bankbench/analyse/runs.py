@@ -15,8 +15,11 @@ from bankbench import paths
 from bankbench.analyse import summaries
 from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
+from bankbench.load.profiles import STARTS
 
 ARTICLES_CSV = paths.ROOT / "results" / "articles.csv"
+# The runs kept in git and why (results/LAYOUT.md): the report shows these and no other.
+PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
@@ -132,6 +135,32 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
     return [path for key in sorted(latest) for path in latest[key][1]]
 
 
+def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
+    """The complete run folders under `root` that `listing` names (its paths are relative to its
+    own folder), in `latest_per_profile`'s order: by profile and environment, oldest first."""
+    named = {(listing.parent / run).resolve() for run in read_published(listing)["run"]}
+    found = [path for path in find_runs(root) if path.resolve() in named]
+    return sorted(found, key=_profile_and_env)  # stable: oldest first within each
+
+
+def _profile_and_env(path: Path) -> tuple[str, str]:
+    manifest = read_json(path / "manifest.json")
+    return manifest.get("profile", ""), manifest.get("env", "")
+
+
+def unpublished(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
+    """The complete run folders under `root` that `listing` does not name (a run just made, say)."""
+    shown = set(published(root, listing))
+    return [path for path in find_runs(root) if path not in shown]
+
+
+def default_selection(root: Path = paths.RUNS) -> list[Path]:
+    """What the report and the notebook show by default: the published runs under `root`, or,
+    where results/published.csv names none there (a runs folder elsewhere, BANKBENCH_RUNS), the
+    latest run of each profile."""
+    return published(root) or latest_per_profile(root)
+
+
 def newest(root: Path = paths.RUNS) -> list[Path]:
     """The newest complete run under `root` with the other complete runs of its series, if it
     is one of a series; none when there is no run."""
@@ -155,6 +184,18 @@ def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
     return series, [run for run in selected if not run.series or run.searched]
 
 
+def by_start(selected: list[Run]) -> dict[str, dict[str, Run]]:
+    """For each profile family run with more than one start (article, article-aot,
+    article-warm) in one environment: its run of each start, in profiles.STARTS' order (the
+    newest where there are several). A placement series over a family's levels is not a start."""
+    by_family: dict[tuple[str, str], dict[str, Run]] = {}
+    for run in selected:
+        if not run.series:
+            by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.start] = run
+    return {family: {start: group[start] for start in STARTS if start in group}
+            for (family, _env), group in by_family.items() if len(group) > 1}
+
+
 def load_run(path: Path, services: list[str] | None = None) -> Run:
     """Loads a summarized run (`bankbench summarize`); `services` keeps only those services."""
     if not (path / "manifest.json").is_file():
@@ -165,12 +206,17 @@ def load_run(path: Path, services: list[str] | None = None) -> Run:
     return Run(path, read_json(path / "manifest.json"), summary)
 
 
-def load_runs(paths: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:
-    """Loads `paths`, by default the latest run of each profile under results/runs/."""
-    paths = latest_per_profile() if paths is None else paths
-    if not paths:
+def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:
+    """Loads `dirs`, by default `default_selection()`."""
+    dirs = default_selection() if dirs is None else dirs
+    if not dirs:
         raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
-    return [load_run(Path(path), services) for path in paths]
+    return [load_run(Path(path), services) for path in dirs]
+
+
+def read_published(path: Path = PUBLISHED_CSV) -> pd.DataFrame:
+    """results/published.csv: `run` (relative to results/) and `why` it is kept; none without it."""
+    return pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["run", "profile", "why"])
 
 
 def read_articles(path: Path = ARTICLES_CSV) -> pd.DataFrame:

@@ -183,6 +183,17 @@ def has_service_metrics(summary: pd.DataFrame) -> bool:
     return "service_metrics.scrapes" in summary and bool(summary["service_metrics.scrapes"].gt(0).any())
 
 
+def load_unit(summary: pd.DataFrame) -> str:
+    """What a run's `users` count: iterations/s where every level ran the open model (an arrival
+    rate), else users (the closed and article models)."""
+    return "iterations/s" if "model" in summary and summary["model"].eq("open").all() else "users"
+
+
+def load_header(summary: pd.DataFrame) -> str:
+    """The `users` column's header in a run's tables: users, or it/s (`load_unit`)."""
+    return "users" if load_unit(summary) == "users" else "it/s"
+
+
 def service_order(service: str) -> tuple[int, str]:
     """Sort key: the services of the registry in its order, any other after them."""
     known = registry.names()

@@ -8,14 +8,17 @@ repeat's figure instead, those that do not count marked (`formatting.spread_colu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
-from bankbench.analyse import formatting, repeats, sensitivity, stats, summaries
+from bankbench.analyse import conclusions, formatting, repeats, sensitivity, stats, summaries
 from bankbench.analyse.capacity_figures import Capacity
+from bankbench.analyse.findings import START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import Run
+from bankbench.analyse.runs import Run, by_start
 from bankbench.load.profiles import GENERATORS
 
 # latency_stats figure -> (header, format), in the order the tables show them
@@ -130,28 +133,22 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     return tables
 
 
-START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as headed
+P99 = "overall.p99_ms"
 HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
 CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
 
-def start_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
-    """For each profile family run with more than one start (article, article-aot,
-    article-warm) in one environment: its run of each start, in START_NAMES' order."""
-    by_family: dict[tuple[str, str], dict[str, Run]] = {}
-    for run in runs:
-        if run.series:
-            continue  # a placement experiment over the family's levels (profile `placement`), not a start
-        by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.start] = run
-    return {family: {start: group[start] for start in START_NAMES if start in group}
-            for (family, _env), group in by_family.items() if len(group) > 1}
-
-
 def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each family of start_runs: per users and service, p99, errors and throughput of each
+    """For each family of `runs.by_start`: per users and service, p99, errors and throughput of each
     start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
     is compiled ahead of time, so its cold start is the AOT figure)."""
-    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in start_runs(runs).items()}
+    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in by_start(runs).items()}
+
+
+def starts_p99(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """`starts` with the p99 alone: the index's table of the starts."""
+    return {family: side_by_side(group, {P99: LATENCY["p99_ms"]}, START_NAMES)
+            for family, group in by_start(runs).items()}
 
 
 def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
@@ -225,6 +222,47 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
     return _rows(_text(figures, keys, EFFICIENCY), keys).rename(columns={"users": "offered it/s"})
 
 
+# The first table's columns: what each shows -> the question (report section) that explains it
+QUESTIONS = {"warm": "starts", "cold": "starts", "aot": "starts", "capacity": "capacity", "cpu": "capacity",
+             "rss": "memory"}
+
+
+def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
+    """The report's first table, a row per service: p99 under each start at the articles' largest
+    level, the capacity at the latency target, the CPU per request there with its projected cost,
+    and the RSS at the smallest heap that held; each `median [95 % interval], n of N`
+    (bankbench.analyse.findings). `link` makes a header from its text and its QUESTIONS key."""
+    headers = {
+        **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
+        "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms",
+        "cpu": f"CPU ms/request → $ per 1M requests ({f.instance})",
+        "rss": "RSS MB at the smallest heap",
+    }
+    rows = [{
+        "service": service,
+        **{start: _cell(f.p99[start][service], _median(number)) for start in START_NAMES},
+        "capacity": _cell(f.capacity[service], lambda cell: conclusions.rate(cell, unit="")),
+        "cpu": _cell(f.cpu_ms[service], _median(significant),
+                     "" if f.cost[service].missing else f" → ${_median(significant)(f.cost[service])}"),
+        "rss": _cell(f.rss_mb[service], _median(number), f" at {f.heap_mb[service]} MB" if f.heap_mb[service] else ""),
+    } for service in f.services]
+    table = pd.DataFrame(rows, columns=["service", *headers])
+    return table.rename(columns={key: link(header, QUESTIONS[key]) for key, header in headers.items()})
+
+
+def _median(fmt: formatting.Format) -> Callable[[Cell], str]:
+    return lambda cell: with_interval(cell.figure.value, cell.figure.low, cell.figure.high, fmt)
+
+
+def _cell(cell: Cell, show: Callable[[Cell], str], after: str = "") -> str:
+    """`median [low-high]<after>, n of N`, or why there is no figure."""
+    if cell.missing:
+        return cell.missing
+    if cell.n == 0:
+        return f"no usable repeat, 0 of {cell.of}"
+    return f"{show(cell)}{after}, {cell.n} of {cell.of}"
+
+
 def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
     """One row per service: capacity at the target and what a request costs there (CPU, memory,
     the smallest heap, the projected price on each instance), each with its interval."""
@@ -232,7 +270,6 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     instances = list(dict.fromkeys(p.instance.type for p in projections))
     rows = []
     for c in found:
-        rss = c.rss_per_krps()
         rows.append({
             "service": c.service,
             f"capacity it/s at p99 <= {target_ms:g} ms": c.rate_text(),
@@ -243,7 +280,6 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
             "RSS MB, own heap": _figure(c.rss_mb, number),
             "smallest heap MB": c.heap_text(),
             "RSS MB at it": _figure(c.rss_heap_mb, number),
-            "RSS MB per 1k req/s": with_interval(*rss, number),
             **{f"projected $ per 1M requests, {name}": with_interval(*prices[c.service, name], significant)
                if (c.service, name) in prices else "-" for name in instances},
         })
@@ -252,6 +288,14 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
 
 def _figure(figure: stats.Figure, fmt: formatting.Format) -> str:
     return with_interval(figure.value, figure.low, figure.high, fmt)
+
+
+def memory(found: list[Capacity]) -> pd.DataFrame:
+    """Per service: the peak RSS with its own heap settings at its capacity rate, and at the
+    smallest heap of the sweep that held there (`Capacity.heap_text`)."""
+    return pd.DataFrame([{"service": c.service, "RSS MB, own heap": _figure(c.rss_mb, number),
+                          "smallest heap MB": c.heap_text(), "RSS MB at it": _figure(c.rss_heap_mb, number)}
+                         for c in found])
 
 
 def capacity_probes(doc: dict) -> pd.DataFrame:
