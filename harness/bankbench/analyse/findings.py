@@ -173,7 +173,7 @@ def _at_rate(c: Capacity, figure: stats.Figure, bound: str = "") -> Cell:
 
 def _at_heap(c: Capacity) -> Cell:
     if c.heap is None:
-        return Cell(missing="no heap held" if c.rate is not None else "none held")
+        return Cell(missing="no heap found (none held, or not swept)" if c.rate is not None else "none held")
     return _counted(c.rss_heap_mb, c.heap)
 
 
