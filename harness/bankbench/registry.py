@@ -49,6 +49,17 @@ class Entry:
         return {self.heap["variable"]: self.heap["value"].format(mb=mb)}
 
 
+def combine(*envs: dict[str, str] | None) -> dict[str, str]:
+    """A service's environments one after the other: a variable that several set holds their
+    values joined by a space, in order, as options (JAVA_OPTS, where the later win on java's
+    command line: a tuned collector, then a heap sweep's -Xmx)."""
+    combined: dict[str, str] = {}
+    for env in envs:
+        for name, value in (env or {}).items():
+            combined[name] = f"{combined[name]} {value}" if name in combined else value
+    return combined
+
+
 def path() -> Path:
     return Path(os.environ.get("BANKBENCH_SERVICES", paths.SERVICES))
 

@@ -71,11 +71,27 @@ class Level:
     repeat: int
     profile: Profile = field(repr=False)
     heap_mb: int | None = None  # the service's heap limited so (`make capacity`); None: its own settings
+    # What it adds to the service's environment (a candidate of `make tune`, TUNED's settings),
+    # named in its id by `settings_tag`; empty: the shipped settings.
+    settings: dict[str, str] = field(default_factory=dict)
+    settings_tag: str = ""
 
     @property
     def id(self) -> str:
         heap = "" if self.heap_mb is None else f"-h{self.heap_mb}"
-        return f"{self.service}-u{self.users}-p{self.pool}{heap}-r{self.repeat}"
+        tag = f"-{self.settings_tag}" if self.settings_tag else ""
+        return f"{self.service}-u{self.users}-p{self.pool}{heap}{tag}-r{self.repeat}"
+
+    @property
+    def process(self) -> tuple:
+        """What its service process starts with: a warm one serves only levels alike."""
+        return self.service, self.pool, self.heap_mb, tuple(sorted(self.settings.items()))
+
+    def service_env(self) -> dict[str, str]:
+        """What it adds to the service's environment: its settings, then its heap limit as the
+        service's registry entry sets one (registry.combine: the heap's -Xmx after a collector)."""
+        heap = {} if self.heap_mb is None else registry.get(self.service).heap_env(self.heap_mb)
+        return registry.combine(self.settings, heap)
 
     @property
     def expected_s(self) -> int:
@@ -129,6 +145,8 @@ class Level:
                 "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 **({} if self.heap_mb is None else {"heap_mb": self.heap_mb}),
+                **({"settings": self.settings, "settings_tag": self.settings_tag}
+                   if self.settings or self.settings_tag else {}),
                 "arrivals": self.arrivals, "load_properties": self.load_properties()}
 
 
