@@ -72,7 +72,8 @@ class _Service:
         rate = bisection.highest_rate(self.probe, self.profile.users, precision, self.profile.repeat, self.over)
         self.record["rate"] = _found(rate)
         self._write()
-        if rate.good is None or not heaps or not registry.get(self.service).heap:
+        # TUNED: the tuned settings hold the heap they were tuned with.
+        if rate.good is None or not heaps or not registry.get(self.service).heap or self.service in self.profile.tuned:
             return
         def holds(mb: int) -> bool:
             return held_heap(lambda: self.misses(rate.good, mb), self.profile.repeat, self.over)
@@ -92,8 +93,7 @@ class _Service:
         """One level at `rate` (and `heap_mb`): what of the target it missed (Target.misses, or
         "start": the service did not start with that heap)."""
         self.runs[rate, heap_mb] += 1
-        level = Level(self.service, rate, self.profile.pools[0], self.runs[rate, heap_mb], self.profile,
-                      heap_mb=heap_mb)
+        level = self.profile.level(self.service, rate, self.profile.pools[0], self.runs[rate, heap_mb], heap_mb)
         tag = f"[{self.service} probe {len(self.record['probes']) + 1}]"
         calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
         if beyond := generator.beyond_calibration(calibrated, None, generator.name(level.as_dict())):
