@@ -130,6 +130,9 @@ capacity: doctor venv build jmeter-install gatling-install ## per service and CP
 		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
 		$(if $(filter 1,$(TUNED)),--tuned)
 	$(PY) -m bankbench report
+tune: doctor venv build jmeter-install gatling-install ## per service at its capacity rate (CPU_PLACEMENT=service-alone): pool, then collector or GOGC, one at a time; prints [tuned.*] for profiles.toml (TUNE_MIN=120)
+	$(PY) -m bankbench tune $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
+		$(if $(TUNE_MIN),--budget-min $(TUNE_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
@@ -176,5 +179,5 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
-	gatling-install check test lint format verify bench crosscheck sensitivity capacity quick-bench fuzz connections \
+	gatling-install check test lint format verify bench crosscheck sensitivity capacity tune quick-bench fuzz connections \
 	plan calibrate summarize compare report report-html clean-raw compose-file newcomer offline-images images jmeter-gui

@@ -13,7 +13,7 @@ from bankbench.load import profiles
 
 
 @pytest.mark.parametrize("name", ["smoke", "local", "pool", "article", "article-aot", "article-warm", "placement",
-                                  "sustained", "open", "efficiency", "capacity"])
+                                  "sustained", "open", "efficiency", "capacity", "tune"])
 def test_every_profile_loads(name: str) -> None:
     p = profiles.load(name)
     assert p.users and p.pools and p.model in profiles.MODELS
@@ -154,7 +154,7 @@ def test_tuned_needs_a_table_for_every_service_it_runs(tmp_path: Path) -> None:
     path = with_tables(tmp_path)
     with pytest.raises(UserError, match=r"no \[tuned.<service>\] table for java, java-virtual: run `make tune`"):
         profiles.load("capacity", path=path, tuned=True)
-    with pytest.raises(UserError, match="no .* table for go"):
+    with pytest.raises(UserError, match=r"no .* table for go"):
         profiles.load("capacity", {"services": ["go"]}, tuned=True, path=with_tables(tmp_path, ""))
 
 

@@ -18,6 +18,7 @@ from bankbench.errors import UserError
 
 ARTICLES_CSV = paths.ROOT / "results" / "articles.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
+TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 
@@ -133,9 +134,13 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
     """The newest run of each profile in each environment under `root`, at the shipped settings
     and at the tuned ones (TUNED=1) each, in profile order (so a compose run sits next to the
     native run of its profile, a tuned run next to the shipped one); the newest of a series
-    brings the series' other complete runs along, in the order they ran."""
+    brings the series' other complete runs along, in the order they ran. A make tune run is none:
+    its probes are candidates, not a profile's levels, and what it found is the capacity run at
+    the tuned settings."""
     latest: dict[tuple[str, str, bool], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
     for path in find_runs(root):  # oldest first
+        if (path / TUNING_FILE).is_file():
+            continue
         manifest = read_json(path / "manifest.json")
         key = (manifest.get("profile", ""), manifest.get("env", ""), bool(tuned_of(manifest)))
         name = series_of(manifest)

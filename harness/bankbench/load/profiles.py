@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,6 +199,13 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
         raise UserError(f"profile {name!r} in {path.name}: {err}") from None
     _validate(profile)
     return profile
+
+
+def tuned_table(service: str, table: dict, comment: str) -> str:
+    """`table` (`pool`, `env`) as the [tuned.<service>] table of profiles.toml that load() reads
+    under TUNED, with a comment (what found it)."""
+    env = ", ".join(f"{name} = {json.dumps(value)}" for name, value in table["env"].items())  # TOML strings
+    return f"[{TUNED}.{service}]  # {comment}\npool = {table['pool']}\nenv = {{{f' {env} ' if env else ''}}}"
 
 
 def _validate(p: Profile) -> None:
