@@ -1,6 +1,7 @@
 """`make tune` on fake services: the choice of a knob's value (bankbench.run.experiments.sweep),
 the knobs swept one after the other, each at the values chosen before it, the tables it prints for
-profiles.toml, and where it tunes each service (bankbench.analyse.tuned.bases)."""
+profiles.toml, where it tunes each service (bankbench.analyse.tuned.bases), and the report's
+capacities at the shipped and the tuned settings side by side."""
 
 from __future__ import annotations
 
@@ -8,13 +9,16 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 
 from bankbench import paths
 from bankbench.analyse import runs, tuned
 from bankbench.analyse.capacity_figures import LOADGEN, Target
+from bankbench.analyse.verdict import Verdict
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
+from bankbench.publish import report
 from bankbench.run.experiments import sweep, tuning
 from bankbench.run.experiments.sweep import Outcome
 
@@ -122,7 +126,8 @@ def capacity_run(root: Path, run_id: str, placement: str, services: dict[str, tu
         "settings": {"cpu_placement": {"mode": placement}, "profile": {"name": "capacity",
                                                                       "tuned": tuned_settings or {}}}}))
     (path / "capacity.json").write_text(json.dumps({"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, "services": {
-        service: {"probes": [], "rate": {"found": rate}, **({"heap": {"found": heap}} if heap else {})}
+        service: {"probes": [], "rate": {"found": rate, "failed_at": None, "complete": True},
+                  **({"heap": {"found": heap, "complete": True}} if heap else {})}
         for service, (rate, heap) in services.items()}}))
     return path
 
@@ -139,3 +144,38 @@ def test_each_service_is_tuned_at_its_newest_capacity_under_the_placement(tmp_pa
     assert (found["go"].heap_mb, found["java"].heap_mb) == (64, 128)  # the newest heap found, any placement
     assert (found["java"].rate, found["java"].heap_run) == (500, "20261202T000000Z-native-capacity")
     assert set(tuned.bases("split", tmp_path)) == {"go", "java"} and tuned.bases("shared", tmp_path) == {}
+
+
+SETTINGS = {"go": {"pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"}}}
+# The summary columns a capacity's figures read: none of these fake runs has levels.
+NO_LEVELS = pd.DataFrame(columns=["level_id", "overall.throughput_rps", "overall.p99_ms",
+                                  "resources.service_rss_max_mb", "efficiency.service_cpu_ms_per_request",
+                                  "efficiency.pg_cpu_ms_per_request"])
+
+
+def as_run(path: Path) -> runs.Run:
+    return runs.Run(path, json.loads((path / "manifest.json").read_text()), NO_LEVELS)
+
+
+def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Path) -> None:
+    """Paired per placement, the newest of each, services searched in both; the verdict keeps
+    reading the shipped settings, and the report's runs keep a tuned run beside the shipped one."""
+    capacity_run(tmp_path, "20261201T000000Z-native-capacity", "service-alone", {"go": (700, None)})
+    capacity_run(tmp_path, "20261202T000000Z-native-capacity", "service-alone", {"go": (800, 64), "java": (500, None)})
+    capacity_run(tmp_path, "20261202T010000Z-native-capacity", "split", {"go": (600, None)})  # no tuned one
+    capacity_run(tmp_path, "20261203T000000Z-native-capacity", "service-alone", {"go": (1000, None)},
+                 tuned_settings=SETTINGS)
+    selected = [as_run(path) for path in runs.find_runs(tmp_path)]
+    (go,) = tuned.pairs(selected)
+    assert (go.service, go.placement, go.shipped.rate, go.tuned.rate, go.settings) == (
+        "go", "service-alone", 800, 1000, SETTINGS["go"])
+    assert go.runs == ("20261202T000000Z-native-capacity", "20261203T000000Z-native-capacity")
+    (section,) = report.tuned_sections(selected)
+    row = next(line for line in section.splitlines() if line.startswith("| go"))
+    assert [cell.strip() for cell in row.split("|")[1:6]] == [
+        "go", "service-alone", "800 (the top rate tried)", "1,000 (the top rate tried)", "-"]
+    assert row.split("|")[-2].strip() == "pool 16; GOGC=200, GOMEMLIMIT=64MiB"
+    assert Verdict.of(selected[1:]).searched.id == "20261202T000000Z-native-capacity"
+    assert runs.latest_per_profile(tmp_path)[-2:] == [tmp_path / "20261202T010000Z-native-capacity",
+                                                       tmp_path / "20261203T000000Z-native-capacity"]
+    assert report.tuned_sections(selected[:3]) == []  # no tuned run: no section
