@@ -44,6 +44,9 @@ def test_a_dialect_or_own_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     ({"metrics": "go", "image": "x"}, "image and dockerfile"),
     ({"metrics": "go", "colour": "blue"}, "colour"),
     ({"metrics": "go", "heap": {"variable": "X", "value": "64"}}, "heap needs a variable and a value with {mb}"),
+    ({"metrics": "go", "tune": {"GOGC": {"GOGC-100": {"GOGC": "100"}}}}, "tune needs knobs of values named"),
+    ({"metrics": "go", "tune": {"GOGC": {}}}, "tune needs knobs"),
+    ({"metrics": "go", "tune": {"GOGC": ["100"]}}, "tune"),
 ])
 def test_malformed_entries_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        fields: dict, complaint: str) -> None:

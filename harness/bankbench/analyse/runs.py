@@ -21,6 +21,7 @@ ARTICLES_CSV = paths.ROOT / "results" / "articles.csv"
 # The runs kept in git and why (results/LAYOUT.md): the report shows these and no other.
 PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
+TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 
@@ -79,6 +80,11 @@ class Run:
         return self.settings.get("generator", "jmeter")
 
     @property
+    def tuned(self) -> dict:
+        """TUNED=1: per service, the settings it ran with (`pool`, `env`); {} at the shipped ones."""
+        return tuned_of(self.manifest)
+
+    @property
     def family(self) -> str:
         """The profile the run's profile was written over (its `base`), or its own."""
         return self.settings.get("base") or self.profile
@@ -90,6 +96,11 @@ def placement_of(manifest: dict) -> str:
 
 def series_of(manifest: dict) -> str:
     return manifest.get("settings", {}).get("series", "")
+
+
+def tuned_of(manifest: dict) -> dict:
+    recorded = manifest.get("settings", {}).get("profile")
+    return (recorded.get("tuned") or {}) if isinstance(recorded, dict) else {}
 
 
 def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> dict:
@@ -123,13 +134,19 @@ def mark_incomplete(run_dir: Path, reason: str) -> None:
 
 
 def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
-    """The newest run of each profile in each environment under `root`, in profile order (so a
-    compose run sits next to the native run of its profile); the newest of a series brings the
-    series' other complete runs along, in the order they ran."""
-    latest: dict[tuple[str, str], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
+    """The newest run of each profile in each environment under `root`, at the shipped settings
+    and at the tuned ones (TUNED=1) each, in profile order (so a compose run sits next to the
+    native run of its profile, a tuned run next to the shipped one); the newest of a series
+    brings the series' other complete runs along, in the order they ran. A make tune run is none:
+    its probes are candidates, not a profile's levels, and what it found is the capacity run at
+    the tuned settings."""
+    latest: dict[tuple[str, str, bool], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
     for path in find_runs(root):  # oldest first
+        if (path / TUNING_FILE).is_file():
+            continue
         manifest = read_json(path / "manifest.json")
-        key, name = (manifest.get("profile", ""), manifest.get("env", "")), series_of(manifest)
+        key = (manifest.get("profile", ""), manifest.get("env", ""), bool(tuned_of(manifest)))
+        name = series_of(manifest)
         same = name and key in latest and latest[key][0] == name
         latest[key] = (name, [*latest[key][1], path] if same else [path])
     return [path for key in sorted(latest) for path in latest[key][1]]

@@ -13,6 +13,7 @@ from bankbench import config, registry, runid
 from bankbench.analyse import capacity_figures as figures, summaries
 from bankbench.analyse.runs import load_run
 from bankbench.commands.bench import interrupted
+from bankbench.commands.plan import add_tuned_argument
 from bankbench.load import profiles
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
@@ -39,12 +40,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
     p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
                    help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
+    add_tuned_argument(p)
 
 
 def main(args: argparse.Namespace) -> int:
     profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
                                       "users": profiles.int_list(args.rates), "repeat": args.repeat,
-                                      "duration_s": args.duration})
+                                      "duration_s": args.duration}, tuned=args.tuned)
     modes = [placement.check(mode.strip()) for mode in args.cpu_placement.split(",")]
     profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
     series = runid.series_id(profile.name) if len(modes) > 1 else ""

@@ -22,6 +22,13 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--think-ms", type=int, help="pause between a user's requests")
     p.add_argument("--start", choices=tuple(profiles.STARTS),
                    help="how each level's service starts: cold, aot (JVM with its AOT cache), warm")
+    add_tuned_argument(p)
+
+
+def add_tuned_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tuned", action="store_true",
+                   help=f"each service at its tuned settings, its [{profiles.TUNED}.<service>] table of profiles.toml "
+                        "(make tune prints them); default: the shipped settings")
 
 
 def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
@@ -35,7 +42,7 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
         "scenario": args.scenario,
         "think_ms": args.think_ms,
         "start": args.start,
-    })
+    }, tuned=args.tuned)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -24,9 +24,11 @@ from bankbench.analyse import (
     narrative,
     runs,
     sensitivity,
+    stats,
+    tuned,
 )
 from bankbench.analyse.findings import START_NAMES, Findings, p99_by_start
-from bankbench.analyse.formatting import markdown
+from bankbench.analyse.formatting import markdown, with_interval
 from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.load import profiles
@@ -82,6 +84,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *first_screen(findings, out_dir),
         *starts_section(selected),
         *capacity_section(findings, verdict, out_dir),
+        *tuned_sections(single),
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
         # The overload question (issue 34) comes here, once its runs exist.
@@ -150,6 +153,32 @@ def starts_section(selected: list[Run]) -> list[str]:
         parts += [f"Profile {family}:\n\n{starts}", markdown(table)]
     return parts
 
+
+
+def tuned_sections(selected: list[Run]) -> list[str]:
+    """Each service's capacity at the shipped and at the tuned settings side by side, naming the
+    tuned settings (bankbench.analyse.tuned.pairs), where capacity runs of both are shown."""
+    found = tuned.pairs(selected)
+    if not found:
+        return []
+
+    def rate(figure: stats.Figure) -> str:
+        return with_interval(figure.value, figure.low, figure.high)
+
+    table = pd.DataFrame([{
+        "service": pair.service, "CPUs": pair.placement, "capacity it/s, shipped": pair.shipped.rate_text(),
+        "capacity it/s, tuned": pair.tuned.rate_text(), "req/s, shipped": rate(pair.shipped.throughput),
+        "req/s, tuned": rate(pair.tuned.throughput), "tuned settings": tuned.settings_text(pair.settings)}
+        for pair in found])
+    runs_text = "; ".join(sorted({f"`{shipped}` and `{at_tuned}`" for shipped, at_tuned in (p.runs for p in found)}))
+    return ["\n\n".join([
+        "## Capacity at the shipped and at the tuned settings",
+        "Each service's capacity (`make capacity`) with the settings it ships with, and with the settings "
+        "`make tune` found at its capacity rate, one knob at a time (`TUNED=1`: its `[tuned.<service>]` table "
+        "in profiles.toml, named in the last column; the environment is what it adds to the service's). "
+        f"Each is a search of its own, taken at different times (runs {runs_text}): read a difference "
+        "smaller than the machine's drift between runs (10-30 % here) as within noise. The verdict above "
+        "reads the shipped settings.", markdown(table)])]
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:
     """Capacity and cost: how the capacity was searched, its chart, the projection."""
