@@ -81,8 +81,8 @@ def test_no_smaller_level_is_the_peak_beside_one_the_generator_capped() -> None:
     text = narrative.reading(summary(levels, {("go", 2000, repeat) for repeat in (1, 2, 3)}, model="sustained"))
     assert "Throughput peaked for go" not in text
     assert ("The load generator, not go, was the limit at 2,000 users (at least 2244 req/s there), so go's peak "
-            "throughput is not known; with the load generator holding up, its highest median was 1833 req/s with "
+            "throughput is not known; with the load generator holding up, its highest median was 1833 req/s at "
             "500 users.") in text
     assert "At 2,000 users (median [95 % interval] of every repeat unless said), go served at least 2244 req/s, " \
            "where the load generator was the limit; java served 811 [751-1217] req/s" in text
-    assert "Throughput peaked for java at 1466 req/s with 500 users" in text
+    assert "Throughput peaked for java at 1466 req/s at 500 users" in text

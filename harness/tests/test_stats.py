@@ -151,5 +151,5 @@ def test_a_pool_size_is_named_best_only_beyond_noise() -> None:
 def test_an_open_model_load_reads_as_a_rate() -> None:
     """Users only for the closed and article models: an open model's load is iterations/s."""
     text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="open"))
-    assert "At 2,000 iterations/s (median [95 % interval])" in text and " users" not in text
+    assert "At 2,000 iterations/s (median [95 % interval] of every repeat unless said)" in text and " users" not in text
     assert "users" in narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="article"))
