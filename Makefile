@@ -5,7 +5,8 @@
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, SERVICE, USERS, RATE, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|service-alone|shared or a
-# comma list of them, a run each (see README.md).
+# comma list of them, a run each, TUNED=1 (each service at its [tuned.<service>] settings of profiles.toml,
+# from make tune) (see docs/benchmarks.md).
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -33,7 +34,7 @@ PROFILE_ARGS = --profile $(PROFILE) $(if $(SERVICE),--service $(SERVICE)) \
 	$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) \
 	$(if $(REPEAT),--repeat $(REPEAT)) \
 	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS)) \
-	$(if $(START),--start $(START)) $(if $(RATE),--rate $(RATE))
+	$(if $(START),--start $(START)) $(if $(RATE),--rate $(RATE)) $(if $(filter 1,$(TUNED)),--tuned)
 # The knobs of a benchmark, one list for every environment: `make bench` and `make aws-bench`
 # both pass exactly these (harness/tests/test_knobs.py checks).
 BENCH_KNOBS = $(PROFILE_ARGS) \
@@ -126,10 +127,14 @@ overload: ## past capacity: each warm service at 0.5x, 2x, 0.5x its capacity (RA
 	$(MAKE) bench PROFILE=overload
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
 	$(MAKE) bench PROFILE=placement
-capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there (CAPACITY_MIN=90 each)
+capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there under the first (CAPACITY_MIN=90 each)
 	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
-		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
+		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
+		$(if $(filter 1,$(TUNED)),--tuned)
 	$(PY) -m bankbench report
+tune: doctor venv build jmeter-install gatling-install ## per service at its capacity rate (CPU_PLACEMENT=service-alone): pool, then collector or GOGC, one at a time; prints [tuned.*] for profiles.toml (TUNE_MIN=120)
+	$(PY) -m bankbench tune $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
+		$(if $(TUNE_MIN),--budget-min $(TUNE_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
@@ -149,7 +154,7 @@ compare: venv ## each service and level of run B against run A, with intervals: 
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=<run dir> B=<run dir>" >&2; exit 2; }
 	$(PY) -m bankbench compare $(A) $(B)
 
-report: venv ## render results/report/ from the latest run of each profile (RUNS="dir ..." to choose)
+report: venv ## render results/report/ from the runs results/published.csv lists (RUNS="dir ..." to choose)
 	$(PY) -m bankbench report $(if $(RUNS),--runs $(RUNS))
 report-html: venv ## the report and the executed notebook as results/report/results.html (not in git; minutes)
 	$(PY) -m bankbench report --html $(if $(RUNS),--runs $(RUNS))
@@ -176,5 +181,6 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
-	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity quick-bench fuzz connections \
-	plan calibrate summarize compare report report-html clean-raw compose-file newcomer offline-images images jmeter-gui
+	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity tune quick-bench \
+	fuzz connections plan calibrate summarize compare report report-html clean-raw compose-file newcomer offline-images \
+	images jmeter-gui

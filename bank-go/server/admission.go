@@ -8,7 +8,7 @@ import (
 
 // retryAfter is the Retry-After header of a request refused by the
 // admission limit, in seconds: the requests held drain well within it at
-// the rates the service serves (README, Configuration).
+// the rates the service serves (docs/configuration.md).
 const retryAfter = "1"
 
 // admit hands next at most limit requests at once, running or waiting for

@@ -25,6 +25,7 @@ VERBS = {
     "bench": ("commands.bench", "run a benchmark profile, level by level"),
     "capacity": ("commands.capacity",
                  "per service, the highest rate that holds a p99 target, and the smallest heap there"),
+    "tune": ("commands.tune", "per service, at its capacity rate, the best pool and runtime settings"),
     "aws": ("commands.aws", "the benchmark on AWS ECS: up, push, bench, down, cost"),
     "summarize": ("commands.summarize",
                   "compute summary.json/summary.csv of runs and print the comparison"),

@@ -9,6 +9,7 @@ touching the repository's).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -44,6 +45,9 @@ class Entry:
     # The memory (RSS) it may use beyond its heap's cap, MB, or in all where nothing caps its
     # heap (services.yaml says why each figure): the overload profile checks it.
     memory_mb: int | None = None
+    # make tune's knobs beyond the pool: knob -> {value's name -> the environment it sets}, the
+    # shipped value first.
+    tune: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
     def memory_bound_mb(self, heap_cap_mb: float | None) -> float | None:
         """The most memory it may use with its heap capped at `heap_cap_mb` (None: no cap);
@@ -55,6 +59,17 @@ class Entry:
         if not self.heap:
             raise UserError(f"{self.name}: its entry in {path().name} has no `heap`: its heap cannot be set")
         return {self.heap["variable"]: self.heap["value"].format(mb=mb)}
+
+
+def combine(*envs: dict[str, str] | None) -> dict[str, str]:
+    """A service's environments one after the other: a variable that several set holds their
+    values joined by a space, in order, as options (JAVA_OPTS, where the later win on java's
+    command line: a tuned collector, then a heap sweep's -Xmx)."""
+    combined: dict[str, str] = {}
+    for env in envs:
+        for name, value in (env or {}).items():
+            combined[name] = f"{combined[name]} {value}" if name in combined else value
+    return combined
 
 
 def path() -> Path:
@@ -122,11 +137,23 @@ def _metrics(declared: str | dict) -> dict[str, str]:
     return {key: names[key] for key in series if names.get(key)}
 
 
+def _knobs(declared: object) -> dict[str, dict[str, dict[str, str]]]:
+    """An entry's `tune`: each knob's values by name, each the environment it sets."""
+    if not isinstance(declared, dict) or not all(
+            isinstance(values, dict) and values and all(re.fullmatch(r"[A-Za-z0-9]+", str(value))
+                                                        and isinstance(env, dict) for value, env in values.items())
+            for values in declared.values()):
+        raise ValueError("tune needs knobs of values named with letters and digits, each an environment")
+    return {str(knob): {str(value): {str(k): str(v) for k, v in env.items()} for value, env in values.items()}
+            for knob, values in declared.items()}
+
+
 def _entry(name: str, fields: dict) -> Entry:
     entry = Entry(name=name, **{**fields, "artifact": paths.ROOT / fields["artifact"],
                                 "metrics": _metrics(fields["metrics"]),
                                 "hardening": tuple(fields.get("hardening", ())),
-                                "environment": {k: str(v) for k, v in fields.get("environment", {}).items()}})
+                                "environment": {k: str(v) for k, v in fields.get("environment", {}).items()},
+                                "tune": _knobs(fields.get("tune", {}))})
     if entry.runtime not in RUNTIMES:
         raise ValueError(f"runtime must be one of {RUNTIMES}")
     if entry.profiler not in PROFILERS:

@@ -261,7 +261,7 @@ def synthetic(rows: list[tuple[str, int, int, int, float, bool]], valid: bool = 
     `valid` by the load generator's verdict."""
     frame = pd.DataFrame(rows, columns=["service", "users", "pool", "repeat", "overall.throughput_rps", "money_ok"])
     return frame.assign(**{"overall.p50_ms": 1.0, "overall.p99_ms": 2.0, "overall.error_pct": 0.0,
-                           "pg_max_connections": 100, summaries.VALID: valid})
+                           "pg_max_connections": 100, "model": "article", summaries.VALID: valid})
 
 
 def test_comparison_table_marks_failed_and_shows_pools() -> None:
@@ -272,8 +272,8 @@ def test_comparison_table_marks_failed_and_shows_pools() -> None:
     ])
     lines = repeats.comparison_table(summary).splitlines()
     assert lines[0].split()[:3] == ["users", "pool", "go"]
-    assert "1000 [900-1100]" in lines[2] and "FAILED" in lines[2]
-    assert lines[3].split()[:3] == ["100", "200", "50.0"]
+    assert "1000 [900-1100]" in lines[2] and "r1 800 FAILED" in lines[2]
+    assert lines[3].split()[:6] == ["100", "200", "1", "of", "1", "50.0"]
     invalid = synthetic([("go", 100, 10, 1, 900.0, True)], valid=False)
     assert "INVALID" in repeats.comparison_table(pd.concat([summary, invalid], ignore_index=True)).splitlines()[2]
 

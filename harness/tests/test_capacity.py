@@ -75,9 +75,11 @@ def test_the_budget_bounds_it(searched) -> None:
 def test_the_report_starts_with_the_verdict(searched, tmp_path: Path) -> None:
     run_dir = searched[0]
     (go,) = capacity_figures.figures(runs.load_run(run_dir))
-    assert (go.rate, go.heap_mb) == (20, 64) and go.cpu_ms.value > 0 and go.rss_heap_mb.value > 0
+    assert (go.rate, go.heap.heap_mb) == (20, 64) and go.cpu_ms.value > 0 and go.rss_heap_mb.value > 0
     readme = report.build([run_dir], tmp_path).read_text()
-    verdict = readme.index("## Verdict")
-    assert readme.index("## ") == verdict < readme.index(f"## Run `{run_dir.name}`")  # the first section
-    assert readme.index("| service", verdict) < readme.index("What a request costs", verdict)  # the table first
-    assert "projected $ per 1M requests, m5.large" in readme and "RSS vs heap" in readme
+    first_screen = readme[:readme.index("\n## ")]
+    row = next(line for line in first_screen.splitlines() if line.startswith("| go "))
+    assert "≥ 20 (top rate tried), 2 of 2" in row and "at 64 MB, 2 of 2" in row  # capacity; RSS at the heap
+    assert readme.index("## Capacity and cost") < readme.index("## Memory")
+    page = (tmp_path / "runs" / f"{run_dir.name}.md").read_text()
+    assert "projected $ per 1M requests, m5.large" in page and "RSS vs heap" in page

@@ -19,7 +19,7 @@ from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
 from bankbench.load import histograms, profiles
 from bankbench.measure import manifest
-from bankbench.publish import charts, report
+from bankbench.publish import charts, pages, report
 from bankbench.system import processes
 
 STARTED_MS = 1_795_000_000_000
@@ -80,11 +80,12 @@ def test_a_phased_profile_without_rates_has_no_levels() -> None:
 
 # --- the base rate ----------------------------------------------------------------------------------
 
-def capacity_run(root: Path, name: str, mode: str, found: dict[str, int | None]) -> None:
-    """A complete make capacity run under `root` whose searches found `found`."""
+def capacity_run(root: Path, name: str, mode: str, found: dict[str, int | None], tuned: dict | None = None) -> None:
+    """A complete make capacity run under `root` whose searches found `found` (at `tuned`: TUNED=1)."""
     run = root / name
     run.mkdir(parents=True)
-    (run / "manifest.json").write_text(json.dumps({"settings": {"cpu_placement": {"mode": mode}}}))
+    (run / "manifest.json").write_text(json.dumps({"settings": {"cpu_placement": {"mode": mode},
+                                                                "profile": {"tuned": tuned}}}))
     (run / "capacity.json").write_text(json.dumps({"services": {
         service: {"probes": [], "rate": {"found": rate}} for service, rate in found.items()}}))
 
@@ -120,6 +121,13 @@ def test_else_the_newest_capacity_run_says_its_placement(capacity_runs: Path) ->
                                   "none ran under this run's shared")
 
 
+def test_a_capacity_run_at_other_settings_is_passed_over(capacity_runs: Path) -> None:
+    tuned = {"go": {"pool": 16, "env": {"GOGC": "200"}}}
+    capacity_run(capacity_runs, "20261104T000000Z-native-capacity", "split", {"go": 900}, tuned=tuned)
+    assert with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "split").rates == {"go": 400}
+    assert capacity_figures.newest_capacities("split", tuned=True)[0] == {"go": 900}
+
+
 def test_a_service_whose_search_found_no_rate_needs_the_knob(capacity_runs: Path) -> None:
     with pytest.raises(UserError, match=r"no base rate for java .* pass RATE="):
         with_base_rates(profiles.load("overload", {"services": ["go", "java"]}), None, "service-alone")
@@ -144,10 +152,9 @@ def test_the_knob_is_refused_for_a_profile_without_phases() -> None:
 
 
 def test_plan_prints_the_base_rates(capacity_runs: Path, capsys: pytest.CaptureFixture) -> None:
-    args = argparse.Namespace(profile="overload", service="go", users=None, pool=None, repeat=None,
-                              duration=None, warmup=None, scenario=None, think_ms=None, start=None,
-                              rate=120, json=False)
-    plan.main(args)
+    parser = argparse.ArgumentParser()
+    plan.add_arguments(parser)
+    plan.main(parser.parse_args(["--profile", "overload", "--service", "go", "--rate", "120"]))
     out = capsys.readouterr().out
     assert "base rates: go 120 iterations/s (RATE=120, for every service)" in out and "go-u120-p95-r1" in out
 
@@ -312,18 +319,19 @@ def overload_run(tmp_path: Path) -> runs.Run:
     return runs.load_run(run_dir)
 
 
-def test_the_report_section_has_the_table_and_a_chart_per_service(overload_run: runs.Run, tmp_path: Path) -> None:
-    charts_dir = tmp_path / "charts"
-    charts_dir.mkdir()
-    (section,) = report.overload_sections([overload_run], charts_dir)
-    assert section.startswith(f"## Past capacity: run `{overload_run.id}` (profile overload)")
-    assert "0.5x for 5 s, 2x for 5 s, 0.5x for 20 s" in section and "go 10 iterations/s (RATE=10" in section
+def test_the_run_page_has_the_table_and_a_chart_per_service(overload_run: runs.Run, tmp_path: Path) -> None:
+    (tmp_path / pages.CHARTS_DIR).mkdir()
+    section = "\n\n".join(pages.overload_section(overload_run, tmp_path))
+    assert section.startswith("## Past capacity\n\nEach service, warm, got arrivals at 0.5x for 5 s, 2x for 5 s, "
+                              "0.5x for 20 s of its base rate")
+    assert "go 10 iterations/s (RATE=10" in section
     row = next(line for line in section.splitlines() if line.startswith("| go "))
     assert [cell.strip() for cell in row.strip("|").split("|")] == [
         "go", "go-u10-p95-r1", "10", "120", "512", "50.0", "800", "200, 503", "2", "ok", "no", "yes"]
-    assert f"]({report.CHARTS_DIR}/{overload_run.id}-go-u10-p95-r1-overload.png)" in section
-    assert (charts_dir / f"{overload_run.id}-go-u10-p95-r1-overload.png").stat().st_size > 10_000
-    assert report.overload_sections([], charts_dir) == []
+    chart = f"{pages.CHARTS_DIR}/{overload_run.id}-go-u10-p95-r1-overload.png"
+    assert f"](../{chart})" in section  # from the page, under runs/
+    assert (tmp_path / chart).stat().st_size > 10_000
+    assert report.overload_section([]) == []
 
 
 def test_the_load_generator_is_judged_on_the_arrivals_of_all_phases(overload_run: runs.Run) -> None:
@@ -350,5 +358,10 @@ def test_the_timeline_chart_shares_its_time_axis_and_marks_the_bounds(tmp_path: 
 
 
 def test_the_whole_report_builds_with_an_overload_run(overload_run: runs.Run, tmp_path: Path) -> None:
-    readme = report.build([overload_run.path], tmp_path / "report").read_text()
-    assert readme.count("## Past capacity") == 1 and f"## Run `{overload_run.id}`" in readme
+    out = tmp_path / "report"
+    readme = report.build([overload_run.path], out).read_text()
+    section = readme.split("## Past capacity", 1)[1].split("\n## ", 1)[0]
+    assert f"[`{overload_run.id}`](runs/{overload_run.id}.md) (profile overload)" in section
+    assert "| go " in section and ".png" not in section  # the table; the charts are on the page
+    page = (out / pages.PAGES_DIR / f"{overload_run.id}.md").read_text()
+    assert page.count("## Past capacity") == 1 and f"{overload_run.id}-go-u10-p95-r1-overload.png" in page

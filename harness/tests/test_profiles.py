@@ -1,17 +1,19 @@
-"""Profiles and levels: parsing profiles.toml, overrides, the level matrix."""
+"""Profiles and levels: parsing profiles.toml, overrides, the level matrix, TUNED's tables."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.load import profiles
 
 
 @pytest.mark.parametrize("name", ["smoke", "local", "pool", "article", "article-aot", "article-warm", "placement",
-                                  "sustained", "open", "efficiency", "capacity"])
+                                  "sustained", "open", "efficiency", "capacity", "tune"])
 def test_every_profile_loads(name: str) -> None:
     p = profiles.load(name)
     assert p.users and p.pools and p.model in profiles.MODELS
@@ -118,3 +120,54 @@ def test_int_list() -> None:
     assert profiles.int_list("") is None
     with pytest.raises(UserError):
         profiles.int_list("10,x")
+
+
+TABLES = """
+[tuned.go]  # make tune, run 20261201T000000Z-native-tune
+pool = 16
+env = { GOGC = "200", GOMEMLIMIT = "64MiB" }
+"""
+
+
+def with_tables(tmp_path: Path, tables: str = TABLES) -> Path:
+    path = tmp_path / "profiles.toml"
+    path.write_text(paths.PROFILES.read_text() + tables)
+    return path
+
+
+def test_tuned_levels_run_at_their_tables_settings(tmp_path: Path) -> None:
+    """TUNED=1: each service at the pool and environment of its [tuned.<service>] table, recorded in
+    the profile (the manifest's) and in each level; without it the same file runs as shipped."""
+    path = with_tables(tmp_path)
+    tuned = profiles.load("capacity", {"services": ["go"], "users": [100]}, path=path, tuned=True)
+    level = profiles.levels(tuned)[0]
+    assert (level.id, level.pool, level.service_env()) == (
+        "go-u100-p16-tuned-r1", 16, {"GOGC": "200", "GOMEMLIMIT": "64MiB"})
+    assert level.as_dict()["settings_tag"] == "tuned"
+    assert json.loads(json.dumps(tuned.__dict__))["tuned"] == {
+        "go": {"pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"}}}
+    shipped = profiles.levels(profiles.load("capacity", {"services": ["go"], "users": [100]}, path=path))[0]
+    assert (shipped.id, shipped.service_env(), shipped.profile.tuned) == ("go-u100-p95-r1", {}, {})
+
+
+def test_tuned_needs_a_table_for_every_service_it_runs(tmp_path: Path) -> None:
+    path = with_tables(tmp_path)
+    with pytest.raises(UserError, match=r"no \[tuned.<service>\] table for java, java-virtual: run `make tune`"):
+        profiles.load("capacity", path=path, tuned=True)
+    with pytest.raises(UserError, match=r"no .* table for go"):
+        profiles.load("capacity", {"services": ["go"]}, tuned=True, path=with_tables(tmp_path, ""))
+
+
+def test_tuned_sets_the_pool_itself(tmp_path: Path) -> None:
+    path = with_tables(tmp_path)
+    for name, overrides in (("capacity", {"services": ["go"], "pools": [95]}), ("pool", {"services": ["go"]})):
+        with pytest.raises(UserError, match="runs each service at its tuned pool"):
+            profiles.load(name, overrides, path=path, tuned=True)
+
+
+@pytest.mark.parametrize("table", ['pool = "16"\nenv = {}', "pool = 16", 'pool = 0\nenv = {}',
+                                   'pool = 16\nenv = { GOGC = 200 }', 'pool = 16\nenv = {}\nheap = 64'])
+def test_a_malformed_table_is_refused(tmp_path: Path, table: str) -> None:
+    path = with_tables(tmp_path, f"\n[tuned.go]\n{table}\n")
+    with pytest.raises(UserError, match=r"\[tuned.go\] needs `pool`"):
+        profiles.load("capacity", {"services": ["go"]}, path=path, tuned=True)

@@ -17,7 +17,7 @@ from bankbench import paths
 from bankbench.analyse import capacity_figures, stats, summaries
 from bankbench.analyse.projection import Assumptions, Basis, Span, catalog, preferred, project
 from bankbench.analyse.runs import Run
-from bankbench.publish import report, tables
+from bankbench.publish import pages, tables
 
 NO_INTERVAL = Span(0.14, math.nan, math.nan)
 AMD = {"cpu_model": "AMD EPYC", "cores": 2}
@@ -120,8 +120,8 @@ def test_the_report_labels_the_table_a_projection(instances: dict, local: Assump
     assert table.iloc[0].tolist() == ["go", "m5.large", "0.1 [0.08-0.125]", "10,000 [8,000-12,500]", "1",
                                       "0.096", "0.00133 [0.00107-0.00167]"]
     assert table.iloc[3, -1] == "0.00187"  # no interval, none shown
-    section = report.projection_section(shown, local)
-    assert section[0] == "### Projected cost per million requests on m5.large and c5d.large"
+    section = pages.projection_section(shown, local)
+    assert section[0] == "## Projected cost per million requests on m5.large and c5d.large"
     assert section[1].startswith("A projection, not a measurement")
     assert "| headroom" in section[3]
 
@@ -135,7 +135,7 @@ def test_an_aws_efficiency_run_replaces_the_capacity_run_as_the_basis(tmp_path: 
                                                               "services": {}}))
     native = Run(searched, {"run_id": searched.name, "env": "native", "machine": AMD}, pd.DataFrame())
     found = [capacity_figures.Capacity("go", 300, None, False, True, *[stats.Figure(0.2, 0.1, 0.3, "", ())] * 5,
-                                       None, None, stats.Figure(math.nan, math.nan, math.nan, "", ()))]
+                                       None, None, None, stats.Figure(math.nan, math.nan, math.nan, "", ()))]
     rows = [{"service": "go", "users": rate, "money_ok": True, summaries.VALID: valid, "overall.p99_ms": p99,
              "overall.error_pct": 0.0, "efficiency.service_cpu_ms_per_request": cpu}
             for rate, p99, valid, cpu in ((100, 5, True, 0.11), (200, 9, True, 0.10), (400, 20, False, 0.05),

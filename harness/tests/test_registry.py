@@ -46,6 +46,9 @@ def test_a_dialect_or_own_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     ({"metrics": "go", "heap": {"variable": "X", "value": "64"}}, "heap needs a variable and a value with {mb}"),
     ({"metrics": "go", "memory_mb": "512 MB"}, "memory_mb must be a whole number"),
     ({"metrics": "go", "memory_mb": 0}, "memory_mb must be a whole number"),
+    ({"metrics": "go", "tune": {"GOGC": {"GOGC-100": {"GOGC": "100"}}}}, "tune needs knobs of values named"),
+    ({"metrics": "go", "tune": {"GOGC": {}}}, "tune needs knobs"),
+    ({"metrics": "go", "tune": {"GOGC": ["100"]}}, "tune"),
 ])
 def test_malformed_entries_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        fields: dict, complaint: str) -> None:

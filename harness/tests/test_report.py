@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from bankbench import cli, registry
 from bankbench.analyse import formatting, narrative, repeats, runs, summaries
 from bankbench.analyse.rawdata import SERVICE_METRICS
-from bankbench.publish import charts, report, tables
+from bankbench.publish import charts, pages, report, tables
 
 from test_analysis import FIXTURES, RUN_ID, check_golden
 
@@ -45,24 +45,27 @@ def run(run_dir: Path) -> runs.Run:
 def built(run_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The report folder, notebook executed."""
     out = tmp_path_factory.mktemp("report")
-    (out / "charts").mkdir()
-    (out / "charts" / "stale.png").write_text("from an earlier build")
+    for owned, stale in (("charts", "stale.png"), ("runs", "stale.md")):
+        (out / owned).mkdir()
+        (out / owned / stale).write_text("from an earlier build")
     report.build([run_dir], out, execute_notebook=True)
     return out
 
 
 @pytest.mark.integration
-def test_readme_sections_and_charts(built: Path) -> None:
-    readme = (built / "README.md").read_text()
-    for heading in ("## Run `20261122T013000Z-native-article` (profile article)", "### Setup",
-                    "### Money check", "### Side by side", "### Charts", "### Levels",
-                    "### Request labels at 10,000 users", "### Then and now"):
-        assert heading in readme
-    images = re.findall(r"!\[[^\]]+\]\((charts/[^)]+\.png)\)", readme)
+def test_a_page_per_run_with_its_sections_and_charts(built: Path) -> None:
+    assert [p.name for p in (built / "runs").iterdir()] == [f"{RUN_ID}.md"]  # the stale page gone
+    page = (built / "runs" / f"{RUN_ID}.md").read_text()
+    for heading in (f"# Run `{RUN_ID}` (profile article)", "## Setup", "## Money check", "## Side by side",
+                    "## Charts", "## Levels", "## Request labels at 10,000 users", "## Then and now"):
+        assert page.count(f"{heading}\n") == 1, heading
+    images = re.findall(r"!\[[^\]]+\]\(\.\./(charts/[^)]+\.png)\)", page)
     assert len(images) == len(CHARTS)  # no pool sweep here
     assert sorted(p.name for p in (built / "charts").iterdir()) == sorted(Path(i).name for i in images)
-    assert "other hardware" in readme and "Fixture CPU 2.0 GHz, 2 cores" in readme
-    assert "| java-u4000-p95-r1 |" in readme  # the failed money check, with what it found
+    assert "other hardware" in page and "Fixture CPU 2.0 GHz, 2 cores" in page
+    assert "| java-u4000-p95-r1 |" in page  # the failed money check, with what it found
+    readme = (built / "README.md").read_text()
+    assert f"[`{RUN_ID}`](runs/{RUN_ID}.md)" in readme and "## Setup" not in readme
 
 
 @pytest.mark.integration
@@ -77,11 +80,14 @@ def test_notebook_executed_to_html(built: Path) -> None:
 
 def test_levels_table_golden(run: runs.Run) -> None:
     table = tables.levels(run.summary)
-    java = table[(table["service"] == "java") & (table["users"] == 4000)].iloc[0]
-    assert java["requests"] == "20 (1 FAILED, 1 INVALID)" and java["p50 ms"] == "63.0"  # r2 alone
-    assert java["load generator"] == "INVALID r3: JMeter short of CPU (180 % of a core, the machine 95 % busy)"
-    go = table[(table["service"] == "go")].set_index("users")["errors by status"]
-    assert go.to_dict() == {4000: "503: 1", 10000: "503: 2; assertion: 1; no response: 1"}
+    # java at 4,000 users: r1 failed its money check, r3 was invalid: a row per repeat, no median of r2 alone
+    java = table[(table["service"] == "java") & (table["users"] == 4000)]
+    assert java[["repeats", "p50 ms", "load generator"]].values.tolist() == [
+        ["r1 FAILED", "31.5", "ok"], ["r2", "63.0", "ok"],
+        ["r3 INVALID", "10.5", "INVALID: JMeter short of CPU (180 % of a core, the machine 95 % busy)"]]
+    go = table[(table["service"] == "go")].set_index("users")
+    assert go["repeats"].to_dict() == {4000: "2 of 2", 10000: "1 of 1"}
+    assert go["errors by status"].to_dict() == {4000: "503: 1", 10000: "503: 2; assertion: 1; no response: 1"}
     check_golden("levels.md", formatting.markdown(table) + "\n")
 
 
@@ -104,23 +110,26 @@ def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
 def test_reading_is_computed(run: runs.Run) -> None:
     text = narrative.reading(run.summary)
     assert "FAILED after java-u4000-p95-r1 (1 of 7 levels)" in text
-    assert ("At 10,000 users (median [95 % interval]), go served 2.02 [2.00-2.02] req/s with a p99 of "
-            "396 [320-400] ms and 20.0 % errors") in text
+    assert ("At 10,000 users (median [95 % interval] of every repeat unless said), go served 2.02 [2.00-2.02] "
+            "req/s with a p99 of 396 [320-400] ms and 20.0 % errors") in text
     # 2.041 vs 2.020 req/s, one repeat each at two samples every second: no difference to tell
-    assert "Throughput there was within noise between the services (java's was 1.01 times go's" in text
-    assert "Throughput peaked for go at 2.09 req/s with 4,000 users; at 10,000 users it was within noise" in text
-    assert ("The load generator did not hold up at 1 of 7 levels, which are INVALID and left out of every "
-            "figure, chart and comparison (java-u4000-p95-r3: JMeter short of CPU (180 % of a core, the "
-            "machine 95 % busy))") in text
-    assert ("at 10,000 users (median of the repeats) were go 2 x 503, 1 x assertion, 1 x no response; "
-            "java 1 x 503") in text
+    assert "Throughput there was within noise between the services: java's 1.01× higher than go's" in text
+    assert "Throughput peaked for go at 2.09 req/s at 4,000 users; at 10,000 users it was within noise" in text
+    # java at 4,000 users: r1 failed its money check, r3 was invalid; the median of r2 says so
+    assert ("Throughput peaked for java at 2.08 req/s at 4,000 users (median of 1 of 3 repeats: 1 FAILED, "
+            "1 INVALID)") in text
+    assert ("The load generator did not hold up at 1 of 7 levels, which are INVALID: left out of every "
+            "median, chart and comparison, and shown repeat by repeat in the tables (java-u4000-p95-r3: JMeter "
+            "short of CPU (180 % of a core, the machine 95 % busy))") in text
+    assert ("at 10,000 users (median of every repeat unless said) were go 2 x 503, 1 x assertion, 1 x no "
+            "response; java 1 x 503") in text
     assert ("By their own metrics at 10,000 users, go had 4.44 requests waiting for a connection on "
             "average (2.00 ms per acquire, 7 acquire timeouts) and spent 4.00 % of the time in GC") in text
     assert "The widest 95 % interval of throughput spanned" in text
 
 
 def test_charts_label_axes_and_keep_service_colours(run: runs.Run) -> None:
-    figures = report.run_charts(run)
+    figures = pages.run_charts(run)
     assert list(figures) == CHARTS
     for name, figure in figures.items():
         assert figure.get_suptitle(), name
@@ -150,7 +159,7 @@ def test_errors_by_status_chart_stacks_the_answers(run: runs.Run) -> None:
 
 
 def test_service_over_time_shows_the_chosen_levels(run: runs.Run) -> None:
-    figure = report.run_charts(run)["service-timeline"]
+    figure = pages.run_charts(run)["service-timeline"]
     assert "go-u10000-p95-r1, java-u10000-p95-r1" in figure.get_suptitle()
     throughput, pool = figure.axes[:2]
     assert [line.get_linestyle() for line in pool.get_lines()] == ["-", "--", "-", "--"]  # active, waiting
@@ -162,17 +171,17 @@ def test_a_run_without_service_metrics_has_no_such_charts(run_dir: Path, tmp_pat
     for path in old.glob(f"levels/*/{SERVICE_METRICS}"):
         path.unlink()
     summaries.summarize_run(old, force=True)
-    figures = report.run_charts(runs.load_run(old))
+    figures = pages.run_charts(runs.load_run(old))
     assert list(figures) == [name for name in CHARTS if name not in ("pool-wait", "gc", "service-timeline")]
     assert "By their own metrics" not in narrative.reading(runs.load_run(old).summary)
 
 
 def test_cpu_profiles_are_linked(run_dir: Path, tmp_path: Path) -> None:
     copied = shutil.copytree(run_dir, tmp_path / "runs" / RUN_ID)
-    assert report.profiles_section(runs.load_run(copied), tmp_path / "report") == []
+    assert pages.profiles_section(runs.load_run(copied), tmp_path / "report") == []
     (copied / "levels" / "java-u10000-p95-r1" / "flamegraph.html").write_text("<html></html>")
-    heading, _, links = report.profiles_section(runs.load_run(copied), tmp_path / "report")
-    assert heading == "### CPU profiles"
+    heading, _, links = pages.profiles_section(runs.load_run(copied), tmp_path / "report")
+    assert heading == "## CPU profiles"
     assert links == f"- [java-u10000-p95-r1](../runs/{RUN_ID}/levels/java-u10000-p95-r1/flamegraph.html)"
 
 
@@ -186,7 +195,7 @@ def legend_entries(figure: Figure) -> dict[str, Artist]:
 def test_pool_sweep_marks_max_connections() -> None:
     summary = pd.DataFrame({
         "service": ["go", "go", "java", "java"], "users": 1000, "pool": [50, 200, 50, 200],
-        "repeat": 1, "money_ok": True, "loadgen.valid": True, "pg_max_connections": 100,
+        "repeat": 1, "model": "sustained", "money_ok": True, "loadgen.valid": True, "pg_max_connections": 100,
         "overall.throughput_rps": [900.0, 300.0, 850.0, 200.0], "overall.error_pct": [0.0, 40.0, 0.0, 55.0],
     })
     figure = charts.pool_sweep(repeats.aggregate_levels(summary))
@@ -204,7 +213,7 @@ def test_summarize_command(run_dir: Path, capsys: pytest.CaptureFixture) -> None
 def test_report_command_without_notebook(run_dir: Path, tmp_path: Path) -> None:
     assert cli.main(["report", "--runs", str(run_dir), "--out", str(tmp_path)]) == 0
     assert (tmp_path / "README.md").exists() and not (tmp_path / "results.html").exists()
-    assert "`make report-html` writes it as results.html" in (tmp_path / "README.md").read_text()
+    assert "`make report-html` adds the same as results.html" in (tmp_path / "README.md").read_text()
 
 
 def test_same_database_work_section(run_dir: Path, tmp_path: Path) -> None:
@@ -212,11 +221,11 @@ def test_same_database_work_section(run_dir: Path, tmp_path: Path) -> None:
     from test_verify import faithful
 
     copied = shutil.copytree(run_dir, tmp_path / RUN_ID)
-    assert report.equivalence_text(runs.load_run(copied)) == (
+    assert pages.equivalence_text(runs.load_run(copied)) == (
         "Not checked: the run predates `make verify`.")
     (copied / "verify.json").write_text(json.dumps(
         {"requests_per_type": 20, "ok": True, "problems": [], "results": {"go": faithful()}}))
-    text = report.equivalence_text(runs.load_run(copied))
+    text = pages.equivalence_text(runs.load_run(copied))
     assert text.startswith("Checked before the first level (`make verify`, 20 requests per type")
     assert "| go        | transfer_insufficient_funds |      422 |" in text
 
@@ -234,7 +243,8 @@ def test_a_profile_run_in_two_environments_is_shown_side_by_side(run_dir: Path, 
     section = text.split(f"## Profile {manifest['profile']} in each environment", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| go ")]
     assert [row.split("|")[4].strip() for row in rows[:2]] == ["compose", "native"]
-    assert f"## Run `{compose_id}`" in text and f"## Run `{RUN_ID}`" in text
+    assert f"(runs/{compose_id}.md)" in text and f"(runs/{RUN_ID}.md)" in text
+    assert sorted(p.name for p in (tmp_path / "report" / "runs").iterdir()) == [f"{compose_id}.md", f"{RUN_ID}.md"]
 
 
 @pytest.mark.integration
@@ -261,12 +271,17 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
         **manifest, "run_id": run_id, "profile": "placement",
         "settings": {**manifest["settings"], "series": "s1", "profile": {"name": "placement", "base": "article"}}}))
     (table,) = tables.starts(runs.load_runs(runs.latest_per_profile(root))).values()
-    assert list(table.columns[:5]) == ["users", "service", "p99 ms cold", "p99 ms cold+AOT", "p99 ms warm"]
+    assert list(table.columns[:8]) == ["users", "service", "repeats cold", "repeats cold+AOT", "repeats warm",
+                                       "p99 ms cold", "p99 ms cold+AOT", "p99 ms warm"]
     go = table[table["service"] == "go"].iloc[0]
     assert go["p99 ms cold+AOT"] == "n/a" and go["p99 ms cold"] == go["p99 ms warm"] != "n/a"
+    assert (go["repeats cold"], go["repeats cold+AOT"]) == ("2 of 2", "n/a")
     text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
-    assert text.index("## ") == text.index("## Headline: profile article, cold, cold+AOT and warm")  # first
-    assert "a service in steady state" in text
+    assert text.index("## ") == text.index("## Cold vs warm")  # the first question, after the first screen
+    assert "a service in steady state" in text and "![p99 vs users by start" in text[:text.index("## ")]
+    first = text[:text.index("## ")].splitlines()
+    assert len(first) <= 60 and first[0].startswith("# ")
+    assert any(line.startswith("| go ") and "n/a: not a JVM" in line for line in first)
 
 
 @pytest.mark.integration
@@ -286,8 +301,9 @@ def test_crosscheck_runs_show_the_generators_side_by_side(run_dir: Path, tmp_pat
     selected = runs.load_runs(runs.latest_per_profile(root))
     assert tables.starts(selected) == {}  # one start: not a headline of starts
     (table,) = tables.crosscheck(selected).values()
-    assert list(table.columns) == ["users", "service", "p50 ms JMeter", "p50 ms Gatling", "p99 ms JMeter",
-                                   "p99 ms Gatling", "err % JMeter", "err % Gatling", "req/s JMeter", "req/s Gatling"]
+    assert list(table.columns) == ["users", "service", "repeats JMeter", "repeats Gatling", "p50 ms JMeter",
+                                   "p50 ms Gatling", "p99 ms JMeter", "p99 ms Gatling", "err % JMeter", "err % Gatling",
+                                   "req/s JMeter", "req/s Gatling"]
     assert (table["p99 ms JMeter"] == table["p99 ms Gatling"]).all()  # the same fixture under both
     text = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
     assert "## The load generators agree: profile crosscheck" in text

@@ -112,7 +112,7 @@ def test_a_verdict_that_changes_with_the_placement_reaches_the_headline() -> Non
     assert verdicts["p99 ms"].tolist() == ["go", "within noise", "java"]
     figures = tables.placement_figures(series)
     assert figures[["placement", "service"]].values.tolist()[:2] == [["split", "go"], ["split", "java"]]
-    assert figures["req/s"].iloc[0] == "2000 [1940-2060]" and figures["load generator invalid"].iloc[0] == "-"
+    assert figures["req/s"].iloc[0] == "2000 [1940-2060]" and figures["repeats"].iloc[0] == "3 of 3"
 
 
 def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_out() -> None:
@@ -122,7 +122,9 @@ def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_o
     assert sensitivity.sentence(series).endswith(
         "Left out, as the load generator did not hold up there: 2,000 users under shared.")
     assert tables.placement_verdicts(series)["p99 ms"].tolist() == ["go", "n/a (load generator invalid)"]
-    assert tables.placement_figures(series)["load generator invalid"].tolist()[2:] == ["3 of 3", "3 of 3"]
+    figures = tables.placement_figures(series)
+    assert figures["repeats"].tolist()[2:] == ["r1 INVALID", "r2 INVALID", "r3 INVALID"] * 2  # a row each
+    assert figures["req/s"].tolist()[2:5] == ["970", "1000", "1030"]  # go's, under a planned rate: no bound
 
 
 def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> None:
@@ -143,11 +145,15 @@ def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> No
                 summary.loc[java, column] *= 100
             summary.to_csv(copied / "summary.csv", index=False)
     readme = report.build(runs.latest_per_profile(root), tmp_path / "report").read_text()
-    assert "## Run `" not in readme  # the series' runs are shown in their section only
-    assert readme.split("\n\n")[1].startswith("**The verdict depends on the test bed")
-    section = readme.split("## Placement sensitivity: profile article (native)", 1)[1]
+    pages = sorted(p.name for p in (tmp_path / "report" / "runs").iterdir())
+    assert pages == [f"{RUN_ID.replace('0130', f'013{i}')}.md" for i in (1, 2)]  # a page per run of the series
+    first_screen = readme[:readme.index("\n## ")]
+    assert ("a verdict that holds whatever the placement: it changes with it (at 10,000 users, p99 ms: java "
+            "under split, go under service-alone)") in first_screen
+    section = readme.split("## Placement sensitivity", 1)[1]
     assert ("**The verdict changes with the CPU placement (split, service-alone): at 10,000 users, p99 ms: "
             "java under split, go under service-alone. Left out, as the load generator did not hold up "
             "there: 4,000 users under split; 4,000 users under service-alone.**") in section
-    assert "- `20261122T013200Z-native-article` (commit 0123456789ab): service-alone: CPUs." in section
-    assert "|  10,000 | service-alone | java      | 29715 [24000-30000] |    5.00 | 2.04 [2.00-2.04] |" in section
+    assert "[service-alone](runs/20261122T013200Z-native-article.md)" in section
+    assert "|  10,000 | service-alone | java      |     1 of 1 | 29715 [24000-30000] |    5.00 | 2.04 [2.00-2.04] |" \
+        in section

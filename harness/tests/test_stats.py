@@ -25,7 +25,7 @@ def synthetic_run(factor: dict[str, float], jitter: tuple[float, ...] = NOISE[0]
     for i, (service, scale) in enumerate(factor.items()):
         for repeat, off in enumerate(jitter[::-1] if i % 2 else jitter, 1):
             rows.append({"level_id": f"{service}-u2000-p95-r{repeat}", "service": service, "users": 2000,
-                         "pool": 95, "repeat": repeat, "money_ok": True, "loadgen.valid": True,
+                         "pool": 95, "repeat": repeat, "model": "article", "money_ok": True, "loadgen.valid": True,
                          "pg_max_connections": 100,
                          "overall.throughput_rps": 1000 * scale * off, "overall.p99_ms": 50 / scale / off,
                          "overall.error_pct": 0.0, "resources.loadgen_saturated": False,
@@ -82,8 +82,8 @@ def test_noise_names_no_winner() -> None:
 
 def test_a_real_difference_is_named() -> None:
     text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}))
-    assert "Throughput there was highest for java: 2.00 times go's (95 % interval 1.88-2.12, p 0.00)" in text
-    assert "The p99 there was lowest for java: 0.50 times go's (95 % interval 0.47-0.53, p 0.00)" in text
+    assert "Throughput there was highest for java: 2.00× higher than go's (95 % interval 1.88-2.12×, p 0.00)" in text
+    assert "The p99 there was lowest for java: 2.00× lower than go's (95 % interval 1.88-2.12×, p 0.00)" in text
     assert "within noise" not in text
 
 
@@ -102,6 +102,8 @@ def test_compare_two_runs() -> None:
     assert verdicts[("java", "req/s")] == "within noise"
     text = compare.table(before, faster)
     assert "A = before" in text and "B higher" in text and "over repeats" in text
+    short = faster.summary.assign(**{"loadgen.valid": faster.summary["repeat"] != 1})  # r1 of each invalid
+    assert "(2 of 3)" in compare.table(before, run(short, "short")) and "(2 of 3)" not in text
 
 
 def test_compare_needs_levels_in_common() -> None:
@@ -144,3 +146,10 @@ def test_a_pool_size_is_named_best_only_beyond_noise() -> None:
 
     assert "no pool size stood out beyond noise for go" in narrative.reading(sweep(1.0))
     assert "go did best with a pool of 10 (2000 req/s" in narrative.reading(sweep(2.0))
+
+
+def test_an_open_model_load_reads_as_a_rate() -> None:
+    """Users only for the closed and article models: an open model's load is iterations/s."""
+    text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="open"))
+    assert "At 2,000 iterations/s (median [95 % interval] of every repeat unless said)" in text and " users" not in text
+    assert "users" in narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="article"))

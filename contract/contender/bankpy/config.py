@@ -1,5 +1,5 @@
 """The settings, from the environment: the names and defaults of bank-go/config.go and
-bank-java's application.yaml (README.md, "Configuration")."""
+bank-java's application.yaml (docs/configuration.md)."""
 
 from __future__ import annotations
 

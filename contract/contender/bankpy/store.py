@@ -18,7 +18,7 @@ from bankpy.config import Config
 
 QUERIES = Path(__file__).resolve().parents[3] / "db" / "queries"
 CONNECT_TIMEOUT_S = 3  # as bank-go's connectTimeout and pgjdbc's connectTimeout
-QUERY_TIMEOUT = "10s"  # a database call is abandoned after 10 s (README, "Configuration")
+QUERY_TIMEOUT = "10s"  # a database call is abandoned after 10 s (docs/configuration.md)
 MAX_LIFETIME_S = 30 * 60  # psycopg_pool shortens each by up to 5 %, so they do not expire at once
 # A connection idle this long is checked (an empty query) before use: HikariCP's
 # aliveBypassWindowMs and bank-go's pingAfterIdle. A check is a round trip, so all pools check alike.

@@ -14,10 +14,10 @@ import pandas as pd
 from tabulate import tabulate
 
 from bankbench import paths
-from bankbench.analyse import projection, stats, summaries
+from bankbench.analyse import projection, repeats, stats, summaries
 from bankbench.analyse.formatting import significant, with_interval
 from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import CAPACITY_FILE, Run, find_runs, placement_of
+from bankbench.analyse.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
 
 FILE = CAPACITY_FILE  # in the run folder
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
@@ -25,6 +25,7 @@ MAX_ERROR_PCT = 0.1  # errors must stay under it
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
 PROJECTED_ON = ("m5.large", "c5d.large")  # the instances the verdict prices
 LOADGEN = "load generator"  # the miss of a level at which the load generator did not hold up
+HELD, MISSED, UNDECIDED = "held", "missed", "undecided"  # what a heap's probes say (Probed)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,22 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Probed:
+    """What the probes of one heap (None: the service's own settings) at one rate say. A probe
+    that missed by the load generator alone says nothing of the service; of the others, the heap
+    held when most held, missed when most missed, and is undecided on a tie or with none."""
+
+    heap_mb: int | None
+    probes: int  # every probe there
+    held: int
+    missed: int  # probes that missed with a verdict on the service
+
+    @property
+    def verdict(self) -> str:
+        return HELD if self.held > self.missed else MISSED if self.missed > self.held else UNDECIDED
+
+
+@dataclass(frozen=True)
 class Capacity:
     """One service's capacity, each figure over the probes that held the target there."""
 
@@ -65,11 +82,10 @@ class Capacity:
     cpu_ms: stats.Figure  # the service's CPU ms per request
     pg_cpu_ms: stats.Figure
     rss_mb: stats.Figure  # with the service's own heap settings
-    heap_mb: int | None  # the smallest heap of the sweep that held the rate (None: none, or not swept)
-    heap_failed_at: int | None
+    at_rate: Probed | None  # the probes at the rate with the service's own heap
+    heap: Probed | None  # the smallest heap of the sweep that held the rate (None: none, or not swept)
+    below: Probed | None  # the nearest heap under it that was probed (None: none)
     rss_heap_mb: stats.Figure  # with that heap
-    # The load generator did not hold up at heap_failed_at: that heap's verdict is unknown.
-    heap_generator_bound: bool = False
 
     def rate_text(self) -> str:
         """`400 (450 missed)`: the rate found and the one above it that missed, or why none."""
@@ -84,19 +100,16 @@ class Capacity:
     def heap_text(self) -> str:
         """`256 (128 missed)`, `256 (at 128 the load generator fell short)`, or `-` where there
         was no sweep or no heap held."""
-        if self.heap_mb is None:
+        if self.heap is None:
             return "-"
-        if self.heap_generator_bound:
-            return f"{self.heap_mb} (at {self.heap_failed_at} the load generator fell short)"
-        return f"{self.heap_mb}" + (f" ({self.heap_failed_at} missed)" if self.heap_failed_at else " (smallest swept)")
-
-    def rss_per_krps(self) -> projection.Span:
-        """MB of RSS per 1,000 requests/s at the capacity, at the smallest heap where there is
-        one: the widest interval the two figures' intervals allow."""
-        rss = self.rss_heap_mb if self.heap_mb else self.rss_mb
-        rate = self.throughput
-        return projection.Span(1000 * rss.value / rate.value, 1000 * rss.low / rate.high,
-                               1000 * rss.high / rate.low)
+        below = self.below
+        if below is None:
+            return f"{self.heap.heap_mb} (none smaller probed)"
+        if below.verdict == MISSED:
+            return f"{self.heap.heap_mb} ({below.heap_mb} missed in {below.missed} of {below.probes})"
+        if below.held == below.missed == 0:
+            return f"{self.heap.heap_mb} (at {below.heap_mb} the load generator fell short)"
+        return f"{self.heap.heap_mb} (at {below.heap_mb} as many probes missed as held)"
 
 
 def is_capacity_run(run: Run) -> bool:
@@ -114,31 +127,31 @@ def figures(run: Run) -> list[Capacity]:
     found = []
     for service in sorted(doc["services"], key=summaries.service_order):
         record = doc["services"][service]
-        rate, heap = record.get("rate", {}), record.get("heap", {})
+        rate, sweep = record.get("rate", {}), record.get("heap", {})
+        heap, below = smallest_heap(record, sweep.get("rate"))
         at_rate = _held(run, record, rate.get("found"), None)
-        complete = bool(rate.get("complete")) and heap.get("complete", True)
         found.append(Capacity(
             service, rate.get("found"), rate.get("failed_at"), _generator_missed(record, rate.get("failed_at")),
-            complete,
+            bool(rate.get("complete")) and sweep.get("complete", True),
             *(stats.figure(at_rate, column) for column in (
                 "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                 "efficiency.pg_cpu_ms_per_request", RSS)),
-            heap.get("found"), heap.get("failed_at"),
-            stats.figure(_held(run, record, rate.get("found"), heap["found"]) if heap.get("found") else
-                         run.summary.iloc[:0], RSS),
-            _heap_generator_missed(record, heap.get("rate"), heap.get("failed_at"))))
+            probed(record, rate.get("found")).get(None), heap, below,
+            stats.figure(_held(run, record, sweep.get("rate"), heap.heap_mb if heap else None), RSS)))
     return found
 
 
-def newest_capacities(mode: str, root: Path = paths.RUNS) -> tuple[dict[str, int], str] | None:
+def newest_capacities(mode: str, tuned: bool = False, root: Path = paths.RUNS) -> tuple[dict[str, int], str] | None:
     """Each service's capacity (the rate its search found and confirmed) in the newest complete
-    capacity run under `root` taken under CPU placement `mode`, else in the newest under any
-    placement, with a sentence naming that run; None where there is no capacity run. A service
-    whose search found no rate is left out."""
-    searched = [path for path in find_runs(root) if (path / FILE).is_file()]
+    capacity run under `root` at the shipped settings (`tuned`: at the tuned ones, TUNED=1) taken
+    under CPU placement `mode`, else in the newest under any placement, with a sentence naming
+    that run; None where there is no such capacity run. A service whose search found no rate is
+    left out."""
+    manifests = {path: read_json(path / "manifest.json") for path in find_runs(root) if (path / FILE).is_file()}
+    searched = [path for path, manifest in manifests.items() if bool(tuned_of(manifest)) == tuned]
     if not searched:
         return None
-    placements = {path: placement_of(read_json(path / "manifest.json")) for path in searched}
+    placements = {path: placement_of(manifests[path]) for path in searched}
     same = [path for path in searched if placements[path] == mode]
     path = (same or searched)[-1]
     found = {service: record["rate"]["found"] for service, record in read_json(path / FILE)["services"].items()
@@ -151,18 +164,34 @@ def target_ms(run: Run) -> float:
     return float(document(run)["target"]["p99_ms"])
 
 
+def probed(record: dict, rate: int | None) -> dict[int | None, Probed]:
+    """Per heap (None: the service's own settings) probed at `rate`: what its probes say."""
+    found: dict[int | None, Probed] = {}
+    for probe in record["probes"]:
+        if probe["rate"] != rate or rate is None:
+            continue
+        before = found.get(probe["heap_mb"], Probed(probe["heap_mb"], 0, 0, 0))
+        verdict = probe.get("missed") != [LOADGEN]  # a miss by the load generator alone says nothing
+        found[probe["heap_mb"]] = Probed(probe["heap_mb"], before.probes + 1, before.held + probe["held"],
+                                         before.missed + (verdict and not probe["held"]))
+    return found
+
+
+def smallest_heap(record: dict, rate: int | None) -> tuple[Probed | None, Probed | None]:
+    """The smallest heap that held at `rate` (`Probed.verdict`), and the nearest heap under it that
+    was probed; None for either where there is none."""
+    heaps = {mb: p for mb, p in probed(record, rate).items() if mb is not None}
+    held = [mb for mb, p in heaps.items() if p.verdict == HELD]
+    if not held:
+        return None, None
+    below = [mb for mb in heaps if mb < min(held)]
+    return heaps[min(held)], heaps[max(below)] if below else None
+
+
 def _generator_missed(record: dict, rate: int | None) -> bool:
     """Whether a probe at `rate` (the service's own heap) found the load generator short."""
     return any(p["rate"] == rate and p["heap_mb"] is None and LOADGEN in p.get("missed", ())
                for p in record["probes"])
-
-
-def _heap_generator_missed(record: dict, rate: int | None, heap_mb: int | None) -> bool:
-    """Whether the sweep's last probe of `heap_mb` missed by the load generator alone, so that
-    bankbench.run.experiments.capacity_search.held_heap stopped measuring it again without a
-    verdict on the heap."""
-    probes = [p for p in record["probes"] if p["rate"] == rate and p["heap_mb"] == heap_mb]
-    return heap_mb is not None and bool(probes) and probes[-1].get("missed") == [LOADGEN]
 
 
 def _held(run: Run, record: dict, rate: int | None, heap_mb: int | None) -> pd.DataFrame:
@@ -174,8 +203,8 @@ def _held(run: Run, record: dict, rate: int | None, heap_mb: int | None) -> pd.D
 
 def rss_by_heap(run: Run) -> pd.DataFrame:
     """Per service and heap probed: the RSS (peak) median with its interval over the levels
-    that ran, and whether they held the target; `heap_mb` NaN: the service's own settings at the
-    capacity rate."""
+    that ran, and what its probes say of the heap (`verdict`: `Probed.verdict`); `heap_mb` NaN:
+    the service's own settings at the capacity rate."""
     doc, rows = document(run), []
     for service, record in doc["services"].items():
         rate = record.get("heap", {}).get("rate")
@@ -183,11 +212,28 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
         if rate is None or probes.empty:
             continue
         at_rate = probes[(probes["rate"] == rate) & probes["level"].isin(run.summary["level_id"])]
+        verdicts = probed(record, rate)
         for heap_mb, group in at_rate.groupby("heap_mb", dropna=False):
             figure = stats.figure(run.summary[run.summary["level_id"].isin(group["level"])], RSS)
             rows.append({"service": service, "heap_mb": heap_mb, "rss_mb": figure.value, "rss_mb.low": figure.low,
-                         "rss_mb.high": figure.high, "held": bool(group["held"].all())})
-    return pd.DataFrame(rows, columns=["service", "heap_mb", "rss_mb", "rss_mb.low", "rss_mb.high", "held"])
+                         "rss_mb.high": figure.high,
+                         "verdict": verdicts[None if pd.isna(heap_mb) else int(heap_mb)].verdict})
+    return pd.DataFrame(rows, columns=["service", "heap_mb", "rss_mb", "rss_mb.low", "rss_mb.high", "verdict"])
+
+
+def p99_by_rate(run: Run) -> pd.DataFrame:
+    """Per service and rate probed with the service's own heap: the p99 over the probes that
+    counted (`repeats.aggregate_repeats`: median, interval, repeats, failed, invalid), and whether
+    the load generator fell short at some probe there, run or not (`short`)."""
+    summary = run.summary
+    own = summary[summary["heap_mb"].isna()] if "heap_mb" in summary else summary
+    figures = repeats.aggregate_repeats(own, ["overall.p99_ms"], keys=["service", "users"]).rename(
+        columns={"users": "rate"})
+    probes = pd.DataFrame([{"service": service, "rate": p["rate"], "short": LOADGEN in p.get("missed", ())}
+                           for service, record in document(run)["services"].items()
+                           for p in record["probes"] if p["heap_mb"] is None], columns=["service", "rate", "short"])
+    rates = probes.groupby(["service", "rate"], as_index=False)["short"].any()
+    return rates.merge(figures, on=["service", "rate"], how="left")
 
 
 def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -> \

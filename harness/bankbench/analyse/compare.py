@@ -45,11 +45,18 @@ def verdict(ratio: stats.Ratio) -> str:
 
 
 def table(a: Run, b: Run) -> str:
-    """The comparison as a terminal table, with what A and B are and how to read it."""
+    """The comparison as a terminal table, with what A and B are and how to read it; a median over
+    fewer than all repeats of its level says how many (`2 of 3`)."""
     frame = compare(a, b)
+    repeats_of = {name: run.summary.groupby(list(summaries.LEVEL_KEYS)).size() for name, run in (("a", a), ("b", b))}
+
+    def median(name: str, row: tuple) -> str:
+        figure, total = getattr(row, name), repeats_of[name][(row.service, row.users, row.pool)]
+        text = with_interval(figure.value, figure.low, figure.high)
+        return text if len(figure.values) == total else f"{text} ({len(figure.values)} of {total})"
+
     cells = [
-        [row.service, f"{row.users:,}", row.pool, row.figure,
-         with_interval(row.a.value, row.a.low, row.a.high), with_interval(row.b.value, row.b.low, row.b.high),
+        [row.service, f"{row.users:,}", row.pool, row.figure, median("a", row), median("b", row),
          with_interval(row.ratio.value, row.ratio.low, row.ratio.high),
          "-" if pd.isna(row.ratio.p) else f"{row.ratio.p:.3f}", row.verdict]
         for row in frame.itertuples()

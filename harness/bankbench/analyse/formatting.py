@@ -8,10 +8,13 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+from bankbench.analyse import summaries
+
 Format = Callable[[float], str]
+FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND repeat bounds from below
 # Left-aligned in Markdown:
 NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status", "placement",
-                "load generator"}
+                "load generator", "run", "profile", "why it is kept"}
 
 
 def number(value: float) -> str:
@@ -44,26 +47,61 @@ def with_interval(value: float, low: float, high: float, fmt: Format = number) -
 
 
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
-                  mark_failed: bool = False) -> pd.Series:
-    """Text cells of `column` from `repeats.aggregate_repeats` output.
+                  each_row: bool = False) -> pd.Series:
+    """Text cells of `column` from `repeats.aggregate_repeats` output, each saying what it is over.
 
-    A figure shows `median [low-high]`, its 95 % interval (bankbench.analyse.stats), or the median alone
-    when it has no interval or the interval is no wider than the figure's digits. A group with
-    no usable repeat shows FAILED when its money check failed every time, else INVALID (the load
-    generator did not hold up: bankbench.load.generator).
-    With `mark_failed`, a group where some repeats failed the money check or were invalid says
-    how many.
+    Where every repeat of a group counts, `median [low-high]`: its 95 % interval
+    (bankbench.analyse.stats), or the median alone when it has no interval or the interval is no
+    wider than the figure's digits; `(2 of 3)` after it where only some repeats have the figure;
+    `counted` says how many repeats that is. Where some repeat does not count (`listed`), no
+    median of the others but each repeat's figure in order, marked where it does not count:
+    `r1 85; r2 5028 INVALID; r3 4136 FAILED` (`summaries.verdicts`), or with `each_row` a list
+    of the bare figures, a row each (`counted` marks them). A throughput where the load generator
+    was the limit of a closed loop (`summaries.generator_bound`) is a lower bound, `>= 2244
+    (load generator)`; on one line, the lowest alone where it was so in every repeat.
     """
-    def cell(row: pd.Series) -> str:
-        if row["repeats"] == row["failed"]:
-            return "FAILED"
-        if row["repeats"] == row["failed"] + row["invalid"]:
-            return "INVALID"
-        text = with_interval(row[column], row[f"{column}.low"], row[f"{column}.high"], fmt)
-        marks = [f"{row[kind]} {kind.upper()}" for kind in ("failed", "invalid") if mark_failed and row[kind]]
-        return f"{text} ({', '.join(marks)})" if marks else text
+    floored = column.endswith(FLOORED)
+
+    def cell(row: pd.Series) -> str | list[str]:
+        marks, values = row["verdicts"], row[f"{column}.each"]
+        if not listed(row):
+            text = with_interval(row[column], row[f"{column}.low"], row[f"{column}.high"], fmt)
+            have = sum(not pd.isna(value) for value in values)
+            return text if have in (0, len(values)) else f"{text} ({have} of {len(values)})"
+        if floored and not each_row and all(mark == summaries.BOUND for _, mark in marks):
+            lowest = f", lowest of {len(marks)}" if len(marks) > 1 else ""
+            return f">= {fmt(summaries.floor(marks, values))} (load generator{lowest})"
+        texts = [f">= {fmt(value)} (load generator)" if floored and mark == summaries.BOUND else fmt(value)
+                 for (_, mark), value in zip(marks, values, strict=True)]
+        if each_row:
+            return texts
+        return "; ".join(f"r{repeat} {text}" + ("" if floored and mark == summaries.BOUND else _marked(mark))
+                         for (repeat, mark), text in zip(marks, texts, strict=True))
 
     return aggregated.apply(cell, axis=1)
+
+
+def listed(row: pd.Series) -> bool:
+    """Whether a group (an `aggregate_repeats` row) is shown repeat by repeat: some of its repeats
+    do not count."""
+    return any(mark != summaries.COUNTS for _, mark in row["verdicts"])
+
+
+def counted(aggregated: pd.DataFrame, each_row: bool = False) -> pd.Series:
+    """`3 of 3`: how many of each group's repeats count, of all (`repeats.aggregate_repeats`
+    output), what its medians are over; with `each_row`, a group shown repeat by repeat
+    (`listed`) as a list of them, `r1 FAILED`, `r2`, `r3 INVALID`."""
+    def cell(row: pd.Series) -> str | list[str]:
+        if each_row and listed(row):
+            return [f"r{repeat}{_marked(mark)}" for repeat, mark in row["verdicts"]]
+        return f"{row['repeats'] - row['failed'] - row['invalid']} of {row['repeats']}"
+
+    return aggregated.apply(cell, axis=1)
+
+
+def _marked(mark: str) -> str:
+    """` FAILED`, ` INVALID` (a BOUND repeat too) or "" after a repeat that counts."""
+    return "" if mark == summaries.COUNTS else f" {summaries.INVALID if mark == summaries.BOUND else mark}"
 
 
 def markdown(table: pd.DataFrame) -> str:

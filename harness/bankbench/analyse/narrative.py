@@ -1,8 +1,13 @@
 """A one-paragraph reading of a run, every sentence computed from its figures (no verdict
-is written in advance: who comes first, by how much and where is whatever the numbers say)."""
+is written in advance: who comes first, by how much and where is whatever the numbers say).
+
+A median is over every repeat of its level unless the sentence says how many of them it is over
+(`_over`); a throughput the load generator capped in a closed loop is a lower bound, "at least"
+(`summaries.generator_bound`), and no smaller level is called the peak beside it."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from bankbench.analyse import repeats, stats, summaries
@@ -10,24 +15,26 @@ from bankbench.analyse.formatting import count, number, with_interval
 from bankbench.load import generator as load_generator
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
-THROUGHPUT, P99, ERRORS = "overall.throughput_rps", "overall.p99_ms", "overall.error_pct"
+THROUGHPUT, P99, ERRORS = summaries.THROUGHPUT, "overall.p99_ms", "overall.error_pct"
 
 
 def reading(summary: pd.DataFrame) -> str:
     """The paragraph for one run's summary frame (one row per level)."""
     levels = repeats.aggregate_levels(summary)
     measured = levels.dropna(subset=[THROUGHPUT])
-    at_pool = measured[measured["pool"] == repeats.main_pool(summary)]
+    pooled = levels[levels["pool"] == repeats.main_pool(summary)]
+    at_pool = pooled.dropna(subset=[THROUGHPUT])
+    unit = summaries.load_unit(summary)
     sentences = [
         money(summary),
-        largest_load(summary, at_pool),
-        *(peak(summary, service, rows) for service, rows in summaries.by_service(at_pool)),
-        errors(at_pool),
-        statuses(summary),
-        service_side(at_pool),
-        pools(summary, measured),
+        largest_load(summary, pooled, unit),
+        *(peak(summary, service, rows, unit) for service, rows in summaries.by_service(pooled)),
+        errors(at_pool, unit),
+        statuses(summary, unit),
+        service_side(at_pool, unit),
+        pools(summary, measured, unit),
         generator(summary),
-        spread(measured),
+        spread(measured, unit),
     ]
     return " ".join(sentence for sentence in sentences if sentence)
 
@@ -37,22 +44,20 @@ def money(summary: pd.DataFrame) -> str:
     if not failed:
         return f"The money check passed after all {len(summary)} levels."
     return (f"The money check FAILED after {', '.join(failed)} ({len(failed)} of {len(summary)} "
-            f"levels): their figures are left out of every table and chart.")
+            f"levels): their figures are left out of every median and chart, and the tables show "
+            f"them marked FAILED.")
 
 
-def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
-    """Each service at the largest user count measured, and which differences there are beyond
-    noise (bankbench.analyse.stats)."""
+def largest_load(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
+    """Each service at the largest load measured (`levels`: at the main pool, figures or not), and
+    which differences there are beyond noise (bankbench.analyse.stats)."""
+    levels = levels[levels[THROUGHPUT].notna() | levels["verdicts"].map(_bound)]
     if levels.empty:
         return None
     users = levels["users"].max()
     rows = levels[levels["users"] == users]
-    figures = "; ".join(
-        f"{service} served {_with_interval(row, THROUGHPUT)} req/s with a p99 of "
-        f"{_with_interval(row, P99)} ms and {number(row[ERRORS].iloc[0])} % errors"
-        for service, row in summaries.by_service(rows)
-    )
-    text = f"At {users:,} users (median [95 % interval]), {figures}."
+    figures = "; ".join(_served(service, row.iloc[0]) for service, row in summaries.by_service(rows))
+    text = f"At {users:,} {unit} (median [95 % interval] of every repeat unless said), {figures}."
     if len(rows) < 2:
         return text
     key = (users, repeats.main_pool(summary))
@@ -64,27 +69,47 @@ def largest_load(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
 
 
 def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> str:
-    """Which service led on a figure and by how much, each gap with the 95 % interval of the
-    ratio; a gap that is not significant (`stats.Ratio.significant`) is "within noise", never a
-    lead."""
+    """Which service led on a figure and by how much ("java's 2.00× higher than go's"), each gap
+    with the 95 % interval of the ratio; a gap that is not significant (`stats.Ratio.significant`)
+    is "within noise", never a lead."""
     leader, gaps = stats.leader(figures, high_is_best)
     if not any(r.significant for _, r in gaps):
-        return (f"{name} there was within noise between the services ("
-                + "; ".join(f"{leader}'s was {number(r.value)} times {service}'s, {_interval(r)}"
+        return (f"{name} there was within noise between the services: "
+                + "; ".join(f"{leader}'s {times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})"
                             for service, r in gaps)
-                + ").")
+                + ".")
     parts = [
-        f"{number(r.value)} times {service}'s ({_interval(r)})" if r.significant
-        else f"within noise of {service}'s ({number(r.value)} times, {_interval(r)})" for service, r in gaps
+        f"{times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})" if r.significant
+        else f"within noise of {service}'s ({times(r, high_is_best)}, {interval(r, high_is_best)})"
+        for service, r in gaps
     ]
     return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: " + "; ".join(parts) + "."
 
 
-def _interval(r: stats.Ratio) -> str:
-    """The 95 % interval of a ratio, and Welch's p where there was a t-test, in words."""
-    if pd.isna(r.low):
+def factor(r: stats.Ratio, high_is_best: bool) -> stats.Ratio:
+    """How many times better the leader of `stats.leader` is, with the interval: its ratio (the
+    leader's figure over the other's) as is where higher is best, turned over where lower is, so
+    that a lead reads above 1 either way ("440× lower", not "0.00 times")."""
+    if high_is_best:
+        return r
+    with np.errstate(divide="ignore"):
+        return stats.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p)
+
+
+def times(r: stats.Ratio, high_is_best: bool) -> str:
+    """`2.00× higher`, `440× lower`: the leader's `factor`; `lower (0)` for a leader at 0."""
+    f = factor(r, high_is_best)
+    way = "higher" if high_is_best else "lower"
+    return f"{way} (0)" if np.isinf(f.value) else f"{number(f.value)}× {way}"
+
+
+def interval(r: stats.Ratio, high_is_best: bool, welch: bool = True) -> str:
+    """The 95 % interval of a `factor` and, with `welch`, Welch's p where there was a t-test, in words."""
+    f = factor(r, high_is_best)
+    if pd.isna(f.low):
         return "no interval to tell"
-    return f"95 % interval {number(r.low)}-{number(r.high)}" + ("" if pd.isna(r.p) else f", p {r.p:.2f}")
+    ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
+    return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:
@@ -95,40 +120,93 @@ def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figur
             if (service, *key) in figures and not pd.isna(figures[(service, *key)].value)}
 
 
-def _with_interval(row: pd.DataFrame, column: str) -> str:
-    return with_interval(*(row[f"{column}{how}"].iloc[0] for how in ("", ".low", ".high")))
+def _with_interval(row: pd.Series, column: str) -> str:
+    return with_interval(*(row[f"{column}{how}"] for how in ("", ".low", ".high")))
 
 
-def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame) -> str:
-    """Where a service's throughput peaked and whether it fell beyond noise after."""
-    best = rows.loc[rows[THROUGHPUT].idxmax()]
-    last = rows.loc[rows["users"].idxmax()]
-    text = f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s with {best['users']:,} users"
+def _bound(verdicts: tuple) -> bool:
+    """Whether the load generator capped some repeat's throughput (`summaries.generator_bound`)."""
+    return any(mark == summaries.BOUND for _, mark in verdicts)
+
+
+def _floor(row: pd.Series) -> str:
+    """`at least 2244 req/s` for a level with a repeat the load generator capped."""
+    return f"at least {number(summaries.floor(row['verdicts'], row[f'{THROUGHPUT}.each']))} req/s"
+
+
+def _noted(row: pd.Series) -> str:
+    """`_over` in brackets after a figure, "" where every repeat counts."""
+    return f" ({_over(row)})" if _over(row) else ""
+
+
+def _over(row: pd.Series) -> str:
+    """What a level's medians are over where some of its repeats do not count (an
+    `aggregate_repeats` row): `median of 1 of 3 repeats: 2 INVALID`; "" where all count."""
+    marks = [summaries.INVALID if mark == summaries.BOUND else mark for _, mark in row["verdicts"]]
+    left_out = {mark: marks.count(mark) for mark in (summaries.FAILED, summaries.INVALID) if mark in marks}
+    if not left_out:
+        return ""
+    kinds = ", ".join(f"{n} {mark}" for mark, n in left_out.items())
+    return f"median of {marks.count(summaries.COUNTS)} of {len(marks)} repeats: {kinds}"
+
+
+def _served(service: str, row: pd.Series) -> str:
+    """What a service served at a level, as `largest_load` says it."""
+    if pd.isna(row[THROUGHPUT]):  # no repeat counts, the load generator capped some
+        return f"{service} served {_floor(row)}, where the load generator was the limit"
+    text = (f"{service} served {_with_interval(row, THROUGHPUT)} req/s with a p99 of {_with_interval(row, P99)} "
+            f"ms and {number(row[ERRORS])} % errors{_noted(row)}")
+    return text + (f" (and {_floor(row)} where the load generator was the limit)" if _bound(row["verdicts"]) else "")
+
+
+def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame, unit: str) -> str | None:
+    """Where a service's throughput peaked and whether it fell beyond noise after (`rows`: its
+    levels at the main pool); where the load generator capped it at some level, that it has no
+    known peak."""
+    measured = rows.dropna(subset=[THROUGHPUT])
+    capped = rows[rows["verdicts"].map(_bound)]
+    if not capped.empty:
+        where = " and ".join(f"{row['users']:,} {unit} ({_floor(row)} there)" for _, row in capped.iterrows())
+        text = (f"The load generator, not {service}, was the limit at {where}, so {service}'s peak throughput "
+                f"is not known")
+        if measured.empty:
+            return text + "."
+        best = measured.loc[measured[THROUGHPUT].idxmax()]
+        return text + (f"; with the load generator holding up, its highest median was {number(best[THROUGHPUT])} "
+                       f"req/s at {best['users']:,} {unit}{_noted(best)}.")
+    if measured.empty:
+        return None
+    best = measured.loc[measured[THROUGHPUT].idxmax()]
+    last = measured.loc[measured["users"].idxmax()]
+    text = (f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s at {best['users']:,} "
+            f"{unit}{_noted(best)}")
     if last["users"] == best["users"]:
         return text + ", the largest load it has figures for."
     figures = repeats.level_figures(summary, THROUGHPUT)
-    r = stats.ratio(figures[(service, best["users"], best["pool"])], figures[(service, last["users"], last["pool"])])
+    # The peak over the last: "the peak was 1.3× higher".
+    r = stats.ratio(figures[(service, last["users"], last["pool"])], figures[(service, best["users"], best["pool"])])
     if not r.significant:
-        return text + (f"; at {last['users']:,} users it was within noise of that ({number(r.value)} "
-                       f"times, {_interval(r)}).")
-    return text + (f", then fell to {number(last[THROUGHPUT])} req/s at {last['users']:,} users "
-                   f"({number(r.value)} times the peak, {_interval(r)}).")
+        return text + (f"; at {last['users']:,} {unit}{_noted(last)} it was within noise of that (the peak "
+                       f"{times(r, True)}, {interval(r, True)}).")
+    return text + (f", then fell to {number(last[THROUGHPUT])} req/s at {last['users']:,} {unit}{_noted(last)} "
+                   f"(the peak {times(r, True)}, {interval(r, True)}).")
 
 
-def errors(levels: pd.DataFrame) -> str | None:
-    """The first user count at which each service's error rate passed ERROR_LIMIT_PCT."""
+def errors(levels: pd.DataFrame, unit: str) -> str | None:
+    """The first load at which each service's error rate passed ERROR_LIMIT_PCT."""
     parts = []
     for service, rows in summaries.by_service(levels):
         over = rows[rows[ERRORS] > ERROR_LIMIT_PCT].sort_values("users")
-        parts.append(
-            f"at or below {ERROR_LIMIT_PCT:g} % for {service} at every level" if over.empty
-            else f"above {ERROR_LIMIT_PCT:g} % for {service} from {over['users'].iloc[0]:,} users on "
-                 f"({number(over[ERRORS].iloc[0])} % there)"
-        )
+        if over.empty:
+            parts.append(f"at or below {ERROR_LIMIT_PCT:g} % for {service} at every level with figures")
+            continue
+        first = over.iloc[0]
+        parts.append(f"above {ERROR_LIMIT_PCT:g} % for {service} from {first['users']:,} {unit} on "
+                     f"({number(first[ERRORS])} % there{', ' + _over(first) if _over(first) else ''})")
     return f"The error rate was {'; '.join(parts)}." if parts else None
 
 
-def statuses(summary: pd.DataFrame) -> str | None:
+def statuses(summary: pd.DataFrame, unit: str) -> str | None:
     """What the failed requests at the largest load (main pool) were answered, per service."""
     columns = summaries.status_columns(summary)
     if not columns:
@@ -137,20 +215,21 @@ def statuses(summary: pd.DataFrame) -> str | None:
     at_pool = counts[counts["pool"] == repeats.main_pool(summary)]
     rows = at_pool[at_pool["users"] == at_pool["users"].max()]
     parts = []
-    for service, row in summaries.by_service(rows):
-        failed = [f"{count(row[column].iloc[0])} x {column.removeprefix(summaries.ERRORS_BY_STATUS)}"
-                  for column in columns if row[column].iloc[0] > 0]
+    for service, of_service in summaries.by_service(rows):
+        row = of_service.iloc[0]
+        failed = [f"{count(row[column])} x {column.removeprefix(summaries.ERRORS_BY_STATUS)}"
+                  for column in columns if row[column] > 0]
         if failed:
-            parts.append(f"{service} {', '.join(failed)}")
+            parts.append(f"{service} {', '.join(failed)}{_noted(row)}")
     if not parts:
         return None
-    return (f"The failed requests at {rows['users'].max():,} users (median of the repeats) were "
+    return (f"The failed requests at {rows['users'].max():,} {unit} (median of every repeat unless said) were "
             f"{'; '.join(parts)} (503: no pooled connection within the acquire timeout, or the "
             f"database unavailable; assertion: an answer with the wrong body; no response: no HTTP "
             f"answer at all).")
 
 
-def service_side(levels: pd.DataFrame) -> str | None:
+def service_side(levels: pd.DataFrame, unit: str) -> str | None:
     """At the largest load, the pool wait and GC time the services measured themselves."""
     if "service_metrics.pool_pending_mean" not in levels:
         return None
@@ -159,15 +238,15 @@ def service_side(levels: pd.DataFrame) -> str | None:
         f"{service} had {number(row['service_metrics.pool_pending_mean'])} requests waiting for a "
         f"connection on average ({number(row['service_metrics.pool_acquire_mean_ms'])} ms per acquire, "
         f"{count(row['service_metrics.pool_timeouts'])} acquire timeouts) and spent "
-        f"{number(row['service_metrics.gc_pct'])} % of the time in GC pauses"
+        f"{number(row['service_metrics.gc_pct'])} % of the time in GC pauses{_noted(row)}"
         for service, rows_of in summaries.by_service(rows) for row in [rows_of.iloc[0]]
     ]
     if not parts:
         return None
-    return f"By their own metrics at {rows['users'].max():,} users, {'; '.join(parts)}."
+    return f"By their own metrics at {rows['users'].max():,} {unit}, {'; '.join(parts)}."
 
 
-def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
+def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
     """With a pool sweep: the pool size that gave each service its best throughput, named only
     where it beat every other pool size beyond noise (`stats.Ratio.significant`)."""
     if levels["pool"].nunique() < 2:
@@ -180,11 +259,12 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame) -> str | None:
         best = rows.loc[rows[THROUGHPUT].idxmax()]
         gaps = [stats.ratio(figures[(service, users, pool)], figures[(service, users, best["pool"])])
                 for pool in rows["pool"] if pool != best["pool"]]
-        figure = f"{number(best[THROUGHPUT])} req/s, {number(best[ERRORS])} % errors"
+        figure = f"{number(best[THROUGHPUT])} req/s, {number(best[ERRORS])} % errors" + \
+            (f", {_over(best)}" if _over(best) else "")
         parts.append(f"{service} did best with a pool of {best['pool']} ({figure})" if all(r.significant for r in gaps)
                      else f"no pool size stood out beyond noise for {service} (highest median: pool "
                           f"{best['pool']}, {figure})")
-    return f"Across pool sizes at {users:,} users, {'; '.join(parts)}." if parts else None
+    return f"Across pool sizes at {users:,} {unit}, {'; '.join(parts)}." if parts else None
 
 
 def generator(summary: pd.DataFrame) -> str:
@@ -201,10 +281,11 @@ def generator(summary: pd.DataFrame) -> str:
     reasons = "; ".join(f"{level}: {why}" for level, why in zip(invalid["level_id"], invalid["loadgen.reasons"],
                                                                   strict=True))
     return (f"The load generator did not hold up at {len(invalid)} of {len(summary)} levels, which are "
-            f"INVALID and left out of every figure, chart and comparison ({reasons}).")
+            f"INVALID: left out of every median, chart and comparison, and shown repeat by repeat in the "
+            f"tables ({reasons}).")
 
 
-def spread(levels: pd.DataFrame) -> str | None:
+def spread(levels: pd.DataFrame, unit: str) -> str | None:
     """The widest 95 % interval of throughput, relative to its median, and what it was taken over."""
     bounded = levels.dropna(subset=[f"{THROUGHPUT}.low", f"{THROUGHPUT}.high"])
     if bounded.empty:
@@ -212,5 +293,5 @@ def spread(levels: pd.DataFrame) -> str | None:
     relative = (bounded[f"{THROUGHPUT}.high"] - bounded[f"{THROUGHPUT}.low"]) / bounded[THROUGHPUT]
     widest = bounded.loc[relative.idxmax()]
     return (f"The widest 95 % interval of throughput spanned {number(100 * relative.max())} % of its median "
-            f"({widest['service']} at {widest['users']:,} users, pool {widest['pool']}; over "
+            f"({widest['service']} at {widest['users']:,} {unit}, pool {widest['pool']}; over "
             f"{widest['interval']}).")

@@ -11,22 +11,27 @@ from tabulate import tabulate
 
 from bankbench.analyse import formatting, stats
 from bankbench.analyse.summaries import (
+    COUNTS,
     ERRORS_BY_STATUS,
+    FAILED,
     LEVEL_KEYS,
+    THROUGHPUT,
     VALID,
+    load_header,
     service_order,
     status_columns,
     usable,
+    verdicts,
 )
 
 # comparison_table columns: summary.csv column -> header suffix
 COMPARED = {
-    "overall.throughput_rps": "req/s",
+    THROUGHPUT: "req/s",
     "overall.p50_ms": "p50 ms",
     "overall.p99_ms": "p99 ms",
     "overall.error_pct": "err %",
 }
-FIRST = next(iter(COMPARED))  # the cell that also tells how many repeats failed
+REPEATS = "repeats"  # the header of how many of a group's repeats count (`formatting.counted`), in every table
 
 
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
@@ -34,21 +39,27 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
     as `<column>.low`/`.high` (bankbench.analyse.stats says how; NaN ends: none).
 
     Every group is kept, with `repeats` (all), `failed` (money check failed), `invalid` (money
-    check passed, load generator did not hold up) and `interval` (stats.REPEATS or
-    stats.SECONDS: what the intervals were taken over); a group with no usable repeat has no
-    figures (NaN).
+    check passed, load generator did not hold up), `interval` (stats.REPEATS or stats.SECONDS:
+    what the intervals were taken over), `verdicts` (each repeat's number and
+    `summaries.verdicts` standing, in order) and each column's `<column>.each` (each repeat's
+    value, in the same order): what a table shows where some repeats do not count
+    (`formatting.spread_column`). A group with no usable repeat has no medians (NaN).
     """
-    ok, money = usable(frame), frame["money_ok"].astype(bool)
+    standing = verdicts(frame)
+    ordered = frame.sort_values("repeat", kind="stable")
     rows = []
-    for key, group in frame.groupby(list(keys)):
-        passed = group[ok[group.index]]
-        failed = int((~money[group.index]).sum())
+    for key, group in ordered.groupby(list(keys)):
+        marks = standing[group.index]
+        passed = group[marks == COUNTS]
+        failed = int((marks == FAILED).sum())
         row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": failed,
                "invalid": len(group) - failed - len(passed),
-               "interval": stats.REPEATS if len(passed) >= stats.MIN_REPEATS else stats.SECONDS}
+               "interval": stats.REPEATS if len(passed) >= stats.MIN_REPEATS else stats.SECONDS,
+               "verdicts": tuple(zip(group["repeat"].astype(int), marks, strict=True))}
         for column in columns:
             figure = stats.figure(passed, column)
-            row |= {column: figure.value, f"{column}.low": figure.low, f"{column}.high": figure.high}
+            row |= {column: figure.value, f"{column}.low": figure.low, f"{column}.high": figure.high,
+                    f"{column}.each": tuple(group[column].astype(float))}
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -95,7 +106,7 @@ def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     statuses = [column.removeprefix(ERRORS_BY_STATUS) for column in status_columns(summary)]
     if not statuses:
         return pd.DataFrame(), []
-    pct = summary[[*LEVEL_KEYS, "repeat", "money_ok", VALID]].assign(**{
+    pct = summary[[*LEVEL_KEYS, "repeat", "model", "money_ok", VALID]].assign(**{
         status: 100 * summary[ERRORS_BY_STATUS + status] / summary["overall.requests"] for status in statuses
     })
     figures = aggregate_repeats(pct, statuses).assign(pg_max_connections=summary["pg_max_connections"].max())
@@ -103,27 +114,32 @@ def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
 
 def comparison_table(summary: pd.DataFrame) -> str:
-    """Side-by-side terminal table: a row per users (and pool), throughput/p50/p99/error % per service."""
+    """Side-by-side terminal table: a row per users (and pool); per service, how many repeats
+    count, then throughput/p50/p99/error % (`formatting.spread_column`)."""
     cells = aggregate_repeats(summary, list(COMPARED))
     for column in COMPARED:
-        cells[column] = formatting.spread_column(cells, column, mark_failed=column == FIRST)
+        cells[column] = formatting.spread_column(cells, column)
+    cells[REPEATS] = formatting.counted(cells)
+    shown = {REPEATS: REPEATS, **COMPARED}
     rows = row_keys(summary)
-    wide = cells.pivot(index=rows, columns="service", values=list(COMPARED))
+    wide = cells.pivot(index=rows, columns="service", values=list(shown))
     services = sorted(cells["service"].unique(), key=service_order)
-    wide = wide.reindex(columns=[(metric, service) for service in services for metric in COMPARED])
-    headers = rows + [f"{service} {COMPARED[metric]}" for metric, service in wide.columns]
+    wide = wide.reindex(columns=[(metric, service) for service in services for metric in shown])
+    headers = [load_header(summary) if key == "users" else key for key in rows] + [
+        f"{service} {shown[metric]}" for metric, service in wide.columns]
     return tabulate(wide.fillna("-").reset_index().values.tolist(), headers, disable_numparse=True,
                     stralign="right")
 
 
 def spread_table(summary: pd.DataFrame) -> str:
     """Terminal table: per service and level, how much throughput and p99 varied between the
-    usable repeats (coefficient of variation, `stats.cv_pct`)."""
-    passed = summary[usable(summary)]
+    repeats that count (coefficient of variation, `stats.cv_pct`), and how many of all they are."""
+    ok = usable(summary)
     rows = [
-        [service, f"{users:,}", pool, len(group),
-         *(formatting.number(stats.cv_pct(group[column])) for column in ("overall.throughput_rps", "overall.p99_ms"))]
-        for (service, users, pool), group in passed.groupby(list(LEVEL_KEYS))
+        [service, f"{users:,}", pool, f"{len(passed)} of {len(group)}",
+         *(formatting.number(stats.cv_pct(passed[column])) for column in (THROUGHPUT, "overall.p99_ms"))]
+        for (service, users, pool), group in summary.groupby(list(LEVEL_KEYS))
+        for passed in [group[ok[group.index]]]
     ]
-    return tabulate(rows, ["service", "users", "pool", "repeats", "CV req/s %", "CV p99 %"],
+    return tabulate(rows, ["service", load_header(summary), "pool", "repeats", "CV req/s %", "CV p99 %"],
                     disable_numparse=True, stralign="right")

@@ -15,9 +15,13 @@ from bankbench import paths
 from bankbench.analyse import summaries
 from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
+from bankbench.load.profiles import STARTS
 
 ARTICLES_CSV = paths.ROOT / "results" / "articles.csv"
+# The runs kept in git and why (results/LAYOUT.md): the report shows these and no other.
+PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
+TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 
@@ -76,6 +80,11 @@ class Run:
         return self.settings.get("generator", "jmeter")
 
     @property
+    def tuned(self) -> dict:
+        """TUNED=1: per service, the settings it ran with (`pool`, `env`); {} at the shipped ones."""
+        return tuned_of(self.manifest)
+
+    @property
     def family(self) -> str:
         """The profile the run's profile was written over (its `base`), or its own."""
         return self.settings.get("base") or self.profile
@@ -87,6 +96,11 @@ def placement_of(manifest: dict) -> str:
 
 def series_of(manifest: dict) -> str:
     return manifest.get("settings", {}).get("series", "")
+
+
+def tuned_of(manifest: dict) -> dict:
+    recorded = manifest.get("settings", {}).get("profile")
+    return (recorded.get("tuned") or {}) if isinstance(recorded, dict) else {}
 
 
 def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> dict:
@@ -120,16 +134,48 @@ def mark_incomplete(run_dir: Path, reason: str) -> None:
 
 
 def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
-    """The newest run of each profile in each environment under `root`, in profile order (so a
-    compose run sits next to the native run of its profile); the newest of a series brings the
-    series' other complete runs along, in the order they ran."""
-    latest: dict[tuple[str, str], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
+    """The newest run of each profile in each environment under `root`, at the shipped settings
+    and at the tuned ones (TUNED=1) each, in profile order (so a compose run sits next to the
+    native run of its profile, a tuned run next to the shipped one); the newest of a series
+    brings the series' other complete runs along, in the order they ran. A make tune run is none:
+    its probes are candidates, not a profile's levels, and what it found is the capacity run at
+    the tuned settings."""
+    latest: dict[tuple[str, str, bool], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
     for path in find_runs(root):  # oldest first
+        if (path / TUNING_FILE).is_file():
+            continue
         manifest = read_json(path / "manifest.json")
-        key, name = (manifest.get("profile", ""), manifest.get("env", "")), series_of(manifest)
+        key = (manifest.get("profile", ""), manifest.get("env", ""), bool(tuned_of(manifest)))
+        name = series_of(manifest)
         same = name and key in latest and latest[key][0] == name
         latest[key] = (name, [*latest[key][1], path] if same else [path])
     return [path for key in sorted(latest) for path in latest[key][1]]
+
+
+def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
+    """The complete run folders under `root` that `listing` names (its paths are relative to its
+    own folder), in `latest_per_profile`'s order: by profile and environment, oldest first."""
+    named = {(listing.parent / run).resolve() for run in read_published(listing)["run"]}
+    found = [path for path in find_runs(root) if path.resolve() in named]
+    return sorted(found, key=_profile_and_env)  # stable: oldest first within each
+
+
+def _profile_and_env(path: Path) -> tuple[str, str]:
+    manifest = read_json(path / "manifest.json")
+    return manifest.get("profile", ""), manifest.get("env", "")
+
+
+def unpublished(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
+    """The complete run folders under `root` that `listing` does not name (a run just made, say)."""
+    shown = set(published(root, listing))
+    return [path for path in find_runs(root) if path not in shown]
+
+
+def default_selection(root: Path = paths.RUNS) -> list[Path]:
+    """What the report and the notebook show by default: the published runs under `root`, or,
+    where results/published.csv names none there (a runs folder elsewhere, BANKBENCH_RUNS), the
+    latest run of each profile."""
+    return published(root) or latest_per_profile(root)
 
 
 def newest(root: Path = paths.RUNS) -> list[Path]:
@@ -155,6 +201,18 @@ def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
     return series, [run for run in selected if not run.series or run.searched]
 
 
+def by_start(selected: list[Run]) -> dict[str, dict[str, Run]]:
+    """For each profile family run with more than one start (article, article-aot,
+    article-warm) in one environment: its run of each start, in profiles.STARTS' order (the
+    newest where there are several). A placement series over a family's levels is not a start."""
+    by_family: dict[tuple[str, str], dict[str, Run]] = {}
+    for run in selected:
+        if not run.series:
+            by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.start] = run
+    return {family: {start: group[start] for start in STARTS if start in group}
+            for (family, _env), group in by_family.items() if len(group) > 1}
+
+
 def load_run(path: Path, services: list[str] | None = None) -> Run:
     """Loads a summarized run (`bankbench summarize`); `services` keeps only those services."""
     if not (path / "manifest.json").is_file():
@@ -165,12 +223,17 @@ def load_run(path: Path, services: list[str] | None = None) -> Run:
     return Run(path, read_json(path / "manifest.json"), summary)
 
 
-def load_runs(paths: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:
-    """Loads `paths`, by default the latest run of each profile under results/runs/."""
-    paths = latest_per_profile() if paths is None else paths
-    if not paths:
+def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:
+    """Loads `dirs`, by default `default_selection()`."""
+    dirs = default_selection() if dirs is None else dirs
+    if not dirs:
         raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
-    return [load_run(Path(path), services) for path in paths]
+    return [load_run(Path(path), services) for path in dirs]
+
+
+def read_published(path: Path = PUBLISHED_CSV) -> pd.DataFrame:
+    """results/published.csv: `run` (relative to results/) and `why` it is kept; none without it."""
+    return pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["run", "profile", "why"])
 
 
 def read_articles(path: Path = ARTICLES_CSV) -> pd.DataFrame:

@@ -2,13 +2,13 @@
 written by `summarize` and read by every reader, which refuses another `SUMMARY_VERSION`.
 
 Repeats: a (service, users, pool) level runs `repeat` times; a repeat's figures count where its
-money check passed and its load generator held up (`usable`); bankbench.analyse.repeats
+money check passed and its load generator held up (`usable`, `verdicts`); bankbench.analyse.repeats
 aggregates them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -20,6 +20,11 @@ from bankbench.errors import UserError
 
 LEVEL_KEYS = ("service", "users", "pool")
 VALID = "loadgen.valid"  # summary.csv column: the load generator's verdict on the level
+THROUGHPUT = "overall.throughput_rps"
+# A repeat's standing (`verdicts`): its figures count (""), or not: its money check failed, its
+# load generator did not hold up, or did not hold up as the limit of a closed loop (`generator_bound`).
+COUNTS, FAILED, INVALID, BOUND = "", "FAILED", "INVALID", "BOUND"
+CLOSED_LOOP = "sustained"  # the load model without a planned rate (bankbench.load.profiles.LOAD_MODELS)
 # What summaries hold: readers refuse another version, `summarize` recomputes it
 # (2: errors by status, service metrics; 3: per-second intervals, CPU placement; 4: the load
 # generator's verdict). The same fields since they come from the histograms, not the raw samples:
@@ -81,6 +86,36 @@ def usable(frame: pd.DataFrame) -> pd.Series:
     return frame["money_ok"].astype(bool) & frame[VALID].astype(bool)
 
 
+def generator_bound(frame: pd.DataFrame) -> pd.Series:
+    """The rows whose throughput is a lower bound of the service's, set by the load generator:
+    the money check passed and the generator did not hold up, in the closed loop of the
+    sustained model. There each user sends its next request when its last one returns, so a
+    generator short of CPU, or at the ceiling its calibration showed (bankbench.load.generator),
+    sent fewer requests than its users would have: a service that kept up with it serves at
+    least that much. Under a planned arrival rate (article, open) a generator that fell short gave
+    the level less load than it names, as often because a slow service piled up its iterations:
+    that bounds nothing."""
+    return frame["money_ok"].astype(bool) & ~frame[VALID].astype(bool) & frame["model"].eq(CLOSED_LOOP)
+
+
+def floor(verdicts: Sequence[tuple[int, str]], values: Sequence[float]) -> float:
+    """The lowest of a group's `values` whose repeat is BOUND (`verdicts` and `values` in the same
+    order, as bankbench.analyse.repeats.aggregate_repeats gives them): where the load generator was
+    the limit, the service served at least that; NaN for none."""
+    bound = [value for (_, mark), value in zip(verdicts, values, strict=True) if mark == BOUND and not pd.isna(value)]
+    return min(bound, default=float("nan"))
+
+
+def verdicts(frame: pd.DataFrame) -> pd.Series:
+    """Each row's standing: COUNTS (`usable`), FAILED (money check), BOUND (`generator_bound`)
+    or INVALID (the load generator did not hold up otherwise)."""
+    standing = pd.Series(INVALID, index=frame.index, dtype=object)
+    standing[usable(frame)] = COUNTS
+    standing[~frame["money_ok"].astype(bool)] = FAILED
+    standing[generator_bound(frame)] = BOUND
+    return standing
+
+
 def _summary(level_dir: Path, force: bool) -> dict:
     if not force and is_fresh(level_dir):
         summary = read_json(level_dir / "summary.json")
@@ -127,9 +162,10 @@ def _dotted(prefix: str, block: dict) -> dict:
 
 
 def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
-    """One row per (level, request label) with the level keys, money_ok and the label's figures."""
+    """One row per (level, request label) with the level keys, its model, money_ok, the load
+    generator's verdict and the label's figures."""
     rows = [
-        {**level[["level_id", *LEVEL_KEYS, "repeat", "money_ok", VALID]].to_dict(), "label": label, **stats}
+        {**level[["level_id", *LEVEL_KEYS, "repeat", "model", "money_ok", VALID]].to_dict(), "label": label, **stats}
         for _, level in summary.iterrows()
         for label, stats in read_json(run_dir / "levels" / level["level_id"] / "summary.json")["labels"].items()
     ]
@@ -145,6 +181,17 @@ def status_columns(summary: pd.DataFrame) -> list[str]:
 def has_service_metrics(summary: pd.DataFrame) -> bool:
     """Whether any level of a run has figures from the service's own metrics."""
     return "service_metrics.scrapes" in summary and bool(summary["service_metrics.scrapes"].gt(0).any())
+
+
+def load_unit(summary: pd.DataFrame) -> str:
+    """What a run's `users` count: iterations/s where every level ran the open model (an arrival
+    rate), else users (the closed and article models)."""
+    return "iterations/s" if "model" in summary and summary["model"].eq("open").all() else "users"
+
+
+def load_header(summary: pd.DataFrame) -> str:
+    """The `users` column's header in a run's tables: users, or it/s (`load_unit`)."""
+    return "users" if load_unit(summary) == "users" else "it/s"
 
 
 def service_order(service: str) -> tuple[int, str]:

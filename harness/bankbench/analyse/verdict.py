@@ -1,8 +1,8 @@
 """The verdict of the runs shown, as the report's head and the notebook read it: from the newest
 capacity run (`searched`; of the newest under placement service-alone where there is one: the
-service alone on its core, the figure a budget needs) each service's capacity at the latency
-target and the cost projection, from the newest efficiency run (`measured`) CPU per request and
-p99 against the offered rate."""
+service alone on its core, the figure a budget needs; at the shipped settings where there is one,
+not TUNED's) each service's capacity at the latency target and the cost projection, from the
+newest efficiency run (`measured`) CPU per request and p99 against the offered rate."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ class Verdict:
         """None when the runs hold neither a capacity nor an efficiency run."""
         searched = [run for run in selected if capacity.is_capacity_run(run)]
         searched = [run for run in searched if run.placement == BUDGET_PLACEMENT] or searched
+        searched = [run for run in searched if not run.tuned] or searched  # the shipped settings' first
         measured = [run for run in selected if run.family == EFFICIENCY]
         if not searched and not measured:
             return None

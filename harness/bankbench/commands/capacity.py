@@ -1,7 +1,7 @@
 """`bankbench capacity` (make capacity): per service, the highest rate that holds a p99 target with
-errors under 0.1 %, confirmed by repeats, and the smallest heap that holds it there
-(bankbench.run.experiments.capacity_search), under each CPU placement asked, a run each (a
-series); then each run's summaries and its figures."""
+errors under 0.1 %, confirmed by repeats (bankbench.run.experiments.capacity_search), under each
+CPU placement asked, a run each (a series), and under the first of them the smallest heap that
+holds it there; then each run's summaries and its figures."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from bankbench import config, registry, runid
 from bankbench.analyse import capacity_figures as figures, summaries
 from bankbench.analyse.runs import load_run
 from bankbench.commands.bench import interrupted
+from bankbench.commands.plan import add_tuned_argument
 from bankbench.load import profiles
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
 from bankbench.tools import placement
 
 PROFILE = "capacity"  # profiles.toml: the shape of each probe and the ladder of rates
-BUDGET_MIN = 90  # per placement; estimated: per service ~15 probes of ~45 s and a warm-up per heap, 15-25 min
+BUDGET_MIN = 90  # per placement, a bound; per service ~10 rate probes of ~45 s (+ ~6 heap probes, first)
 # service-alone: the service has a core to itself, so its capacity is requests per second per
 # service core, the figure a budget needs; split: the service shares its core with PostgreSQL.
 PLACEMENTS = ("service-alone", "split")
@@ -32,28 +33,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget-min", type=float, default=BUDGET_MIN,
                    help=f"the time the search may take under each placement, in minutes (default {BUDGET_MIN})")
     p.add_argument("--heaps", default=",".join(map(str, capacity_search.HEAPS_MB)),
-                   help="the heap sizes of the sweep, MB, a comma list")
+                   help="the heap sizes of the sweep under the first placement, MB, a comma list")
     p.add_argument("--rates", help="the ladder of rates (iterations/s) to climb, a comma list "
                                    f"(default: profile {PROFILE}'s)")
     p.add_argument("--repeat", type=int, help="confirmations of a found rate or heap (default: the profile's)")
     p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
     p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
                    help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
+    add_tuned_argument(p)
 
 
 def main(args: argparse.Namespace) -> int:
     profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
                                       "users": profiles.int_list(args.rates), "repeat": args.repeat,
-                                      "duration_s": args.duration})
+                                      "duration_s": args.duration}, tuned=args.tuned)
     modes = [placement.check(mode.strip()) for mode in args.cpu_placement.split(",")]
     profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
     series = runid.series_id(profile.name) if len(modes) > 1 else ""
     signal.signal(signal.SIGTERM, interrupted)
-    for mode in modes:
+    heaps = tuple(profiles.int_list(args.heaps) or ())
+    for i, mode in enumerate(modes):
         opts = Options(profile=profile, placement=placement.plan(mode), pg_max_connections=config.max_connections(),
                        durable=True, dashboard=False, series=series)
+        # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
         run_dir = capacity_search.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
-                                      tuple(profiles.int_list(args.heaps) or ()))
+                                      heaps if i == 0 else ())
         summaries.summarize_run(run_dir)
         print(f"results in {run_dir} ({mode})\n{figures.text(load_run(run_dir))}")
     return 0

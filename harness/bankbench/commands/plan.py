@@ -27,6 +27,13 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
                    help="how each level's service starts: cold, aot (JVM with its AOT cache), warm")
     p.add_argument("--rate", type=int, help="a profile with phases (overload): the base rate of every "
                    "service, iterations/s (default: each one's capacity in the newest make capacity run)")
+    add_tuned_argument(p)
+
+
+def add_tuned_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tuned", action="store_true",
+                   help=f"each service at its tuned settings, its [{profiles.TUNED}.<service>] table of profiles.toml "
+                        "(make tune prints them); default: the shipped settings")
 
 
 def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
@@ -40,13 +47,14 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
         "scenario": args.scenario,
         "think_ms": args.think_ms,
         "start": args.start,
-    })
+    }, tuned=args.tuned)
 
 
 def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> profiles.Profile:
     """A profile with phases with each service's base rate: `rate` (--rate) for all, else each
-    one's capacity as the newest make capacity run found it, under CPU placement `mode` where one
-    ran so; a profile without phases as it is (and no --rate for it)."""
+    one's capacity as the newest make capacity run at the profile's settings (shipped or TUNED)
+    found it, under CPU placement `mode` where one ran so; a profile without phases as it is (and
+    no --rate for it)."""
     if not profile.phased:
         if rate is not None:
             raise UserError(f"RATE= is the base rate of a profile with phases (overload); {profile.name} has "
@@ -54,9 +62,10 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         return profile
     if rate is not None:
         return profiles.with_rates(profile, dict.fromkeys(profile.services, rate), f"RATE={rate}, for every service")
-    found = capacity_figures.newest_capacities(mode)
+    found = capacity_figures.newest_capacities(mode, tuned=bool(profile.tuned))
     if found is None:
-        raise UserError(f"profile {profile.name} needs each service's base rate: run `make capacity` first, "
+        capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
+        raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity}` first, "
                         "or pass RATE= (iterations/s)")
     return profiles.with_rates(profile, *found)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -36,6 +37,9 @@ GENERATORS = {"jmeter": "JMeter", "gatling": "Gatling"}
 # Open model: seconds after the last arrival for iterations in flight to finish; JMeter
 # interrupts whatever still runs after that (and the sample counts as an error).
 OPEN_DRAIN_S = 10
+# TUNED=1: each service at the settings `make tune` found, its `[tuned.<service>]` table of
+# profiles.toml; the tag of its levels' ids.
+TUNED = "tuned"
 
 
 @dataclass(frozen=True)
@@ -66,11 +70,22 @@ class Profile:
     # when a run is planned (with_rates): RATE=, or the capacity make capacity found.
     rates: dict[str, int] = field(default_factory=dict)
     rate_source: str = ""
+    # TUNED=1: per service its table (`pool`, `env`); a service without one runs as shipped.
+    tuned: dict[str, dict] = field(default_factory=dict)
 
     @property
     def phased(self) -> bool:
         """Whether its arrivals come in phases (a warm-up's closed loop over it is not)."""
         return self.model == "open" and bool(self.phases)
+
+    def level(self, service: str, users: int, pool: int, repeat: int, heap_mb: int | None = None) -> Level:
+        """A level of `service`; under TUNED at its tuned pool, in place of `pool` (load() refuses
+        a pool of the profile's own then), with its tuned settings."""
+        if service not in self.tuned:
+            return Level(service, users, pool, repeat, self, heap_mb=heap_mb)
+        tuned = self.tuned[service]
+        return Level(service, users, tuned["pool"], repeat, self, heap_mb=heap_mb, settings=dict(tuned["env"]),
+                     settings_tag=TUNED)
 
 
 @dataclass(frozen=True)
@@ -83,11 +98,27 @@ class Level:
     repeat: int
     profile: Profile = field(repr=False)
     heap_mb: int | None = None  # the service's heap limited so (`make capacity`); None: its own settings
+    # What it adds to the service's environment (a candidate of `make tune`, TUNED's settings),
+    # named in its id by `settings_tag`; empty: the shipped settings.
+    settings: dict[str, str] = field(default_factory=dict)
+    settings_tag: str = ""
 
     @property
     def id(self) -> str:
         heap = "" if self.heap_mb is None else f"-h{self.heap_mb}"
-        return f"{self.service}-u{self.users}-p{self.pool}{heap}-r{self.repeat}"
+        tag = f"-{self.settings_tag}" if self.settings_tag else ""
+        return f"{self.service}-u{self.users}-p{self.pool}{heap}{tag}-r{self.repeat}"
+
+    @property
+    def process(self) -> tuple:
+        """What its service process starts with: a warm one serves only levels alike."""
+        return self.service, self.pool, self.heap_mb, tuple(sorted(self.settings.items()))
+
+    def service_env(self) -> dict[str, str]:
+        """What it adds to the service's environment: its settings, then its heap limit as the
+        service's registry entry sets one (registry.combine: the heap's -Xmx after a collector)."""
+        heap = {} if self.heap_mb is None else registry.get(self.service).heap_env(self.heap_mb)
+        return registry.combine(self.settings, heap)
 
     @property
     def expected_s(self) -> int:
@@ -154,6 +185,8 @@ class Level:
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 **({} if self.heap_mb is None else {"heap_mb": self.heap_mb}),
                 **(self._phases() if self.profile.phased else {}),
+                **({"settings": self.settings, "settings_tag": self.settings_tag}
+                   if self.settings or self.settings_tag else {}),
                 "arrivals": self.arrivals, "load_properties": self.load_properties()}
 
     def _phases(self) -> dict[str, Any]:
@@ -164,10 +197,12 @@ class Level:
                            for seconds, multiple in self.profile.phases]}
 
 
-def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES) -> Profile:
+def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES,
+         tuned: bool = False) -> Profile:
     """The profile `name`: every service of the registry at the services' default pool, under the
     file's defaults, under its `base` profile if it names one, under the profile, under
-    `overrides` (None values ignored)."""
+    `overrides` (None values ignored); `tuned` (TUNED=1): each service at the settings of its
+    `[tuned.<service>]` table."""
     with open(path, "rb") as f:
         doc = tomllib.load(f)
     profiles = doc.get("profiles", {})
@@ -177,8 +212,19 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     if base is not None and (base not in profiles or "base" in profiles[base]):
         raise UserError(f"profile {name!r}: base {base!r} must be a profile without a base")
     overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    layers = [doc.get("defaults", {}), profiles.get(base, {}), profiles[name], overrides]
     merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE], "placements": [],
-              **doc.get("defaults", {}), **profiles.get(base, {}), **profiles[name], **overrides}
+              **{k: v for layer in layers for k, v in layer.items()}}
+    if tuned:
+        if any("pools" in layer for layer in layers):
+            raise UserError(f"TUNED=1 runs each service at its tuned pool: not with POOL= or profile {name!r}'s "
+                            "pools")
+        tables = doc.get(TUNED, {})
+        if missing := [service for service in merged["services"] if service not in tables]:
+            raise UserError(f"TUNED=1: {path.name} has no [{TUNED}.<service>] table for {', '.join(missing)}: "
+                            "run `make tune` and add the tables it prints, or run without TUNED (the shipped "
+                            "settings)")
+        merged[TUNED] = {service: tables[service] for service in merged["services"]}
     try:
         profile = Profile(name=name, **merged)
     except TypeError as err:
@@ -189,6 +235,13 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     if "duration_s" in overrides:
         raise UserError(f"profile {name!r}: its phases set the measured duration; DURATION= cannot")
     return replace(profile, duration_s=sum(int(seconds) for seconds, _ in profile.phases))
+
+
+def tuned_table(service: str, table: dict, comment: str) -> str:
+    """`table` (`pool`, `env`) as the [tuned.<service>] table of profiles.toml that load() reads
+    under TUNED, with a comment (what found it)."""
+    env = ", ".join(f"{name} = {json.dumps(value)}" for name, value in table["env"].items())  # TOML strings
+    return f"[{TUNED}.{service}]  # {comment}\npool = {table['pool']}\nenv = {{{f' {env} ' if env else ''}}}"
 
 
 def _validate(p: Profile) -> None:
@@ -223,6 +276,12 @@ def _validate(p: Profile) -> None:
         problems.append(f"unknown placements {unknown}: choose from {', '.join(placement.MODES)}")
     if len(set(p.placements)) < len(p.placements):
         problems.append("placements must not repeat")
+    for service, table in p.tuned.items():
+        if not (isinstance(table, dict) and set(table) == {"pool", "env"} and isinstance(table["pool"], int)
+                and table["pool"] > 0 and isinstance(table["env"], dict)
+                and all(isinstance(value, str) for value in table["env"].values())):
+            problems.append(f"[{TUNED}.{service}] needs `pool`, a whole number above 0, and `env`, a table of "
+                            "strings, and nothing else")
     if problems:
         raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
 
@@ -271,12 +330,12 @@ def levels(profile: Profile) -> list[Level]:
     if profile.phased:
         if not profile.rates:
             raise UserError(f"profile {profile.name!r} has no base rates: pass RATE= or run `make capacity`")
-        return [Level(service, profile.rates[service], pool, repeat, profile)
+        return [profile.level(service, profile.rates[service], pool, repeat)
                 for repeat, pool, service in itertools.product(repeats, profile.pools, profile.services)]
     if profile.start == "warm":
-        return [Level(service, users, pool, repeat, profile) for repeat, pool, service, users in
+        return [profile.level(service, users, pool, repeat) for repeat, pool, service, users in
                 itertools.product(repeats, profile.pools, profile.services, profile.users)]
-    return [Level(service, users, pool, repeat, profile) for repeat, pool, users, service in
+    return [profile.level(service, users, pool, repeat) for repeat, pool, users, service in
             itertools.product(repeats, profile.pools, profile.users, profile.services)]
 
 

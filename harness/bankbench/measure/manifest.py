@@ -46,8 +46,9 @@ def _run(*cmd: str) -> str:
 
 
 def git() -> dict[str, object]:
+    # results/ is what runs write (a report, the run before in a series): not what this run runs.
     return {"commit": _run("git", "rev-parse", "HEAD"),
-            "dirty": bool(_run("git", "status", "--porcelain", "--untracked-files=no"))}
+            "dirty": bool(_run("git", "status", "--porcelain", "--untracked-files=no", "--", ".", ":!results"))}
 
 
 def machine() -> dict[str, object]:

@@ -3,7 +3,9 @@
 Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
 pyplot state, so they work headless and in a notebook alike. The vs-users charts take
 `repeats.aggregate_levels` output and draw each service's medians with their 95 % intervals
-as bars (bankbench.analyse.stats); a level whose money check failed has no median and is not drawn.
+as bars (bankbench.analyse.stats); a level with a repeat that does not count (money check failed,
+load generator short) is drawn by the median of the others. A throughput the load generator capped
+in a closed loop is drawn too, hollow: the service served at least that (`throughput`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
 from bankbench import registry
 from bankbench.analyse import overload
+from bankbench.analyse.capacity_figures import MISSED, UNDECIDED, Capacity
+from bankbench.analyse.narrative import P99
 from bankbench.analyse.repeats import main_pool
-from bankbench.analyse.summaries import by_service
+from bankbench.analyse.summaries import THROUGHPUT, by_service, floor
 from bankbench.analyse.timelines import Timeline
 
 # Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
@@ -49,6 +53,7 @@ OVERLOAD_PANELS = {
                       "pool_pending": ("waiting for a connection", "#CC79A7", "--")},
     "memory (MB)": {"rss_mb": ("RSS", "#D55E00", "-"), "heap_mb": ("heap in use", "#56B4E9", "--")},
 }
+USERS = "users"  # summaries.load_unit of the closed and article models; an open model's is a rate
 RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside it
     "resources.service_cpu_mean": "service CPU (% of one core)",
     "resources.service_rss_mean_mb": "service RSS (MB)",
@@ -57,48 +62,50 @@ RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside
 }
 
 
-def latency_percentiles(levels: pd.DataFrame) -> Figure:
-    """p50, p90 and p99 latency vs users, one panel each, sharing a latency axis."""
+def latency_percentiles(levels: pd.DataFrame, unit: str = USERS) -> Figure:
+    """p50, p90 and p99 latency vs the load (users, or an open model's rate: `unit`), one panel
+    each, sharing a latency axis."""
     levels, pool = _at_main_pool(levels)
     fig, axes = _figure(ncols=3, width=12, sharey=True)
     for ax, (column, name) in zip(axes, PERCENTILE_PANELS.items(), strict=True):
         _draw_services(ax, levels, "users", column)
-        _level_axis(ax, levels["users"], "users")
+        _level_axis(ax, levels["users"], _load_axis(unit))
         ax.set_title(name)
     _value_axis(axes[0], "latency (ms)", levels[list(PERCENTILE_PANELS)])
     axes[0].legend(title="service")
-    fig.suptitle(f"Latency percentiles vs users (pool {pool}, measured window)")
+    fig.suptitle(f"Latency percentiles vs {_load(unit)} (pool {pool}, measured window)")
     return fig
 
 
-def throughput(levels: pd.DataFrame) -> Figure:
-    """Measured throughput vs users."""
-    return _one_vs_users(levels, "overall.throughput_rps", "throughput (requests/s)", "Throughput", log=True)
+def throughput(levels: pd.DataFrame, unit: str = USERS) -> Figure:
+    """Measured throughput vs the load; at a level where the load generator capped it
+    (`summaries.generator_bound`), the lowest of those repeats as a hollow marker: at least that."""
+    return _one_vs_users(levels, THROUGHPUT, "throughput (requests/s)", "Throughput", unit, log=True, floors=True)
 
 
-def errors(levels: pd.DataFrame) -> Figure:
-    """Error percentage vs users (linear: zero is the usual value)."""
-    return _one_vs_users(levels, "overall.error_pct", "errors (% of requests)", "Errors", log=False)
+def errors(levels: pd.DataFrame, unit: str = USERS) -> Figure:
+    """Error percentage vs the load (linear: zero is the usual value)."""
+    return _one_vs_users(levels, "overall.error_pct", "errors (% of requests)", "Errors", unit, log=False)
 
 
-def resources(levels: pd.DataFrame) -> Figure:
-    """CPU and RSS of the service and of PostgreSQL vs users: mean solid, max dotted."""
+def resources(levels: pd.DataFrame, unit: str = USERS) -> Figure:
+    """CPU and RSS of the service and of PostgreSQL vs the load: mean solid, max dotted."""
     levels, pool = _at_main_pool(levels)
     fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
     for i, (ax, (column, label)) in enumerate(zip(axes, RESOURCE_PANELS.items(), strict=True)):
         peak = column.replace("_mean", "_max")
         _draw_services(ax, levels, "users", column)
         _draw_services(ax, levels, "users", peak, linestyle=":", label="_nolegend_", alpha=0.7)
-        _level_axis(ax, levels["users"], "users" if i >= 2 else "")  # the bottom row says it
+        _level_axis(ax, levels["users"], _load_axis(unit) if i >= 2 else "")  # the bottom row says it
         _value_axis(ax, label)
     axes[0].legend(title="service under load")
-    fig.suptitle(f"Resources vs users (pool {pool}): mean solid, max dotted")
+    fig.suptitle(f"Resources vs {_load(unit)} (pool {pool}): mean solid, max dotted")
     return fig
 
 
-def pool_wait(levels: pd.DataFrame) -> Figure:
+def pool_wait(levels: pd.DataFrame, unit: str = USERS) -> Figure:
     """Requests waiting for a pooled connection (mean solid, max dotted) and the mean wait of
-    an acquire vs users, from the services' own metrics."""
+    an acquire vs the load, from the services' own metrics."""
     levels, pool = _at_main_pool(levels)
     fig, (waiting, wait) = _figure(ncols=2, width=12)
     _draw_services(waiting, levels, "users", "service_metrics.pool_pending_mean")
@@ -106,21 +113,21 @@ def pool_wait(levels: pd.DataFrame) -> Figure:
                    label="_nolegend_", alpha=0.7)
     _draw_services(wait, levels, "users", "service_metrics.pool_acquire_mean_ms")
     for ax, label in ((waiting, "requests waiting for a connection"), (wait, "wait per acquire (ms)")):
-        _level_axis(ax, levels["users"], "users")
+        _level_axis(ax, levels["users"], _load_axis(unit))
         _value_axis(ax, label)
     waiting.legend(title="service")
-    fig.suptitle(f"Pool wait vs users (pool {pool}, measured window): waiting mean solid, max dotted")
+    fig.suptitle(f"Pool wait vs {_load(unit)} (pool {pool}, measured window): waiting mean solid, max dotted")
     return fig
 
 
-def gc_time(levels: pd.DataFrame) -> Figure:
-    """Time in garbage-collection pauses, in % of wall time, vs users."""
-    return _one_vs_users(levels, "service_metrics.gc_pct", "GC pauses (% of wall time)", "GC pause time",
+def gc_time(levels: pd.DataFrame, unit: str = USERS) -> Figure:
+    """Time in garbage-collection pauses, in % of wall time, vs the load."""
+    return _one_vs_users(levels, "service_metrics.gc_pct", "GC pauses (% of wall time)", "GC pause time", unit,
                          log=False)
 
 
-def errors_by_status(statuses: pd.DataFrame, names: list[str]) -> Figure:
-    """Failed requests by answer (HTTP status, "assertion", "no response") vs users, stacked
+def errors_by_status(statuses: pd.DataFrame, names: list[str], unit: str = USERS) -> Figure:
+    """Failed requests by answer (HTTP status, "assertion", "no response") vs the load, stacked
     bars in % of the measured requests, a panel per service (`repeats.error_statuses`)."""
     statuses, pool = _at_main_pool(statuses)
     users = sorted(statuses["users"].unique())
@@ -136,20 +143,20 @@ def errors_by_status(statuses: pd.DataFrame, names: list[str]) -> Figure:
             ax.bar(range(len(users)), height, bottom=bottom, color=colours[name], label=name)
             bottom += height
         top = max(top, bottom.max(initial=0))
-        ax.set_xticks(range(len(users)), [f"{u / 1000:g}k" if u >= 1000 else f"{u:g}" for u in users])
-        ax.set_xlabel("users")
+        ax.set_xticks(range(len(users)), [_tick(u) for u in users])
+        ax.set_xlabel(_load_axis(unit))
         ax.set_title(service, color=_style(service)["color"])
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylim(0, top * 1.05 if top > 0 else 1)  # shared: the tallest stack of any panel
     axes[0].set_ylabel("failed requests (% of requests)")
     axes[0].legend(title="answer")
-    fig.suptitle(f"Errors by answer vs users (pool {pool}, measured window): 503 = no pooled "
+    fig.suptitle(f"Errors by answer vs {_load(unit)} (pool {pool}, measured window): 503 = no pooled "
                  "connection in time, or no database")
     return fig
 
 
-def pool_sweep(levels: pd.DataFrame) -> Figure:
-    """Throughput and errors vs pool size, a line per service (and per users), with the
+def pool_sweep(levels: pd.DataFrame, unit: str = USERS) -> Figure:
+    """Throughput and errors vs pool size, a line per service (and per load), with the
     PostgreSQL max_connections cliff marked."""
     max_connections = levels["pg_max_connections"].max()
     fig, axes = _figure(ncols=2, width=12, height=4.8)
@@ -158,7 +165,7 @@ def pool_sweep(levels: pd.DataFrame) -> Figure:
     for (users, at_users), style in zip(levels.groupby("users"), itertools.cycle(styles)):
         for ax, column in zip(axes, ("overall.throughput_rps", "overall.error_pct"), strict=True):
             _draw_services(ax, at_users, "pool", column, linestyle=style,
-                           suffix=f" {users:,} users" if several_users else "")
+                           suffix=f" {users:,} {unit}" if several_users else "")
     for ax, label in zip(axes, ("throughput (requests/s)", "errors (% of requests)"), strict=True):
         _level_axis(ax, levels["pool"], "pool size (connections per service instance)")
         _value_axis(ax, label)
@@ -232,15 +239,29 @@ def _status_colours(names: list[str]) -> dict[str, str]:
     return {name: STATUS_COLOURS.get(name) or next(others) for name in names}
 
 
-def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, log: bool) -> Figure:
+def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, unit: str, log: bool,
+                  floors: bool = False) -> Figure:
     levels, pool = _at_main_pool(levels)
     fig, (ax,) = _figure()
     _draw_services(ax, levels, "users", column)
-    _level_axis(ax, levels["users"], "users")
-    _value_axis(ax, label, levels[[column]] if log else None)
+    bounds = _floors(levels, column) if floors else levels.iloc[:0][["service", "users", column]]
+    _draw_services(ax, bounds, "users", column, ": at least (load generator the limit)", linestyle="none",
+                   markerfacecolor="none", markersize=9)
+    _level_axis(ax, levels["users"], _load_axis(unit))
+    _value_axis(ax, label, pd.concat([levels[[column]], bounds[[column]]]) if log else None)
     ax.legend(title="service")
-    fig.suptitle(f"{title} vs users (pool {pool}, measured window)")
+    fig.suptitle(f"{title} vs {_load(unit)} (pool {pool}, measured window)")
     return fig
+
+
+def _load(unit: str) -> str:
+    """What a chart's title calls the load: users, or an open model's offered rate."""
+    return USERS if unit == USERS else "offered rate"
+
+
+def _load_axis(unit: str) -> str:
+    """The load axis' label, with its unit."""
+    return USERS if unit == USERS else RATE_AXIS
 
 
 def _figure(nrows: int = 1, ncols: int = 1, width: float = 7, height: float = 4.2,
@@ -274,6 +295,13 @@ def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: 
         ax.errorbar(frame[x], y, yerr=spread, capsize=3, **look)
 
 
+def _floors(levels: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Service, users and `column`'s lower bound (`summaries.floor`) of each level where the
+    load generator capped it."""
+    bounds = [floor(marks, each) for marks, each in zip(levels["verdicts"], levels[f"{column}.each"], strict=True)]
+    return levels[["service", "users"]].assign(**{column: bounds}).dropna(subset=[column])
+
+
 def _level_axis(ax: Axes, measured: pd.Series, label: str) -> None:
     """An x axis ticked at the measured values (users, pool sizes), log-spaced when they span
     a wide range."""
@@ -282,9 +310,14 @@ def _level_axis(ax: Axes, measured: pd.Series, label: str) -> None:
         ax.set_xscale("log")
     ax.set_xticks(values)
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1000:g}k" if v >= 1000 else f"{v:g}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _tick(v)))
     ax.set_xlabel(label)
     ax.grid(True, alpha=0.3)
+
+
+def _tick(value: float) -> str:
+    """10k for 10,000 users, but 1024 for a 1,024 MB heap."""
+    return f"{value / 1000:g}k" if value >= 1000 and value % 1000 == 0 else f"{value:g}"
 
 
 def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> None:
@@ -298,7 +331,8 @@ def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> Non
         ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     else:  # set_ylim freezes both ends: the top gets the headroom autoscaling would give
-        top = ax.dataLim.y1 if np.isfinite(ax.dataLim.y1) else 0
+        tops = [shared.dataLim.y1 for shared in ax.get_shared_y_axes().get_siblings(ax)]  # panels sharing it
+        top = max((y for y in tops if np.isfinite(y)), default=0)
         ax.set_ylim(0, top * 1.05 if top > 0 else 1)
     ax.set_ylabel(label)
     ax.grid(True, alpha=0.3)
@@ -332,9 +366,10 @@ def p99_vs_rate(levels: pd.DataFrame, target_ms: float) -> Figure:
 
 
 def rss_vs_heap(frame: pd.DataFrame) -> Figure:
-    """Peak RSS at each heap limit of the sweep, at the service's capacity rate (hollow: missed
-    the target), and with the service's own settings as a dashed line
-    (`bankbench.analyse.capacity_figures.rss_by_heap`)."""
+    """Peak RSS at each heap limit of the sweep, at the service's capacity rate, and with the
+    service's own settings as a dashed line (`capacity_figures.rss_by_heap`): filled where the
+    heap held the target, hollow where most of its probes missed it, a cross where the load
+    generator fell short in most (undecided)."""
     fig, (ax,) = _figure()
     swept = frame[frame["heap_mb"].notna()]
     _draw_services(ax, swept, "heap_mb", "rss_mb", linestyle=":")
@@ -342,13 +377,67 @@ def rss_vs_heap(frame: pd.DataFrame) -> Figure:
         colour = _style(service)["color"]
         for own in rows.loc[rows["heap_mb"].isna(), "rss_mb"]:
             ax.axhline(own, color=colour, linestyle="--", linewidth=1, label=f"{service}: own settings")
-        missed = rows[rows["heap_mb"].notna() & ~rows["held"].astype(bool)]
-        ax.scatter(missed["heap_mb"], missed["rss_mb"], s=90, facecolors="white", edgecolors=colour, zorder=3)
+        for verdict, look in ((MISSED, {"facecolors": "white", "edgecolors": colour}),
+                              (UNDECIDED, {"marker": "x", "color": "black"})):
+            marked = swept[(swept["service"] == service) & (swept["verdict"] == verdict)]
+            ax.scatter(marked["heap_mb"], marked["rss_mb"], s=90, zorder=3, **look)
     if not swept.empty:
         _level_axis(ax, swept["heap_mb"], "heap limit (MB)")
     _value_axis(ax, "peak RSS (MB)")
     ax.legend(fontsize="small")
-    fig.suptitle("RSS vs heap limit at the capacity rate (hollow: missed the target)")
+    fig.suptitle("RSS vs heap limit at the capacity rate (hollow: missed the target; x: undecided)")
+    return fig
+
+
+START_COLOURS = {"cold": "#CC79A7", "aot": "#E69F00", "warm": "#56B4E9"}  # Okabe-Ito, apart from the services'
+
+
+def starts(frame: pd.DataFrame, names: dict[str, str]) -> Figure:
+    """The headline: p99 vs users under each start of `names` (cold, cold+AOT, warm), a panel per
+    service, each start's medians a line and their 95 % intervals a band
+    (`findings.p99_by_start`)."""
+    services = list(by_service(frame))
+    fig, axes = _figure(ncols=len(services), width=4 + 3.5 * len(services), sharey=True)
+    for ax, (service, rows) in zip(axes, services, strict=True):
+        for start, name in names.items():
+            line = rows[rows["start"] == start].dropna(subset=[P99]).sort_values("users")
+            if line.empty:
+                continue
+            colour = START_COLOURS.get(start, OTHER_COLOUR)
+            ax.plot(line["users"], line[P99], marker="o", color=colour, label=name)
+            ax.fill_between(line["users"], line[f"{P99}.low"], line[f"{P99}.high"], color=colour, alpha=0.2,
+                            linewidth=0)
+        _level_axis(ax, frame["users"], USERS)
+        ax.set_title(service, color=_style(service)["color"])
+    _value_axis(axes[0], "p99 latency (ms)", frame[[P99, f"{P99}.low", f"{P99}.high"]])
+    drawn = {label: handle for ax in axes for handle, label in zip(*ax.get_legend_handles_labels(), strict=True)}
+    axes[0].legend([drawn[name] for name in names.values() if name in drawn],
+                   [name for name in names.values() if name in drawn], title="start")  # every start, in order
+    fig.suptitle("p99 vs users by start (median, 95 % interval as a band)")
+    return fig
+
+
+def capacity(frame: pd.DataFrame, found: list[Capacity], target_ms: float) -> Figure:
+    """p99 vs the offered rate of a capacity search's probes with each service's own heap, a
+    panel per service (`capacity_figures.p99_by_rate`): medians and 95 % intervals over the probes
+    that counted, a cross at the target where the load generator fell short, the target as a
+    line and the capacity found as a dotted one ("≥": capped by the load generator)."""
+    fig, axes = _figure(ncols=len(found), width=4 + 3.5 * len(found), sharey=True)
+    for ax, c in zip(axes, found, strict=True):
+        rows = frame[frame["service"] == c.service]
+        _draw_services(ax, rows, "rate", P99)
+        short = rows[rows["short"]]
+        ax.scatter(short["rate"], [target_ms] * len(short), marker="x", color="black", zorder=3,
+                   label="load generator fell short")
+        ax.axhline(target_ms, color="black", linestyle="--", linewidth=1, label=f"target: p99 <= {target_ms:g} ms")
+        if c.rate is not None:
+            ax.axvline(c.rate, color=_style(c.service)["color"], linestyle=":",
+                       label=f"capacity: {'≥ ' if c.generator_bound else ''}{c.rate:,} it/s")
+        _level_axis(ax, rows["rate"], RATE_AXIS)
+        ax.set_title(c.service, color=_style(c.service)["color"])
+        ax.legend(fontsize="small")
+    _value_axis(axes[0], "p99 latency (ms)", frame[[P99]].assign(target=target_ms))
+    fig.suptitle("Capacity: p99 vs offered rate, the service's own heap (median, 95 % interval)")
     return fig
 
 

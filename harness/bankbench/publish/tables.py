@@ -1,20 +1,25 @@
 """Report tables as DataFrames of text: shown as they are in the notebook, as Markdown in the README.
 
-Figures read `median [low-high]`: the median over the repeats whose money check passed and its
-95 % interval (bankbench.analyse.stats); FAILED where none passed (see `formatting.spread_column`).
+Figures read `median [low-high]`: the median over a level's repeats and its 95 % interval
+(bankbench.analyse.stats), beside a `repeats` column saying how many of them count (`2 of 3`:
+money check passed, load generator held up). A level where some repeat does not count shows each
+repeat's figure instead, those that do not count marked (`formatting.spread_column`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
-from bankbench.analyse import formatting, repeats, sensitivity, stats, summaries
+from bankbench.analyse import conclusions, formatting, repeats, sensitivity, stats, summaries
 from bankbench.analyse.capacity_figures import Capacity
+from bankbench.analyse.findings import START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome
 from bankbench.analyse.projection import Assumptions, Instance, Projection
 from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import Run
+from bankbench.analyse.runs import Run, by_start
 from bankbench.load.profiles import GENERATORS
 
 # latency_stats figure -> (header, format), in the order the tables show them
@@ -51,35 +56,52 @@ LOAD_GENERATOR = "load generator"  # header of the levels table's verdict on the
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
     """Per service x users (x pool): requests, throughput, latency, errors (and by status),
-    service CPU and RSS, and the load generator's verdict."""
+    service CPU and RSS, and the load generator's verdict; a row per repeat where some repeat
+    does not count (`_rows`)."""
     keys, statuses = ["service", *repeats.row_keys(summary)], summaries.status_columns(summary)
     aggregated = repeats.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
     aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
     table = _text(aggregated, keys, LEVEL_COLUMNS)
     table.insert(table.columns.get_loc(LATENCY["error_pct"][0]) + 1, ERRORS_BY_STATUS,
                  _by_status(aggregated, statuses))
-    table[LOAD_GENERATOR] = _generator(summary, aggregated, keys)
-    return table
+    table[LOAD_GENERATOR] = _generator(summary, aggregated)
+    return _rows(table, keys)
 
 
-def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame, keys: list[str]) -> pd.Series:
-    """`ok`, or `INVALID r2: <reasons>` for each repeat whose load generator did not hold up
+def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
+    """`ok`, or for a level shown repeat by repeat (`formatting.listed`) a list: `ok` or
+    `INVALID: <reasons>` for each repeat, by whether its load generator held up
     (bankbench.load.generator); the cells in the order of `aggregated`."""
-    invalid = summary[~summary[summaries.VALID]]
-    reasons = {key: "; ".join(f"INVALID r{row['repeat']}: {row['loadgen.reasons']}" for _, row in rows.iterrows())
-               for key, rows in invalid.groupby(keys)}
-    return pd.Series([reasons.get(tuple(row), "ok") for row in aggregated[keys].itertuples(index=False)],
-                     index=aggregated.index, dtype=object)
+    keys = list(summaries.LEVEL_KEYS)
+    verdict = summary.set_index([*keys, "repeat"])[[summaries.VALID, "loadgen.reasons"]]
+
+    def cell(row: pd.Series) -> str | list[str]:
+        if not formatting.listed(row):
+            return "ok"
+        each = [verdict.loc[(*row[keys], repeat)] for repeat, _ in row["verdicts"]]
+        return ["ok" if valid else f"INVALID: {why}" for valid, why in each]
+
+    return aggregated.apply(cell, axis=1)
 
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
-    """`503: 12; assertion: 1` cells: the failed requests of each status that some passed repeat
-    had (median [95 % interval]), "-" for none."""
-    cells = {column: formatting.spread_column(aggregated, column, count) for column in columns}
-    def cell(i: int) -> str:
-        parts = [f"{column.removeprefix(summaries.ERRORS_BY_STATUS)}: {cells[column][i]}"
-                 for column in columns if aggregated.loc[i, [column, f"{column}.high"]].max() > 0]
-        return "; ".join(parts) or "-"
+    """`503: 12; assertion: 1` cells: the failed requests of each status that some repeat had
+    (`formatting.spread_column`), "-" for none; for a level shown repeat by repeat
+    (`formatting.listed`) a list, each repeat's own."""
+    medians = {column: formatting.spread_column(aggregated, column, count) for column in columns}
+
+    def joined(texts: dict[str, str]) -> str:
+        return "; ".join(f"{column.removeprefix(summaries.ERRORS_BY_STATUS)}: {text}"
+                         for column, text in texts.items()) or "-"
+
+    def cell(i: int) -> str | list[str]:
+        row = aggregated.loc[i]
+        if not formatting.listed(row):
+            return joined({column: medians[column][i] for column in columns
+                           if any(value > 0 for value in row[f"{column}.each"])})
+        return [joined({column: count(row[f"{column}.each"][k]) for column in columns
+                        if row[f"{column}.each"][k] > 0}) for k in range(len(row["verdicts"]))]
+
     return pd.Series([cell(i) for i in aggregated.index], index=aggregated.index, dtype=object)
 
 
@@ -90,7 +112,7 @@ def labels(run: Run) -> tuple[int, pd.DataFrame]:
     users = int(at_pool["users"].max())
     aggregated = repeats.aggregate_repeats(at_pool[at_pool["users"] == users], list(LATENCY),
                                             keys=["service", "label"])
-    return users, _text(aggregated, ["service", "label"], LATENCY)
+    return users, _rows(_text(aggregated, ["service", "label"], LATENCY), ["service", "label"])
 
 
 def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
@@ -107,32 +129,27 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
             aggregated = pd.concat([repeats.aggregate_repeats(run.summary, list(columns))
                                     .assign(env=run.manifest.get("env", "")) for run in group],
                                    ignore_index=True)
-            tables[profile] = _text(aggregated, ["service", "users", "pool", "env"], columns)
+            keys = ["service", "users", "pool", "env"]
+            tables[profile] = _rows(_text(aggregated, keys, columns), keys)
     return tables
 
 
-START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as headed
+P99 = "overall.p99_ms"
 HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
 CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
 
-def start_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
-    """For each profile family run with more than one start (article, article-aot,
-    article-warm) in one environment: its run of each start, in START_NAMES' order."""
-    by_family: dict[tuple[str, str], dict[str, Run]] = {}
-    for run in runs:
-        if run.series:
-            continue  # a placement experiment over the family's levels (profile `placement`), not a start
-        by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.start] = run
-    return {family: {start: group[start] for start in START_NAMES if start in group}
-            for (family, _env), group in by_family.items() if len(group) > 1}
-
-
 def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each family of start_runs: per users and service, p99, errors and throughput of each
+    """For each family of `runs.by_start`: per users and service, p99, errors and throughput of each
     start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
     is compiled ahead of time, so its cold start is the AOT figure)."""
-    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in start_runs(runs).items()}
+    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in by_start(runs).items()}
+
+
+def starts_p99(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """`starts` with the p99 alone: the index's table of the starts."""
+    return {family: side_by_side(group, {P99: LATENCY["p99_ms"]}, START_NAMES)
+            for family, group in by_start(runs).items()}
 
 
 def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
@@ -152,31 +169,41 @@ def crosscheck(runs: list[Run]) -> dict[str, pd.DataFrame]:
 
 
 def side_by_side(group: dict[str, Run], columns: dict, names: dict[str, str]) -> pd.DataFrame:
-    """Per users and service, each of `columns` for each run of `group` (headed by `names` of its
-    key) next to one another; `n/a` where a run has no such level."""
-    texts = {key: _text(repeats.aggregate_repeats(run.summary, list(columns)), ["users", "service"], columns)
-             .set_index(["users", "service"]) for key, run in group.items()}
+    """Per users and service, how many repeats count and each of `columns` for each run of
+    `group` (headed by `names` of its key) next to one another; `n/a` where a run has no such
+    level."""
+    texts = {key: _text(repeats.aggregate_repeats(run.summary, list(columns)), ["users", "service"], columns,
+                        each_row=False).set_index(["users", "service"]) for key, run in group.items()}
     keys = sorted(set().union(*(text.index for text in texts.values())),
                   key=lambda key: (key[0], summaries.service_order(key[1])))
     table = pd.DataFrame(keys, columns=["users", "service"])
-    for header, _ in columns.values():
+    for header in [repeats.REPEATS, *(header for header, _ in columns.values())]:
         for key in group:
             table[f"{header} {names[key]}"] = [texts[key][header].get(level, "n/a") for level in keys]
     return table
 
 
-def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict) -> pd.DataFrame:
-    """Key columns, repeats, then one text column per figure, the first telling failed repeats."""
+def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict, each_row: bool = True) -> pd.DataFrame:
+    """Key columns, how many repeats count (`formatting.counted`), then one text column per
+    figure (`formatting.spread_column`); with `each_row`, a group where some repeat does not count
+    has lists of its repeats' cells, for `_rows`."""
     aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
     table = aggregated[keys].copy()
-    table["repeats"] = aggregated["repeats"]
-    for i, (column, (header, fmt)) in enumerate(columns.items()):
-        table[header] = formatting.spread_column(aggregated, column, fmt, mark_failed=i == 0)
+    table[repeats.REPEATS] = formatting.counted(aggregated, each_row)
+    for column, (header, fmt) in columns.items():
+        table[header] = formatting.spread_column(aggregated, column, fmt, each_row)
     return table
+
+
+def _rows(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """`_text` with a row per repeat of each group where some repeat does not count, its keys
+    repeated: in `repeats` the repeat and whether it counts (`r2 INVALID`), then its own figures."""
+    return table.explode([column for column in table if column not in keys], ignore_index=True)
 
 
 # What a request costs at each rate of an efficiency run: summary.csv column -> (header, format)
 EFFICIENCY = {
+    OFFERED: ("offered %", number),
     "overall.throughput_rps": ("req/s", number),
     "overall.p99_ms": ("p99 ms", number),
     "overall.error_pct": ("err %", number),
@@ -188,20 +215,53 @@ EFFICIENCY = {
 
 
 def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per service and offered rate: the share of the rate the load generator offered, over
-    every repeat, how many repeats it did not hold up in (bankbench.load.generator), and the
-    figures of the others."""
+    """Per service and offered rate: the share of the rate the load generator offered, then what
+    a request cost, as `_text` shows them (a rate with a repeat the load generator did not hold
+    up in, bankbench.load.generator, repeat by repeat)."""
     keys = ["service", "users"]
-    invalid = (~summary[summaries.VALID]).groupby([summary[k] for k in keys]).sum().rename("invalid repeats")
-    offered = summary.assign(money_ok=True, **{summaries.VALID: True})  # the share over every repeat
-    delivered = repeats.aggregate_repeats(offered, [OFFERED], keys=keys)
-    figures = repeats.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)  # the usable repeats'
-    table = _text(figures, keys, EFFICIENCY).rename(columns={"users": "offered it/s"})
-    merged = delivered.merge(invalid.reset_index(), on=keys).sort_values(keys, key=summaries.sort_key)
-    merged = merged.reset_index(drop=True)
-    table.insert(2, "offered %", formatting.spread_column(merged, OFFERED))
-    table.insert(3, "invalid repeats", merged["invalid repeats"].astype(int))
-    return table
+    figures = repeats.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)
+    return _rows(_text(figures, keys, EFFICIENCY), keys).rename(columns={"users": "offered it/s"})
+
+
+# The first table's columns: what each shows -> the question (report section) that explains it
+QUESTIONS = {"warm": "starts", "cold": "starts", "aot": "starts", "capacity": "capacity", "cpu": "capacity",
+             "rss": "memory"}
+
+
+def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
+    """The report's first table, a row per service: p99 under each start at the articles' largest
+    level, the capacity at the latency target, the CPU per request there with its projected cost,
+    and the RSS at the smallest heap that held; each `median [95 % interval], n of N`
+    (bankbench.analyse.findings). `link` makes a header from its text and its QUESTIONS key."""
+    headers = {
+        **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
+        "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms",
+        "cpu": f"CPU ms/request → $ per 1M requests ({f.instance})",
+        "rss": "RSS MB at the smallest heap",
+    }
+    rows = [{
+        "service": service,
+        **{start: _cell(f.p99[start][service], _median(number)) for start in START_NAMES},
+        "capacity": _cell(f.capacity[service], lambda cell: conclusions.rate(cell, unit="")),
+        "cpu": _cell(f.cpu_ms[service], _median(significant),
+                     "" if f.cost[service].missing else f" → ${_median(significant)(f.cost[service])}"),
+        "rss": _cell(f.rss_mb[service], _median(number), f" at {f.heap_mb[service]} MB" if f.heap_mb[service] else ""),
+    } for service in f.services]
+    table = pd.DataFrame(rows, columns=["service", *headers])
+    return table.rename(columns={key: link(header, QUESTIONS[key]) for key, header in headers.items()})
+
+
+def _median(fmt: formatting.Format) -> Callable[[Cell], str]:
+    return lambda cell: with_interval(cell.figure.value, cell.figure.low, cell.figure.high, fmt)
+
+
+def _cell(cell: Cell, show: Callable[[Cell], str], after: str = "") -> str:
+    """`median [low-high]<after>, n of N`, or why there is no figure."""
+    if cell.missing:
+        return cell.missing
+    if cell.n == 0:
+        return f"no usable repeat, 0 of {cell.of}"
+    return f"{show(cell)}{after}, {cell.n} of {cell.of}"
 
 
 def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
@@ -211,7 +271,6 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     instances = list(dict.fromkeys(p.instance.type for p in projections))
     rows = []
     for c in found:
-        rss = c.rss_per_krps()
         rows.append({
             "service": c.service,
             f"capacity it/s at p99 <= {target_ms:g} ms": c.rate_text(),
@@ -222,7 +281,6 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
             "RSS MB, own heap": _figure(c.rss_mb, number),
             "smallest heap MB": c.heap_text(),
             "RSS MB at it": _figure(c.rss_heap_mb, number),
-            "RSS MB per 1k req/s": with_interval(*rss, number),
             **{f"projected $ per 1M requests, {name}": with_interval(*prices[c.service, name], significant)
                if (c.service, name) in prices else "-" for name in instances},
         })
@@ -231,6 +289,14 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
 
 def _figure(figure: stats.Figure, fmt: formatting.Format) -> str:
     return with_interval(figure.value, figure.low, figure.high, fmt)
+
+
+def memory(found: list[Capacity]) -> pd.DataFrame:
+    """Per service: the peak RSS with its own heap settings at its capacity rate, and at the
+    smallest heap of the sweep that held there (`Capacity.heap_text`)."""
+    return pd.DataFrame([{"service": c.service, "RSS MB, own heap": _figure(c.rss_mb, number),
+                          "smallest heap MB": c.heap_text(), "RSS MB at it": _figure(c.rss_heap_mb, number)}
+                         for c in found])
 
 
 def capacity_probes(doc: dict) -> pd.DataFrame:
@@ -294,6 +360,7 @@ def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame
     at_pool = summary[summary["pool"] == repeats.main_pool(summary)]
     now = repeats.aggregate_repeats(at_pool, [f"overall.{name}" for name in THEN_AND_NOW])
     ours = now[["users", "service"]].copy()
+    ours[f"this run {repeats.REPEATS}"] = formatting.counted(now)
     for name, header in THEN_AND_NOW.items():
         ours[f"this run {header}"] = formatting.spread_column(now, f"overall.{name}")
     theirs = _published(published)
@@ -315,20 +382,18 @@ def _published(published: pd.DataFrame) -> pd.DataFrame:
 
 def placement_figures(series: list[Run]) -> pd.DataFrame:
     """A series over CPU placements (bankbench.analyse.sensitivity): per users level, placement
-    and service, p99, errors and throughput as `median [95 % interval]` over the repeats the load
-    generator held up in, and in how many it did not (bankbench.load.generator)."""
-    rows = []
+    and service at the main pool, p99, errors and throughput as `_text` shows them (a level with a
+    repeat that does not count, repeat by repeat)."""
+    columns = {column: (name, number) for column, (name, _) in sensitivity.FIGURES.items()}
+    keys, tables = ["users", "service"], []
     for rank, run in enumerate(sensitivity.ordered(series)):
-        for (users, service), group in sensitivity.levels(run).groupby(["users", "service"]):
-            held = group[summaries.usable(group)]
-            figures = {column: stats.figure(held, column) for column in sensitivity.FIGURES}
-            short = len(group) - len(held)
-            rows.append(((users, rank, summaries.service_order(service)), {
-                "users": f"{users:,}", "placement": run.placement, "service": service,
-                **{name: with_interval(figures[column].value, figures[column].low, figures[column].high)
-                   for column, (name, _) in sensitivity.FIGURES.items()},
-                "load generator invalid": f"{short} of {len(group)}" if short else "-"}))
-    return pd.DataFrame([row for _, row in sorted(rows, key=lambda item: item[0])])
+        at_pool = run.summary[run.summary["pool"] == repeats.main_pool(run.summary)]
+        table = _rows(_text(repeats.aggregate_repeats(at_pool, list(columns), keys=keys), keys, columns), keys)
+        tables.append(table.assign(rank=rank, placement=run.placement))
+    table = pd.concat(tables).sort_values(["users", "rank"], kind="stable")  # services in order within
+    table["users"] = table["users"].map("{:,}".format)
+    shown = ["users", "placement", "service", repeats.REPEATS, *(name for name, _ in columns.values())]
+    return table[shown].reset_index(drop=True)
 
 
 def placement_verdicts(series: list[Run]) -> pd.DataFrame:

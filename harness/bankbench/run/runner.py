@@ -142,9 +142,9 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
         if kept:
             kept.stop()
         where.reset()
-        heap = {} if level.heap_mb is None else registry.get(level.service).heap_env(level.heap_mb)
-        svc = where.start(level.service, level.pool, out / "service.log", {**(load.service_env() or {}), **heap}
-                          or None, aot=level.profile.start == "aot")
+        svc = where.start(level.service, level.pool, out / "service.log",
+                          registry.combine(load.service_env(), level.service_env()) or None,
+                          aot=level.profile.start == "aot")
         started = {}
         if kept:
             kept.hold(level, svc)

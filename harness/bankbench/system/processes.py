@@ -31,22 +31,27 @@ class Service:
 
     def start(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
-        """Starts the service and waits until it serves. The pool settings and the admission
-        limit are passed explicitly, never inherited: `pool` connections with the harness's
-        acquire timeout and admission limit (bankbench.config.settings_env), or with `pool` None
-        none of them, for the service's own defaults. The service's own settings (a test's small
-        admission limit) and `extra_env` (a CPU profile's options: bankbench.measure.cpuprofile)
-        win over those; `cpus` restricts it to those CPUs."""
-        inherited = {k: v for k, v in os.environ.items() if k not in config.NOT_INHERITED}
-        env = {**inherited, **db_env, **(config.settings_env(pool) if pool is not None else {}), **dict(self.env),
-               **(extra_env or {}), config.PORT: str(port)}
+        """Starts the service with environment() and waits until it serves; `cpus` restricts it
+        to those CPUs."""
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
-            proc = subprocess.Popen(taskset(cpus, self.command), env=env, stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
+            proc = subprocess.Popen(taskset(cpus, self.command), env=self.environment(port, pool, db_env, extra_env),
+                                    stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         running = Running(self, proc, f"http://127.0.0.1:{port}", log, cpus)
         running.wait_healthy()
         return running
+
+    def environment(self, port: int, pool: int | None, db_env: dict[str, str],
+                    extra_env: dict[str, str] | None = None) -> dict[str, str]:
+        """The service's environment. The pool settings and the admission limit are passed
+        explicitly, never inherited: `pool` connections with the harness's acquire timeout and
+        admission limit (bankbench.config.settings_env), or with `pool` None none of them, for
+        the service's own defaults. The service's own settings (a test's small admission limit,
+        a level's settings: get()) and `extra_env` (a CPU profile's options:
+        bankbench.measure.cpuprofile) win over those."""
+        inherited = {k: v for k, v in os.environ.items() if k not in config.NOT_INHERITED}
+        return {**inherited, **db_env, **(config.settings_env(pool) if pool is not None else {}), **dict(self.env),
+                **(extra_env or {}), config.PORT: str(port)}
 
 
 @dataclass

@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = {"PROFILE": "sustained", "SERVICE": "go", "USERS": "10,20", "POOL": "5", "DURATION": "7",
           "WARMUP": "3", "REPEAT": "2", "SCENARIO": "contention", "THINK_MS": "4",
           "PG_MAX_CONNECTIONS": "50", "PG_DURABLE": "off", "CHAOS": "service-kill",
-          "PROFILE_CPU": "1", "CPU_PLACEMENT": "shared", "START": "warm", "RATE": "50"}
-NOT_ON_AWS = ("PG_MAX_CONNECTIONS", "PG_DURABLE", "CHAOS", "PROFILE_CPU", "CPU_PLACEMENT", "START", "RATE")
+          "PROFILE_CPU": "1", "CPU_PLACEMENT": "shared", "START": "warm", "RATE": "50", "TUNED": "1"}
+NOT_ON_AWS = ("PG_MAX_CONNECTIONS", "PG_DURABLE", "CHAOS", "PROFILE_CPU", "CPU_PLACEMENT", "START", "RATE",
+              "TUNED")
 
 
 def documented_knobs() -> set[str]:
@@ -69,7 +70,7 @@ def test_the_driver_parses_every_knob_and_refuses_by_name_what_it_cannot_do() ->
     with pytest.raises(UserError) as refused:
         workload.refuse_unsupported(args)
     for flag in ("--pg-max-connections", "--non-durable", "--chaos", "--profile-cpu", "--cpu-placement",
-                 "--start", "--rate"):
+                 "--start", "--rate", "--tuned"):
         assert flag in str(refused.value)
 
 

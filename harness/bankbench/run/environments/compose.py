@@ -93,7 +93,8 @@ class Compose(Local):
     def start(self, service: str, pool: int, log: Path,
               extra_env: dict[str, str] | None = None, aot: bool = False) -> Container:
         if extra_env:
-            raise UserError("ENV=compose cannot record CPU profiles (PROFILE_CPU): use ENV=native")
+            raise UserError("ENV=compose cannot add to a service's environment (PROFILE_CPU, TUNED=1, a heap limit): "
+                            "use ENV=native")
         if aot:
             raise UserError("ENV=compose has no AOT cache in its images: run start \"aot\" with ENV=native")
         name = composefile.service_name(service)

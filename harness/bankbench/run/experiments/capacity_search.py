@@ -23,8 +23,8 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import asdict
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from bankbench import registry
@@ -45,91 +45,114 @@ LEVEL_OVERHEAD_S = 15  # emptying the tables, the load generator's start, the mo
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
         precision: float = PRECISION) -> Path:
     """Searches every service of the profile; returns the run folder."""
-    deadline = time.monotonic() + budget_s
     services = opts.profile.services
     with Session(opts) as session:
         doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps), "precision": precision,
                "services": {}}
         print(f"bankbench capacity: {', '.join(services)}, p99 <= {target.p99_ms:g} ms and errors under "
               f"{target.max_error_pct:g} %, within {budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
-        for i, service in enumerate(services):
-            share = (deadline - time.monotonic()) / (len(services) - i)
-            _Service(session, service, target, time.monotonic() + share, doc).search(heaps, precision)
+        for service, deadline in shares(services, budget_s):
+            _Service(session, service, target, deadline, doc).search(heaps, precision)
     return session.final
 
 
-class _Service:
+def shares(services: list[str], budget_s: float) -> Iterator[tuple[str, float]]:
+    """Each service with the deadline of its share of the budget: an equal share of what is
+    left when its turn comes."""
+    deadline = time.monotonic() + budget_s
+    for i, service in enumerate(services):
+        yield service, time.monotonic() + (deadline - time.monotonic()) / (len(services) - i)
+
+
+class Prober:
+    """Probes of one service, each a level run into the session and recorded in `record`
+    (`probes`), the whole `doc` rewritten to the run folder's `file` after each; over() once
+    `deadline` leaves no time for another. make tune probes with it too."""
+
+    def __init__(self, session: Session, service: str, target: Target, deadline: float, doc: dict,
+                 record: dict, file: str = FILE):
+        self.session, self.service, self.target, self.deadline = session, service, target, deadline
+        self.profile = session.opts.profile
+        self.doc, self.record, self.file, self.runs = doc, record, file, Counter()
+        self.record["probes"] = []
+        self.level_s = Level(service, 1, 1, 1, self.profile).expected_s + LEVEL_OVERHEAD_S
+
+    def over(self) -> bool:
+        return time.monotonic() + self.level_s > self.deadline
+
+    def run(self, level: Level, may_fail_to_start: bool = False, **about) -> dict:
+        """Runs `level` as the next repeat of its settings here and returns its record: `missed`,
+        what of the target it missed (Target.misses, or "start": with `may_fail_to_start`, its
+        settings kept the service from starting), with its figures and `about` it."""
+        settings = replace(level, repeat=0).id
+        self.runs[settings] += 1
+        level = replace(level, repeat=self.runs[settings])
+        rate, tag = level.users, f"[{self.service} probe {len(self.record['probes']) + 1}]"
+        calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
+        if beyond := generator.beyond_calibration(calibrated, None, generator.name(level.as_dict())):
+            # The generator could not offer this rate even to a target that costs nothing: the
+            # service's level would measure the generator, so it is not run.
+            print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)
+            return self._add(level, about, {"valid": False, "missed": [LOADGEN], "not_run": beyond})
+        try:
+            out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
+        except UserError as err:
+            out = self.session.run_dir / "levels" / level.id
+            if not may_fail_to_start or (out / "money.json").exists():
+                raise  # a service that cannot start with its own settings, or lost money: stop loudly
+            print(f"{tag} {level.id}: did not start ({err})", flush=True)
+            return self._add(level, about, {"failed": str(err).splitlines()[0], "missed": ["start"]})
+        summary = levels.level_summary(out, intervals=False)
+        misses = self.target.misses(summary)
+        o, loadgen = summary["overall"], summary["loadgen"]
+        verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
+        print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
+              f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
+              f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
+        return self._add(level, about, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
+                                        "offered_pct": loadgen.get("offered_pct"), "valid": loadgen["valid"],
+                                        "missed": misses})
+
+    def _add(self, level: Level, about: dict, figures: dict) -> dict:
+        probe = {"level": level.id, "rate": level.users, "heap_mb": level.heap_mb, **about,
+                 "held": not figures["missed"], **figures}
+        self.record["probes"].append(probe)
+        self.write()
+        return probe
+
+    def write(self) -> None:
+        (self.session.run_dir / self.file).write_text(json.dumps(self.doc, indent=2) + "\n")
+
+
+class _Service(Prober):
     """The searches of one service, recording each probe into `doc` (capacity.json)."""
 
     def __init__(self, session: Session, service: str, target: Target, deadline: float, doc: dict):
-        self.session, self.service, self.target, self.deadline = session, service, target, deadline
-        self.profile = session.opts.profile
-        self.record = doc["services"][service] = {"probes": []}
-        self.doc, self.runs = doc, Counter()
-        self.level_s = Level(service, 1, 1, 1, self.profile).expected_s + LEVEL_OVERHEAD_S
+        super().__init__(session, service, target, deadline, doc, doc["services"].setdefault(service, {}))
 
     def search(self, heaps: tuple[int, ...], precision: float) -> None:
         rate = bisection.highest_rate(self.probe, self.profile.users, precision, self.profile.repeat, self.over)
         self.record["rate"] = _found(rate)
-        self._write()
-        if rate.good is None or not heaps or not registry.get(self.service).heap:
+        self.write()
+        # TUNED: the tuned settings hold the heap they were tuned with.
+        if rate.good is None or not heaps or not registry.get(self.service).heap or self.service in self.profile.tuned:
             return
         def holds(mb: int) -> bool:
             return held_heap(lambda: self.misses(rate.good, mb), self.profile.repeat, self.over)
 
         heap = bisection.smallest(holds, heaps, self.profile.repeat, self.over)
         self.record["heap"] = {**_found(heap), "rate": rate.good}
-        self._write()
-
-    def over(self) -> bool:
-        return time.monotonic() + self.level_s > self.deadline
+        self.write()
 
     def probe(self, rate: int) -> bool:
         """One level at `rate`: whether it held the target."""
         return not self.misses(rate)
 
     def misses(self, rate: int, heap_mb: int | None = None) -> list[str]:
-        """One level at `rate` (and `heap_mb`): what of the target it missed (Target.misses, or
-        "start": the service did not start with that heap)."""
-        self.runs[rate, heap_mb] += 1
-        level = Level(self.service, rate, self.profile.pools[0], self.runs[rate, heap_mb], self.profile,
-                      heap_mb=heap_mb)
-        tag = f"[{self.service} probe {len(self.record['probes']) + 1}]"
-        calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
-        if beyond := generator.beyond_calibration(calibrated, None, generator.name(level.as_dict())):
-            # The generator could not offer this rate even to a target that costs nothing: the
-            # service's level would measure the generator, so it is not run.
-            print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)
-            self._add(level, False, {"valid": False, "missed": [LOADGEN], "not_run": beyond})
-            return [LOADGEN]
-        try:
-            out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
-        except UserError as err:
-            out = self.session.run_dir / "levels" / level.id
-            if heap_mb is None or (out / "money.json").exists():
-                raise  # a service that cannot start with its own settings, or lost money: stop loudly
-            print(f"{tag} {level.id}: did not run with a {heap_mb} MB heap ({err})", flush=True)
-            self._add(level, False, {"failed": str(err).splitlines()[0], "missed": ["start"]})
-            return ["start"]
-        summary = levels.level_summary(out, intervals=False)
-        misses = self.target.misses(summary)
-        o, loadgen = summary["overall"], summary["loadgen"]
-        self._add(level, not misses, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
-                                      "offered_pct": loadgen.get("offered_pct"), "valid": loadgen["valid"],
-                                      "missed": misses})
-        verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
-        print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
-              f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
-              f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
-        return misses
-
-    def _add(self, level: Level, held: bool, figures: dict) -> None:
-        self.record["probes"].append({"level": level.id, "rate": level.users, "heap_mb": level.heap_mb,
-                                      "held": held, **figures})
-        self._write()
-
-    def _write(self) -> None:
-        (self.session.run_dir / FILE).write_text(json.dumps(self.doc, indent=2) + "\n")
+        """One level at `rate` (and `heap_mb`: it may keep the service from starting): what of the
+        target it missed."""
+        level = self.profile.level(self.service, rate, self.profile.pools[0], 0, heap_mb)
+        return self.run(level, may_fail_to_start=heap_mb is not None)["missed"]
 
 
 def held_heap(measure: Callable[[], list[str]], retries: int, over: Callable[[], bool]) -> bool:

@@ -3,9 +3,9 @@ rematch scenario from JMeter until it is warm by quick-bench's rule (bankbench.m
 most MAX_S; then db/empty.sql empties the tables, so the level starts from the schema alone, as a
 cold one does, with a service whose JIT, pool and caches are in steady state.
 
-A warm service is kept (`Kept`) for the next levels of the same service, pool and heap, the tables
-emptied before each: a service in steady state is a long-running one, and one warm-up per
-service and repeat instead of one per level saves most of a run's time. Faults (CHAOS) and CPU
+A warm service is kept (`Kept`) for the next levels of the same service, pool, heap and settings,
+the tables emptied before each: a service in steady state is a long-running one, and one warm-up
+per service and repeat instead of one per level saves most of a run's time. Faults (CHAOS) and CPU
 profiles need a service of their own per level, so with them each level warms its own up.
 
 The warm-up load is a closed model of USERS users without think time: as many requests in flight
@@ -33,19 +33,19 @@ FOLDER = "warmup"  # in the level's folder: JMeter's log of the warm-up (its sam
 
 
 class Kept:
-    """The warm service that the next level of the same service, pool and heap runs against."""
+    """The warm service that the next level started alike (Level.process) runs against."""
 
     def __init__(self) -> None:
-        self.key: tuple[str, int, int | None] | None = None
+        self.key: tuple | None = None
         self.svc: Service | None = None
         self.since = ""
 
     def serves(self, level: Level) -> bool:
-        return self.svc is not None and self.key == (level.service, level.pool, level.heap_mb)
+        return self.svc is not None and self.key == level.process
 
     def hold(self, level: Level, svc: Service) -> None:
         self.stop()
-        self.key, self.svc, self.since = (level.service, level.pool, level.heap_mb), svc, level.id
+        self.key, self.svc, self.since = level.process, svc, level.id
 
     def stop(self) -> None:
         if self.svc is not None:

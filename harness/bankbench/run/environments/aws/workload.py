@@ -26,6 +26,7 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
         "--cpu-placement other than split (every role has hosts of its own)":
             bool(set((args.cpu_placement or SPLIT).split(",")) - {SPLIT}),
         "--start aot or warm (the AOT cache and the warm-up's JMeter are local)": args.start not in (None, "cold"),
+        "--tuned (the task definitions pass no settings of a level's own)": args.tuned,
         f"profile {args.profile} (its load generator, Gatling, runs locally only)":
             profiles.load(args.profile).generator != "jmeter",
         "--rate (the base rate of a profile with phases, which Gatling drives, locally only)": args.rate is not None,

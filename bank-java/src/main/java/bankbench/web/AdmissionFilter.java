@@ -39,7 +39,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * On platform threads at most Tomcat's 200 request threads reach the filter: with a limit
  * below 200 the threads over it answer 503 in microseconds, so Tomcat's queue drains;
  * with a limit of 200 or more it never refuses, and the requests past the 200 threads
- * wait in Tomcat's queue (README, Configuration).
+ * wait in Tomcat's queue (docs/configuration.md).
  */
 @Component
 class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {

@@ -1,0 +1,193 @@
+"""The figures of the report's first table, which the notebook shows too (publish.tables.first),
+and that the verdict's sentences word (bankbench.analyse.conclusions).
+
+Per service: its p99 at the articles' largest users level under each start (cold, cold+AOT, warm:
+the article family's runs, `runs.by_start`), and from the capacity verdict
+(bankbench.analyse.verdict) its capacity at the latency target, the CPU per request there and its
+projected cost, and the peak RSS at the smallest heap that held. Each is a `Cell`: a median with
+its 95 % interval over n of N repeats (or probes), a lower bound (the load generator fell short
+first), or why there is no figure. The placement series adds what the verdict under other CPU
+placements could and could not judge (bankbench.analyse.sensitivity).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from bankbench import registry
+from bankbench.analyse import capacity_figures as capacity, repeats, runs, sensitivity, stats
+from bankbench.analyse.capacity_figures import Capacity, Probed
+from bankbench.analyse.narrative import P99
+from bankbench.analyse.runs import Run
+from bankbench.analyse.summaries import service_order
+from bankbench.analyse.verdict import Verdict
+from bankbench.load.profiles import STARTS
+from bankbench.system import processes
+
+ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
+NONE = stats.Figure(np.nan, np.nan, np.nan, "", ())
+GENERATOR_BOUND = "load generator"  # Cell.bound: the load generator fell short at the next rate
+TOP_RATE = "top rate tried"  # Cell.bound: no rate above it was tried
+START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One figure of the first table."""
+
+    figure: stats.Figure = NONE
+    n: int = 0  # the repeats (or probes) whose figures count: money check passed, load generator held up
+    of: int = 0  # every repeat (or probe) run
+    bound: str = ""  # the figure is a lower bound: what capped it (GENERATOR_BOUND, TOP_RATE)
+    missing: str = ""  # why there is no figure: "no run yet" ...
+
+    @property
+    def counts(self) -> bool:
+        """Whether the figure may lead or trail a comparison: measured, usable and not a bound."""
+        return not self.bound and not np.isnan(self.figure.value)
+
+
+@dataclass(frozen=True)
+class Placements:
+    """What a series of runs over CPU placements judged (bankbench.analyse.sensitivity)."""
+
+    modes: tuple[str, ...]
+    judged: tuple[int, ...]  # users levels with a verdict under every placement
+    limited: tuple[int, ...]  # users levels where the load generator fell short under some placement
+    changes: tuple[str, ...]  # where the verdict changes with the placement, in words
+
+
+@dataclass(frozen=True)
+class Findings:
+    """The first table's figures per service, and what the sentences need besides."""
+
+    services: tuple[str, ...]
+    users: int | None  # the articles' largest users level that the start runs measured
+    p99: dict[str, dict[str, Cell]]  # start (profiles.STARTS) -> service -> its p99 (ms) at `users`
+    capacity: dict[str, Cell]  # iterations/s at the target; the interval: the rate found to the one that missed
+    cpu_ms: dict[str, Cell]  # CPU ms per request at the capacity
+    cost: dict[str, Cell]  # projected $ per million requests on `instance`
+    rss_mb: dict[str, Cell]  # peak RSS at the smallest heap that held
+    heap_mb: dict[str, int | None]  # that heap
+    target_ms: float = capacity.P99_MS
+    instance: str = capacity.PROJECTED_ON[0]
+    verdict: Verdict | None = None  # what the capacity figures come from
+    start_runs: dict[str, Run] = field(default_factory=dict)
+    without_aot: frozenset[str] = frozenset()  # services that start from no AOT cache (not JVMs)
+    placements: Placements | None = None
+    cores: int | None = None  # of the machine the runs ran on
+
+    @property
+    def capacity_run(self) -> Run | None:
+        return self.verdict.searched if self.verdict else None
+
+    @classmethod
+    def of(cls, selected: list[Run]) -> Findings:
+        """From `selected`: the article family's runs of each start, the capacity verdict
+        (`Verdict.of`) and the newest series over CPU placements."""
+        series, single = runs.by_series(selected)
+        starts = runs.by_start(single).get(ARTICLE, {})
+        verdict = Verdict.of(single)
+        found = {c.service: c for c in verdict.found} if verdict else {}
+        services = _services([*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])])
+        users = _users(starts)
+        without_aot = frozenset(s for s in services if s in registry.names() and not processes.has_aot_cache(s))
+        costs = {p.service: p.usd_per_million for p in verdict.projected
+                 if p.instance.type == capacity.PROJECTED_ON[0]} if verdict else {}
+        no_run = Cell(missing="no capacity run yet")
+        return cls(
+            services, users,
+            {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
+            {s: _capacity(found[s]) if s in found else no_run for s in services},
+            {s: _at_rate(found[s], found[s].cpu_ms) if s in found else no_run for s in services},
+            {s: _at_rate(found[s], stats.Figure(*costs[s], "", ())) if s in costs else no_run for s in services},
+            {s: _at_heap(found[s]) if s in found else no_run for s in services},
+            {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
+            verdict.target_ms if verdict else capacity.P99_MS, capacity.PROJECTED_ON[0], verdict, starts, without_aot,
+            _placements([group for group in series.values() if len(group) > 1]),
+            next((run.manifest.get("machine", {}).get("cores") for run in selected), None))
+
+
+def p99_by_start(starts: dict[str, Run]) -> pd.DataFrame:
+    """Each start's p99 per service and users level at its run's main pool
+    (`repeats.aggregate_repeats`, with `start`): the headline chart's figures."""
+    frames = [repeats.aggregate_repeats(run.summary[run.summary["pool"] == repeats.main_pool(run.summary)], [P99],
+                                        keys=["service", "users"]).assign(start=start)
+              for start, run in starts.items()]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def n_of_n(aggregated_row: dict) -> tuple[int, int]:
+    """The repeats that count and all of them, from a row of `repeats.aggregate_repeats`."""
+    return (int(aggregated_row["repeats"] - aggregated_row["failed"] - aggregated_row["invalid"]),
+            int(aggregated_row["repeats"]))
+
+
+def _services(sources: list[Run]) -> tuple[str, ...]:
+    names = {service for run in sources for service in run.summary["service"]}
+    return tuple(sorted(names, key=service_order))
+
+
+def _users(starts: dict[str, Run]) -> int | None:
+    """The articles' largest users level that the start runs measured (else their largest)."""
+    measured = {int(u) for run in starts.values() for u in run.summary["users"]}
+    if not measured:
+        return None
+    published = [int(u) for u in runs.read_articles()["users"] if int(u) in measured]
+    return max(published or measured)
+
+
+def _p99(run: Run | None, service: str, users: int | None, start: str, without_aot: frozenset[str]) -> Cell:
+    """A service's p99 at `users` in the run of one start, at the run's main pool."""
+    if start == "aot" and service in without_aot:
+        return Cell(missing="n/a: not a JVM")
+    if run is None:
+        return Cell(missing="no run yet")
+    summary = run.summary
+    rows = summary[(summary["service"] == service) & (summary["users"] == users)
+                   & (summary["pool"] == repeats.main_pool(summary))]
+    if rows.empty:
+        return Cell(missing="not run")
+    (row,) = repeats.aggregate_repeats(rows, [P99]).to_dict("records")
+    n, of = n_of_n(row)
+    figure = repeats.level_figures(rows, P99).get((service, users, repeats.main_pool(summary)), NONE)
+    return Cell(figure, n, of)
+
+
+def _capacity(c: Capacity) -> Cell:
+    """The rate found, its interval the rate that missed above it (none: a bound)."""
+    if c.rate is None:
+        return Cell(missing="none held")
+    bound = GENERATOR_BOUND if c.generator_bound else TOP_RATE if c.failed_at is None else ""
+    high = np.nan if c.failed_at is None else float(c.failed_at)
+    return _at_rate(c, stats.Figure(float(c.rate), float(c.rate), high, "", ()), bound)
+
+
+def _at_rate(c: Capacity, figure: stats.Figure, bound: str = "") -> Cell:
+    """A figure over the probes that held at the capacity rate, with the service's own heap."""
+    return _counted(figure, c.at_rate, bound) if c.rate is not None else Cell(missing="none held")
+
+
+def _at_heap(c: Capacity) -> Cell:
+    if c.heap is None:
+        return Cell(missing="no heap found (none held, or not swept)" if c.rate is not None else "none held")
+    return _counted(c.rss_heap_mb, c.heap)
+
+
+def _counted(figure: stats.Figure, probed: Probed | None, bound: str = "") -> Cell:
+    return Cell(figure, probed.held if probed else 0, probed.probes if probed else 0, bound)
+
+
+def _placements(groups: list[list[Run]]) -> Placements | None:
+    """What the newest series over two placements or more judged."""
+    if not groups:
+        return None
+    group = groups[-1]
+    found = sensitivity.verdicts(group)
+    limited = sorted({v.users for v in found if v.limited})
+    return Placements(tuple(run.placement for run in sensitivity.ordered(group)),
+                      tuple(sorted({v.users for v in found} - set(limited))), tuple(limited),
+                      tuple(sensitivity.changes(found)))

@@ -1,0 +1,82 @@
+"""The shipped and the tuned settings: where `make tune` tunes each service (its capacity rate
+and heap, from the capacity runs at the shipped settings), and, for the report, the capacity at
+the shipped settings beside the capacity at the tuned ones (TUNED=1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bankbench import paths
+from bankbench.analyse.capacity_figures import Capacity, Target, figures, is_capacity_run
+from bankbench.analyse.rawdata import read_json
+from bankbench.analyse.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
+
+
+@dataclass(frozen=True)
+class Basis:
+    """Where make tune tunes a service: the capacity rate found under a placement at the shipped
+    settings (`run`: the capacity run's id) and its target, with the smallest heap that held a
+    capacity rate (`heap_run`; None: no sweep found one, the shipped heap)."""
+
+    rate: int
+    target: Target
+    run: str
+    heap_mb: int | None = None
+    heap_run: str | None = None
+
+
+def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
+    """Per service, from the newest complete capacity run at the shipped settings under
+    `placement` that found its rate: that rate and target; and from the newest such run under any
+    placement that found one the heap (make capacity sweeps it under its first placement only:
+    a service's heap need is its own wherever its CPUs are). A service none found is not there."""
+    found: dict[str, Basis] = {}
+    heaps: dict[str, tuple[int, str]] = {}
+    for path in reversed(find_runs(root)):  # newest first
+        manifest = read_json(path / "manifest.json")
+        if not (path / CAPACITY_FILE).is_file() or tuned_of(manifest):
+            continue
+        doc = read_json(path / CAPACITY_FILE)
+        for service, record in doc["services"].items():
+            if (heap := record.get("heap", {}).get("found")) is not None:
+                heaps.setdefault(service, (heap, path.name))
+            if (rate := record.get("rate", {}).get("found")) is not None and placement_of(manifest) == placement:
+                found.setdefault(service, Basis(rate, Target(**doc["target"]), path.name))
+    return {service: Basis(b.rate, b.target, b.run, *heaps.get(service, (None, None))) for service, b in found.items()}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One service's capacity under one CPU placement at the shipped settings and at the tuned
+    ones (TUNED=1), each from a capacity run of its own, and the tuned settings."""
+
+    service: str
+    placement: str
+    shipped: Capacity
+    tuned: Capacity
+    settings: dict  # its [tuned.<service>] table: `pool`, `env`
+    runs: tuple[str, str]  # the shipped run's id, the tuned one's
+
+
+def pairs(selected: list[Run]) -> list[Pair]:
+    """Per CPU placement with capacity runs at both the shipped and the tuned settings among
+    `selected` (the newest of each), each service both searched, in the registry's order."""
+    newest: dict[tuple[str, bool], Run] = {}
+    for run in sorted((run for run in selected if is_capacity_run(run)), key=lambda run: run.id):
+        newest[run.placement, bool(run.tuned)] = run
+    found = []
+    for (placement, is_tuned), shipped in newest.items():
+        if is_tuned or (placement, True) not in newest:
+            continue
+        tuned_run = newest[placement, True]
+        at_tuned = {c.service: c for c in figures(tuned_run)}
+        found += [Pair(c.service, placement, c, at_tuned[c.service], tuned_run.tuned[c.service],
+                       (shipped.id, tuned_run.id)) for c in figures(shipped) if c.service in at_tuned]
+    return found
+
+
+def settings_text(settings: dict) -> str:
+    """A [tuned.<service>] table in words: `pool 16; GOGC=200, GOMEMLIMIT=64MiB`."""
+    env = ", ".join(f"{name}={value}" for name, value in settings["env"].items())
+    return f"pool {settings['pool']}" + (f"; {env}" if env else "")

@@ -1,0 +1,330 @@
+"""A page per run of the report (results/report/runs/<run id>.md): the run's reading, its setup
+written once, what `verify` proved, its money check, its figures side by side, its charts and every
+level (a run of make overload's also whether each service held up past its capacity, second by
+second); a capacity run's page has its verdict, the cost projection and every probe instead.
+
+Pages only render: the figures come from `analyse`, the charts from `charts`, the tables from
+`tables`, the sentences from `narrative`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from bankbench.analyse import (
+    capacity_figures as capacity,
+    narrative,
+    overload,
+    projection,
+    repeats,
+    summaries,
+    timelines,
+)
+from bankbench.analyse.formatting import markdown
+from bankbench.analyse.runs import Run
+from bankbench.analyse.verdict import Verdict
+from bankbench.checks import verify
+from bankbench.load import generator, profiles
+from bankbench.publish import charts, tables
+
+PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
+CHARTS_DIR = "charts"  # likewise
+# PNG files without the library's version in them, so that a rebuild writes the same bytes.
+PNG_METADATA = {"Software": None}
+
+THEN_AND_NOW = """\
+The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
+other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
+PROJECTION_LIMITS = """\
+A projection, not a measurement: arithmetic on the CPU time per request measured here
+(`harness/bankbench/analyse/projection.py`), with the prices of `infra/instances.csv`. It leaves
+out what was not measured. The CPU model: the instances' Xeons are not this machine's CPUs, and no
+factor between them is applied. Hyper-threads: a vCPU of m5 and c5d is one of the two threads of
+a core, which does less while its sibling is busy, and nothing corrects for it. Latency: a vCPU
+kept near 100 % queues requests, so the headroom row says how much of each instance is counted,
+and only a run on the instance tells at what use p99 stays under the target. What is not the
+service: PostgreSQL (its CPU per request is measured apart and its host is not counted), a load
+balancer, the network and storage. Memory: one service process per instance, which must fit
+(c5d.large has 4 GiB). Whole instances: the cost per million requests is that of instances kept
+busy at the projected rate, and a load that leaves its last instance part idle costs more per
+request. Prices: on-demand Linux in one region on the date given; savings plans, spot and
+other regions differ. A run on AWS (`make aws-bench`) measures the service on its instance type,
+which removes the CPU-model and hyper-thread assumptions for that type: where an `efficiency` run
+on AWS is shown, the projection takes its CPU per request, at the highest rate that held the
+target, instead of this machine's."""
+VERDICT = """\
+Per service, the highest open-model rate (iterations of the rematch scenario per second, 7
+requests each) at which p99 stayed at or under the target with errors under {errors:g} % and the
+load delivered (`make capacity`: a search by bisection, the rate found confirmed by repeats), and
+at that rate the service's own CPU per request, PostgreSQL's, the peak RSS with the service's own
+heap settings, the smallest heap of the sweep that held the target in most of its probes and the
+RSS with it, and the projected price of a million requests. Each figure is the median over the
+probes that held the target at that rate, with its 95 % interval; "missed" names the nearest rate
+(or heap) that did not hold. ">=" marks a capacity the load generator capped: at the next rate
+it could not offer the plan on its CPU (bankbench.load.generator), so the service holds at least
+that much; a heap at which the load generator fell short is undecided, so the smallest heap may
+be smaller. Measured on this machine (CPUs {cpus}): compare the services with each other."""
+
+OVERLOAD = """\
+Each service, warm, got arrivals at {phases} of its base rate (iterations/s of the {scenario}
+scenario: {rates}). It held up if it did not exit, kept its RSS within the memory bound its entry
+in `services.yaml` states (over its heap's cap), answered only {allowed}, kept the p99 of its 200s
+started during the overload ({overload}) within the acquire timeout ({timeout:,} ms), had that p99
+back at or under {target:g} ms within {recovery} s of the overload's end (for {steady} s running)
+and lost no money (`harness/bankbench/analyse/overload.py`). "no response": a request that got no
+HTTP answer. The charts show each service's level second by second, the generator's warm-up grey
+and the overload shaded."""
+
+
+def page_path(out_dir: Path, run: Run) -> Path:
+    return out_dir / PAGES_DIR / f"{run.id}.md"
+
+
+def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | None, notes: list[str]) -> Path:
+    """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/; `notes`
+    go under its title (what the index says of the run, say a series it belongs to)."""
+    path = page_path(out_dir, run)
+    body = (capacity_page(run, verdict, out_dir) if verdict is not None and run is verdict.searched
+            else run_page(run, published, out_dir, verdict))
+    head = [f"# Run `{run.id}` ({'make capacity' if run.searched else f'profile {run.profile}'})",
+            "[The report](../README.md): the verdict, and what each question's runs show.", *notes]
+    path.write_text("\n\n".join([*head, *body]) + "\n")
+    return path
+
+
+def save(figure: Figure, out_dir: Path, name: str, page_dir: Path) -> str:
+    """Saves a chart as `out_dir`/charts/`name`.png and returns its Markdown image link from a
+    page in `page_dir`."""
+    path = out_dir / CHARTS_DIR / f"{name}.png"
+    figure.savefig(path, metadata=PNG_METADATA)
+    return f"![{figure.get_suptitle()}]({relative(path, page_dir)})"
+
+
+def relative(path: Path, start: Path) -> str:
+    """`path` relative to the folder `start`, as a link from a page there."""
+    return Path(os.path.relpath(path, start)).as_posix()
+
+
+def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict | None) -> list[str]:
+    """The sections of one run's page, its charts saved as PNG files."""
+    users, labels = tables.labels(run)
+    unit, page_dir = summaries.load_unit(run.summary), out_dir / PAGES_DIR
+    figures = run_charts(run) | (efficiency_charts(run, verdict.target_ms)
+                                 if verdict is not None and run is verdict.measured else {})
+    parts = [
+        narrative.reading(run.summary),
+        *setup(run),
+        "## Same database work",
+        equivalence_text(run),
+        "## Money check",
+        money_text(run),
+        *faults_section(run),
+        *overload_section(run, out_dir),
+        "## Side by side",
+        f"Throughput in requests/s, latency in ms; median [95 % interval].\n\n```text\n"
+        f"{repeats.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
+        f"variation):\n\n```text\n{repeats.spread_table(run.summary)}\n```",
+        *efficiency_table(run),
+        "## Charts",
+        *(save(figure, out_dir, f"{run.id}-{name}", page_dir) for name, figure in figures.items()),
+        *profiles_section(run, page_dir),
+        "## Levels",
+        markdown(_load_column(tables.levels(run.summary), run.summary)),
+        f"## Request labels at {users:,} {unit}",
+        markdown(labels),
+    ]
+    if run.profile == "article":
+        parts += ["## Then and now", THEN_AND_NOW, markdown(tables.then_and_now(run.summary, published))]
+    return parts
+
+
+def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
+    """A capacity run's page: what its searches found, what that projects to, and every probe."""
+    errors = capacity.document(run)["target"]["max_error_pct"]
+    page_dir = out_dir / PAGES_DIR
+    figures = {"capacity": charts.capacity(capacity.p99_by_rate(run), verdict.found, verdict.target_ms),
+               "rss-vs-heap": charts.rss_vs_heap(capacity.rss_by_heap(run))}
+    return [
+        f"Each probe is a short open-model level on a warm service (profile `{run.profile}`).",
+        "## What the searches found",
+        markdown(tables.verdict(verdict.found, verdict.projected, verdict.target_ms)),
+        VERDICT.format(errors=errors, cpus=cpus(run.manifest)),
+        *(save(figure, out_dir, f"{run.id}-{name}", page_dir) for name, figure in figures.items()),
+        *(projection_section(verdict.projected, verdict.assumptions) if verdict.assumptions else []),
+        *setup(run),
+        "## Money check", money_text(run),
+        "## Probes", markdown(tables.capacity_probes(capacity.document(run))),
+    ]
+
+
+def setup(run: Run) -> list[str]:
+    """What the run was measured on, written once per page."""
+    model = [] if run.searched else [f"Load model: {run.manifest.get('load_model', 'not recorded')}."]
+    return ["## Setup", markdown(tables.context(run.manifest)), *model, f"CPUs: {cpus(run.manifest)}."]
+
+
+def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]:
+    """Every chart of a run by name; the time charts show `timeline_users` (default the most).
+
+    The charts of the services' own metrics (pool wait, GC, the services over time) are left
+    out for a run none of whose levels has them (runs before service_metrics.csv), the errors by
+    answer for a run without errors.
+    """
+    levels = repeats.aggregate_levels(run.summary)
+    statuses, names = repeats.error_statuses(run.summary)
+    scraped = summaries.has_service_metrics(run.summary)
+    unit = summaries.load_unit(run.summary)
+    figures = {
+        "latency": charts.latency_percentiles(levels, unit),
+        "throughput": charts.throughput(levels, unit),
+        "errors": charts.errors(levels, unit),
+        **({"errors-by-status": charts.errors_by_status(statuses, names, unit)} if names else {}),
+        "resources": charts.resources(levels, unit),
+        **({"pool-wait": charts.pool_wait(levels, unit), "gc": charts.gc_time(levels, unit)} if scraped else {}),
+    }
+    if levels["pool"].nunique() > 1:
+        figures["pool"] = charts.pool_sweep(levels, unit)
+    chosen = timelines.timeline_levels(run.summary, timeline_users)
+    over_time = {service: timelines.timeline(run.level_dir(level)) for service, level in chosen.items()}
+    figures["timeline"] = charts.latency_over_time(over_time, f"Over time: {', '.join(chosen.values())}")
+    own = {service: timelines.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
+    own = {service: timeline for service, timeline in own.items() if timeline is not None}
+    if scraped and own:
+        figures["service-timeline"] = charts.service_over_time(
+            own, f"The services' own metrics over time: {', '.join(chosen[service] for service in own)}")
+    return figures
+
+
+def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
+    """CPU per request and p99 vs the offered rate over an efficiency run's valid levels."""
+    levels = repeats.aggregate_levels(run.summary)  # the levels the load generator held up in
+    return {"cpu-per-request": charts.cpu_per_request(levels), "p99-vs-rate": charts.p99_vs_rate(levels, target_ms)}
+
+
+def cpus(manifest: dict) -> str:
+    """What CPUs the service had (bankbench.tools.placement), as the manifest recorded it."""
+    placement = manifest.get("settings", {}).get("cpu_placement")
+    if placement is None and manifest.get("env") == "native":
+        return "shared: the load generator, the service and PostgreSQL ran on all CPUs (the run predates CPU placement)"
+    if placement is None:
+        return f"not recorded ({manifest.get('env')} environment)"
+    return placement["description"]
+
+
+def money_text(run: Run) -> str:
+    """The money check of every level: a sentence, and what failed as a table."""
+    failures = tables.money_failures(run)
+    text = narrative.money(run.summary)
+    return text if failures.empty else f"{text}\n\n{markdown(failures.astype(str))}"
+
+
+def verified(run: Run) -> dict | None:
+    """What `verify` found before the run's first level (its verify.json), None where it did not run."""
+    path = run.path / "verify.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def equivalence_text(run: Run) -> str:
+    """What `verify` proved before the run's first level (bankbench.checks.verify), as a table."""
+    check = verified(run)
+    if check is None:
+        return "Not checked: the run predates `make verify`."
+    verdict = ("Checked before the first level" if check["ok"] else
+               "**FAILED** before the first level") + (
+        f" (`make verify`, {check['requests_per_type']} requests per type, pool of one "
+        "connection): per request, the statements PostgreSQL ran (pg_stat_statements; a "
+        "fingerprint is the digest of the normalized text), their calls, and the transactions "
+        "(pg_stat_database). A new connection's own set-up is shown apart.")
+    return f"{verdict}\n\n{verify.table(check['results'])}"
+
+
+def projection_section(projections: list[projection.Projection], assumptions: projection.Assumptions) -> list[str]:
+    """The projected cost on AWS instances of `projections`: a heading, what limits it, the
+    figures and what they assume."""
+    instances = projection.instances_of(projections)
+    return [f"## Projected cost per million requests on {' and '.join(i.type for i in instances)}",
+            PROJECTION_LIMITS, markdown(tables.projection(projections, assumptions)),
+            markdown(tables.projection_assumptions(assumptions, instances))]
+
+
+def efficiency_table(run: Run) -> list[str]:
+    """For a run whose levels offered rates (open model): what a request cost at each."""
+    if tables.OFFERED not in run.summary or run.summary[tables.OFFERED].isna().all():
+        return []
+    return ["## Cost per request at each rate",
+            f"Per offered rate: the share of it the load generator offered (a repeat under "
+            f"{generator.OFFERED_MIN_PCT:g} % of the rate, or with the generator short of CPU ..., is "
+            f"INVALID), then CPU milliseconds per request of the service's own processes and of "
+            "PostgreSQL, its resident memory; median [95 % interval] over the repeats, or a row per "
+            "repeat where some did not count.", markdown(tables.efficiency(run.summary))]
+
+
+def is_phased(run: Run) -> bool:
+    """Whether the run's profile had phases (make overload)."""
+    return bool(run.settings.get("phases"))
+
+
+def phases_text(run: Run) -> str:
+    """A phased run's phases in words: `0.5x for 30 s, 2x for 60 s, ...`."""
+    return ", ".join(f"{multiple:g}x for {seconds} s" for seconds, multiple in run.settings["phases"])
+
+
+def overload_section(run: Run, out_dir: Path) -> list[str]:
+    """A run of a profile with phases (make overload): whether each service held up past its
+    capacity, and its level second by second; nothing for another run."""
+    if not is_phased(run):
+        return []
+    found = overload.outcomes(run)
+    text = OVERLOAD.format(
+        phases=phases_text(run), scenario=run.settings["scenario"],
+        rates=profiles.rates_text(run.settings["rates"], run.settings["rate_source"]),
+        allowed=", ".join(overload.ALLOWED), overload=" and ".join(
+            f"{multiple:g}x" for _, multiple in run.settings["phases"] if multiple > 1),
+        timeout=found[0].acquire_timeout_ms if found else 0, target=overload.RECOVERY_P99_MS,
+        recovery=overload.RECOVERY_MAX_S, steady=overload.STEADY_S)
+    bounds = {o.level_id: o.bound_mb for o in found}
+    return ["## Past capacity", text, markdown(tables.overload(found)),
+            *(save(charts.overload_timeline(line, bounds[line.level_id], overload.RECOVERY_P99_MS), out_dir,
+                   f"{run.id}-{line.level_id}-overload", out_dir / PAGES_DIR) for line in overload.timelines(run))]
+
+
+def faults_section(run: Run) -> list[str]:
+    """The faults struck during the run's levels (CHAOS), with recovery and error burst: a
+    heading and a table, or nothing for a run without faults."""
+    rows = []
+    for level_id in run.summary["level_id"]:
+        level = json.loads((run.level_dir(level_id) / "level.json").read_text())
+        rows += [{"level": level_id, "fault": f["fault"],
+                  "struck at (s)": round((f["at_ms"] - level["started_ms"]) / 1000, 1),
+                  "healthy again after (s)": f["recovery_s"], "failed requests": f["errors"],
+                  "burst by response code": "; ".join(f"{code}: {b['count']} in {b['duration_s']:g} s"
+                                                      for code, b in f["burst"].items())}
+                 for f in level.get("faults", [])]
+    if not rows:
+        return []
+    return ["## Faults", "Struck in the measured window (time since the level's start), "
+            "marked on the over-time chart; the money check above ran after them.",
+            markdown(pd.DataFrame(rows))]
+
+
+def profiles_section(run: Run, page_dir: Path) -> list[str]:
+    """Links to the levels' CPU flame graphs (flamegraph.html, from `make bench PROFILE_CPU=1`),
+    relative to the page's folder: a heading and a list, or nothing when no level was profiled."""
+    links = [f"- [{level_id}]({relative(path, page_dir)})"
+             for level_id in run.summary["level_id"]
+             if (path := run.level_dir(level_id) / "flamegraph.html").is_file()]
+    if not links:
+        return []
+    return ["## CPU profiles",
+            "Flame graphs of the service's CPU in the measured window, one per profiled level:",
+            "\n".join(links)]
+
+
+def _load_column(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
+    """A table's `users` column under its header for the run (summaries.load_header)."""
+    return table.rename(columns={"users": summaries.load_header(summary)})

@@ -1,0 +1,111 @@
+"""The verdict's sentences follow the data (bankbench.analyse.conclusions): on synthetic findings,
+the service whose figures lead is named, a difference within noise is called so, and a figure the
+load generator capped, or one without a usable repeat, never leads; the first table shows each
+figure with its interval and n of N (publish.tables.first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench.analyse import conclusions, findings, stats
+from bankbench.analyse.findings import Cell, Findings
+from bankbench.analyse.runs import Run
+from bankbench.analyse.verdict import Verdict
+from bankbench.publish import tables
+
+SERVICES = ("go", "java")
+
+
+def measured(*values: float) -> Cell:
+    """A cell over `values`, one per repeat, every one counted."""
+    return Cell(stats.figure(pd.DataFrame({"x": values}), "x"), len(values), len(values))
+
+
+def searched(placement: str = "service-alone") -> Verdict:
+    """The verdict of a capacity run under `placement` (its figures are the cells given)."""
+    run = Run(Path("capacity"), {"settings": {"cpu_placement": {"mode": placement}}}, pd.DataFrame())
+    return Verdict(run, None, 50.0, [], [], None)
+
+
+def made(warm: dict[str, Cell] | None = None, cold: dict[str, Cell] | None = None,
+         capacity: dict[str, Cell] | None = None, cpu: dict[str, Cell] | None = None,
+         rss: dict[str, Cell] | None = None) -> Findings:
+    """Findings of go and java: the cells given, no run for the others."""
+    nothing = dict.fromkeys(SERVICES, Cell(missing="no run yet"))
+    return Findings(
+        SERVICES, 10_000, {"warm": warm or nothing, "cold": cold or nothing, "aot": nothing},
+        capacity or nothing, cpu or nothing, nothing, rss or nothing, dict.fromkeys(SERVICES, 256),
+        verdict=searched() if capacity else None, cores=2)
+
+
+def test_the_service_whose_figures_lead_is_named() -> None:
+    """Java's warm p99 ten times lower: java leads, by "10.0× lower" with the ratio's interval."""
+    text = conclusions.warm(made(warm={"go": measured(49, 50, 51), "java": measured(4.9, 5.0, 5.1)}))
+    assert "java's p99 was lowest, 5.00 [4.90-5.10] ms: 10.0× lower than go's (95 % interval" in text
+    assert "times" not in text and "within noise" not in text
+
+
+def test_go_leading_by_hundreds_reads_as_a_factor() -> None:
+    text = conclusions.cold(made(cold={"go": measured(6, 6, 7), "java": measured(2500, 2600, 2800)}))
+    assert text.startswith("Cold (a new task scaling out), at 10,000 users, go's p99 was lowest")
+    assert "433× lower than java's (95 % interval" in text
+
+
+def test_a_difference_within_noise_is_called_so() -> None:
+    text = conclusions.warm(made(warm={"go": measured(9, 10, 11), "java": measured(9.5, 10.5, 10.2)}))
+    assert "the services' p99 was within noise (go 10.0 [9.00-11.0] ms, java 10.2 [9.50-10.5] ms)" in text
+    assert "lowest" not in text
+
+
+def test_a_capped_capacity_never_leads() -> None:
+    """Java capped by the load generator at 125 it/s, above go's 93: no capacity is told apart."""
+    capped = Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND)
+    found = Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4)
+    text = conclusions.cost(made(capacity={"go": found, "java": capped}))
+    assert "no capacity is told apart (java ≥ 125 iterations/s (load generator): lower bounds" in text
+    assert "highest" not in text
+    assert "a capacity beyond what the load generator could offer" in conclusions.limits(made(
+        capacity={"go": found, "java": capped}))
+
+
+def test_capacities_apart_beyond_their_brackets_are_ranked() -> None:
+    """Java held 125 it/s (137 missed), go 93 (100 missed): java's capacity at least 1.25× go's."""
+    text = conclusions.cost(made(capacity={"go": Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4),
+                                           "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)}))
+    assert "java's capacity was highest, 125 iterations/s (137 missed): 1.34× higher than go's" in text
+
+
+def test_a_figure_without_usable_repeats_never_leads() -> None:
+    """Java's repeats all invalid (the load generator fell short): no figure, however good it looked."""
+    invalid = Cell(stats.Figure(float("nan"), float("nan"), float("nan"), "", ()), 0, 3)
+    f = made(warm={"go": measured(9, 10, 11), "java": invalid},
+             rss={"go": measured(38, 39, 40), "java": measured(390, 395, 400), "java-virtual": invalid})
+    assert conclusions.warm(f) is None  # nothing to compare
+    assert conclusions.memory(f).endswith("(java-virtual: no usable repeat).")
+    assert tables.first(f)["p99 ms warm"].tolist() == ["10.0 [9.00-11.0], 3 of 3", "no usable repeat, 0 of 3"]
+
+
+def test_at_most_five_sentences_and_the_limits_last() -> None:
+    f = made(warm={"go": measured(9, 10, 11), "java": measured(4.9, 5.0, 5.1)},
+             cold={"go": measured(6, 6, 7), "java": measured(2500, 2600, 2800)},
+             capacity={"go": Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4),
+                       "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)},
+             cpu={"go": measured(0.2, 0.21, 0.19), "java": measured(0.4, 0.41, 0.39)},
+             rss={"go": measured(38, 39, 40), "java": measured(390, 395, 400)})
+    told = conclusions.sentences(f)
+    assert len(told) == 5 and told[-1].startswith("This test bed cannot tell")
+    assert "the p99 after a cold+AOT start (no run yet)" in told[-1] and "2 cores shared" in told[-1]
+
+
+def test_the_first_table_shows_intervals_and_n_of_n() -> None:
+    f = made(warm={"go": measured(9, 10, 11), "java": Cell(stats.figure(pd.DataFrame({"x": [5.0, 6.0]}), "x"), 2, 3)},
+             capacity={"go": Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND),
+                       "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 3, 5)})
+    table = tables.first(f, link=lambda header, question: f"[{header}](#{question})")
+    assert list(table.columns)[:2] == ["service", "[p99 ms warm](#starts)"] and len(table.columns) <= 8
+    assert table["[p99 ms warm](#starts)"].tolist() == ["10.0 [9.00-11.0], 3 of 3", "5.50, 2 of 3"]
+    assert table["[capacity it/s, p99 <= 50 ms](#capacity)"].tolist() == [
+        "≥ 93 (load generator), 4 of 4", "125 (137 missed), 3 of 5"]
+    assert table["[p99 ms cold](#starts)"].tolist() == ["no run yet", "no run yet"]
