@@ -15,7 +15,7 @@ import pytest
 from bankbench import paths
 from bankbench.analyse import runs, summaries, timelines
 from bankbench.errors import UserError
-from bankbench.publish import report
+from bankbench.publish import pages
 from bankbench.run.experiments import chaos
 
 
@@ -57,8 +57,8 @@ def test_money_conserved_after_the_faults(level) -> None:
 def test_report_marks_the_faults(level) -> None:
     summaries.summarize_run(level[0].parent.parent)
     run = runs.load_run(level[0].parent.parent)
-    (heading, _, table) = report.faults_section(run)
-    assert heading == "### Faults" and "pg-restart" in table and "service-kill" in table
+    (heading, _, table) = pages.faults_section(run)
+    assert heading == "## Faults" and "pg-restart" in table and "service-kill" in table
     assert [f[0] for f in timelines.timeline(level[0]).faults] == ["pg-restart", "service-kill"]
 
 
