@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hdrh.histogram import HdrHistogram
 
 from bankbench.analyse import levels
 from bankbench.load import generators, histograms
@@ -71,16 +72,40 @@ def test_latency_above_the_default_range_widens_it() -> None:
     assert requests.latencies().tolist() == [0, 7, 94_976]  # the lowest value of 95,000's bucket
 
 
-def test_written_histograms_read_back(tmp_path: Path) -> None:
+@pytest.fixture
+def samples() -> pd.DataFrame:
+    """5,000 random samples over 20 s, 7 to an iteration, latencies below 2,048 ms (kept exactly)."""
     rng = np.random.default_rng(7)
     starts = np.sort(rng.integers(0, 20_000, 5_000))
-    samples = pd.DataFrame({"timeStamp": 1_795_000_000_000 + starts, "elapsed": rng.integers(0, 2_048, 5_000),
-                            "label": rng.choice(["balance", "transaction"], 5_000), "responseCode": "200",
-                            "threadName": [f"users 1-{i // 7}" for i in range(5_000)], "success": True})
-    requests = histograms.from_samples(samples.astype(histograms.SAMPLE_DTYPES), 1_795_000_005_000)
+    return pd.DataFrame({"timeStamp": 1_795_000_000_000 + starts, "elapsed": rng.integers(0, 2_048, 5_000),
+                         "label": rng.choice(["balance", "transaction"], 5_000), "responseCode": "200",
+                         "threadName": [f"users 1-{i // 7}" for i in range(5_000)],
+                         "success": True}).astype(histograms.SAMPLE_DTYPES)
+
+
+def test_written_histograms_read_back(tmp_path: Path, samples: pd.DataFrame) -> None:
+    requests = histograms.from_samples(samples, 1_795_000_005_000)
     histograms.write(requests, tmp_path / histograms.FILE)
     again = histograms.read(tmp_path / histograms.FILE)
     pd.testing.assert_frame_equal(again.rows, requests.rows)
     assert sorted(again.latencies()) == sorted(samples["elapsed"])
     assert again.rows["iterations"].sum() == samples["threadName"].nunique()
-    assert (again.seconds() < 0).sum() == (starts < 5_000).sum()  # the warm-up
+    assert (again.seconds() < 0).sum() == (samples["timeStamp"] < 1_795_000_005_000).sum()  # the warm-up
+
+
+def test_histograms_of_layout_version_4_convert_to_the_same(tmp_path: Path, samples: pd.DataFrame) -> None:
+    """Version 4 wrote each histogram as HdrHistogram interval logs do (DEFLATEd, base64) in a
+    gzipped file; compacting converts it to the same rows and histograms."""
+    requests = histograms.from_samples(samples, 1_795_000_005_000)
+
+    def interval_log_form(row: int) -> str:
+        histogram = HdrHistogram(1, histograms.HIGHEST_MS, histograms.DIGITS)
+        for value in requests.latencies(pd.Index([row])):
+            histogram.record_value(int(value))
+        return histogram.encode().decode()
+
+    v4 = requests.rows.assign(histogram=[interval_log_form(row) for row in requests.rows.index])
+    v4.to_csv(tmp_path / histograms.V4_FILE, index=False)
+    compact.compact(tmp_path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [histograms.FILE]
+    pd.testing.assert_frame_equal(histograms.read(tmp_path / histograms.FILE).rows, requests.rows)

@@ -16,9 +16,9 @@ from bankbench import paths
 MB, KB = 1_000_000, 1_000
 RESULTS_MAX = 30 * MB  # all of results/
 RUN_MAX = 3 * MB  # a run folder (one with a manifest.json)
-# A level folder, its flame graph apart. Its histograms take most of it: ~300 bytes per label and
-# second where latencies spread over seconds (cold Java at 10,000 users: 46-59 KB of histograms).
-LEVEL_MAX = 80 * KB
+# A level folder, its flame graph apart. Its histograms take most of it: ~190 bytes per label and
+# second where latencies spread over seconds (cold Java at 10,000 users: 44 KB of histograms, 57 KB in all).
+LEVEL_MAX = 60 * KB
 FLAME_GRAPH_MAX = 250 * KB  # PROFILE_CPU=1's flamegraph.html: its profile is not kept, so it cannot be rebuilt
 # Built on demand, never committed; raw samples stay on the machine that took them.
 NEVER = ("results.html", "jmeter.csv", "jmeter.csv.gz", "jmeter.log", "gatling.csv", "gatling.csv.gz", "gatling.log",

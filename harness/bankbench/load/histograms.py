@@ -2,7 +2,7 @@
 analysis reads, and that git carries (results/LAYOUT.md).
 
 A generator writes a sample per request (JMeter's jmeter.csv, kept beside the level and ignored by
-git); `write` folds them into histograms.csv.gz, a row per whole second of the sample's start
+git); `write` folds them into histograms.csv.xz, a row per whole second of the sample's start
 (`second`, counted from the level's `measure_from_ms`: negative seconds are warm-up), request
 `label`, `status` (the generator's response code, text: "503", or JMeter's "Non HTTP response
 code: ...") and `ok` (the generator's success: false for an error or a failed assertion). Each row
@@ -13,8 +13,9 @@ holds:
   request is in the row, with the earliest and latest such start (`first_iteration_ms`,
   `last_iteration_ms`): what bankbench.load.generator.offered counts;
 - `histogram`: the latencies in ms as an HdrHistogram (3 significant digits, 1 ms to at least
-  the plan's timeouts), in the standard compressed base64 encoding that HdrHistogram interval
-  logs carry and every HdrHistogram library decodes.
+  the plan's timeouts) in HdrHistogram's V2 encoding, base64: an interval log's histogram
+  without its own DEFLATE, which would leave xz, over the whole file, nothing to find in common
+  between rows.
 
 Latencies below 2,048 ms are kept exactly (whole ms, as both generators measure); above, to
 within 1/1,024 of their value (the lowest value of their histogram bucket is read back).
@@ -22,6 +23,8 @@ within 1/1,024 of their value (the lowest value of their histogram bucket is rea
 
 from __future__ import annotations
 
+import base64
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +33,10 @@ from hdrh.histogram import HdrHistogram
 
 from bankbench.errors import UserError
 
-FILE = "histograms.csv.gz"
+FILE = "histograms.csv.xz"
+# Results layout version 4: the same rows, each histogram DEFLATEd on its own (as interval logs
+# carry it) in a gzipped file; `upgrade` converts it.
+V4_FILE = "histograms.csv.gz"
 DIGITS = 3
 # JMeter's plan: 5 s to connect plus 30 s for the answer (jmeter/src/test/jmeter/bank.jmx); a
 # level with a longer sample widens its histograms to it.
@@ -49,7 +55,7 @@ class Histograms:
 
     def __init__(self, rows: pd.DataFrame):
         self.rows = rows.reset_index(drop=True)
-        decoded = [HdrHistogram.decode(text.encode()) for text in self.rows["histogram"]]
+        decoded = [_decode(text) for text in self.rows["histogram"]]
         parts = [_recorded(histogram) for histogram in decoded]
         sizes = [len(values) for values, _ in parts]
         self.values = pd.DataFrame({
@@ -86,15 +92,15 @@ def from_samples(samples: pd.DataFrame, measure_from_ms: int) -> Histograms:
         started = group.loc[group["first"], "timeStamp"]
         rows.append((*key, len(group), int(group["end_ms"].max()), len(started),
                      started.min() if len(started) else None, started.max() if len(started) else None,
-                     histogram.encode().decode()))
+                     _without_deflate(histogram.encode())))
     frame = pd.DataFrame(rows, columns=list(ROW_DTYPES)).astype(ROW_DTYPES)
     return Histograms(frame)
 
 
 def write(histograms: Histograms, path: Path) -> None:
-    """Writes the rows as histograms.csv.gz (a gzip whose header holds no time, so the same
-    samples give the same bytes)."""
-    histograms.rows.to_csv(path, index=False, compression={"method": "gzip", "mtime": 0})
+    """Writes the rows as histograms.csv.xz (xz's header holds no time: the same samples give
+    the same bytes)."""
+    histograms.rows.to_csv(path, index=False, compression="xz")
 
 
 def convert(samples_csv: Path, measure_from_ms: int, path: Path) -> Histograms:
@@ -105,12 +111,17 @@ def convert(samples_csv: Path, measure_from_ms: int, path: Path) -> Histograms:
 
 
 def read(path: Path) -> Histograms:
-    """The histograms of a level's histograms.csv.gz."""
-    try:
-        return Histograms(pd.read_csv(path, dtype=ROW_DTYPES, keep_default_na=False,
-                                      na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]}))
-    except (OSError, ValueError) as err:  # missing file or column, unparsable value
-        raise UserError(f"cannot read {path}: {err}") from err
+    """The histograms of a level's histograms.csv.xz."""
+    return Histograms(_read_rows(path))
+
+
+def upgrade(level_dir: Path) -> None:
+    """Converts a level's V4_FILE into FILE: each histogram's V2 encoding as it was, inflated."""
+    old = level_dir / V4_FILE
+    rows = _read_rows(old)
+    rows["histogram"] = rows["histogram"].map(_without_deflate).astype(ROW_DTYPES["histogram"])
+    write(Histograms(rows), level_dir / FILE)
+    old.unlink()
 
 
 def read_samples(path: Path) -> pd.DataFrame:
@@ -122,6 +133,29 @@ def read_samples(path: Path) -> pd.DataFrame:
         return pd.read_csv(path, usecols=list(SAMPLE_DTYPES), dtype=SAMPLE_DTYPES)
     except (OSError, ValueError) as err:  # missing file or column, unparsable value
         raise UserError(f"cannot read {path}: {err}") from err
+
+
+def _read_rows(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path, dtype=ROW_DTYPES, keep_default_na=False,
+                           na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]})
+    except (OSError, ValueError) as err:  # missing file or column, unparsable value
+        raise UserError(f"cannot read {path}: {err}") from err
+
+
+# An interval log's histogram: base64 of an 8-byte header (cookie, length) and the DEFLATEd V2 encoding.
+_DEFLATE_HEADER = 8
+
+
+def _without_deflate(interval_log_form: bytes | str) -> str:
+    """The V2 encoding, base64, of a histogram in interval log form (what hdrh's `encode` gives)."""
+    return base64.b64encode(zlib.decompress(base64.b64decode(interval_log_form)[_DEFLATE_HEADER:])).decode()
+
+
+def _decode(text: str) -> HdrHistogram:
+    """The histogram of a V2 encoding, base64. hdrh reads only the DEFLATEd one: the encoding
+    goes in a zlib stream of stored blocks (level 0), which costs no compression."""
+    return HdrHistogram.decode(zlib.compress(base64.b64decode(text), 0), b64_wrap=False)
 
 
 def _recorded(histogram: HdrHistogram) -> tuple[np.ndarray, np.ndarray]:

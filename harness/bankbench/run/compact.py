@@ -1,6 +1,7 @@
 """What a finished level keeps in git (results/LAYOUT.md): its load generator's raw samples
 folded into histograms (bankbench.load.histograms), the service's log and its own metrics
-gzipped. The raw samples stay beside them, ignored by git, until `make clean-raw`."""
+gzipped. The raw samples stay beside them, ignored by git, until `make clean-raw`. Levels
+written before carry raw samples alone (layout version 3) or the histograms of version 4."""
 
 from __future__ import annotations
 
@@ -16,8 +17,11 @@ GZIPPED = ("service.log", "service_metrics.csv")
 
 
 def compact(level_dir: Path) -> None:
-    """Writes a level's histograms where it has raw samples and none yet, and gzips its service's
-    log and metrics; a level compacted already is left as it is."""
+    """Writes a level's histograms where it has raw samples and none yet, or converts those of
+    layout version 4, and gzips its service's log and metrics; a level compacted already is left
+    as it is."""
+    if (level_dir / histograms.V4_FILE).exists():
+        histograms.upgrade(level_dir)
     raw = generators.level_samples(level_dir)
     if raw is not None and not (level_dir / histograms.FILE).exists():
         level = read_json(level_dir / "level.json")
@@ -32,7 +36,7 @@ def compact(level_dir: Path) -> None:
 
 
 def compact_run(run_dir: Path) -> None:
-    """`compact` on every level of a run (runs written before histograms)."""
+    """`compact` on every level of a run (runs written before layout version 5)."""
     for level_dir in sorted((run_dir / "levels").glob("*")):
         if (level_dir / "level.json").is_file():
             compact(level_dir)
