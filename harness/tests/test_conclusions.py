@@ -31,13 +31,14 @@ def searched(placement: str = "service-alone") -> Verdict:
 
 def made(warm: dict[str, Cell] | None = None, cold: dict[str, Cell] | None = None,
          capacity: dict[str, Cell] | None = None, cpu: dict[str, Cell] | None = None,
-         rss: dict[str, Cell] | None = None) -> Findings:
+         rss: dict[str, Cell] | None = None, cost: dict[str, Cell] | None = None,
+         database_cost: dict[str, Cell] | None = None) -> Findings:
     """Findings of go and java: the cells given, no run for the others."""
     nothing = dict.fromkeys(SERVICES, Cell(missing="no run yet"))
     return Findings(
         SERVICES, 10_000, {"warm": warm or nothing, "cold": cold or nothing, "aot": nothing},
-        capacity or nothing, cpu or nothing, nothing, rss or nothing, dict.fromkeys(SERVICES, 256),
-        verdict=searched() if capacity else None, cores=2)
+        capacity or nothing, cpu or nothing, cost or nothing, database_cost or nothing, rss or nothing,
+        dict.fromkeys(SERVICES, 256), verdict=searched() if capacity else None, cores=2)
 
 
 def test_the_service_whose_figures_lead_is_named() -> None:
@@ -109,3 +110,20 @@ def test_the_first_table_shows_intervals_and_n_of_n() -> None:
     assert table["[capacity it/s, p99 <= 50 ms](#capacity)"].tolist() == [
         "≥ 93 (load generator), 4 of 4", "125 (137 missed), 3 of 5"]
     assert table["[p99 ms cold](#starts)"].tolist() == ["no run yet", "no run yet"]
+
+
+def test_the_first_table_prices_the_service_and_postgresql_apart_at_most_where_capped() -> None:
+    """Go's capacity capped by the load generator: its cost at most what is shown ("≤"), PostgreSQL's
+    an estimate beside it; java's capacity its own: no "≤"."""
+    capped = Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND)
+    f = made(capacity={"go": capped, "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)},
+             cost={"go": Cell(stats.Figure(0.00316, 0.00315, 0.00317, "", ()), 4, 4, bound=findings.COST_BOUND),
+                   "java": Cell(stats.Figure(0.0038, 0.0037, 0.0039, "", ()), 4, 4)},
+             database_cost={"go": measured(0.00104, 0.001, 0.0011), "java": measured(0.0014, 0.0014, 0.0014)})
+    table = tables.first(f)
+    assert table["$ per 1M requests: service (m5.large) + PostgreSQL (c5d.large)"].tolist() == [
+        "≤ 0.00316 [0.00315-0.00317] + 0.00104 [0.001-0.0011], 4 of 4",
+        "0.0038 [0.0037-0.0039] + 0.0014, 4 of 4"]
+    text = conclusions.cost(f)
+    assert "the projected cost per million requests on m5.large follows the capacity (an upper bound" in text
+    assert "PostgreSQL's on c5d.large its CPU time, a line of its own" in text

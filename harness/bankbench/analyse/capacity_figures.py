@@ -1,7 +1,8 @@
 """The figures of a `make capacity` run (its capacity.json and its levels' summaries): per
 service the rate found, and at it the throughput, p99, CPU per request and RSS over the probes
 that held the target there (medians with 95 % intervals, bankbench.analyse.stats), the smallest
-heap found and the RSS with it; and their projection onto AWS instances."""
+heap found and the RSS with it; and the projection onto AWS instances of the throughput at the
+capacity under placement service-alone and of PostgreSQL's CPU per request there."""
 
 from __future__ import annotations
 
@@ -18,12 +19,16 @@ from bankbench.analyse import projection, repeats, stats, summaries
 from bankbench.analyse.formatting import significant, with_interval
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
+from bankbench.tools import placement
 
 FILE = CAPACITY_FILE  # in the run folder
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
-PROJECTED_ON = ("m5.large", "c5d.large")  # the instances the verdict prices
+# The instance types (infra/instances.csv) the verdict prices each line on: the service on the
+# service host's type, PostgreSQL on the c5d (the family infra runs it on) of the same size.
+PROJECTED_ON = {projection.SERVICE: ("m5.large",), projection.DATABASE: ("c5d.large",)}
+BUDGET_PLACEMENT = placement.SERVICE_ALONE  # the capacity a budget reads: requests/s per service CPU
 LOADGEN = "load generator"  # the miss of a level at which the load generator did not hold up
 HELD, MISSED, UNDECIDED = "held", "missed", "undecided"  # what a heap's probes say (Probed)
 
@@ -86,6 +91,12 @@ class Capacity:
     heap: Probed | None  # the smallest heap of the sweep that held the rate (None: none, or not swept)
     below: Probed | None  # the nearest heap under it that was probed (None: none)
     rss_heap_mb: stats.Figure  # with that heap
+
+    @property
+    def lower_bound(self) -> bool:
+        """Whether the rate found is only a lower bound of the service's capacity: the load
+        generator fell short at the next rate, or no higher rate was tried."""
+        return self.rate is not None and (self.generator_bound or self.failed_at is None)
 
     def rate_text(self) -> str:
         """`400 (450 missed)`: the rate found and the one above it that missed, or why none."""
@@ -237,27 +248,43 @@ def p99_by_rate(run: Run) -> pd.DataFrame:
 
 
 def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -> \
-        tuple[list[projection.Projection], projection.Assumptions]:
-    """The cost on PROJECTED_ON of each service's CPU per request at its capacity; where an AWS
-    run is among the open-model runs `measured` (`projection.preferred`), of its CPU per request
-    instead, measured on the service's own instance type (`cpu_at_target`)."""
+        tuple[list[projection.Projection], projection.Assumptions] | str:
+    """Each service's cost on PROJECTED_ON, a line for the service and one for PostgreSQL
+    (bankbench.analyse.projection), from `run`'s capacities `found` and PostgreSQL's CPU per
+    request there; where an AWS run is among the open-model runs `measured`
+    (`projection.preferred`), from it instead, measured on the service's own instance type
+    (`held_at_target`). A sentence saying why where there is none: a capacity is requests/s per
+    service CPU only under placement BUDGET_PLACEMENT."""
     instances = projection.catalog()
     target = Target(**document(run)["target"])
     basis = projection.preferred([run, *(other for other in measured if other.manifest.get("env") == projection.AWS)])
+    if basis is run and run.placement != BUDGET_PLACEMENT:
+        return (f"No cost projection: the capacity run shown ran under CPU placement {run.placement}, where "
+                f"its requests/s are not the service's alone; the projection reads a capacity under "
+                f"{BUDGET_PLACEMENT} (the service alone on its CPU), and none is shown.")
     if basis is run:
-        cpu = {c.service: c.cpu_ms for c in found}
+        figures = {c.service: (projection.Span.of(c.throughput, projection.AT_LEAST if c.lower_bound else ""),
+                               projection.Span.of(c.pg_cpu_ms)) for c in found}
         at = f"at its capacity for p99 <= {target.p99_ms:g} ms"
     else:
-        cpu = cpu_at_target(basis, target)
-        at = f"at the highest offered rate at which it held p99 <= {target.p99_ms:g} ms"
+        figures = held_at_target(basis, target)
+        at = f"at the highest offered rate at which it held p99 <= {target.p99_ms:g} ms (not searched further)"
     assumptions = projection.Assumptions(projection.Basis.of(basis, instances), at)
-    return [projection.project(service, projection.Span.of(figure), instances[name], assumptions)
-            for service, figure in cpu.items() if not np.isnan(figure.value) for name in PROJECTED_ON], assumptions
+    service_on, database_on = (projection.alike([instances[name] for name in PROJECTED_ON[line]])
+                               for line in (projection.SERVICE, projection.DATABASE))
+    projected = []
+    for service, (rps, pg_ms) in figures.items():
+        if not np.isnan(rps.value):
+            projected += [projection.from_capacity(service, rps, on, assumptions) for on in service_on]
+        if not np.isnan(pg_ms.value):
+            projected += [projection.from_cpu_time(service, pg_ms, on, assumptions) for on in database_on]
+    return (projected, assumptions) if projected else "No cost projection: no service held the target."
 
 
-def cpu_at_target(run: Run, target: Target) -> dict[str, stats.Figure]:
-    """Per service of an open-model run: its CPU ms per request at the highest offered rate whose
-    usable repeats held `target` (median p99 and errors), over those repeats."""
+def held_at_target(run: Run, target: Target) -> dict[str, tuple[projection.Span, projection.Span]]:
+    """Per service of an open-model run, over the usable repeats at the highest offered rate
+    whose repeats held `target` (median p99 and errors): its requests/s, a lower bound of its
+    capacity (the rates were not searched), and PostgreSQL's CPU ms per request."""
     usable = run.summary[summaries.usable(run.summary)]
     found = {}
     for service, rows in summaries.by_service(usable):
@@ -265,7 +292,10 @@ def cpu_at_target(run: Run, target: Target) -> dict[str, stats.Figure]:
                 if stats.figure(at, "overall.p99_ms").value <= target.p99_ms
                 and stats.figure(at, "overall.error_pct").value < target.max_error_pct]
         if held:
-            found[service] = stats.figure(rows[rows["users"] == max(held)], "efficiency.service_cpu_ms_per_request")
+            highest = rows[rows["users"] == max(held)]
+            found[service] = (
+                projection.Span.of(stats.figure(highest, "overall.throughput_rps"), projection.AT_LEAST),
+                projection.Span.of(stats.figure(highest, "efficiency.pg_cpu_ms_per_request")))
     return found
 
 

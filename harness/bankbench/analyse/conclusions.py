@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bankbench.analyse import narrative, stats
+from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT
 from bankbench.analyse.findings import GENERATOR_BOUND, START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import Format, count, number, significant, with_interval
 from bankbench.load.profiles import STARTS
@@ -78,7 +79,8 @@ def cold(f: Findings) -> str | None:
 
 
 def cost(f: Findings) -> str | None:
-    """Capacity at the latency target, and CPU per request there, which the cost follows."""
+    """Capacity at the latency target, CPU per request there, and what the projected cost follows:
+    the capacity for the service, PostgreSQL's CPU time for the database's line."""
     if f.capacity_run is None:
         return None
     capped = {service: cell for service, cell in f.capacity.items() if cell.bound}
@@ -90,9 +92,13 @@ def cost(f: Findings) -> str | None:
     if not capacity:
         return None
     cpu = ranking(f.cpu_ms, "CPU time per request", figure("ms", significant), high_is_best=False)
+    priced = ""
+    if any(not cell.missing for cell in f.cost.values()):
+        bound = " (an upper bound where that is a lower one)" if capped else ""
+        priced = (f"; the projected cost per million requests on {f.instance} follows the capacity{bound}, "
+                  f"PostgreSQL's on {f.database_instance} its CPU time, a line of its own")
     return (f"At p99 <= {f.target_ms:g} ms ({f.capacity_run.placement} placement), {capacity}"
-            + (f"; at those rates {cpu}, and the projected cost per million requests on {f.instance} "
-               "follows the CPU time" if cpu else "") + ".")
+            + (f"; at those rates {cpu}" if cpu else "") + priced + ".")
 
 
 def memory(f: Findings) -> str | None:
@@ -106,9 +112,9 @@ def limits(f: Findings) -> str:
     parts = []
     if any(cell.bound == GENERATOR_BOUND for cell in f.capacity.values()):
         parts.append("a capacity beyond what the load generator could offer")
-    if f.capacity_run is not None and f.capacity_run.placement != "service-alone":
-        parts.append(f"the capacity of a service alone on its core (the capacity run is {f.capacity_run.placement}; "
-                     "no service-alone run yet)")
+    if f.capacity_run is not None and f.capacity_run.placement != BUDGET_PLACEMENT:
+        parts.append(f"the capacity of a service alone on its core, nor its cost (the capacity run is "
+                     f"{f.capacity_run.placement}; no {BUDGET_PLACEMENT} run yet)")
     missing = [START_NAMES[start] for start, cells in f.p99.items()
                if all(cell.missing == "no run yet" for cell in cells.values())]
     if missing:

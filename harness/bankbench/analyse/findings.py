@@ -3,10 +3,11 @@ and that the verdict's sentences word (bankbench.analyse.conclusions).
 
 Per service: its p99 at the articles' largest users level under each start (cold, cold+AOT, warm:
 the article family's runs, `runs.by_start`), and from the capacity verdict
-(bankbench.analyse.verdict) its capacity at the latency target, the CPU per request there and its
-projected cost, and the peak RSS at the smallest heap that held. Each is a `Cell`: a median with
-its 95 % interval over n of N repeats (or probes), a lower bound (the load generator fell short
-first), or why there is no figure. The placement series adds what the verdict under other CPU
+(bankbench.analyse.verdict) its capacity at the latency target, the CPU per request there, the
+projected cost of the service (from its capacity) and of PostgreSQL (from its CPU time), and the
+peak RSS at the smallest heap that held. Each is a `Cell`: a median with its 95 % interval over n
+of N repeats (or probes), a bound (the load generator fell short first), or why there is no
+figure. The placement series adds what the verdict under other CPU
 placements could and could not judge (bankbench.analyse.sensitivity).
 """
 
@@ -18,9 +19,17 @@ import numpy as np
 import pandas as pd
 
 from bankbench import registry
-from bankbench.analyse import capacity_figures as capacity, repeats, runs, sensitivity, stats
+from bankbench.analyse import (
+    capacity_figures as capacity,
+    projection,
+    repeats,
+    runs,
+    sensitivity,
+    stats,
+)
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.narrative import P99
+from bankbench.analyse.projection import Projection
 from bankbench.analyse.runs import Run
 from bankbench.analyse.summaries import service_order
 from bankbench.analyse.verdict import Verdict
@@ -31,6 +40,8 @@ ARTICLE = "article"  # the profile family whose starts the table compares (profi
 NONE = stats.Figure(np.nan, np.nan, np.nan, "", ())
 GENERATOR_BOUND = "load generator"  # Cell.bound: the load generator fell short at the next rate
 TOP_RATE = "top rate tried"  # Cell.bound: no rate above it was tried
+LINES = (projection.SERVICE, projection.DATABASE)  # the lines of the cost: Findings.cost, .database_cost
+COST_BOUND = "capacity a lower bound"  # Cell.bound of a cost: the capacity it follows is a lower bound
 START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them
 
 
@@ -41,7 +52,9 @@ class Cell:
     figure: stats.Figure = NONE
     n: int = 0  # the repeats (or probes) whose figures count: money check passed, load generator held up
     of: int = 0  # every repeat (or probe) run
-    bound: str = ""  # the figure is a lower bound: what capped it (GENERATOR_BOUND, TOP_RATE)
+    # The figure is a bound: what capped it (GENERATOR_BOUND, TOP_RATE). A lower bound of a capacity,
+    # an upper bound of the cost that follows from one.
+    bound: str = ""
     missing: str = ""  # why there is no figure: "no run yet" ...
 
     @property
@@ -69,11 +82,13 @@ class Findings:
     p99: dict[str, dict[str, Cell]]  # start (profiles.STARTS) -> service -> its p99 (ms) at `users`
     capacity: dict[str, Cell]  # iterations/s at the target; the interval: the rate found to the one that missed
     cpu_ms: dict[str, Cell]  # CPU ms per request at the capacity
-    cost: dict[str, Cell]  # projected $ per million requests on `instance`
+    cost: dict[str, Cell]  # the service's projected $ per million requests on `instance`
+    database_cost: dict[str, Cell]  # PostgreSQL's for that service, on `database_instance`
     rss_mb: dict[str, Cell]  # peak RSS at the smallest heap that held
     heap_mb: dict[str, int | None]  # that heap
     target_ms: float = capacity.P99_MS
-    instance: str = capacity.PROJECTED_ON[0]
+    instance: str = capacity.PROJECTED_ON[projection.SERVICE][0]
+    database_instance: str = capacity.PROJECTED_ON[projection.DATABASE][0]
     verdict: Verdict | None = None  # what the capacity figures come from
     start_runs: dict[str, Run] = field(default_factory=dict)
     without_aot: frozenset[str] = frozenset()  # services that start from no AOT cache (not JVMs)
@@ -95,19 +110,21 @@ class Findings:
         services = _services([*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])])
         users = _users(starts)
         without_aot = frozenset(s for s in services if s in registry.names() and not processes.has_aot_cache(s))
-        costs = {p.service: p.usd_per_million for p in verdict.projected
-                 if p.instance.type == capacity.PROJECTED_ON[0]} if verdict else {}
+        first = _first_of_each_line(verdict.projected if verdict else [])
         no_run = Cell(missing="no capacity run yet")
+        unprojected = verdict.unprojected if verdict else ""
         return cls(
             services, users,
             {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
             {s: _capacity(found[s]) if s in found else no_run for s in services},
             {s: _at_rate(found[s], found[s].cpu_ms) if s in found else no_run for s in services},
-            {s: _at_rate(found[s], stats.Figure(*costs[s], "", ())) if s in costs else no_run for s in services},
+            *({s: _cost(found[s], first.get((s, line)), unprojected) if s in found else no_run for s in services}
+              for line in LINES),
             {s: _at_heap(found[s]) if s in found else no_run for s in services},
             {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
-            verdict.target_ms if verdict else capacity.P99_MS, capacity.PROJECTED_ON[0], verdict, starts, without_aot,
-            _placements([group for group in series.values() if len(group) > 1]),
+            verdict.target_ms if verdict else capacity.P99_MS,
+            *(_instance(verdict.projected if verdict else [], line) for line in LINES),
+            verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             next((run.manifest.get("machine", {}).get("cores") for run in selected), None))
 
 
@@ -161,9 +178,32 @@ def _capacity(c: Capacity) -> Cell:
     """The rate found, its interval the rate that missed above it (none: a bound)."""
     if c.rate is None:
         return Cell(missing="none held")
-    bound = GENERATOR_BOUND if c.generator_bound else TOP_RATE if c.failed_at is None else ""
+    bound = "" if not c.lower_bound else GENERATOR_BOUND if c.generator_bound else TOP_RATE
     high = np.nan if c.failed_at is None else float(c.failed_at)
     return _at_rate(c, stats.Figure(float(c.rate), float(c.rate), high, "", ()), bound)
+
+
+def _cost(c: Capacity, priced: Projection | None, unprojected: str) -> Cell:
+    """The projected $ per million requests of `priced`, a line of `c`'s service: a bound where
+    the capacity it follows is one."""
+    if priced is None:
+        return Cell(missing="no projection" if unprojected else "none held" if c.rate is None else "not measured")
+    cost = priced.usd_per_million
+    return _at_rate(c, stats.Figure(cost.value, cost.low, cost.high, "", ()), COST_BOUND if cost.bound else "")
+
+
+def _instance(projected: list[Projection], line: str) -> str:
+    """The name of the first instance types `line` is projected on (PROJECTED_ON's first where
+    nothing is)."""
+    return next((p.on.name for p in projected if p.line == line), capacity.PROJECTED_ON[line][0])
+
+
+def _first_of_each_line(projected: list[Projection]) -> dict[tuple[str, str], Projection]:
+    """Per service and line, its projection on the line's first instance types."""
+    first: dict[tuple[str, str], Projection] = {}
+    for p in projected:
+        first.setdefault((p.service, p.line), p)
+    return first
 
 
 def _at_rate(c: Capacity, figure: stats.Figure, bound: str = "") -> Cell:

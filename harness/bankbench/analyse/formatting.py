@@ -13,7 +13,7 @@ from bankbench.analyse import summaries
 Format = Callable[[float], str]
 FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND repeat bounds from below
 # Left-aligned in Markdown:
-NAME_COLUMNS = {"service", "instance", "label", "level", "item", "value", "errors by status", "placement",
+NAME_COLUMNS = {"service", "line", "instance", "label", "level", "item", "value", "errors by status", "placement",
                 "load generator", "run", "profile", "why it is kept"}
 
 

@@ -1,22 +1,32 @@
-"""What a measured CPU time per request would mean on the AWS instances of infra/instances.csv:
-a projection, not a measurement.
+"""What a service's measured capacity, and PostgreSQL's CPU time per request, would mean on the
+AWS instances of infra/instances.csv: a projection, not a measurement.
 
-From the service's own CPU milliseconds per request (its processes only, PostgreSQL apart) and
-its 95 % interval, for each instance type:
+Each service has two lines, so that the reader sees the cost of the service and of the database
+work it causes apart:
 
-- requests per second per vCPU = 1000 / CPU ms per request;
+- the service (`SERVICE`, `from_capacity`): its requests per second per vCPU are its requests per
+  second at its capacity for the latency target, over the CPUs it had to itself (placement
+  service-alone: one), not its CPU time extrapolated to a whole CPU. Where the capacity is a lower
+  bound (the load generator fell short at the next rate, or no higher rate was tried), so is this,
+  and the figures that fall as it grows (instances, cost) are upper bounds (`Span.bound`);
+- the database (`DATABASE`, `from_cpu_time`): PostgreSQL's CPU milliseconds per request at that
+  rate, extrapolated to a whole vCPU (1000 / CPU ms), for no capacity of its own was measured.
+
+From requests per second per vCPU, for each instance type (types with the same vCPUs and price
+give the same figures, and are one row: `alike`):
+
 - requests per second per instance = that x the instance's vCPUs x the headroom (the share of
-  its vCPUs the service may use while holding its latency target);
+  its vCPUs a line may use);
 - instances for a load = the load / requests per second per instance, rounded up;
 - cost per million requests = the instance's price per hour / the millions of requests it serves
   in an hour at that rate (the whole instances a load needs cost as much or more).
 
-Each figure is monotone in the CPU time, so its interval is the figure at the interval's ends
-(swapped where the figure falls as the CPU time grows). What the projection assumes is data
+Each figure is monotone in what was measured, so its interval is the figure at the interval's
+ends (swapped where the figure falls as the measure grows). What the projection assumes is data
 (`Assumptions.rows`), printed beside it: the CPU model and hyper-threads of the measured machine
 against the instance's, no correction for either unless measured, linear scaling with vCPUs, the
 headroom. A run measured on AWS (manifest `env` "aws") is preferred wherever there is one
-(`preferred`): its CPU was measured in the vCPUs of the service's own instance type.
+(`preferred`): it was measured in the vCPUs of the service's own instance type.
 """
 
 from __future__ import annotations
@@ -30,31 +40,43 @@ from typing import NamedTuple
 
 from bankbench import paths
 from bankbench.analyse import stats
+from bankbench.analyse.formatting import Format, number, with_interval
 from bankbench.analyse.runs import Run
 
 AWS = "aws"  # the manifest's env of a run on AWS
 LOAD_RPS = 10_000  # the load whose instances and hourly cost the report projects
-HEADROOM = 1.0  # no headroom: the vCPUs run at 100 %, a floor on instances and cost
+HEADROOM = 1.0  # no headroom: every vCPU a line may use counted, a floor on instances and cost
+SERVICE, DATABASE = "service", "PostgreSQL"  # a projection's line: whose work it prices
+AT_LEAST, AT_MOST = "≥", "≤"  # Span.bound: the true figure is at least, at most this one
+FLIPPED = {"": "", AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}  # a bound through a falling function
 
 
 class Span(NamedTuple):
-    """A figure and its 95 % interval (NaN ends: none)."""
+    """A figure and its 95 % interval (NaN ends: none), and whether it is only a bound."""
 
     value: float
     low: float
     high: float
+    bound: str = ""  # AT_LEAST or AT_MOST where the figure bounds the true one; "": an estimate
 
     @classmethod
-    def of(cls, figure: stats.Figure) -> Span:
-        return cls(figure.value, figure.low, figure.high)
+    def of(cls, figure: stats.Figure, bound: str = "") -> Span:
+        return cls(figure.value, figure.low, figure.high, bound)
 
-    def through(self, function: Callable[[float], float]) -> Span:
+    def through(self, function: Callable[[float], float], falling: bool = False) -> Span:
         """The figure `function` makes of this one, whose interval is `function` at the ends:
-        `function` must be monotone."""
+        `function` must be monotone, and `falling` where it falls as its argument grows (a lower
+        bound then gives an upper one)."""
+        bound = FLIPPED[self.bound] if falling else self.bound
         if math.isnan(self.low) or math.isnan(self.high):
-            return Span(function(self.value), math.nan, math.nan)
+            return Span(function(self.value), math.nan, math.nan, bound)
         ends = (function(self.low), function(self.high))
-        return Span(function(self.value), min(ends), max(ends))
+        return Span(function(self.value), min(ends), max(ends), bound)
+
+    def text(self, fmt: Format = number) -> str:
+        """`≤ 0.00316 [0.00315-0.00317]`: the bound's sign where it is one, the figure, its interval."""
+        figure = with_interval(self.value, self.low, self.high, fmt)
+        return f"{self.bound} {figure}" if self.bound else figure
 
 
 @dataclass(frozen=True)
@@ -82,21 +104,56 @@ def catalog(path: Path = paths.INSTANCES) -> dict[str, Instance]:
 
 
 @dataclass(frozen=True)
+class Alike:
+    """Instance types the projection cannot tell apart: the same vCPUs and price, on which
+    nothing else of its figures depends. One row, naming each."""
+
+    types: tuple[Instance, ...]
+
+    @property
+    def name(self) -> str:
+        return ", ".join(instance.type for instance in self.types)
+
+    @property
+    def vcpus(self) -> int:
+        return self.types[0].vcpus
+
+    @property
+    def usd_per_hour(self) -> float:
+        return self.types[0].usd_per_hour
+
+
+def alike(instances: Sequence[Instance]) -> list[Alike]:
+    """`instances` grouped by vCPUs and price, in the order each group first appears."""
+    groups: dict[tuple[int, float], list[Instance]] = {}
+    for instance in instances:
+        groups.setdefault((instance.vcpus, instance.usd_per_hour), []).append(instance)
+    return [Alike(tuple(group)) for group in groups.values()]
+
+
+@dataclass(frozen=True)
 class Basis:
-    """Where the CPU per request was measured: a run and its machine, from its manifest."""
+    """Where the figures were measured: a run and its machine, from its manifest."""
 
     run_id: str
     cpu_model: str
     cpus: int
+    service_cpus: int  # the CPUs the service had: its placement's, on AWS its host's vCPUs
+    placement: str  # how the CPUs were shared among the roles, as the manifest describes it
     instance_type: str = ""  # on AWS: the service's host
 
     @classmethod
     def of(cls, run: Run, instances: dict[str, Instance]) -> Basis:
         machine = run.manifest.get("machine", {})
+        placement = run.manifest.get("settings", {}).get("cpu_placement", {})
         if run.manifest.get("env") == AWS:
             host = instances[machine["hosts"]["service"]["instance_type"]]
-            return cls(run.id, host.processor, host.vcpus, host.type)
-        return cls(run.id, machine.get("cpu_model", "unknown CPU"), machine.get("cores", 0))
+            return cls(run.id, host.processor, host.vcpus, host.vcpus, f"the service on its own {host.type}",
+                       host.type)
+        cores = machine.get("cores", 0)
+        service_cpus = len(placement.get("service_cpus", ())) or cores
+        return cls(run.id, machine.get("cpu_model", "unknown CPU"), cores, service_cpus,
+                   placement.get("description", "every CPU shared by every process"))
 
 
 def preferred(runs: Sequence[Run]) -> Run:
@@ -110,7 +167,7 @@ class Assumptions:
     """What every projection of one basis takes as given; `rows` says it for the report."""
 
     basis: Basis
-    measured_at: str  # the level the CPU per request comes from, e.g. "at the capacity for p99 <= 50 ms"
+    measured_at: str  # where the figures come from, e.g. "at its capacity for p99 <= 50 ms"
     load_rps: float = LOAD_RPS
     headroom: float = HEADROOM
 
@@ -118,17 +175,25 @@ class Assumptions:
         basis = self.basis
         where = (f"on AWS, the service on an {basis.instance_type} ({basis.cpu_model})" if basis.instance_type
                  else f"on {basis.cpu_model}, {basis.cpus} CPUs as the kernel saw them")
-        headroom = ("none: every vCPU busy all the time, so a floor on instances and cost (the latency "
-                    "at that load is not known)" if self.headroom == 1
-                    else f"the service uses {self.headroom:.0%} of each instance's vCPUs")
+        headroom = ("none: the service at the rate that held the latency target, PostgreSQL's vCPUs busy all "
+                    "the time (a floor on its instances and cost: the latency at that load is not known)"
+                    if self.headroom == 1 else f"each line uses {self.headroom:.0%} of its instances' vCPUs")
         return [
-            ("a projection", "computed from CPU time, not measured on these instances"),
+            ("a projection", "arithmetic on what the run below measured, not measured on these instances"),
             ("measured", f"run {basis.run_id}, {where}"),
-            ("CPU per request", f"the service's own processes, PostgreSQL apart, {self.measured_at}"),
+            (f"{SERVICE}: req/s per vCPU",
+             f"its requests/s {self.measured_at} ({basis.placement}) over its {_cpus(basis.service_cpus)}; "
+             f"where that is a lower bound ({AT_LEAST}), so is this, and its instances and cost are upper "
+             f"bounds ({AT_MOST})"),
+            (f"{DATABASE}: req/s per vCPU",
+             f"1000 / its CPU ms per request {self.measured_at}, its own processes: CPU time extrapolated to "
+             "a whole vCPU, for no capacity of its own was measured; a floor on its instances and cost"),
             *((f"CPU of {instance.type}", self._cpu_model(instance)) for instance in instances),
             ("hyper-threads", self._hyper_threads(instances)),
-            ("scaling", "one service process per instance, its work spread over all vCPUs linearly; "
-                        "PostgreSQL, the load balancer and the network are not counted"),
+            ("scaling", f"the {SERVICE}: one process per instance, its requests/s linear in the vCPUs; "
+                        f"{DATABASE}: its work spread over every vCPU linearly (one server does not scale "
+                        "out: its instances are the vCPUs it needs); the load balancer and the network are "
+                        "not counted"),
             ("headroom", headroom),
             ("load", f"{self.load_rps:,.0f} requests/s"),
             *((f"price of {instance.type}", f"${instance.usd_per_hour}/hour on demand, Linux, "
@@ -139,8 +204,8 @@ class Assumptions:
     def _cpu_model(self, instance: Instance) -> str:
         if instance.type == self.basis.instance_type:
             return f"{instance.processor}: measured on it"
-        return (f"{instance.processor}; no correction from {self.basis.cpu_model}: a CPU ms measured "
-                "there is taken to be a vCPU ms here (not measured)")
+        return (f"{instance.processor}; no correction from {self.basis.cpu_model}: a CPU measured there "
+                "is taken to be a vCPU here (not measured)")
 
     def _hyper_threads(self, instances: Sequence[Instance]) -> str:
         shared = ", ".join(f"{i.type}: {i.threads_per_core} per core" for i in instances if i.threads_per_core > 1)
@@ -152,13 +217,20 @@ class Assumptions:
                 "projection is optimistic by what a hyper-thread loses")
 
 
+def _cpus(count: int) -> str:
+    return f"{count} CPU" if count == 1 else f"{count} CPUs"
+
+
 @dataclass(frozen=True)
 class Projection:
-    """One service on one instance type, each figure with its interval."""
+    """One line (SERVICE or DATABASE) of one service on one group of alike instance types, each
+    figure with its interval and, where it is one, its bound."""
 
     service: str
-    instance: Instance
-    cpu_ms: Span
+    line: str
+    on: Alike
+    # SERVICE: its requests/s over the basis's service CPUs; DATABASE: PostgreSQL's CPU ms per request
+    measured: Span
     rps_per_vcpu: Span
     rps_per_instance: Span
     instances: Span  # for the assumptions' load
@@ -168,16 +240,29 @@ class Projection:
 
 def instances_of(projections: Sequence[Projection]) -> list[Instance]:
     """The instance types of `projections`, each once, in their order."""
-    return list({p.instance.type: p.instance for p in projections}.values())
+    return list({i.type: i for p in projections for i in p.on.types}.values())
 
 
-def project(service: str, cpu_ms: Span, instance: Instance, assumptions: Assumptions) -> Projection:
-    """`service`, measured at `cpu_ms` CPU milliseconds per request, on `instance` (module doc)."""
-    per_vcpu = cpu_ms.through(lambda ms: 1000 / ms)
-    per_instance = per_vcpu.through(lambda rps: rps * instance.vcpus * assumptions.headroom)
-    needed = per_instance.through(lambda rps: math.ceil(assumptions.load_rps / rps) if rps > 0 else math.nan)
+def from_capacity(service: str, rps: Span, on: Alike, assumptions: Assumptions) -> Projection:
+    """The service's line: `rps`, its requests/s at its capacity over the basis's service CPUs
+    (a lower bound where the capacity is one), per vCPU on `on` (module doc)."""
+    cpus = assumptions.basis.service_cpus
+    return _project(service, SERVICE, rps, rps.through(lambda measured: measured / cpus), on, assumptions)
+
+
+def from_cpu_time(service: str, cpu_ms: Span, on: Alike, assumptions: Assumptions) -> Projection:
+    """PostgreSQL's line for `service`: `cpu_ms`, its CPU milliseconds per request, as
+    1000 / CPU ms requests/s per vCPU on `on` (module doc)."""
+    return _project(service, DATABASE, cpu_ms, cpu_ms.through(lambda ms: 1000 / ms, falling=True), on, assumptions)
+
+
+def _project(service: str, line: str, measured: Span, per_vcpu: Span, on: Alike,
+             assumptions: Assumptions) -> Projection:
+    per_instance = per_vcpu.through(lambda rps: rps * on.vcpus * assumptions.headroom)
+    needed = per_instance.through(lambda rps: math.ceil(assumptions.load_rps / rps) if rps > 0 else math.nan,
+                                  falling=True)
     return Projection(
-        service, instance, cpu_ms, per_vcpu, per_instance, needed,
-        needed.through(lambda count: count * instance.usd_per_hour),
-        per_instance.through(lambda rps: instance.usd_per_hour / (rps * 3600 / 1e6)),
+        service, line, on, measured, per_vcpu, per_instance, needed,
+        needed.through(lambda count: count * on.usd_per_hour),
+        per_instance.through(lambda rps: on.usd_per_hour / (rps * 3600 / 1e6), falling=True),
     )

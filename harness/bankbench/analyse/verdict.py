@@ -1,8 +1,9 @@
 """The verdict of the runs shown, as the report's head and the notebook read it: from the newest
 capacity run (`searched`; of the newest under placement service-alone where there is one: the
 service alone on its core, the figure a budget needs; at the shipped settings where there is one,
-not TUNED's) each service's capacity at the latency target and the cost projection, from the
-newest efficiency run (`measured`) CPU per request and p99 against the offered rate."""
+not TUNED's) each service's capacity at the latency target and the cost projection (only from a
+capacity under service-alone: else why there is none), from the newest efficiency run
+(`measured`) CPU per request and p99 against the offered rate."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.runs import Run
 
 EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
-BUDGET_PLACEMENT = "service-alone"  # the capacity that a budget reads: per service core
 
 
 @dataclass(frozen=True)
@@ -26,12 +26,13 @@ class Verdict:
     found: list[Capacity]  # capacity_figures.figures of `searched`
     projected: list[projection.Projection]
     assumptions: projection.Assumptions | None
+    unprojected: str = ""  # why there is no projection, where there is a capacity run but none
 
     @classmethod
     def of(cls, selected: list[Run]) -> Verdict | None:
         """None when the runs hold neither a capacity nor an efficiency run."""
         searched = [run for run in selected if capacity.is_capacity_run(run)]
-        searched = [run for run in searched if run.placement == BUDGET_PLACEMENT] or searched
+        searched = [run for run in searched if run.placement == capacity.BUDGET_PLACEMENT] or searched
         searched = [run for run in searched if not run.tuned] or searched  # the shipped settings' first
         measured = [run for run in selected if run.family == EFFICIENCY]
         if not searched and not measured:
@@ -39,6 +40,7 @@ class Verdict:
         if not searched:
             return cls(None, measured[-1], capacity.P99_MS, [], [], None)
         found = capacity.figures(searched[-1])
-        projected, assumptions = capacity.projections(searched[-1], found, measured)
+        priced = capacity.projections(searched[-1], found, measured)
+        projected = ([], None, priced) if isinstance(priced, str) else (*priced, "")
         return cls(searched[-1], measured[-1] if measured else None, capacity.target_ms(searched[-1]), found,
-                   projected, assumptions)
+                   *projected)

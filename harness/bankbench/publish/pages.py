@@ -41,34 +41,43 @@ THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
 PROJECTION_LIMITS = """\
-A projection, not a measurement: arithmetic on the CPU time per request measured here
-(`harness/bankbench/analyse/projection.py`), with the prices of `infra/instances.csv`. It leaves
-out what was not measured. The CPU model: the instances' Xeons are not this machine's CPUs, and no
-factor between them is applied. Hyper-threads: a vCPU of m5 and c5d is one of the two threads of
-a core, which does less while its sibling is busy, and nothing corrects for it. Latency: a vCPU
-kept near 100 % queues requests, so the headroom row says how much of each instance is counted,
-and only a run on the instance tells at what use p99 stays under the target. What is not the
-service: PostgreSQL (its CPU per request is measured apart and its host is not counted), a load
-balancer, the network and storage. Memory: one service process per instance, which must fit
-(c5d.large has 4 GiB). Whole instances: the cost per million requests is that of instances kept
-busy at the projected rate, and a load that leaves its last instance part idle costs more per
-request. Prices: on-demand Linux in one region on the date given; savings plans, spot and
-other regions differ. A run on AWS (`make aws-bench`) measures the service on its instance type,
-which removes the CPU-model and hyper-thread assumptions for that type: where an `efficiency` run
-on AWS is shown, the projection takes its CPU per request, at the highest rate that held the
-target, instead of this machine's."""
+A projection, not a measurement: arithmetic on what was measured here
+(`harness/bankbench/analyse/projection.py`), with the prices of `infra/instances.csv`, in two
+lines per service. The service's line takes its requests per second per vCPU from its capacity:
+the requests/s at the highest rate that held the target while it had a CPU to itself (placement
+service-alone), not its CPU time stretched to a whole CPU; where that capacity is a lower bound
+("≥": the load generator fell short at the next rate), so is the rate, and the instances and cost
+from it are upper bounds ("≤"). PostgreSQL's line, the database work each service causes, takes
+1000 / its CPU ms per request at that rate, since it shared its CPU with the load generator and no
+capacity of its own was measured: a floor on its instances and cost. It leaves out what was not
+measured. The CPU model: the instances' Xeons are not this machine's CPUs, and no factor between
+them is applied. Hyper-threads: a vCPU of m5 and c5d is one of the two threads of a core, which
+does less while its sibling is busy, and nothing corrects for it. Latency: the service's rate held
+the target on this machine, not on the instance; PostgreSQL's vCPUs are counted busy all the time,
+where requests queue, and only a run on the instances tells at what use p99 stays under the
+target. Not counted: a load balancer, the network and storage. Memory: one service process per
+instance, and PostgreSQL with its cache, must each fit in their instance's memory, which is not
+checked here. Whole instances: the cost per million requests is that of instances kept busy at the
+projected rate, and a load that leaves its last instance part idle costs more per request. Prices:
+on-demand Linux in one region on the date given; savings plans, spot and other regions differ. A
+run on AWS (`make aws-bench`) measures the service on its instance type, which removes the
+CPU-model and hyper-thread assumptions for that type: where an `efficiency` run on AWS is shown,
+the projection takes its requests/s and PostgreSQL's CPU per request at the highest rate that held
+the target (a lower bound of the capacity: its rates were not searched) instead of this machine's."""
 VERDICT = """\
 Per service, the highest open-model rate (iterations of the rematch scenario per second, 7
 requests each) at which p99 stayed at or under the target with errors under {errors:g} % and the
 load delivered (`make capacity`: a search by bisection, the rate found confirmed by repeats), and
 at that rate the service's own CPU per request, PostgreSQL's, the peak RSS with the service's own
 heap settings, the smallest heap of the sweep that held the target in most of its probes and the
-RSS with it, and the projected price of a million requests. Each figure is the median over the
-probes that held the target at that rate, with its 95 % interval; "missed" names the nearest rate
-(or heap) that did not hold. ">=" marks a capacity the load generator capped: at the next rate
-it could not offer the plan on its CPU (bankbench.load.generator), so the service holds at least
-that much; a heap at which the load generator fell short is undecided, so the smallest heap may
-be smaller. Measured on this machine (CPUs {cpus}): compare the services with each other."""
+RSS with it, and the projected price of a million requests: the service's from its capacity,
+PostgreSQL's from its CPU time (below). Each figure is the median over the probes that held the
+target at that rate, with its 95 % interval; "missed" names the nearest rate (or heap) that did
+not hold. ">=" marks a capacity the load generator capped: at the next rate it could not offer
+the plan on its CPU (bankbench.load.generator), so the service holds at least that much, and the
+price from it is at most the one shown ("≤"); a heap at which the load generator fell short is
+undecided, so the smallest heap may be smaller. Measured on this machine (CPUs {cpus}): compare
+the services with each other."""
 
 OVERLOAD = """\
 Each service, warm, got arrivals at {phases} of its base rate (iterations/s of the {scenario}
@@ -155,7 +164,7 @@ def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
         markdown(tables.verdict(verdict.found, verdict.projected, verdict.target_ms)),
         VERDICT.format(errors=errors, cpus=cpus(run.manifest)),
         *(save(figure, out_dir, f"{run.id}-{name}", page_dir) for name, figure in figures.items()),
-        *(projection_section(verdict.projected, verdict.assumptions) if verdict.assumptions else []),
+        *projection_section(verdict),
         *setup(run),
         "## Money check", money_text(run),
         "## Probes", markdown(tables.capacity_probes(capacity.document(run))),
@@ -243,13 +252,16 @@ def equivalence_text(run: Run) -> str:
     return f"{verdict}\n\n{verify.table(check['results'])}"
 
 
-def projection_section(projections: list[projection.Projection], assumptions: projection.Assumptions) -> list[str]:
-    """The projected cost on AWS instances of `projections`: a heading, what limits it, the
-    figures and what they assume."""
-    instances = projection.instances_of(projections)
-    return [f"## Projected cost per million requests on {' and '.join(i.type for i in instances)}",
-            PROJECTION_LIMITS, markdown(tables.projection(projections, assumptions)),
-            markdown(tables.projection_assumptions(assumptions, instances))]
+def projection_section(verdict: Verdict) -> list[str]:
+    """The projected cost on AWS instances of the verdict's capacities: a heading, what limits it,
+    the figures and what they assume; or why there is none."""
+    heading = "## Projected cost per million requests"
+    if verdict.assumptions is None:
+        return [heading, verdict.unprojected] if verdict.unprojected else []
+    instances = projection.instances_of(verdict.projected)
+    return [f"{heading} on {' and '.join(i.type for i in instances)}", PROJECTION_LIMITS,
+            markdown(tables.projection(verdict.projected, verdict.assumptions)),
+            markdown(tables.projection_assumptions(verdict.assumptions, instances))]
 
 
 def efficiency_table(run: Run) -> list[str]:

@@ -126,9 +126,11 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
         f"`make capacity`) whose figures count, of those run (money check passed, load generator held "
         f"up). p99 at {f'{f.users:,} users, ' if f.users else ''}the articles' largest level; capacity: the highest "
         f"open-model rate that held p99 <= {f.target_ms:g} ms{placement}, \"≥\" where the load "
-        f"generator fell short at the next rate; the cost is projected from the CPU time onto an "
-        f"{f.instance} (a projection, not a measurement); RSS: the peak at the smallest heap limit "
-        f"that held. Each header links to its question below.")
+        f"generator fell short at the next rate; the cost per million requests is projected, apart, for "
+        f"the service from its capacity onto an {f.instance} (\"≤\" where the capacity is a lower bound) "
+        f"and for PostgreSQL from its CPU time onto a {f.database_instance} (a projection, not a "
+        f"measurement); RSS: the peak at the smallest heap limit that held. Each header links to its "
+        f"question below.")
     parts = [TITLE, told, markdown(table), legend]
     if f.start_runs:
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
@@ -198,10 +200,13 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> lis
             f"under {capacity.document(run)['target']['max_error_pct']:g} %, each probe a short level on a "
             f"warm service (CPUs {pages.cpus(run.manifest)}). Where the load "
             "generator fell short at the next rate, the capacity is its ceiling, a lower bound of the "
-            f"service's (\"≥\"). The run's page has every probe, the CPU of PostgreSQL, and what the cost "
-            f"projection assumes and leaves out: {page_link(run)}.{efficiency}",
+            f"service's (\"≥\"). The cost below is projected for each service from its capacity and, a "
+            "line of its own, for PostgreSQL from its CPU time per request there. The run's page has every "
+            f"probe, the CPU of PostgreSQL, and what the cost projection assumes and leaves out: "
+            f"{page_link(run)}.{efficiency}",
             pages.save(figure, out_dir, "capacity", out_dir),
-            *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions else [])]
+            *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions
+              else [verdict.unprojected])]
 
 
 def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:

@@ -17,7 +17,14 @@ from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.findings import START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import count, number, significant, with_interval
 from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome
-from bankbench.analyse.projection import Assumptions, Instance, Projection
+from bankbench.analyse.projection import (
+    AT_MOST,
+    DATABASE,
+    SERVICE,
+    Assumptions,
+    Instance,
+    Projection,
+)
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run, by_start
 from bankbench.load.profiles import GENERATORS
@@ -41,9 +48,10 @@ RESOURCES = {
 }
 LEVEL_COLUMNS = {f"overall.{name}": spec for name, spec in LATENCY.items()} | RESOURCES
 THEN_AND_NOW = {"mean_ms": "mean ms", "p99_ms": "p99 ms", "error_pct": "err %"}
+# What a projection's line rests on -> (its unit, format)
+MEASURED = {SERVICE: ("req/s", count), DATABASE: ("CPU ms/request", significant)}
 # Projection figure -> (header, format); "{load}" is the assumptions' load
 PROJECTED = {
-    "cpu_ms": ("CPU ms/request (measured)", significant),
     "rps_per_vcpu": ("projected req/s per vCPU", count),
     "instances": ("projected instances for {load} req/s", count),
     "usd_per_hour": ("projected $/hour for them", significant),
@@ -225,26 +233,29 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 
 # The first table's columns: what each shows -> the question (report section) that explains it
 QUESTIONS = {"warm": "starts", "cold": "starts", "aot": "starts", "capacity": "capacity", "cpu": "capacity",
-             "rss": "memory"}
+             "cost": "capacity", "rss": "memory"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
     """The report's first table, a row per service: p99 under each start at the articles' largest
-    level, the capacity at the latency target, the CPU per request there with its projected cost,
-    and the RSS at the smallest heap that held; each `median [95 % interval], n of N`
-    (bankbench.analyse.findings). `link` makes a header from its text and its QUESTIONS key."""
+    level, the capacity at the latency target, the CPU per request there, the projected cost of the
+    service and of PostgreSQL (`≤` where the capacity is a lower bound), and the RSS at the smallest
+    heap that held; each `median [95 % interval], n of N` (bankbench.analyse.findings). `link`
+    makes a header from its text and its QUESTIONS key."""
     headers = {
         **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
         "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms",
-        "cpu": f"CPU ms/request → $ per 1M requests ({f.instance})",
+        "cpu": "CPU ms/request",
+        "cost": f"$ per 1M requests: service ({f.instance}) + PostgreSQL ({f.database_instance})",
         "rss": "RSS MB at the smallest heap",
     }
     rows = [{
         "service": service,
         **{start: _cell(f.p99[start][service], _median(number)) for start in START_NAMES},
         "capacity": _cell(f.capacity[service], lambda cell: conclusions.rate(cell, unit="")),
-        "cpu": _cell(f.cpu_ms[service], _median(significant),
-                     "" if f.cost[service].missing else f" → ${_median(significant)(f.cost[service])}"),
+        "cpu": _cell(f.cpu_ms[service], _median(significant)),
+        "cost": _cell(f.cost[service], _at_most(significant), "" if f.database_cost[service].missing
+                      else f" + {_median(significant)(f.database_cost[service])}"),
         "rss": _cell(f.rss_mb[service], _median(number), f" at {f.heap_mb[service]} MB" if f.heap_mb[service] else ""),
     } for service in f.services]
     table = pd.DataFrame(rows, columns=["service", *headers])
@@ -253,6 +264,11 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
 
 def _median(fmt: formatting.Format) -> Callable[[Cell], str]:
     return lambda cell: with_interval(cell.figure.value, cell.figure.low, cell.figure.high, fmt)
+
+
+def _at_most(fmt: formatting.Format) -> Callable[[Cell], str]:
+    """`≤ 0.00316 [0.00315-0.00317]` where the cell is a bound (a cost: an upper one), else the median."""
+    return lambda cell: f"{AT_MOST if cell.bound else ''} {_median(fmt)(cell)}".lstrip()
 
 
 def _cell(cell: Cell, show: Callable[[Cell], str], after: str = "") -> str:
@@ -266,9 +282,9 @@ def _cell(cell: Cell, show: Callable[[Cell], str], after: str = "") -> str:
 
 def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
     """One row per service: capacity at the target and what a request costs there (CPU, memory,
-    the smallest heap, the projected price on each instance), each with its interval."""
-    prices = {(p.service, p.instance.type): p.usd_per_million for p in projections}
-    instances = list(dict.fromkeys(p.instance.type for p in projections))
+    the smallest heap, the projected price of each line on each instance), each with its interval."""
+    prices = {(p.service, f"{p.line} on {p.on.name}"): p.usd_per_million for p in projections}
+    priced = list(dict.fromkeys(on for _, on in prices))
     rows = []
     for c in found:
         rows.append({
@@ -281,8 +297,8 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
             "RSS MB, own heap": _figure(c.rss_mb, number),
             "smallest heap MB": c.heap_text(),
             "RSS MB at it": _figure(c.rss_heap_mb, number),
-            **{f"projected $ per 1M requests, {name}": with_interval(*prices[c.service, name], significant)
-               if (c.service, name) in prices else "-" for name in instances},
+            **{f"projected $ per 1M requests, {on}": prices[c.service, on].text(significant)
+               if (c.service, on) in prices else "-" for on in priced},
         })
     return pd.DataFrame(rows)
 
@@ -307,10 +323,15 @@ def capacity_probes(doc: dict) -> pd.DataFrame:
 
 
 def projection(projections: list[Projection], assumptions: Assumptions) -> pd.DataFrame:
-    """Per service and instance type, what its measured CPU per request projects to
-    (bankbench.analyse.projection), each figure `value [low-high]`: a projection, so named."""
-    rows = [{"service": p.service, "instance": p.instance.type,
-             **{header.format(load=count(assumptions.load_rps)): formatting.with_interval(*getattr(p, name), fmt)
+    """Per service, line (the service, PostgreSQL) and instance types, what was measured and what
+    it projects to (bankbench.analyse.projection), each figure `value [low-high]` after its bound
+    (`≤ 0.00316`) where it is one: a projection, so named."""
+    def measured(p: Projection) -> str:
+        unit, fmt = MEASURED[p.line]
+        return f"{p.measured.text(fmt)} {unit}"
+
+    rows = [{"service": p.service, "line": p.line, "instance": p.on.name, "measured": measured(p),
+             **{header.format(load=count(assumptions.load_rps)): getattr(p, name).text(fmt)
                 for name, (header, fmt) in PROJECTED.items()}}
             for p in projections]
     return pd.DataFrame(rows)
