@@ -24,7 +24,8 @@ METRICS = ROOT / "api" / "metrics.yaml"  # the /metrics series and each dialect'
 JMETER = ROOT / "jmeter"
 PLAN = JMETER / "src" / "test" / "jmeter" / "bank.jmx"
 PROFILES = ROOT / "profiles.toml"  # beside services.yaml: what the harness runs
+RESULTS = ROOT / "results"  # what git keeps of the benchmarks (results/LAYOUT.md) and the report
 # BANKBENCH_RUNS moves results elsewhere (the tests use it to keep results/runs clean).
-RUNS = Path(os.environ.get("BANKBENCH_RUNS", ROOT / "results" / "runs"))
+RUNS = Path(os.environ.get("BANKBENCH_RUNS", RESULTS / "runs"))
 STATE = ROOT / ".run"
 JVM_OPTIONS = ROOT / "bank-java" / "jvm.options"  # the heap and GC of both Java variants, everywhere

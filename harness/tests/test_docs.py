@@ -1,6 +1,7 @@
 """The README fits on a few screens and the rest lives in docs/, one page per subject, with nothing
 lost: every make target and every knob of the Makefile is named in one of them, every docs/ page is
-linked from the README once, and every relative link leads to a file (and heading) that exists."""
+linked from the README once, and every relative link (of the README, docs/, the results' READMEs
+and the report's pages) leads to a file (and heading) that exists."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from bankbench import paths
 
 README = paths.ROOT / "README.md"
 DOCS = sorted((paths.ROOT / "docs").glob("*.md"))
+# The results' READMEs (the report's index among them) and the report's pages: their links too.
+RESULTS_PAGES = sorted([*paths.RESULTS.glob("*/README.md"), *paths.RESULTS.glob("report/runs/*.md")])
 MAKEFILES = [paths.ROOT / "Makefile", paths.ROOT / "infra" / "infra.mk"]
 MAKE_BUILTINS = {"MAKE", "MAKEFILE_LIST", "SHELL"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -89,7 +92,7 @@ def strip_code(markdown: str) -> str:
     return re.sub(r"^```.*?^```", "", markdown, flags=re.MULTILINE | re.DOTALL)
 
 
-@pytest.mark.parametrize("page", [README, *DOCS], ids=lambda page: page.name)
+@pytest.mark.parametrize("page", [README, *DOCS, *RESULTS_PAGES], ids=lambda page: str(page.relative_to(paths.ROOT)))
 def test_relative_links_lead_to_files_and_headings_that_exist(page: Path) -> None:
     broken = []
     for target in LINK.findall(strip_code(page.read_text())):

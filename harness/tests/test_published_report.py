@@ -1,6 +1,7 @@
 """The committed report (results/report/): the runs it shows are those results/published.csv
-lists, a page each and no other; its index opens on the verdict within a screen and fits in 400
-lines; and a rebuild from the same runs writes the same bytes."""
+lists; every folder it lists, runs and experiments kept beside them, has a page, and no other
+folder; its index opens on the verdict within a screen and fits in 400 lines; and a rebuild from
+the same runs writes the same bytes."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from bankbench import paths
 from bankbench.analyse import runs, summaries
-from bankbench.publish import report
+from bankbench.errors import UserError
+from bankbench.load.histograms import FILE as HISTOGRAMS
+from bankbench.publish import pages, report
 
 from test_analysis import FIXTURES, RUN_ID
 
@@ -44,9 +48,75 @@ def test_the_published_runs_are_the_default(tmp_path: Path) -> None:
     assert runs.published(root, tmp_path / "none.csv") == []
 
 
-def test_the_committed_report_has_a_page_per_published_run_and_no_other() -> None:
-    assert sorted(path.stem for path in (REPORT / "runs").glob("*.md")) == sorted(
-        path.name for path in runs.published())
+def test_the_experiments_kept_beside_the_runs_are_the_other_folders_listed(tmp_path: Path) -> None:
+    """The folders results/published.csv names outside results/runs/ (experiments) get pages
+    beside the published runs; none where the runs folder holds none of the listed runs."""
+    root = tmp_path / "results" / "runs"
+    run = made(root, "20260101T000000Z-native-article", "article")
+    listing = tmp_path / "results" / "published.csv"
+    listing.write_text(f"run,profile,why\nruns/{run.name},article,a run\nbefore-after/before,article,an experiment\n")
+    assert runs.kept_beside(root, listing) == [tmp_path / "results" / "before-after" / "before"]
+    assert runs.kept_beside(tmp_path / "elsewhere", listing) == []
+
+
+def test_a_page_is_named_by_its_folder_under_results() -> None:
+    assert pages.page_name(paths.RESULTS / "runs" / "20261122T221854Z-native-local") == "20261122T221854Z-native-local"
+    assert pages.page_name(paths.RESULTS / "before-after" / "before") == "before-after-before"
+    assert pages.page_name(paths.RESULTS / "cold-start" / "runs" / "X") == "cold-start-runs-X"
+    assert pages.page_name(Path("/elsewhere/runs/X")) == "X"
+
+
+def test_the_committed_report_has_a_page_per_published_folder_and_no_other() -> None:
+    """Every folder results/published.csv lists, runs and experiments, has a page linked from the
+    index; no other page is there."""
+    names = sorted(pages.page_name(path) for path in runs.listed())
+    assert sorted(path.stem for path in (REPORT / pages.PAGES_DIR).glob("*.md")) == names
+    index = (REPORT / "README.md").read_text()
+    assert [name for name in names if f"]({pages.PAGES_DIR}/{name}.md)" not in index] == []
+
+
+def test_every_listed_folder_gets_a_page_and_a_folder_no_longer_listed_none(tmp_path: Path) -> None:
+    """A run, an experiment's folder with only manifest.json and summary.csv (an older harness's:
+    no load generator verdict) and one with summaries but no histograms: a page each, saying what
+    it lacks; once the listing drops a folder, its page goes at the next build."""
+    results = tmp_path / "results"
+    run_dir = shutil.copytree(FIXTURES / "runs" / RUN_ID, results / "runs" / RUN_ID)
+    summary = summaries.summarize_run(run_dir)
+    bare = results / "before-after" / "before"
+    bare.mkdir(parents=True)
+    shutil.copy(run_dir / "manifest.json", bare)
+    old = pd.read_csv(run_dir / "summary.csv")
+    old.drop(columns=[column for column in old if column.startswith("loadgen.")]).to_csv(bare / "summary.csv",
+                                                                                           index=False)
+    partial = shutil.copytree(run_dir, results / "carriers" / "parallelism-1")
+    for path in partial.glob(f"levels/*/{HISTOGRAMS}"):
+        path.unlink()
+    listing = results / "published.csv"
+    rows = (f"runs/{RUN_ID},article,the run\nbefore-after/before,article,before\n"
+            "carriers/parallelism-1,article,carriers\n")
+    listing.write_text("run,profile,why\n" + rows)
+    out = tmp_path / "report"
+    index = report.build([run_dir], out, beside=runs.kept_beside(results / "runs", listing)).read_text()
+    assert sorted(path.name for path in (out / pages.PAGES_DIR).iterdir()) == sorted(
+        [f"{RUN_ID}.md", "before.md", "parallelism-1.md"])  # folders outside results/ go by their names
+    assert "[`before`](runs/before.md)" in index and "[`parallelism-1`](runs/parallelism-1.md)" in index
+    page = (out / pages.PAGES_DIR / "before.md").read_text()
+    assert "**What this folder lacks**: summaries of version 4 (summary.json)" in page and "levels/" in page
+    assert page.count("## Setup\n") == 1 and "## Levels as recorded\n" in page and "## Charts" not in page
+    table = [line for line in page.split("## Levels as recorded", 1)[1].splitlines() if line.startswith("|")]
+    assert len(table) == 2 + len(summary) and all("not recorded" in line for line in table[2:])
+    page = (out / pages.PAGES_DIR / "parallelism-1.md").read_text()
+    assert f"(histograms.csv.gz) in all its {len(summary)} levels: no chart of those levels over time" in page
+    assert "## Charts\n" in page and "parallelism-1-latency.png" in page and "parallelism-1-timeline.png" not in page
+    listing.write_text("run,profile,why\n" + rows.replace("before-after/before,article,before\n", ""))
+    report.build([run_dir], out, beside=runs.kept_beside(results / "runs", listing))
+    assert sorted(path.name for path in (out / pages.PAGES_DIR).iterdir()) == [f"{RUN_ID}.md", "parallelism-1.md"]
+
+
+def test_two_folders_of_one_page_name_are_refused(tmp_path: Path) -> None:
+    shown = [runs.Run(tmp_path / place / "x", {}, pd.DataFrame()) for place in ("a", "b")]
+    with pytest.raises(UserError, match=r"would share a page runs/x\.md"):
+        report.unique_pages(shown)
 
 
 def test_the_committed_index_opens_on_the_verdict() -> None:

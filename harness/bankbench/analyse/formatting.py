@@ -14,7 +14,7 @@ Format = Callable[[float], str]
 FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND repeat bounds from below
 # Left-aligned in Markdown:
 NAME_COLUMNS = {"service", "line", "instance", "label", "level", "item", "value", "errors by status", "placement",
-                "load generator", "run", "profile", "why it is kept"}
+                "load generator", "run", "folder", "profile", "why it is kept", "money check"}
 
 
 def number(value: float) -> str:

@@ -17,9 +17,9 @@ from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
 from bankbench.load.profiles import STARTS
 
-ARTICLES_CSV = paths.ROOT / "results" / "articles.csv"
-# The runs kept in git and why (results/LAYOUT.md): the report shows these and no other.
-PUBLISHED_CSV = paths.ROOT / "results" / "published.csv"
+ARTICLES_CSV = paths.RESULTS / "articles.csv"
+# The run folders kept in git and why (results/LAYOUT.md): the report shows these and no other.
+PUBLISHED_CSV = paths.RESULTS / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
@@ -152,12 +152,28 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
     return [path for key in sorted(latest) for path in latest[key][1]]
 
 
+def listed(listing: Path = PUBLISHED_CSV) -> dict[Path, str]:
+    """Every folder `listing` names, resolved (its paths are relative to its own folder), with why
+    it is kept, in its order."""
+    rows = read_published(listing)
+    return {(listing.parent / run).resolve(): why for run, why in zip(rows["run"], rows["why"], strict=True)}
+
+
 def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
-    """The complete run folders under `root` that `listing` names (its paths are relative to its
-    own folder), in `latest_per_profile`'s order: by profile and environment, oldest first."""
-    named = {(listing.parent / run).resolve() for run in read_published(listing)["run"]}
+    """The complete run folders under `root` that `listing` names, in `latest_per_profile`'s
+    order: by profile and environment, oldest first."""
+    named = listed(listing)
     found = [path for path in find_runs(root) if path.resolve() in named]
     return sorted(found, key=_profile_and_env)  # stable: oldest first within each
+
+
+def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
+    """The folders `listing` names outside `root`, in its order: experiments kept beside the runs
+    (results/cold-start, before-after, ...), each explained by its README. None where `root` holds
+    none of the runs it names (a runs folder elsewhere, BANKBENCH_RUNS): no published run is shown."""
+    if not published(root, listing):
+        return []
+    return [path for path in listed(listing) if not path.is_relative_to(root.resolve())]
 
 
 def _profile_and_env(path: Path) -> tuple[str, str]:
@@ -215,12 +231,24 @@ def by_start(selected: list[Run]) -> dict[str, dict[str, Run]]:
 
 def load_run(path: Path, services: list[str] | None = None) -> Run:
     """Loads a summarized run (`bankbench summarize`); `services` keeps only those services."""
-    if not (path / "manifest.json").is_file():
-        raise UserError(f"{path} is not a run folder (no manifest.json)")
+    manifest = _manifest(path)
     summary = summaries.read_summary(path)
     if services is not None:
         summary = summary[summary["service"].isin(services)].reset_index(drop=True)
-    return Run(path, read_json(path / "manifest.json"), summary)
+    return Run(path, manifest, summary)
+
+
+def load_kept(path: Path) -> Run:
+    """A run folder kept beside the runs (`kept_beside`): as `load_run` where its summaries are of
+    this harness's version, else with its summary.csv as recorded (`summaries.read_recorded`: an
+    older harness's, say), which only its page shows."""
+    return load_run(path) if summaries.is_current(path) else Run(path, _manifest(path), summaries.read_recorded(path))
+
+
+def _manifest(path: Path) -> dict:
+    if not (path / "manifest.json").is_file():
+        raise UserError(f"{path} is not a run folder (no manifest.json)")
+    return read_json(path / "manifest.json")
 
 
 def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:

@@ -64,14 +64,24 @@ def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
     return read_summary(run_dir)
 
 
+def version(run_dir: Path) -> int | None:
+    """The `summary_version` of a run's summaries (its summary.json); None where it has none."""
+    path = run_dir / "summary.json"
+    return read_json(path).get("summary_version") if path.is_file() else None
+
+
+def is_current(run_dir: Path) -> bool:
+    """Whether the run's summaries are of the version this harness reads."""
+    return version(run_dir) == SUMMARY_VERSION
+
+
 def read_summary(run_dir: Path) -> pd.DataFrame:
     """A summarized run's summary.csv; refuses a run without summaries or of another version."""
     redo = f"run `make summarize RUN={run_dir}`"
-    if not (run_dir / "summary.json").is_file():
+    if (found := version(run_dir)) is None:
         raise UserError(f"{run_dir.name} has not been summarized: {redo}")
-    version = read_json(run_dir / "summary.json").get("summary_version")
-    if version != SUMMARY_VERSION:
-        raise UserError(f"{run_dir.name} has summaries of version {version}, this harness reads "
+    if found != SUMMARY_VERSION:
+        raise UserError(f"{run_dir.name} has summaries of version {found}, this harness reads "
                         f"version {SUMMARY_VERSION}: {redo}")
     frame = pd.read_csv(run_dir / "summary.csv", dtype={"loadgen.reasons": str})
     saturated = frame["resources.loadgen_saturated"]  # empty where a level had no figures
@@ -79,6 +89,13 @@ def read_summary(run_dir: Path) -> pd.DataFrame:
     frame[VALID] = frame[VALID].astype(bool)
     frame["loadgen.reasons"] = frame["loadgen.reasons"].fillna("")
     return frame
+
+
+def read_recorded(run_dir: Path) -> pd.DataFrame:
+    """A run's summary.csv as it is, of whatever version, for a folder whose summaries cannot be
+    computed again (its raw samples are gone); empty where it has none."""
+    path = run_dir / "summary.csv"
+    return pd.read_csv(path) if path.is_file() else pd.DataFrame()
 
 
 def usable(frame: pd.DataFrame) -> pd.Series:

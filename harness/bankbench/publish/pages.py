@@ -1,7 +1,10 @@
-"""A page per run of the report (results/report/runs/<run id>.md): the run's reading, its setup
-written once, what `verify` proved, its money check, its figures side by side, its charts and every
-level (a run of make overload's also whether each service held up past its capacity, second by
-second); a capacity run's page has its verdict, the cost projection and every probe instead.
+"""A page per run folder of the report (results/report/runs/<page name>.md, `page_name`): the run's
+reading, its setup written once, what `verify` proved, its money check, its figures side by side,
+its charts and every level (a run of make overload's also whether each service held up past its
+capacity, second by second); a capacity run's page has its verdict, the cost projection and every
+probe instead. A folder that lacks some of a run's files (an experiment's, kept with summaries
+only) gets the sections its files allow and says what it lacks; one whose summaries are an older
+harness's shows its levels as summary.csv recorded them.
 
 Pages only render: the figures come from `analyse`, the charts from `charts`, the tables from
 `tables`, the sentences from `narrative`.
@@ -16,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
+from bankbench import paths
 from bankbench.analyse import (
     capacity_figures as capacity,
     narrative,
@@ -29,7 +33,7 @@ from bankbench.analyse.formatting import markdown
 from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.checks import verify
-from bankbench.load import generator, profiles
+from bankbench.load import generator, histograms, profiles
 from bankbench.publish import charts, tables
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
@@ -90,17 +94,37 @@ HTTP answer. The charts show each service's level second by second, the generato
 and the overload shaded."""
 
 
+def under_results(folder: Path) -> str:
+    """A run folder's path under results/ (runs/<run id>, before-after/before), or its own name
+    where it is elsewhere (BANKBENCH_RUNS, a test's folder)."""
+    resolved = folder.resolve()
+    return resolved.relative_to(paths.RESULTS).as_posix() if resolved.is_relative_to(paths.RESULTS) else folder.name
+
+
+def page_name(folder: Path) -> str:
+    """The name of a run folder's page, and the prefix of its charts: its path under results/ with
+    runs/ left out and / as - (20261122T221854Z-native-local, before-after-before,
+    cold-start-runs-20261124T180932Z-native-article)."""
+    return under_results(folder).removeprefix("runs/").replace("/", "-")
+
+
 def page_path(out_dir: Path, run: Run) -> Path:
-    return out_dir / PAGES_DIR / f"{run.id}.md"
+    return out_dir / PAGES_DIR / f"{page_name(run.path)}.md"
 
 
-def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | None, notes: list[str]) -> Path:
-    """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/; `notes`
-    go under its title (what the index says of the run, say a series it belongs to)."""
+def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | None, notes: list[str],
+          title: str | None = None) -> Path:
+    """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/. `title`
+    names it (default the run id); `notes` go under the title: what the index says of the run, say
+    a series it belongs to."""
     path = page_path(out_dir, run)
-    body = (capacity_page(run, verdict, out_dir) if verdict is not None and run is verdict.searched
-            else run_page(run, published, out_dir, verdict))
-    head = [f"# Run `{run.id}` ({'make capacity' if run.searched else f'profile {run.profile}'})",
+    if verdict is not None and run is verdict.searched:
+        body = capacity_page(run, verdict, out_dir)
+    elif summaries.is_current(run.path):
+        body = run_page(run, published, out_dir, verdict)
+    else:
+        body = recorded_page(run)
+    head = [f"# Run `{title or run.id}` ({'make capacity' if run.searched else f'profile {run.profile}'})",
             "[The report](../README.md): the verdict, and what each question's runs show.", *notes]
     path.write_text("\n\n".join([*head, *body]) + "\n")
     return path
@@ -125,7 +149,9 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
     unit, page_dir = summaries.load_unit(run.summary), out_dir / PAGES_DIR
     figures = run_charts(run) | (efficiency_charts(run, verdict.target_ms)
                                  if verdict is not None and run is verdict.measured else {})
+    name = page_name(run.path)
     parts = [
+        *lacking(run),
         narrative.reading(run.summary),
         *setup(run),
         "## Same database work",
@@ -140,7 +166,7 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
         f"variation):\n\n```text\n{repeats.spread_table(run.summary)}\n```",
         *efficiency_table(run),
         "## Charts",
-        *(save(figure, out_dir, f"{run.id}-{name}", page_dir) for name, figure in figures.items()),
+        *(save(figure, out_dir, f"{name}-{chart}", page_dir) for chart, figure in figures.items()),
         *profiles_section(run, page_dir),
         "## Levels",
         markdown(_load_column(tables.levels(run.summary), run.summary)),
@@ -155,7 +181,7 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
 def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
     """A capacity run's page: what its searches found, what that projects to, and every probe."""
     errors = capacity.document(run)["target"]["max_error_pct"]
-    page_dir = out_dir / PAGES_DIR
+    page_dir, name = out_dir / PAGES_DIR, page_name(run.path)
     figures = {"capacity": charts.capacity(capacity.p99_by_rate(run), verdict.found, verdict.target_ms),
                "rss-vs-heap": charts.rss_vs_heap(capacity.rss_by_heap(run))}
     return [
@@ -163,12 +189,50 @@ def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
         "## What the searches found",
         markdown(tables.verdict(verdict.found, verdict.projected, verdict.target_ms)),
         VERDICT.format(errors=errors, cpus=cpus(run.manifest)),
-        *(save(figure, out_dir, f"{run.id}-{name}", page_dir) for name, figure in figures.items()),
+        *(save(figure, out_dir, f"{name}-{chart}", page_dir) for chart, figure in figures.items()),
         *projection_section(verdict),
         *setup(run),
         "## Money check", money_text(run),
         "## Probes", markdown(tables.capacity_probes(capacity.document(run))),
     ]
+
+
+def recorded_page(run: Run) -> list[str]:
+    """The page of a folder whose summaries are not of this harness's version (an older harness's,
+    kept without the raw samples they came from): what it lacks, its setup, what `verify` found,
+    and its levels as summary.csv recorded them, with their money check."""
+    parts = [*lacking(run), *setup(run), "## Same database work", equivalence_text(run)]
+    if run.summary.empty:
+        return parts
+    return [*parts, "## Money check", money_text(run), "## Levels as recorded",
+            "A row per level as the folder's summary.csv holds it, computed by the harness of its "
+            "time: throughput in requests/s, latency in ms, each level a single measurement (no "
+            "median, no interval).", markdown(tables.recorded(run.summary))]
+
+
+def lacking(run: Run) -> list[str]:
+    """What the folder lacks of a run's files (results/LAYOUT.md), each with what its page leaves
+    out for it, as a paragraph; nothing for a folder that has them all."""
+    missing = []
+    if run.summary.empty:
+        missing.append("summary.csv: no figures")
+    elif not summaries.is_current(run.path):
+        missing.append(f"summaries of version {summaries.SUMMARY_VERSION} (summary.json), which cannot be computed "
+                       "again without the raw samples: no reading, medians, intervals, comparisons or charts")
+    if not (run.path / "levels").is_dir():
+        missing.append("the levels' folders (levels/): no figures per request label and no chart over time")
+    elif without := [level for level in run.summary.get("level_id", []) if not has_histograms(run, [level])]:
+        some = f"{len(without)} of its" if len(without) < len(run.summary) else "all its"
+        missing.append(f"the load generator's requests second by second ({histograms.FILE}) in {some} "
+                       f"{len(run.summary)} levels: no chart of those levels over time")
+    if not missing:
+        return []
+    return [f"**What this folder lacks**: {'; '.join(missing)}. The page shows what it has."]
+
+
+def has_histograms(run: Run, levels: list[str]) -> bool:
+    """Whether each of the run's `levels` kept the load generator's histograms."""
+    return all((run.level_dir(level) / histograms.FILE).is_file() for level in levels)
 
 
 def setup(run: Run) -> list[str]:
@@ -182,7 +246,8 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
 
     The charts of the services' own metrics (pool wait, GC, the services over time) are left
     out for a run none of whose levels has them (runs before service_metrics.csv), the errors by
-    answer for a run without errors.
+    answer for a run without errors, the latency over time where the levels it would show kept no
+    histograms (a folder kept with summaries only).
     """
     levels = repeats.aggregate_levels(run.summary)
     statuses, names = repeats.error_statuses(run.summary)
@@ -199,8 +264,9 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
     if levels["pool"].nunique() > 1:
         figures["pool"] = charts.pool_sweep(levels, unit)
     chosen = timelines.timeline_levels(run.summary, timeline_users)
-    over_time = {service: timelines.timeline(run.level_dir(level)) for service, level in chosen.items()}
-    figures["timeline"] = charts.latency_over_time(over_time, f"Over time: {', '.join(chosen.values())}")
+    if has_histograms(run, list(chosen.values())):
+        over_time = {service: timelines.timeline(run.level_dir(level)) for service, level in chosen.items()}
+        figures["timeline"] = charts.latency_over_time(over_time, f"Over time: {', '.join(chosen.values())}")
     own = {service: timelines.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
     own = {service: timeline for service, timeline in own.items() if timeline is not None}
     if scraped and own:
@@ -242,7 +308,8 @@ def equivalence_text(run: Run) -> str:
     """What `verify` proved before the run's first level (bankbench.checks.verify), as a table."""
     check = verified(run)
     if check is None:
-        return "Not checked: the run predates `make verify`."
+        return ("Not checked: the folder holds no verify.json (the run predates `make verify`, or its "
+                "check was not kept).")
     verdict = ("Checked before the first level" if check["ok"] else
                "**FAILED** before the first level") + (
         f" (`make verify`, {check['requests_per_type']} requests per type, pool of one "
@@ -299,10 +366,10 @@ def overload_section(run: Run, out_dir: Path) -> list[str]:
             f"{multiple:g}x" for _, multiple in run.settings["phases"] if multiple > 1),
         timeout=found[0].acquire_timeout_ms if found else 0, target=overload.RECOVERY_P99_MS,
         recovery=overload.RECOVERY_MAX_S, steady=overload.STEADY_S)
-    bounds = {o.level_id: o.bound_mb for o in found}
+    bounds, name = {o.level_id: o.bound_mb for o in found}, page_name(run.path)
     return ["## Past capacity", text, markdown(tables.overload(found)),
             *(save(charts.overload_timeline(line, bounds[line.level_id], overload.RECOVERY_P99_MS), out_dir,
-                   f"{run.id}-{line.level_id}-overload", out_dir / PAGES_DIR) for line in overload.timelines(run))]
+                   f"{name}-{line.level_id}-overload", out_dir / PAGES_DIR) for line in overload.timelines(run))]
 
 
 def faults_section(run: Run) -> list[str]:

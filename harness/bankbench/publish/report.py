@@ -4,8 +4,9 @@ per run under runs/ and PNG charts under charts/, plus the executed notebook as 
 The index: the first screen (the verdict in sentences, `analyse.conclusions`, and the first table,
 `tables.first`), the headline chart, then one short section per question, each with its chart and
 links to the runs' pages (`pages`), the method, and the runs shown with why they are kept
-(results/published.csv). It only reads run folders (results/LAYOUT.md) and writes the report folder;
-a rebuild from the same runs writes the same bytes.
+(results/published.csv), then the experiments' folders kept beside them, a page each too. It only
+reads run folders (results/LAYOUT.md) and writes the report folder; a rebuild from the same runs
+writes the same bytes.
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ from bankbench.analyse.findings import START_NAMES, Findings, p99_by_start
 from bankbench.analyse.formatting import markdown, with_interval
 from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
+from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.publish import charts, notebook, pages, tables
 
 TITLE = "# bankbench: Go and Java on one bank service"
+NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
 QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "memory": "Memory"}
 METHOD = """\
@@ -62,24 +65,35 @@ the runs; `make report-html` adds the same as results.html, with the code (explo
 `results/results.ipynb`)."""
 
 
-def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = False) -> Path:
+def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = False,
+          beside: list[Path] | None = None) -> Path:
     """Renders the report of `run_dirs` (default: `runs.default_selection`, the published runs)
-    into `out_dir`: README.md, runs/<run id>.md, charts/*.png and, with `execute_notebook`,
-    results.html (built on demand, `make report-html`: git ignores it). Returns the README's path."""
+    into `out_dir`: README.md, runs/<page name>.md, charts/*.png and, with `execute_notebook`,
+    results.html (built on demand, `make report-html`: git ignores it). The folders `beside` the
+    runs (default: with the published runs, the experiments results/published.csv lists,
+    `runs.kept_beside`; else none) get a page each and a row in the index, and no say in its
+    figures. Returns the README's path."""
     selected = runs.load_runs(run_dirs)
-    for owned in (pages.CHARTS_DIR, pages.PAGES_DIR):  # pages and charts of runs no longer shown go
+    if beside is None:
+        beside = runs.kept_beside() if run_dirs is None else []
+    kept = [runs.load_kept(path) for path in beside]
+    unique_pages([*selected, *kept])
+    for owned in (pages.CHARTS_DIR, pages.PAGES_DIR):  # pages and charts of folders no longer shown go
         shutil.rmtree(out_dir / owned, ignore_errors=True)
         (out_dir / owned).mkdir(parents=True)
     series, single = runs.by_series(selected)
     findings = Findings.of(selected)
     verdict = findings.verdict
-    published = runs.read_published()
     notes = {run.id: [f"One run of the series `{run.series}` over CPU placements: "
                       f"[the verdict under each placement](../README.md#{anchor('Placement sensitivity')})."]
              for group in series.values() for run in group}
     articles = runs.read_articles()
     for run in selected:
         pages.write(run, out_dir, articles, verdict, notes.get(run.id, []))
+    why = runs.listed()
+    for run in kept:
+        pages.write(run, out_dir, articles, None, kept_notes(run, why, out_dir),
+                    title=pages.under_results(run.path))
     readme = out_dir / "README.md"
     sections = [
         *first_screen(findings, out_dir),
@@ -93,7 +107,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *crosscheck_sections(single),
         *environments_sections(single),
         "## Method\n\n" + METHOD,
-        runs_section(selected, published, out_dir),
+        runs_section(selected, kept, why),
     ]
     readme.write_text("\n\n".join(sections) + "\n")
     if execute_notebook:
@@ -106,9 +120,28 @@ def anchor(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 
+def unique_pages(shown: list[Run]) -> None:
+    """Refuses folders that would share a page (pages.page_name): one would overwrite the other."""
+    names = [pages.page_name(run.path) for run in shown]
+    if clash := sorted({name for name in names if names.count(name) > 1}):
+        folders = [str(run.path) for run in shown if pages.page_name(run.path) in clash]
+        raise UserError(f"these run folders would share a page runs/{clash[0]}.md: {', '.join(folders)}")
+
+
 def page_link(run: Run, text: str | None = None) -> str:
     """A link from the index to a run's page."""
-    return f"[{text or f'`{run.id}`'}]({pages.PAGES_DIR}/{run.id}.md)"
+    return f"[{text or f'`{run.id}`'}]({pages.PAGES_DIR}/{pages.page_name(run.path)}.md)"
+
+
+def kept_notes(run: Run, why: dict[Path, str], out_dir: Path) -> list[str]:
+    """What the page of a folder kept beside the runs says under its title: why it is kept, and
+    where its experiment's README (results/<experiment>/README.md) explains it."""
+    readme = paths.RESULTS / pages.under_results(run.path).split("/")[0] / "README.md"
+    told = (f" [Its README]({pages.relative(readme, out_dir / pages.PAGES_DIR)}) says what the experiment "
+            "asks and what it found." if run.path.resolve().is_relative_to(paths.RESULTS) and readme.is_file()
+            else "")
+    return [f"An experiment's folder, kept beside the runs the report reads: "
+            f"{why.get(run.path.resolve(), NOT_LISTED)}.{told}"]
 
 
 def first_screen(f: Findings, out_dir: Path) -> list[str]:
@@ -300,24 +333,21 @@ def environments_sections(selected: list[Run]) -> list[str]:
             + markdown(table) for profile, table in tables.environments(selected).items()]
 
 
-def runs_section(selected: list[Run], published: pd.DataFrame, out_dir: Path) -> str:
-    """Every run shown, with its page and why it is kept; the experiments kept elsewhere under
-    results/, each with its own README."""
-    why = {(paths.ROOT / "results" / run).resolve(): reason for run, reason in zip(
-        published["run"], published["why"], strict=True)}
+def runs_section(selected: list[Run], kept: list[Run], why: dict[Path, str]) -> str:
+    """Every run shown, with its page and why it is kept (`why`: results/published.csv); then the
+    experiments' folders kept beside them under results/, a page each."""
     rows = pd.DataFrame([{"run": page_link(run), "profile": run.profile,
-                          "why it is kept": why.get(run.path.resolve(), "not in results/published.csv")}
-                         for run in selected])
-    shown = {run.path.resolve() for run in selected}
-    readmes = dict.fromkeys(path.relative_to(paths.ROOT / "results").parts[0] for path in why if path not in shown)
-    elsewhere = [f"[{name}]({pages.relative(paths.ROOT / 'results' / name / 'README.md', out_dir)})"
-                 for name in readmes if (paths.ROOT / "results" / name / "README.md").is_file()]
+                          "why it is kept": why.get(run.path.resolve(), NOT_LISTED)} for run in selected])
+    beside = pd.DataFrame([{"folder": page_link(run, f"`{pages.under_results(run.path)}`"),
+                            "profile": run.profile, "why it is kept": why.get(run.path.resolve(), NOT_LISTED)}
+                           for run in kept])
     return "\n\n".join([
         "## Runs",
         "Each run shown has a page; `results/published.csv` lists the runs kept in the repository "
         "and why.",
         markdown(rows),
-        *([f"Experiments kept beside them, each with its README: {', '.join(elsewhere)}."] if elsewhere else []),
+        *(["Experiments kept beside them, a page each (with a link to the README that explains the "
+           "experiment):", markdown(beside)] if kept else []),
     ])
 
 

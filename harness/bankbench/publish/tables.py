@@ -87,9 +87,14 @@ def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
         if not formatting.listed(row):
             return "ok"
         each = [verdict.loc[(*row[keys], repeat)] for repeat, _ in row["verdicts"]]
-        return ["ok" if valid else f"INVALID: {why}" for valid, why in each]
+        return [_held(valid, why) for valid, why in each]
 
     return aggregated.apply(cell, axis=1)
+
+
+def _held(valid: bool, why: str) -> str:
+    """A level's load generator verdict in a cell: `ok`, or `INVALID: <reasons>`."""
+    return "ok" if valid else f"INVALID: {why}"
 
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
@@ -369,11 +374,29 @@ def _flat(value: object) -> str:
 
 
 def money_failures(run: Run) -> pd.DataFrame:
-    """The levels whose money check failed, with what the check found (empty when all passed)."""
+    """The levels whose money check failed, with what the check found where the folder kept it
+    (empty when all passed)."""
     failed = run.summary.loc[~run.summary["money_ok"].astype(bool), "level_id"]
-    checks = [{"level": level, **read_json(run.level_dir(level) / "money.json")} for level in failed]
+    kept = {level: run.level_dir(level) / "money.json" for level in failed}
+    checks = [{"level": level, **(read_json(path) if path.is_file() else {})} for level, path in kept.items()]
     return pd.DataFrame(checks, columns=["level", "ok", "clients", "sum_balances", "sum_deposits",
                                          "ledger_mismatches", "negative_balances"])
+
+
+def recorded(summary: pd.DataFrame) -> pd.DataFrame:
+    """A row per level of a summary.csv of whatever version, as it is: the figures of the levels
+    table it has, its money check and, where it recorded one, the load generator's verdict."""
+    table = pd.DataFrame({"level": summary["level_id"]})
+    for column, (header, fmt) in LEVEL_COLUMNS.items():
+        if column in summary:
+            table[header] = summary[column].map(fmt)
+    table["money check"] = summary["money_ok"].astype(bool).map({True: "passed", False: "FAILED"})
+    if summaries.VALID not in summary:
+        return table.assign(**{LOAD_GENERATOR: "not recorded"})
+    reasons = summary.get("loadgen.reasons", pd.Series("", index=summary.index)).fillna("")
+    table[LOAD_GENERATOR] = [_held(valid, why) for valid, why in
+                             zip(summary[summaries.VALID].astype(bool), reasons, strict=True)]
+    return table
 
 
 def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
