@@ -16,7 +16,6 @@ locals {
     admin             = "postgres"
     jmeter-worker     = "jmeter"
     jmeter-controller = "jmeter"
-    gatling           = "jmeter"
   }, { for service in keys(local.bank_services) : service => "service" })
   log_configuration = {
     for family, role in local.task_roles : family => {
@@ -34,10 +33,9 @@ locals {
 }
 
 # Every task definition, by family: PostgreSQL and the admin task (database.tf), the services
-# under test (services.tf), the JMeter worker (jmeter.tf), the load of a level by JMeter's
-# controller or by Gatling (loadgen.tf).
+# under test (services.tf), the JMeter worker and controller (jmeter.tf).
 resource "aws_ecs_task_definition" "this" {
-  for_each = merge(local.database_tasks, local.bank_tasks, local.jmeter_tasks, local.load_tasks)
+  for_each = merge(local.database_tasks, local.bank_tasks, local.jmeter_tasks)
 
   family                   = "${var.name}-${each.key}"
   network_mode             = "awsvpc"
