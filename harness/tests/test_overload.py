@@ -52,7 +52,7 @@ def test_overload_runs_each_service_in_phases_of_its_base_rate() -> None:
 
 def test_a_fractional_rate_reaches_gatling_without_an_exponent() -> None:
     p = profiles.with_rates(profiles.load("overload", {"services": ["go"]}), {"go": 93}, "a test")
-    assert profiles.levels(p)[0].load_properties()["phases"] == "10:46.5,30:46.5,60:186,60:46.5"
+    assert profiles.levels(p)[0].load_properties()["phases"] == f"{p.warmup_s}:46.5,30:46.5,60:186,60:46.5"
 
 
 @pytest.mark.parametrize("overrides,message", [
