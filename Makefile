@@ -160,7 +160,7 @@ report-html: venv ## the report and the executed notebook as results/report/resu
 	$(PY) -m bankbench report --html $(if $(RUNS),--runs $(RUNS))
 clean-raw: ## delete the load generator's raw samples and logs kept beside each level (git ignores them)
 	find results -path '*/levels/*' \( -name jmeter.csv.gz -o -name jmeter.log -o -name gatling.csv.gz \
-		-o -name gatling.log -o -name cpu.jfr -o -name cpu.pprof -o -name dashboard -prune \) -exec rm -rf {} +
+		-o -name gatling.log -o -name gatling-gc.log -o -name cpu.jfr -o -name cpu.pprof -o -name dashboard -prune \) -exec rm -rf {} +
 
 compose-file: venv ## write the services of docker-compose.yml from services.yaml
 	$(PY) -m bankbench services --write-compose

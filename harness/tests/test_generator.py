@@ -1,6 +1,6 @@
 """The load generator's verdict (bankbench.load.generator): arrivals offered against the plan,
-CPU, calibration; and, with a real JMeter, that a level whose plan JMeter cannot drive is marked
-invalid by the real analysis code."""
+for the whole level and phase by phase, CPU, calibration; and, with a real JMeter, that a level
+whose plan JMeter cannot drive is marked invalid by the real analysis code."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from bankbench.analyse import levels, summaries
@@ -87,6 +88,75 @@ def test_every_reason_is_given() -> None:
     assert verdict["reasons"] == ("JMeter short of CPU (95 % of its 1 CPU); offered 90.0 % of the planned 100 "
                                   "iterations/s")
     assert (verdict["valid"], verdict["offered_pct"], verdict["calibrated_rps"]) == (False, 90.0, None)
+
+
+# A phased level (profile overload's shape, small): 10 s at 0.5x, 10 s at 2x, 10 s at 0.5x of
+# 100 iterations/s, no warm-up: 500, 2,000 and 500 iterations planned, 3,000 at 100/s on average.
+BASE, PHASES, MEASURE_FROM_MS = 100, [(10, 0.5), (10, 2.0), (10, 0.5)], 1_795_000_000_000
+
+
+def phased_level(tmp_path: Path, phase_2_started: int, phased: bool = True) -> Path:
+    """A level folder whose generator started each phase's iterations evenly over its seconds,
+    but only `phase_2_started` of the 2x phase's 2,000 there: the rest in a burst at the start
+    of phase 3 (a stalled injection catching up). One 10 ms request per iteration. Without
+    `phased`, the same iterations under a plan of one rate (the level's mean)."""
+    out = tmp_path / "go-u100-p95-r1"
+    out.mkdir()
+    planned = [int(seconds * multiple * BASE) for seconds, multiple in PHASES]
+    starts_ms = [*np.arange(planned[0]) * 10_000 / planned[0],
+                 *(10_000 + np.arange(phase_2_started) * 10_000 / phase_2_started),
+                 *(20_000 + np.arange(planned[1] - phase_2_started)),
+                 *(20_000 + np.arange(planned[2]) * 10_000 / planned[2])]
+    samples = pd.DataFrame({"timeStamp": MEASURE_FROM_MS + np.round(starts_ms).astype(int), "elapsed": 10,
+                            "label": "balance", "responseCode": "200",
+                            "threadName": [f"arrivals-{i}" for i in range(len(starts_ms))], "success": True})
+    histograms.write(histograms.from_samples(samples.astype(histograms.SAMPLE_DTYPES), MEASURE_FROM_MS),
+                     out / histograms.FILE)
+    level = {"service": "go", "users": BASE, "model": "open", "generator": "gatling",
+             "measure_from_ms": MEASURE_FROM_MS, "arrivals": {"rate": BASE, "window_s": 30}}
+    if phased:
+        level["phases"] = [{"seconds": seconds, "multiple": multiple, "rate": multiple * BASE}
+                           for seconds, multiple in PHASES]
+    (out / "level.json").write_text(json.dumps(level))
+    (out / "money.json").write_text(json.dumps({"ok": True}))
+    return out
+
+
+def verdict(level_dir: Path) -> dict:
+    """The verdict the level's progress line, summary.json and summary.csv carry."""
+    return levels.level_summary(level_dir, intervals=False, resources=False)["loadgen"]
+
+
+def test_a_phase_short_of_its_rate_is_invalid_though_the_level_is_not(tmp_path: Path) -> None:
+    """Issue 35: the whole level's average hides the 2x phase Gatling offered 86 % of."""
+    judged = verdict(phased_level(tmp_path, phase_2_started=1720))
+    assert judged["offered_pct"] >= generator.OFFERED_MIN_PCT  # 3,000 iterations in 30 s
+    assert not judged["valid"]
+    assert judged["reasons"] == "offered 86.0 % of the planned 200 iterations/s in phase 2 (10 s at 2x)"
+
+
+def test_every_phase_on_time_is_valid(tmp_path: Path) -> None:
+    assert verdict(phased_level(tmp_path, phase_2_started=2000)) == {
+        "valid": True, "reasons": "", "planned_rate": 100, "offered_rate": 100.0, "offered_pct": 100.0,
+        "min_offered_pct": 99, "iterations": 3000, "planned_iterations": 3000, "calibrated_rps": None}
+
+
+def test_a_level_without_phases_is_judged_on_the_whole_load_alone(tmp_path: Path) -> None:
+    level_dir = phased_level(tmp_path, phase_2_started=1720, phased=False)
+    requests = histograms.read(level_dir / histograms.FILE)
+    level = json.loads((level_dir / "level.json").read_text())
+    assert levels.offered_by_phase(requests, level) == []
+    assert verdict(level_dir) == generator.judge(level, None, levels.offered(requests, level), None)
+    assert verdict(level_dir)["valid"]  # the same starts, judged on their mean rate
+
+
+def test_each_short_phase_is_named_after_a_short_level() -> None:
+    short = generator.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
+    phase = {"seconds": 60, "multiple": 0.5, **short}
+    assert generator.judge({}, None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
+        "offered 90.0 % of the planned 100 iterations/s; "
+        "offered 90.0 % of the planned 100 iterations/s in phase 1 (60 s at 0.5x); "
+        "offered 90.0 % of the planned 100 iterations/s in phase 2 (60 s at 2x)")
 
 
 @pytest.mark.integration

@@ -25,7 +25,10 @@ chart and sentence of the report rests on.
   the two used together counts: its threads queued behind PostgreSQL's backends.
 - The load generator's verdict (`loadgen`): whether the level is valid, and if not why
   (bankbench.load.generator). The arrivals count over every request of the load, warm-up
-  included: they are what the plan asked of the generator.
+  included: they are what the plan asked of the generator. A level with phases (profile
+  overload) is also judged phase by phase, on the iterations started within each measured
+  phase's seconds (`phases`) against its own rate: a level's average can hide a phase the
+  generator fell behind in.
 - Per-second intervals (`seconds_ci`): bootstrap intervals of throughput and p99 over the whole
   seconds of the measured window, for levels with too few repeats (bankbench.analyse.stats).
 """
@@ -34,7 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from bankbench.analyse import servicestats, stats
@@ -82,7 +87,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
         summary["resources"] = resource_stats(metrics, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
         summary["efficiency"] = cpu_per_request(metrics, summary["overall"]["throughput_rps"])
     summary["loadgen"] = generator.judge(level, summary.get("resources"), offered(requests, level),
-                                         summary["overall"]["throughput_rps"])
+                                         summary["overall"]["throughput_rps"], offered_by_phase(requests, level))
     if intervals:
         summary["seconds_ci"] = stats.second_intervals(requests.seconds(measured), requests.latencies(measured))
     if (level_dir / SERVICE_METRICS).exists():
@@ -100,11 +105,40 @@ def measured_window(level: dict, requests: Histograms) -> tuple[pd.Index, float]
     return rows.index, (rows["end_ms"].max() - level["measure_from_ms"]) / 1000
 
 
+class Phase(NamedTuple):
+    """A phase of the arrivals, in seconds of the measured window: [start_s, end_s)."""
+
+    start_s: int
+    end_s: int
+    multiple: float
+    rate: float
+
+
+def phases(level: dict) -> tuple[Phase, ...]:
+    """A level.json's measured phases, in seconds of its measured window (none: no phases)."""
+    starts = np.cumsum([0] + [phase["seconds"] for phase in level.get("phases", [])])[:-1]
+    return tuple(Phase(int(start), int(start + phase["seconds"]), phase["multiple"], phase["rate"])
+                 for start, phase in zip(starts, level.get("phases", []), strict=True))
+
+
 def offered(requests: Histograms, level: dict) -> dict | None:
     """The arrivals the generator offered against the plan's (bankbench.load.generator.offered)."""
+    return _offered(requests.rows, level.get("arrivals"))
+
+
+def offered_by_phase(requests: Histograms, level: dict) -> list[dict]:
+    """Per measured phase (none for a level without): the arrivals started within its seconds
+    against its rate over them (bankbench.load.generator.offered), with its `seconds` and `multiple`."""
     rows = requests.rows
+    return [{"seconds": phase.end_s - phase.start_s, "multiple": phase.multiple,
+             **_offered(rows[rows["second"].between(phase.start_s, phase.end_s - 1)],
+                        {"rate": phase.rate, "window_s": phase.end_s - phase.start_s})}
+            for phase in phases(level)]
+
+
+def _offered(rows: pd.DataFrame, arrivals: dict | None) -> dict | None:
     return generator.offered(int(rows["iterations"].sum()), rows["first_iteration_ms"].min(),
-                             rows["last_iteration_ms"].max(), level.get("arrivals"))
+                             rows["last_iteration_ms"].max(), arrivals)
 
 
 def resource_window(level: dict, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:

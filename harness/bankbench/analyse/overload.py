@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from bankbench import config, registry
 from bankbench.analyse.capacity_figures import P99_MS
-from bankbench.analyse.levels import NO_RESPONSE, status_order
+from bankbench.analyse.levels import NO_RESPONSE, Phase, phases, status_order
 from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
 from bankbench.analyse.runs import Run
 from bankbench.errors import UserError
@@ -46,15 +45,6 @@ MB = 2**20
 SERVICE_SERIES = {"concurrent_requests": ("in_flight", 1), "pool_pending": ("pool_pending", 1),
                   "heap_bytes": ("heap_mb", MB)}
 GAUGES = [column for column, _ in SERVICE_SERIES.values()] + ["rss_mb"]  # and metrics.csv's RSS
-
-
-class Phase(NamedTuple):
-    """A phase of the arrivals, in seconds of the measured window: [start_s, end_s)."""
-
-    start_s: int
-    end_s: int
-    multiple: float
-    rate: float
 
 
 @dataclass(frozen=True)
@@ -85,13 +75,6 @@ class Timeline:
 
 def is_phased(level: dict) -> bool:
     return bool(level.get("phases"))
-
-
-def phases(level: dict) -> tuple[Phase, ...]:
-    """A phased level.json's phases, in seconds of its measured window."""
-    starts = np.cumsum([0] + [phase["seconds"] for phase in level["phases"]])[:-1]
-    return tuple(Phase(int(start), int(start + phase["seconds"]), phase["multiple"], phase["rate"])
-                 for start, phase in zip(starts, level["phases"], strict=True))
 
 
 def timeline(level_dir: Path) -> Timeline:

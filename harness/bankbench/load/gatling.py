@@ -21,6 +21,9 @@ SIMULATION = "bankbench.BankSimulation"
 JVM_OPTIONS = os.environ.get("GATLING_JVM", "-Xms1g -Xmx1g -XX:+UseParallelGC")
 OPENS = ("--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED")
 SAMPLES, LOG = "gatling.csv", "gatling.log"  # a run's samples and console, in its folder
+# Its JVM's GC log, in the same folder, with wall-clock time: a pause of Gatling's own shows as
+# seconds without arrivals (issue 35), and lines up with them there.
+GC_LOG = "gatling-gc.log"
 
 
 def classpath() -> str:
@@ -50,10 +53,15 @@ class Run(Driver):
     def __init__(self, properties: dict[str, object], out: Path):
         out.mkdir(parents=True, exist_ok=True)
         results = out / SAMPLES
-        cmd = [jmeter.java(), *OPENS, *JVM_OPTIONS.split(),
+        cmd = [jmeter.java(), *OPENS, *JVM_OPTIONS.split(), gc_log_option(out),
                *(f"-D{k}={v}" for k, v in {**properties, "samples": results}.items()),
                "-cp", classpath(), "io.gatling.app.Gatling", "-s", SIMULATION, "-rf", str(out / "gatling"), "-nr"]
         super().__init__(cmd, HOME, results, log=out / LOG)
+
+
+def gc_log_option(out: Path) -> str:
+    """The JVM option that writes Gatling's GC log into `out` (its collector and heap untouched)."""
+    return f"-Xlog:gc*:file={out / GC_LOG}:time,uptime,level,tags"
 
 
 def cache_inputs() -> tuple[dict[str, object], tuple[Path, ...]]:

@@ -16,7 +16,10 @@ breaks one is invalid: it says why, and its figures are left out of every median
   one planned interval where that took longer (JMeter fell behind). Below OFFERED_MIN_PCT % of
   the planned rate the level did not get the load it names. The open model's random arrivals
   need no allowance: JMeter places exactly floor(rate x duration) of them in the window, at random
-  times (its PoissonArrivalsRamp), so a short count is the generator's doing.
+  times (its PoissonArrivalsRamp), so a short count is the generator's doing. A level with phases
+  (profile overload, Gatling) is held to the same bar in each measured phase too, on the
+  iterations started within its seconds against its rate: an average over the level hides a
+  phase in which the generator stalled (issue 35).
 - Beyond calibration (`beyond_calibration`): the calibration
   (bankbench.run.experiments.calibration) ran the same plan with the same properties on the same
   CPUs against a target that costs almost nothing. A planned rate that JMeter did not offer there,
@@ -28,6 +31,8 @@ breaks one is invalid: it says why, and its figures are left out of every median
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from bankbench.load.profiles import GENERATORS
 
@@ -77,6 +82,14 @@ def short_of_plan(figures: dict | None) -> bool:
     return figures is not None and figures["offered_pct"] < figures["min_offered_pct"]
 
 
+def shortfall(figures: dict | None, where: str = "") -> str | None:
+    """Why `offered` figures fell below their bar, in words, `where` naming the part of the load
+    they are of; None where they did not."""
+    if not short_of_plan(figures):
+        return None
+    return f"offered {figures['offered_pct']:.1f} % of the planned {figures['planned_rate']:g} iterations/s{where}"
+
+
 def drives_plan(figures: dict) -> bool | None:
     """From a calibration's figures (`offered` and the resources' `loadgen_saturated`): whether
     JMeter offered the planned rate without running short of CPU; None where the level plans
@@ -107,18 +120,22 @@ def beyond_calibration(calibration: dict | None, throughput_rps: float | None, g
     return None
 
 
-def judge(level: dict, resources: dict | None, arrivals: dict | None, throughput_rps: float | None) -> dict:
+def judge(level: dict, resources: dict | None, arrivals: dict | None, throughput_rps: float | None,
+          phases: Sequence[dict] = ()) -> dict:
     """The verdict on a level: `valid`, the `reasons` it is not ("" when it is), the `offered`
     figures and the calibration's requests/s. `level` is level.json (its `calibration` where the
     run was calibrated, `loadgen_cpus` under CPU placement split); `resources` the summary's
-    CPU figures, None where they are not known yet (AWS, before its run ends)."""
+    CPU figures, None where they are not known yet (AWS, before its run ends); `phases` the
+    `offered` figures of each measured phase of a level with phases, in order, each with its
+    `seconds` and `multiple`."""
     reasons = []
     if resources and resources.get("loadgen_saturated"):
         cpu = cpu_text(resources["loadgen_cpu_mean"], level.get("loadgen_cpus"), resources["machine_cpu_mean"])
         reasons.append(f"{name(level)} short of CPU ({cpu})")
-    if short_of_plan(arrivals):
-        reasons.append(f"offered {arrivals['offered_pct']:.1f} % of the planned "
-                       f"{arrivals['planned_rate']:g} iterations/s")
+    shortfalls = [shortfall(arrivals)] + [
+        shortfall(phase, f" in phase {n} ({phase['seconds']} s at {phase['multiple']:g}x)")
+        for n, phase in enumerate(phases, 1)]
+    reasons += [why for why in shortfalls if why]
     calibration = level.get("calibration")
     if beyond := beyond_calibration(calibration, throughput_rps, name(level)):
         reasons.append(beyond)
