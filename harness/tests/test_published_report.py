@@ -106,7 +106,7 @@ def test_every_listed_folder_gets_a_page_and_a_folder_no_longer_listed_none(tmp_
     table = [line for line in page.split("## Levels as recorded", 1)[1].splitlines() if line.startswith("|")]
     assert len(table) == 2 + len(summary) and all("not recorded" in line for line in table[2:])
     page = (out / pages.PAGES_DIR / "parallelism-1.md").read_text()
-    assert f"(histograms.csv.gz) in all its {len(summary)} levels: no chart of those levels over time" in page
+    assert f"({HISTOGRAMS}) in all its {len(summary)} levels: no chart of those levels over time" in page
     assert "## Charts\n" in page and "parallelism-1-latency.png" in page and "parallelism-1-timeline.png" not in page
     listing.write_text("run,profile,why\n" + rows.replace("before-after/before,article,before\n", ""))
     report.build([run_dir], out, beside=runs.kept_beside(results / "runs", listing))

@@ -19,6 +19,11 @@ RUN_MAX = 3 * MB  # a run folder (one with a manifest.json)
 # A level folder, its flame graph apart. Its histograms take most of it: ~190 bytes per label and
 # second where latencies spread over seconds (cold Java at 10,000 users: 44 KB of histograms, 57 KB in all).
 LEVEL_MAX = 60 * KB
+# Known to be over LEVEL_MAX, each with why (issue 37 stays open while any is): a run named here
+# is held to OVER_LEVEL_MAX per level instead, so that a new level over budget still fails.
+OVER_BUDGET = {"20261126T131310Z-native-overload": "past capacity every label answers 200, 400, 503 and no "
+               "response with latencies spread to 30 s: 4 statuses x 3 labels x 170 s of histograms, 76-82 KB"}
+OVER_LEVEL_MAX = 85 * KB
 FLAME_GRAPH_MAX = 250 * KB  # PROFILE_CPU=1's flamegraph.html: its profile is not kept, so it cannot be rebuilt
 # Built on demand, never committed; raw samples stay on the machine that took them.
 NEVER = ("results.html", "jmeter.csv", "jmeter.csv.gz", "jmeter.log", "gatling.csv", "gatling.csv.gz", "gatling.log",
@@ -60,7 +65,10 @@ def test_each_run_and_level_stays_under_budget() -> None:
             else:
                 levels[level] += size
     assert runs, "no run folder found under results/"
-    assert over(runs, RUN_MAX) + over(levels, LEVEL_MAX) + over(graphs, FLAME_GRAPH_MAX) == []
+    excused = {level: size for level, size in levels.items() if level.parts[-3] in OVER_BUDGET}
+    held = {level: size for level, size in levels.items() if level not in excused}
+    assert (over(runs, RUN_MAX) + over(held, LEVEL_MAX) + over(excused, OVER_LEVEL_MAX)
+            + over(graphs, FLAME_GRAPH_MAX)) == []
 
 
 @pytest.mark.parametrize("name", NEVER)

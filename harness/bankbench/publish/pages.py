@@ -118,8 +118,9 @@ def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | N
     names it (default the run id); `notes` go under the title: what the index says of the run, say
     a series it belongs to."""
     path = page_path(out_dir, run)
-    if verdict is not None and run is verdict.searched:
-        body = capacity_page(run, verdict, out_dir)
+    if run.searched:  # the verdict's capacity run, or another (say under another CPU placement): its own
+        body = capacity_page(run, verdict if verdict is not None and run is verdict.searched else Verdict.of([run]),
+                             out_dir)
     elif summaries.is_current(run.path):
         body = run_page(run, published, out_dir, verdict)
     else:

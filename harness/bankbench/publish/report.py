@@ -98,7 +98,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     sections = [
         *first_screen(findings, out_dir),
         *starts_section(selected),
-        *capacity_section(findings, verdict, out_dir),
+        *capacity_section(findings, verdict, out_dir, [run for run in single if run.searched]),
         *tuned_sections(single),
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
@@ -216,8 +216,9 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         "smaller than the machine's drift between runs (10-30 % here) as within noise. The verdict above "
         "reads the shipped settings.", markdown(table)])]
 
-def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:
-    """Capacity and cost: how the capacity was searched, its chart, the projection."""
+def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, searched: list[Run]) -> list[str]:
+    """Capacity and cost: how the capacity was searched, its chart, the projection, and what the
+    other capacity runs among `searched` (another CPU placement, say) found."""
     if verdict is None:
         return []
     heading = f"## {QUESTIONS['capacity']}"
@@ -239,7 +240,15 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> lis
             f"{page_link(run)}.{efficiency}",
             pages.save(figure, out_dir, "capacity", out_dir),
             *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions
-              else [verdict.unprojected])]
+              else [verdict.unprojected]),
+            *(other_capacities(other) for other in searched if other is not run)]
+
+
+def other_capacities(run: Run) -> str:
+    """What a capacity run other than the verdict's found, in a sentence with its page."""
+    found = "; ".join(f"{c.service} {c.rate_text()}" for c in capacity.figures(run))
+    return (f"Under CPU placement {run.placement}{', tuned' if run.tuned else ''} ({page_link(run)}), the capacity "
+            f"in iterations/s was: {found}.")
 
 
 def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:
