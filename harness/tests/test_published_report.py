@@ -75,6 +75,18 @@ def test_the_committed_report_has_a_page_per_published_folder_and_no_other() -> 
     assert [name for name in names if f"]({pages.PAGES_DIR}/{name}.md)" not in index] == []
 
 
+def test_every_published_capacity_run_has_its_capacity_page_and_a_place_in_the_index() -> None:
+    """Each make capacity run listed, the verdict's and the others (another CPU placement), has a
+    page with what its searches found, and the index's capacity section names it."""
+    searched = [path for path in runs.listed() if (path / "capacity.json").is_file()]
+    assert len(searched) >= 2, "the committed runs hold capacity runs under two placements"
+    index = (REPORT / "README.md").read_text()
+    capacity = index[index.index("## Capacity and cost"):index.index("## Memory")]
+    for path in searched:
+        assert "## What the searches found" in (REPORT / pages.PAGES_DIR / f"{pages.page_name(path)}.md").read_text()
+        assert f"({pages.PAGES_DIR}/{pages.page_name(path)}.md)" in capacity
+
+
 def test_every_listed_folder_gets_a_page_and_a_folder_no_longer_listed_none(tmp_path: Path) -> None:
     """A run, an experiment's folder with only manifest.json and summary.csv (an older harness's:
     no load generator verdict) and one with summaries but no histograms: a page each, saying what
