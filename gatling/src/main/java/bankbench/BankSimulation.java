@@ -56,6 +56,10 @@ public class BankSimulation extends Simulation {
 
 	private static final String STATUS = "bankbench.status";
 
+	// Set by a failed request: the iteration's later requests are skipped, as the plan's open
+	// arrivals group does (on_sample_error=startnextloop).
+	private static final String STOPPED = "bankbench.stopped";
+
 	// --- the plan's properties (jmeter/README.md), same names and defaults -------------------
 
 	private final String host = text("host", "127.0.0.1");
@@ -185,7 +189,7 @@ public class BankSimulation extends Simulation {
 		ChainBuilder body = this.scenarioName.equals("rematch") ? rematch(prefix) : contention(prefix);
 		return scenario(name).exec(session -> {
 			this.samples.iterationStarted();
-			return session;
+			return session.set(STOPPED, false);
 		}).exec(body).exec(session -> {
 			this.samples.iterationFinished();
 			return session;
@@ -194,9 +198,8 @@ public class BankSimulation extends Simulation {
 
 	/**
 	 * The 2019 plan: clients A (400) and B (300), their balances, a transfer of 10 from A to B,
-	 * their balances again. A failed request or check never stops the iteration
-	 * (on_sample_error=continue); an id not extracted is "missing", the JSON extractors' default,
-	 * so the requests that use it are still sent and fail as they do under JMeter.
+	 * their balances again. An id not extracted is "missing", the JSON extractors' default, so
+	 * that the requests that use it are still sent as they are under JMeter.
 	 */
 	private ChainBuilder rematch(String prefix) {
 		return exec(session -> session.set("A", "missing").set("B", "missing"))
@@ -259,7 +262,8 @@ public class BankSimulation extends Simulation {
 
 	/**
 	 * The plan's think time (its constant timer, before every sampler), then the request with
-	 * `statusCheck` deciding which statuses count as success, then its row in the samples file.
+	 * `statusCheck` deciding which statuses count as success, then its row in the samples file;
+	 * nothing once an earlier request of the iteration failed.
 	 * The start is taken just before Gatling's request action, in the same event-loop task (Gatling
 	 * takes its own start as it sends, microseconds later, also in whole ms); the elapsed time is
 	 * Gatling's response time (its start to the last byte of the answer, connecting included, as
@@ -274,7 +278,7 @@ public class BankSimulation extends Simulation {
 		if (this.thinkMs > 0) {
 			chain = pause(Duration.ofMillis(this.thinkMs)).exec(chain);
 		}
-		return chain.exec(request.check(statusCheck, status().saveAs(STATUS), responseTimeInMillis().saveAs(RT)))
+		chain = chain.exec(request.check(statusCheck, status().saveAs(STATUS), responseTimeInMillis().saveAs(RT)))
 			.exec(session -> {
 				long start = session.getLong(T0);
 				boolean answered = session.contains(RT) && session.contains(STATUS);
@@ -286,8 +290,9 @@ public class BankSimulation extends Simulation {
 					this.samples.add(start, (int) (System.currentTimeMillis() - start), label, -1,
 							this.noAnswer.responseCode(session.userId()), prefix, session.userId(), false);
 				}
-				return session;
+				return session.isFailed() ? session.set(STOPPED, true) : session;
 			});
+		return doIf(session -> !session.getBoolean(STOPPED)).then(chain);
 	}
 
 	// --- properties -------------------------------------------------------------------------------
