@@ -96,7 +96,7 @@ EXPECTED_REQUESTS = {
 }
 # Which requests of an iteration succeed, per stub: the plan's assertions (JSON balances in
 # rematch; 2xx, or 200|422 for contention's transfer).
-# An iteration ends at its first failure (on_sample_error=startnextloop), so its later requests
+# An iteration ends at its first failure (on_sample_error=stopthread), so its later requests
 # are not sent.
 EXPECTED_SUCCESS = {
     ("rematch", "right"): [True] * 7,

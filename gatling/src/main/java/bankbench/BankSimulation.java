@@ -3,6 +3,7 @@ package bankbench;
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.doIf;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.jsonPath;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
@@ -57,7 +58,7 @@ public class BankSimulation extends Simulation {
 	private static final String STATUS = "bankbench.status";
 
 	// Set by a failed request: the iteration's later requests are skipped, as the plan's open
-	// arrivals group does (on_sample_error=startnextloop).
+	// arrivals group does (on_sample_error=stopthread).
 	private static final String STOPPED = "bankbench.stopped";
 
 	// --- the plan's properties (jmeter/README.md), same names and defaults -------------------
