@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bankbench import config, paths, registry
+from bankbench.analyse.rawdata import SERVICE_METRICS
 from bankbench.load import histograms
 
 pytestmark = pytest.mark.integration
@@ -52,7 +53,7 @@ def test_run_folder_layout(smoke, services: list[str]) -> None:
     assert levels == sorted(f"{s}-u4-p{config.DEFAULT_POOL_SIZE}-r1" for s in services)
     assert (run_dir / "calibration.json").exists()
     for level in (run_dir / "levels").iterdir():
-        for name in ("level.json", "jmeter.csv.gz", histograms.FILE, "metrics.csv", "service_metrics.csv.gz",
+        for name in ("level.json", "jmeter.csv.gz", histograms.FILE, "metrics.csv", SERVICE_METRICS,
                      "service.log.gz", "money.json", "summary.json", "flamegraph.html", "dashboard/index.html"):
             assert (level / name).exists(), level / name
 

@@ -5,12 +5,14 @@ figure with its interval and n of N (publish.tables.first)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pandas as pd
 
 from bankbench.analyse import conclusions, findings, stats
 from bankbench.analyse.findings import Cell, Findings
+from bankbench.analyse.overload import Outcome
 from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.publish import tables
@@ -109,7 +111,21 @@ def test_the_first_table_shows_intervals_and_n_of_n() -> None:
     assert table["[p99 ms warm](#starts)"].tolist() == ["10.0 [9.00-11.0], 3 of 3", "5.50, 2 of 3"]
     assert table["[capacity it/s, p99 <= 50 ms](#capacity)"].tolist() == [
         "≥ 93 (load generator), 4 of 4", "125 (137 missed), 3 of 5"]
-    assert table["[p99 ms cold](#starts)"].tolist() == ["no run yet", "no run yet"]
+    assert table["[p99 ms cold; cold+AOT](#starts)"].tolist() == ["no run yet; no run yet"] * 2
+    assert table["[past capacity: held up?](#overload)"].tolist() == ["no run yet"] * 2
+
+
+def test_the_first_table_says_who_held_up_past_capacity_and_judges_nothing_the_generator_spoiled() -> None:
+    def level(service: str, generator_ok: bool, p99_ms: float) -> Outcome:
+        return Outcome(service, f"{service}-u500-p95-r1", 500, "RATE=", 87.2, 512.0, 15.0, p99_ms, 3000,
+                       ("200", "503"), 2, True, True, None, generator_ok, "" if generator_ok else "offered 86 %")
+    f = dataclasses.replace(made(), without_aot=frozenset({"go"}),
+                            overload={"go": (level("go", True, 249.0),), "java": (level("java", False, 21_888.0),)})
+    table = tables.first(f)
+    assert table["past capacity: held up?"].tolist() == [
+        "yes: 503 15.0 %, p99 249 ms, back in 2 s, RSS 87 of 512 MB, 1 of 1",
+        "not judged: the load generator fell short: 503 15.0 %, p99 21,888 ms, back in 2 s, RSS 87 of 512 MB, 0 of 1"]
+    assert table["p99 ms cold; cold+AOT"].tolist() == ["no run yet", "no run yet; no run yet"]  # go has no AOT cache
 
 
 def test_the_first_table_prices_the_service_and_postgresql_apart_at_most_where_capped() -> None:

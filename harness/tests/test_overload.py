@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from bankbench.analyse import capacity_figures, overload, runs, summaries
+from bankbench.analyse.rawdata import SERVICE_METRICS
 from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
@@ -193,7 +194,7 @@ def make_level(tmp_path: Path, slow_after_s: int = 2, answers_during: tuple[str,
     scraped = [(measure_from_ms + 1000 * s + 300, series, value) for s in ticks
                for series, value in (("up", 1), ("concurrent_requests", 50 if 5 <= s < 10 else 2),
                                      ("pool_pending", 40 if 5 <= s < 10 else 0), ("heap_bytes", 30 * 2**20))]
-    pd.DataFrame(scraped, columns=["t_ms", "series", "value"]).to_csv(out / "service_metrics.csv.gz", index=False)
+    pd.DataFrame(scraped, columns=["t_ms", "series", "value"]).to_csv(out / SERVICE_METRICS, index=False)
     level = {"service": "go", "users": BASE, "pool": 95, "repeat": 1, "profile": "overload", "model": "open",
              "warmup_s": WARMUP_S, "started_ms": STARTED_MS, "measure_from_ms": measure_from_ms,
              "ended_ms": measure_from_ms + 32_000, "service_exit": service_exit,

@@ -8,7 +8,8 @@ projected cost of the service (from its capacity) and of PostgreSQL (from its CP
 peak RSS at the smallest heap that held. Each is a `Cell`: a median with its 95 % interval over n
 of N repeats (or probes), a bound (the load generator fell short first), or why there is no
 figure. The placement series adds what the verdict under other CPU
-placements could and could not judge (bankbench.analyse.sensitivity).
+placements could and could not judge (bankbench.analyse.sensitivity); the newest run past
+capacity (make overload) whether each service held up there (bankbench.analyse.overload).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pandas as pd
 from bankbench import registry
 from bankbench.analyse import (
     capacity_figures as capacity,
+    overload,
     projection,
     repeats,
     runs,
@@ -29,6 +31,7 @@ from bankbench.analyse import (
 )
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.narrative import P99
+from bankbench.analyse.overload import Outcome
 from bankbench.analyse.projection import Projection
 from bankbench.analyse.runs import Run
 from bankbench.analyse.summaries import service_order
@@ -94,6 +97,8 @@ class Findings:
     without_aot: frozenset[str] = frozenset()  # services that start from no AOT cache (not JVMs)
     placements: Placements | None = None
     cores: int | None = None  # of the machine the runs ran on
+    overload_run: Run | None = None  # the newest run past capacity (make overload)
+    overload: dict[str, tuple[Outcome, ...]] = field(default_factory=dict)  # service -> its levels in that run
 
     @property
     def capacity_run(self) -> Run | None:
@@ -113,6 +118,7 @@ class Findings:
         first = _first_of_each_line(verdict.projected if verdict else [])
         no_run = Cell(missing="no capacity run yet")
         unprojected = verdict.unprojected if verdict else ""
+        past = max((run for run in single if overload.is_phased_run(run)), key=lambda run: run.id, default=None)
         return cls(
             services, users,
             {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
@@ -125,7 +131,13 @@ class Findings:
             verdict.target_ms if verdict else capacity.P99_MS,
             *(_instance(verdict.projected if verdict else [], line) for line in LINES),
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
-            next((run.manifest.get("machine", {}).get("cores") for run in selected), None))
+            next((run.manifest.get("machine", {}).get("cores") for run in selected), None),
+            past, _by_service(overload.outcomes(past) if past else []))
+
+
+def _by_service(outcomes: list[Outcome]) -> dict[str, tuple[Outcome, ...]]:
+    return {service: tuple(o for o in outcomes if o.service == service) for service in dict.fromkeys(
+        o.service for o in outcomes)}
 
 
 def p99_by_start(starts: dict[str, Run]) -> pd.DataFrame:

@@ -15,7 +15,7 @@ chart and sentence of the report rests on.
 - Resources: the metrics.csv rows from `measure_from_ms` to the second holding the end of the
   last request, and not after `ended_ms` (`resource_window`: JMeter's dashboard after the load
   is not load).
-- Service metrics: from service_metrics.csv.gz where the level has one, over the same window
+- Service metrics: from service_metrics.csv.xz where the level has one, over the same window
   (bankbench.analyse.servicestats says how gauges and counters are read).
 - CPU per request (`efficiency`): the CPU milliseconds the service's processes (PostgreSQL's
   apart) used per measured request, over the same window: their mean CPU % of one core x 10 /

@@ -17,7 +17,7 @@ overload's end, and lose no money. The overload is every phase above 1x the base
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +28,7 @@ from bankbench.analyse.capacity_figures import P99_MS
 from bankbench.analyse.levels import NO_RESPONSE, Phase, phases, status_order
 from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
 from bankbench.analyse.runs import Run
+from bankbench.analyse.summaries import VALID
 from bankbench.errors import UserError
 from bankbench.load import histograms
 from bankbench.system import processes
@@ -75,6 +76,11 @@ class Timeline:
 
 def is_phased(level: dict) -> bool:
     return bool(level.get("phases"))
+
+
+def is_phased_run(run: Run) -> bool:
+    """Whether the run's profile had phases (make overload)."""
+    return bool(run.settings.get("phases"))
 
 
 def timeline(level_dir: Path) -> Timeline:
@@ -166,6 +172,10 @@ class Outcome:
     overloaded: bool  # a phase above the base rate: the two figures before and recovery_s apply
     money_ok: bool
     exit: int | str | None  # the service's exit status; None: it ran throughout; NOT_RECORDED
+    # The load generator's verdict on the level, phase by phase (bankbench.load.generator): where it
+    # fell short, the misses may be its own, so the level judges nothing.
+    generator_ok: bool = True
+    generator_reasons: str = ""
 
     def misses(self) -> list[str]:
         """What of the module doc's rules the level broke, by name."""
@@ -217,9 +227,20 @@ def memory_bound_mb(level: dict, settings: dict) -> float | None:
 
 
 def outcomes(run: Run) -> list[Outcome]:
-    """The Outcome of each phased level of a run, in the order of its summary."""
-    return [outcome(run.level_dir(level_id), run.manifest) for level_id in run.summary["level_id"]
-            if is_phased(read_json(run.level_dir(level_id) / "level.json"))]
+    """The Outcome of each phased level of a run, in the order of its summary, with the load
+    generator's verdict on it from the summary."""
+    return [replace(outcome(run.level_dir(row["level_id"]), run.manifest), generator_ok=bool(row[VALID]),
+                    generator_reasons=row["loadgen.reasons"])
+            for row in run.summary.to_dict("records")
+            if is_phased(read_json(run.level_dir(row["level_id"]) / "level.json"))]
+
+
+def held_up(o: Outcome, why: bool = True) -> str:
+    """In words: whether the level judged the service and how it fared (Outcome.misses); `why`:
+    with the load generator's reasons where it fell short."""
+    if not o.generator_ok:
+        return "not judged: the load generator fell short" + (f" ({o.generator_reasons})" if why else "")
+    return "yes" if not (misses := o.misses()) else f"NO: {', '.join(misses)}"
 
 
 def timelines(run: Run) -> list[Timeline]:

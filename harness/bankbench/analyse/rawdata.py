@@ -19,9 +19,9 @@ METRIC_DTYPES = {
     "loadgen_cpu_pct": "float32",
     "machine_cpu_pct": "float32",
 }
-# The service's own figures as a level keeps them: the scraper's service_metrics.csv, gzipped when
-# the level ends (bankbench.run.compact).
-SERVICE_METRICS = "service_metrics.csv.gz"
+# The service's own figures as a level keeps them: the scraper's service_metrics.csv, compressed
+# when the level ends (bankbench.run.compact).
+SERVICE_METRICS = "service_metrics.csv.xz"
 SERVICE_METRIC_DTYPES = {"t_ms": "int64", "series": "category", "value": "float64"}
 
 

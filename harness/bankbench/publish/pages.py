@@ -344,11 +344,6 @@ def efficiency_table(run: Run) -> list[str]:
             "repeat where some did not count.", markdown(tables.efficiency(run.summary))]
 
 
-def is_phased(run: Run) -> bool:
-    """Whether the run's profile had phases (make overload)."""
-    return bool(run.settings.get("phases"))
-
-
 def phases_text(run: Run) -> str:
     """A phased run's phases in words: `0.5x for 30 s, 2x for 60 s, ...`."""
     return ", ".join(f"{multiple:g}x for {seconds} s" for seconds, multiple in run.settings["phases"])
@@ -357,7 +352,7 @@ def phases_text(run: Run) -> str:
 def overload_section(run: Run, out_dir: Path) -> list[str]:
     """A run of a profile with phases (make overload): whether each service held up past its
     capacity, and its level second by second; nothing for another run."""
-    if not is_phased(run):
+    if not overload.is_phased_run(run):
         return []
     found = overload.outcomes(run)
     text = OVERLOAD.format(

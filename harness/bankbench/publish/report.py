@@ -40,7 +40,7 @@ from bankbench.publish import charts, notebook, pages, tables
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
-QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "memory": "Memory"}
+QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "memory": "Memory", "overload": "Past capacity"}
 METHOD = """\
 Every figure is computed by `harness/bankbench` from the run folders (`results/LAYOUT.md`) only.
 Latency percentiles come from each level's HdrHistograms (exact below 2,048 ms, within 0.1 %
@@ -162,8 +162,8 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
         f"generator fell short at the next rate; the cost per million requests is projected, apart, for "
         f"the service from its capacity onto an {f.instance} (\"≤\" where the capacity is a lower bound) "
         f"and for PostgreSQL from its CPU time onto a {f.database_instance} (a projection, not a "
-        f"measurement); RSS: the peak at the smallest heap limit that held. Each header links to its "
-        f"question below.")
+        f"measurement); RSS: the peak at the smallest heap limit that held; past capacity: "
+        f"{_overload_legend(f)}. Each header links to its question below.")
     parts = [TITLE, told, markdown(table), legend]
     if f.start_runs:
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
@@ -285,13 +285,25 @@ def placement_section(series: list[Run]) -> str:
     ])
 
 
+def _overload_legend(f: Findings) -> str:
+    """What the first table's last column says, from which run."""
+    if f.overload_run is None:
+        return "no run of `make overload` yet"
+    return (f"{pages.phases_text(f.overload_run)} of its capacity ({f.overload_run.placement} placement), "
+            f"whether it held up (no exit, memory within its bound, only {', '.join(overload.ALLOWED)}, the p99 "
+            f"of its 200s within the acquire timeout and back under {overload.RECOVERY_P99_MS:g} ms within "
+            f"{overload.RECOVERY_MAX_S} s, money kept), then the 503s, that p99, the seconds to be back, the "
+            "peak RSS of its bound; n of N: the levels where the load generator offered the plan, of those "
+            f"run ({page_link(f.overload_run)})")
+
+
 def overload_section(selected: list[Run]) -> list[str]:
     """Past capacity: per run of a profile with phases (make overload), whether each service held
     up; what that asks and each service second by second are on the run's page."""
-    found = [run for run in selected if pages.is_phased(run)]
+    found = [run for run in selected if overload.is_phased_run(run)]
     if not found:
         return []
-    parts = ["## Past capacity"]
+    parts = [f"## {QUESTIONS['overload']}"]
     for run in found:
         parts += [f"Does each service hold up past its capacity? {page_link(run)} (profile {run.profile}) offered "
                   f"each warm service {pages.phases_text(run)} of its base rate "

@@ -16,7 +16,7 @@ from bankbench.analyse import conclusions, formatting, repeats, sensitivity, sta
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.findings import START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import count, number, significant, with_interval
-from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome
+from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome, held_up
 from bankbench.analyse.projection import (
     AT_MOST,
     DATABASE,
@@ -237,34 +237,57 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 # The first table's columns: what each shows -> the question (report section) that explains it
-QUESTIONS = {"warm": "starts", "cold": "starts", "aot": "starts", "capacity": "capacity", "cpu": "capacity",
-             "cost": "capacity", "rss": "memory"}
+QUESTIONS = {"warm": "starts", "cold": "starts", "capacity": "capacity", "cpu": "capacity",
+             "cost": "capacity", "rss": "memory", "overload": "overload"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
     """The report's first table, a row per service: p99 under each start at the articles' largest
-    level, the capacity at the latency target, the CPU per request there, the projected cost of the
-    service and of PostgreSQL (`≤` where the capacity is a lower bound), and the RSS at the smallest
-    heap that held; each `median [95 % interval], n of N` (bankbench.analyse.findings). `link`
-    makes a header from its text and its QUESTIONS key."""
+    level (cold and cold+AOT in one column), the capacity at the latency target, the CPU per request
+    there, the projected cost of the service and of PostgreSQL (`≤` where the capacity is a lower
+    bound), the RSS at the smallest heap that held, each `median [95 % interval], n of N`
+    (bankbench.analyse.findings), and whether it held up past its capacity. `link` makes a header
+    from its text and its QUESTIONS key."""
     headers = {
-        **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
+        "warm": f"p99 ms {START_NAMES['warm']}",
+        "cold": f"p99 ms {START_NAMES['cold']}; {START_NAMES['aot']}",
         "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms",
         "cpu": "CPU ms/request",
         "cost": f"$ per 1M requests: service ({f.instance}) + PostgreSQL ({f.database_instance})",
         "rss": "RSS MB at the smallest heap",
+        "overload": "past capacity: held up?",
     }
     rows = [{
         "service": service,
-        **{start: _cell(f.p99[start][service], _median(number)) for start in START_NAMES},
+        "warm": _cell(f.p99["warm"][service], _median(number)),
+        "cold": _cold(f.p99["cold"][service], f.p99["aot"][service], service in f.without_aot),
         "capacity": _cell(f.capacity[service], lambda cell: conclusions.rate(cell, unit="")),
         "cpu": _cell(f.cpu_ms[service], _median(significant)),
         "cost": _cell(f.cost[service], _at_most(significant), "" if f.database_cost[service].missing
                       else f" + {_median(significant)(f.database_cost[service])}"),
         "rss": _cell(f.rss_mb[service], _median(number), f" at {f.heap_mb[service]} MB" if f.heap_mb[service] else ""),
+        "overload": _held_up(f.overload.get(service, ())),
     } for service in f.services]
     table = pd.DataFrame(rows, columns=["service", *headers])
     return table.rename(columns={key: link(header, QUESTIONS[key]) for key, header in headers.items()})
+
+
+def _cold(cold: Cell, aot: Cell, without_aot: bool) -> str:
+    """The cold p99, then the cold+AOT one unless the service has no AOT cache."""
+    shown = _cell(cold, _median(number))
+    return shown if without_aot else f"{shown}; {_cell(aot, _median(number))}"
+
+
+def _held_up(levels: tuple[Outcome, ...]) -> str:
+    """Whether a service held up past its capacity, with what says so (bankbench.analyse.overload):
+    its last level's, then n of N, the levels the load generator held up in of those run."""
+    if not levels:
+        return "no run yet"
+    o = levels[-1]
+    recovered = "never back" if o.recovery_s is None else f"back in {o.recovery_s} s"
+    return (f"{held_up(o, why=False)}: 503 {number(o.refused_pct)} %, p99 {count(o.p99_ok_ms)} ms, {recovered}, "
+            f"RSS {count(o.peak_rss_mb)} of {count(o.bound_mb)} MB, "
+            f"{sum(level.generator_ok for level in levels)} of {len(levels)}")
 
 
 def _median(fmt: formatting.Format) -> Callable[[Cell], str]:
@@ -462,7 +485,7 @@ def overload(outcomes: list[Outcome]) -> pd.DataFrame:
         "answers": ", ".join(o.answers),
         f"s to p99 <= {RECOVERY_P99_MS:g} ms": "not recovered" if o.recovery_s is None else str(o.recovery_s),
         "money": "ok" if o.money_ok else "FAILED", "exited": exited(o.exit),
-        "held up": "yes" if not (misses := o.misses()) else f"NO: {', '.join(misses)}",
+        "held up": held_up(o),
     } for o in outcomes], columns=["service", "level", "base rate it/s", "peak RSS MB", "memory bound MB",
                                    "503 % in the overload", "p99 ms of its 200s in it", "answers",
                                    f"s to p99 <= {RECOVERY_P99_MS:g} ms", "money", "exited", "held up"])

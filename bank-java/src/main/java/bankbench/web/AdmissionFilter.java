@@ -3,6 +3,7 @@ package bankbench.web;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Semaphore;
+import java.util.function.IntSupplier;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,10 +37,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Spring MVC has dispatched the request. The filter runs inside Micrometer's observation
  * filter, so a refused request is counted (uri {@code UNKNOWN}, status 503).
  * <p>
- * On platform threads at most Tomcat's 200 request threads reach the filter: with a limit
- * below 200 the threads over it answer 503 in microseconds, so Tomcat's queue drains;
- * with a limit of 200 or more it never refuses, and the requests past the 200 threads
- * wait in Tomcat's queue (docs/configuration.md).
+ * On platform threads the requests past Tomcat's 200 request threads wait in its queue,
+ * where no filter sees them, and when the CPU is the bottleneck that is where they pile
+ * up: so the requests held are those in the filter plus those queued for a thread
+ * ({@code waiting}), and a thread that takes a request while they reach the limit answers
+ * it 503 in microseconds, which drains the queue (docs/configuration.md).
  */
 @Component
 class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
@@ -60,10 +62,17 @@ class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 
 	private final Semaphore held;
 
-	AdmissionFilter(@Value("${bankbench.max-concurrent-requests}") int limit) {
+	private final IntSupplier waiting;
+
+	/**
+	 * @param limit the requests held at most
+	 * @param waiting the requests waiting for a request thread, held too
+	 */
+	AdmissionFilter(@Value("${bankbench.max-concurrent-requests}") int limit, IntSupplier waiting) {
 		Assert.isTrue(limit >= 1, () -> "MAX_CONCURRENT_REQUESTS=" + limit + ": want an integer from 1");
 		this.limit = limit;
 		this.held = new Semaphore(limit);
+		this.waiting = waiting;
 	}
 
 	@Override
@@ -75,7 +84,7 @@ class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		if (!this.held.tryAcquire()) {
+		if (this.waiting.getAsInt() >= this.held.availablePermits() || !this.held.tryAcquire()) {
 			response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
 			response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
 			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
@@ -94,8 +103,11 @@ class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 	/** The gauges of the limit, under the Go service's names (api/metrics.md). */
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge.builder("http.server.requests.concurrent", this.held, (held) -> this.limit - held.availablePermits())
-			.description("Requests held now under the admission limit: running or waiting for a pooled connection.")
+		Gauge
+			.builder("http.server.requests.concurrent", this.held,
+					(held) -> this.limit - held.availablePermits() + this.waiting.getAsInt())
+			.description("Requests held now under the admission limit: running, waiting for a pooled connection "
+					+ "or for a request thread.")
 			.register(registry);
 		Gauge.builder("http.server.requests.concurrent.max", () -> this.limit)
 			.description("The admission limit: past it, a request is answered 503 at once.")

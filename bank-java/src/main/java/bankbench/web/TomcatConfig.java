@@ -18,12 +18,21 @@ class TomcatConfig {
 	 * service refuses (413, 415) before reading it.
 	 */
 	@Bean
-	WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> tomcatAsGoes() {
+	WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> tomcatAsGoes(TomcatQueue queue) {
 		return (factory) -> {
 			factory.addContextCustomizers((context) -> ((StandardHost) context.getParent())
 				.setErrorReportValveClass(JsonErrorReportValve.class.getName()));
-			factory.addConnectorCustomizers((connector) -> connector.setProperty("continueResponseTiming", "onRead"));
+			factory.addConnectorCustomizers((connector) -> connector.setProperty("continueResponseTiming", "onRead"),
+					queue::watch);
 		};
+	}
+
+	/**
+	 * Tomcat's queue of requests waiting for a thread, which the admission limit counts.
+	 */
+	@Bean
+	TomcatQueue tomcatQueue() {
+		return new TomcatQueue();
 	}
 
 }

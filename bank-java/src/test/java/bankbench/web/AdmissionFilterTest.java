@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class AdmissionFilterTest {
 
-	private final AdmissionFilter filter = new AdmissionFilter(1);
+	private final AdmissionFilter filter = new AdmissionFilter(1, () -> 0);
 
 	private final MeterRegistry registry = new SimpleMeterRegistry();
 
@@ -57,6 +57,28 @@ class AdmissionFilterTest {
 	}
 
 	@Test
+	void countsTheRequestsQueuedForAThreadAsHeld() throws Exception {
+		int[] queued = { 2 };
+		AdmissionFilter queuedBehind = new AdmissionFilter(3, () -> queued[0]);
+		queuedBehind.bindTo(this.registry);
+		assertThat(gauge("http.server.requests.concurrent")).isEqualTo(2.0);
+		List<Integer> whileHeld = new ArrayList<>();
+		MockHttpServletResponse first = new MockHttpServletResponse();
+		queuedBehind.doFilter(new MockHttpServletRequest("GET", "/client/1/balance"), first, (request, response) -> {
+			MockHttpServletResponse second = new MockHttpServletResponse();
+			queuedBehind.doFilter(new MockHttpServletRequest("GET", "/client/2/balance"), second,
+					(req, res) -> ((MockHttpServletResponse) res).setStatus(200));
+			whileHeld.add(second.getStatus());
+		});
+		assertThat(whileHeld).as("1 running and 2 queued: the limit of 3 reached").containsExactly(503);
+		queued[0] = 1;
+		MockHttpServletResponse afterDrain = new MockHttpServletResponse();
+		queuedBehind.doFilter(new MockHttpServletRequest("GET", "/client/1/balance"), afterDrain,
+				(req, res) -> ((MockHttpServletResponse) res).setStatus(200));
+		assertThat(afterDrain.getStatus()).isEqualTo(200);
+	}
+
+	@Test
 	void releasesWhenTheRequestFails() throws Exception {
 		try {
 			send("/health", (request, response) -> {
@@ -72,7 +94,7 @@ class AdmissionFilterTest {
 
 	@Test
 	void refusesALimitBelowOne() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new AdmissionFilter(0))
+		assertThatIllegalArgumentException().isThrownBy(() -> new AdmissionFilter(0, () -> 0))
 			.withMessageContaining("MAX_CONCURRENT_REQUESTS=0");
 	}
 
