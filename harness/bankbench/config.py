@@ -25,7 +25,7 @@ PORT = "PORT"
 DEFAULT_POOL_SIZE = 95  # leaves 5 of max_connections() for the harness and psql
 DEFAULT_ACQUIRE_TIMEOUT_MS = 3000
 # The admission limit: the most requests a service holds at once, running or waiting for a pooled
-# connection; past it, 503 at once. Provisional: why this value, docs/configuration.md ("Why 1,000").
+# connection; past it, 503 at once. Why this value: docs/configuration.md ("Why 1,000").
 DEFAULT_MAX_CONCURRENT_REQUESTS = 1000
 DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform leave PORT unset
 

@@ -21,9 +21,9 @@ RUN_MAX = 3 * MB  # a run folder (one with a manifest.json)
 LEVEL_MAX = 60 * KB
 # Known to be over LEVEL_MAX, each with why (issue 37 stays open while any is): a run named here
 # is held to OVER_LEVEL_MAX per level instead, so that a new level over budget still fails.
-OVER_BUDGET = {"20261126T131310Z-native-overload": "past capacity every label answers 200, 400, 503 and no "
-               "response with latencies spread to 30 s: 4 statuses x 3 labels x 170 s of histograms, 76-82 KB"}
-OVER_LEVEL_MAX = 85 * KB
+OVER_BUDGET = {"20261126T173925Z-native-overload": "170 s of two answers (200, 503) per label, the 200s' latencies "
+               "spread over 0-1,000 ms for 60 s: 32-57 KB of histograms, 59-86 KB a level"}
+OVER_LEVEL_MAX = 90 * KB
 FLAME_GRAPH_MAX = 250 * KB  # PROFILE_CPU=1's flamegraph.html: its profile is not kept, so it cannot be rebuilt
 # Built on demand, never committed; raw samples stay on the machine that took them.
 NEVER = ("results.html", "jmeter.csv", "jmeter.csv.gz", "jmeter.log", "gatling.csv", "gatling.csv.gz", "gatling.log",

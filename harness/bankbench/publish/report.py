@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import paths
+from bankbench import config, paths
 from bankbench.analyse import (
     capacity_figures as capacity,
     conclusions,
@@ -247,8 +247,10 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
 def other_capacities(run: Run) -> str:
     """What a capacity run other than the verdict's found, in a sentence with its page."""
     found = "; ".join(f"{c.service} {c.rate_text()}" for c in capacity.figures(run))
-    return (f"Under CPU placement {run.placement}{', tuned' if run.tuned else ''} ({page_link(run)}), the capacity "
-            f"in iterations/s was: {found}.")
+    limit = run.manifest.get("settings", {}).get("max_concurrent_requests", config.DEFAULT_MAX_CONCURRENT_REQUESTS)
+    other_limit = f", admission limit {limit:,}" if limit != config.DEFAULT_MAX_CONCURRENT_REQUESTS else ""
+    return (f"Under CPU placement {run.placement}{', tuned' if run.tuned else ''}{other_limit} ({page_link(run)}), "
+            f"the capacity in iterations/s was: {found}.")
 
 
 def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:
