@@ -13,6 +13,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -66,9 +68,19 @@ class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 
 	/**
 	 * @param limit the requests held at most
+	 * @param queue Tomcat's queue of requests waiting for a request thread; none in a
+	 * MockMvc test slice, where nothing queues
+	 */
+	@Autowired
+	AdmissionFilter(@Value("${bankbench.max-concurrent-requests}") int limit, ObjectProvider<TomcatQueue> queue) {
+		this(limit, queue.getIfAvailable(TomcatQueue::new));
+	}
+
+	/**
+	 * @param limit the requests held at most
 	 * @param waiting the requests waiting for a request thread, held too
 	 */
-	AdmissionFilter(@Value("${bankbench.max-concurrent-requests}") int limit, IntSupplier waiting) {
+	AdmissionFilter(int limit, IntSupplier waiting) {
 		Assert.isTrue(limit >= 1, () -> "MAX_CONCURRENT_REQUESTS=" + limit + ": want an integer from 1");
 		this.limit = limit;
 		this.held = new Semaphore(limit);
@@ -103,11 +115,8 @@ class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 	/** The gauges of the limit, under the Go service's names (api/metrics.md). */
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge
-			.builder("http.server.requests.concurrent", this.held,
-					(held) -> this.limit - held.availablePermits() + this.waiting.getAsInt())
-			.description("Requests held now under the admission limit: running, waiting for a pooled connection "
-					+ "or for a request thread.")
+		Gauge.builder("http.server.requests.concurrent", this.held, (held) -> this.limit - held.availablePermits())
+			.description("Requests held now under the admission limit: running or waiting for a pooled connection.")
 			.register(registry);
 		Gauge.builder("http.server.requests.concurrent.max", () -> this.limit)
 			.description("The admission limit: past it, a request is answered 503 at once.")
