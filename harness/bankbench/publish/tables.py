@@ -260,7 +260,7 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
     rows = [{
         "service": service,
         "warm": _cell(f.p99["warm"][service], _median(number)),
-        "cold": _cold(f.p99["cold"][service], f.p99["aot"][service], service in f.without_aot),
+        "cold": f"{_cell(f.p99['cold'][service], _median(number))}; {_cell(f.p99['aot'][service], _median(number))}",
         "capacity": _cell(f.capacity[service], lambda cell: conclusions.rate(cell, unit="")),
         "cpu": _cell(f.cpu_ms[service], _median(significant)),
         "cost": _cell(f.cost[service], _at_most(significant), "" if f.database_cost[service].missing
@@ -270,12 +270,6 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
     } for service in f.services]
     table = pd.DataFrame(rows, columns=["service", *headers])
     return table.rename(columns={key: link(header, QUESTIONS[key]) for key, header in headers.items()})
-
-
-def _cold(cold: Cell, aot: Cell, without_aot: bool) -> str:
-    """The cold p99, then the cold+AOT one unless the service has no AOT cache."""
-    shown = _cell(cold, _median(number))
-    return shown if without_aot else f"{shown}; {_cell(aot, _median(number))}"
 
 
 def _held_up(levels: tuple[Outcome, ...]) -> str:
