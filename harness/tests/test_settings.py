@@ -38,6 +38,11 @@ def test_shipped_settings_add_nothing() -> None:
 
 
 class Fake:
+    exited: int | None = None
+
+    def exit_code(self) -> int | None:
+        return self.exited
+
     def stop(self) -> None:
         pass
 
@@ -49,3 +54,10 @@ def test_a_warm_service_serves_only_levels_started_alike() -> None:
     assert kept.serves(Level("go", 800, 95, 2, PROFILE))  # another rate: the same process
     assert not kept.serves(Level("go", 400, 95, 1, PROFILE, settings={"GOGC": "200"}, settings_tag="GOGC200"))
     assert not kept.serves(Level("go", 400, 16, 1, PROFILE))
+
+
+def test_a_warm_service_that_died_serves_no_more_levels() -> None:
+    kept, dead = warmup.Kept(), Fake()
+    kept.hold(Level("java-virtual", 700, 95, 1, PROFILE), dead)
+    dead.exited = 3  # OutOfMemoryError under the last level's load
+    assert not kept.serves(Level("java-virtual", 750, 95, 1, PROFILE))

@@ -33,6 +33,9 @@ class Options:
 class Service(Protocol):
     url: str
 
+    def exit_code(self) -> int | None:
+        """Its exit status once it has exited, None while it runs."""
+
     def stop(self) -> None: ...
 
 

@@ -41,7 +41,9 @@ class Kept:
         self.since = ""
 
     def serves(self, level: Level) -> bool:
-        return self.svc is not None and self.key == level.process
+        # One that died (of OutOfMemoryError under the last level, whose service_exit says so) is
+        # started and warmed up again: a search goes on past a rate that killed the service.
+        return self.svc is not None and self.key == level.process and self.svc.exit_code() is None
 
     def hold(self, level: Level, svc: Service) -> None:
         self.stop()

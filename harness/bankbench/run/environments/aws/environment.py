@@ -25,6 +25,7 @@ from bankbench.run.environments.interface import Options
 from bankbench.system import processes
 
 ADMIN_ATTEMPTS = 6  # waiting for PostgreSQL: its name may not resolve yet when the service is up
+CONTAINER = "bank"  # the service's container in its task definition (infra/)
 
 
 @dataclass
@@ -39,6 +40,15 @@ class Task:
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+    def exit_code(self) -> int | None:
+        """The service container's exit code once the task has stopped (-1 when ECS gives none:
+        stopped all the same), None while it runs."""
+        task = self.cluster.describe([self.arn])[0]
+        if task["lastStatus"] != "STOPPED":
+            return None
+        code = ecs.exit_codes(task).get(CONTAINER)
+        return -1 if code is None else code
 
     def stop(self) -> None:
         self.cluster.stop([self.arn])
@@ -108,7 +118,7 @@ class Aws:
         CloudWatch, not `log`; no `extra_env`: the load asks for none; never `aot`, which
         __init__ refuses)."""
         self.find_workers()
-        arn = self.cluster.run(service, "service", "service", "bank", environment=config.settings_env(pool))
+        arn = self.cluster.run(service, "service", "service", CONTAINER, environment=config.settings_env(pool))
         try:
             address = ecs.address(self.record(self.cluster.wait_running(arn)))
         except BaseException:
