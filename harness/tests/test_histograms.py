@@ -2,8 +2,9 @@
 
 fixtures/raw/ holds one committed level as it was before histograms: JMeter's samples, and
 `summary-from-samples.json`, the summary that the analysis of summary_version 4 computed from
-them (results/runs/20261124T204541Z-native-placement, java-virtual at 4,000 users, repeat 3:
-latencies from 0 to 3,730 ms, the article's planned arrivals).
+them (results/runs/20261124T204541Z-native-placement, since replaced by a run from a clean tree;
+java-virtual at 4,000 users, repeat 3: latencies from 0 to 3,730 ms, the article's planned
+arrivals).
 """
 
 from __future__ import annotations

@@ -295,8 +295,8 @@ def _overload_legend(f: Findings) -> str:
             f"whether it held up (no exit, memory within its bound, only {', '.join(overload.ALLOWED)}, the p99 "
             f"of its 200s within the acquire timeout and back under {overload.RECOVERY_P99_MS:g} ms within "
             f"{overload.RECOVERY_MAX_S} s, money kept), then the 503s, that p99, the seconds to be back, the "
-            "peak RSS against the memory it may use; n of N: the levels where the load generator offered the plan, of those "
-            f"run ({page_link(f.overload_run)})")
+            "peak RSS against the memory it may use; n of N: the levels where the load generator offered the "
+            f"plan, of those run ({page_link(f.overload_run)})")
 
 
 def overload_section(selected: list[Run]) -> list[str]:
