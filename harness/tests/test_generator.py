@@ -58,6 +58,18 @@ def test_short_of_cpu_with_own_cpus_or_shared() -> None:
     assert not generator.saturated(90, None, 70, 10)  # the machine had room
 
 
+def test_short_of_cpu_with_postgresql_beside_it_says_both() -> None:
+    """Service-alone: Gatling at 36 % and PostgreSQL at 45 % of their one CPU: the CPU was full,
+    and the reason says so, not "36 %" alone."""
+    level = {"generator": "gatling", "loadgen_cpus": 1, "loadgen_peers": ["pg"]}
+    resources = {"loadgen_cpu_mean": 36.0, "pg_cpu_mean": 45.0, "machine_cpu_mean": 67.0,
+                 "loadgen_saturated": True}
+    assert generator.judge(level, resources, None, None)["reasons"] == (
+        "Gatling short of CPU (36 % of its 1 CPU, 81 % with PostgreSQL beside it)")
+    assert generator.level_cpu_text({"loadgen_cpus": 1}, resources) == "36 % of its 1 CPU"  # split: its own
+    assert generator.beside({"pg_cpu_pct": None}, ["pg"], "{}_cpu_pct") is None
+
+
 def calibrated(**figures: object) -> dict:
     return {"throughput_rps": 1000.0, "loadgen_cpu_mean": 50.0, "loadgen_cpus": 1, "machine_cpu_mean": 40.0,
             "offered_pct": 100.0, "drives_plan": True, **figures}

@@ -15,6 +15,7 @@ import pytest
 from matplotlib.artist import Artist
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
+from PIL import Image
 
 from bankbench import cli, registry
 from bankbench.analyse import formatting, narrative, repeats, runs, summaries
@@ -62,6 +63,8 @@ def test_a_page_per_run_with_its_sections_and_charts(built: Path) -> None:
     images = re.findall(r"!\[[^\]]+\]\(\.\./(charts/[^)]+\.png)\)", page)
     assert len(images) == len(CHARTS)  # no pool sweep here
     assert sorted(p.name for p in (built / "charts").iterdir()) == sorted(Path(i).name for i in images)
+    with Image.open(built / images[0]) as chart:  # a palette: a third of the bytes each rebuild adds to git
+        assert chart.mode == "P" and len(chart.getcolors() or ()) <= pages.PNG_COLOURS
     assert "other hardware" in page and "Fixture CPU 2.0 GHz, 2 cores" in page
     assert "| java-u4000-p95-r1 |" in page  # the failed money check, with what it found
     readme = (built / "README.md").read_text()

@@ -115,6 +115,19 @@ def test_a_verdict_that_changes_with_the_placement_reaches_the_headline() -> Non
     assert figures["req/s"].iloc[0] == "2000 [1940-2060]" and figures["repeats"].iloc[0] == "3 of 3"
 
 
+def test_a_tie_that_only_changes_shape_is_no_change() -> None:
+    """Go and java tied ahead of java-virtual under split, all three tied under shared: neither
+    names a winner, so the verdict does not change (what the article plan's fixed req/s gives)."""
+    series = [placed(synthetic_run({"go": 1.0, "java": 1.0, "java-virtual": 0.5}), "split"),
+              placed(synthetic_run({"go": 1.0, "java": 1.0, "java-virtual": 1.0}, NOISE[1]), "shared")]
+    found = sensitivity.verdicts(series)
+    assert [v.text for v in found if v.figure == "p99 ms"] == ["go or java (within noise)", "within noise"]
+    assert sensitivity.changes(found) == []
+    series[1] = placed(synthetic_run({"go": 2.0, "java": 1.0, "java-virtual": 1.0}), "shared")  # now go wins
+    assert sensitivity.changes(sensitivity.verdicts(series))[0] == (
+        "at 2,000 users, p99 ms: go or java (within noise) under split, go under shared")
+
+
 def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_out() -> None:
     short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{summaries.VALID: False})
     series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"), placed(short, "shared")]

@@ -4,10 +4,12 @@ per CPU placement (bankbench.tools.placement), compared at each users level of t
 Within each run, per figure (p99, errors, throughput), the verdict is the service whose median is
 best together with every service within noise of it (`stats.leader`, `stats.Ratio.significant`,
 as the narrative names a leader): "go", "go or java (within noise)", or "within noise" when no
-service stands out. The verdict changes with the placement where two placements give a users level
-and figure different verdicts. A verdict taken where the load generator did not hold up in some
-repeat (`loadgen.valid`, bankbench.load.generator: short of CPU, short of the planned rate)
-measures JMeter as much as the services: it is shown, marked, and left out of that question.
+service stands out. The verdict changes with the placement where two placements name a different
+winner (the one best service, or none) at a users level and figure: "go or java (within noise)" and
+"within noise" both name none, so a tie that only changes shape is no change. A verdict taken
+where the load generator did not hold up in some repeat (`loadgen.valid`,
+bankbench.load.generator: short of CPU, short of the planned rate) measures JMeter as much as the
+services: it is shown, marked, and left out of that question.
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ class Verdict:
             return "within noise"
         return self.best[0] if len(self.best) == 1 else f"{' or '.join(self.best)} (within noise)"
 
+    @property
+    def winner(self) -> str | None:
+        """The one service ahead of every other, or None (a tie, a single service, all 0)."""
+        single = len(self.best) == 1 and len(self.services) > 1 and not self.zero
+        return self.best[0] if single else None
+
 
 def ordered(series: list[Run]) -> list[Run]:
     """The runs of a series in the order of placement.MODES (split, service-alone, shared)."""
@@ -85,12 +93,12 @@ def verdicts(series: list[Run]) -> list[Verdict]:
 
 
 def changes(found: list[Verdict]) -> list[str]:
-    """Where the verdict differs between placements, in words (verdicts taken where the load
+    """Where the placements name different winners, in words (verdicts taken where the load
     generator did not hold up left out): "at 10,000 users, p99: go under split, ..."."""
     out = []
     for (users, figure), group in _by_point(found).items():  # placements in order within each
         valid = [v for v in group if not v.limited]
-        if len({frozenset(v.best) for v in valid}) > 1:
+        if len({v.winner for v in valid}) > 1:
             out.append(f"at {users:,} users, {figure}: "
                        + ", ".join(f"{v.text} under {v.placement}" for v in valid))
     return out

@@ -12,12 +12,14 @@ Pages only render: the figures come from `analyse`, the charts from `charts`, th
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
+from PIL import Image
 
 from bankbench import paths
 from bankbench.analyse import (
@@ -38,8 +40,10 @@ from bankbench.publish import charts, tables
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
 CHARTS_DIR = "charts"  # likewise
-# PNG files without the library's version in them, so that a rebuild writes the same bytes.
-PNG_METADATA = {"Software": None}
+# Charts as PNG with a palette of this many colours: a third of the bytes of matplotlib's RGBA at no
+# loss a reader sees (lines and bands of a few colours), and every rebuild of the report adds them
+# to git. Pillow writes no library version into them, so that a rebuild writes the same bytes.
+PNG_COLOURS = 256
 
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
@@ -135,7 +139,12 @@ def save(figure: Figure, out_dir: Path, name: str, page_dir: Path) -> str:
     """Saves a chart as `out_dir`/charts/`name`.png and returns its Markdown image link from a
     page in `page_dir`."""
     path = out_dir / CHARTS_DIR / f"{name}.png"
-    figure.savefig(path, metadata=PNG_METADATA)
+    rendered = io.BytesIO()
+    figure.savefig(rendered, format="png")
+    with Image.open(rendered) as image:
+        palette = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.MEDIANCUT,
+                                                dither=Image.Dither.NONE)
+    palette.save(path, optimize=True)
     return f"![{figure.get_suptitle()}]({relative(path, page_dir)})"
 
 

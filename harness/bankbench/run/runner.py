@@ -179,8 +179,7 @@ def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[di
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
     details = [f"calibration: {calibration.brief(summary['level'].get('calibration'))}"]
     if verdict["valid"]:
-        cpu = generator.cpu_text(used["loadgen_cpu_mean"], summary["level"].get("loadgen_cpus"),
-                                 used["machine_cpu_mean"]) if used else "CPU figures when the run ends"
+        cpu = generator.level_cpu_text(summary["level"], used) if used else "CPU figures when the run ends"
         offered = "" if verdict.get("offered_pct") is None else \
             f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
         details.insert(0, f"{generator.name(summary['level'])} {cpu}{offered}")

@@ -132,14 +132,16 @@ class LocalLoad:
         """The load generator's verdict so far, for the progress line: its CPU since the
         load began, and what the calibration of this load says (bankbench.load.generator)."""
         cal = self.where.calibration.get(self.level.users)
-        loadgen_cpus = self.where.level_settings().get("loadgen_cpus")
+        settings = self.where.level_settings()
+        loadgen_cpus = settings.get("loadgen_cpus")
         means = sampler.means(jm.progress.started_ms or 0)
         reasons = [why for why in (generator.beyond_calibration(cal, None, jm.name),) if why]
         if means is None:
             cpu = "CPU not measured yet"
         else:
-            cpu = generator.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"])
-            if generator.saturated(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"],
+            beside = generator.beside(means, settings.get("loadgen_peers", ()), "{}_cpu_pct")
+            cpu = generator.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"], beside)
+            if generator.saturated(means["loadgen_cpu_pct"] + (beside or 0), loadgen_cpus, means["machine_cpu_pct"],
                                    means["service_cpu_pct"]):
                 reasons.insert(0, f"{jm.name} short of CPU")
         verdict = f"INVALID so far: {'; '.join(reasons)}" if reasons else "ok so far"
