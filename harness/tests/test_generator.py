@@ -67,7 +67,7 @@ def test_short_of_cpu_with_postgresql_beside_it_says_both() -> None:
     assert generator.judge(level, resources, None, None)["reasons"] == (
         "Gatling short of CPU (36 % of its 1 CPU, 81 % with PostgreSQL beside it)")
     assert generator.level_cpu_text({"loadgen_cpus": 1}, resources) == "36 % of its 1 CPU"  # split: its own
-    assert generator.beside({"pg_cpu_pct": None}, ["pg"], "{}_cpu_pct") is None
+    assert generator.busy({"loadgen_cpu_pct": 36.0, "pg_cpu_pct": None}, ["pg"], "{}_cpu_pct") is None
 
 
 def calibrated(**figures: object) -> dict:

@@ -215,9 +215,8 @@ def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers
     saturated (module doc): its `loadgen_cpus` when it had some, busy with it and its `peers`
     (the processes beside it there, "pg"), else the machine."""
     figures = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
-    own, beside = figures["loadgen_cpu_mean"], generator.beside(figures, peers, "{}_cpu_mean")
-    busy = None if own is None or (peers and beside is None) else own + (beside or 0)
-    saturated = generator.saturated(busy, loadgen_cpus, figures["machine_cpu_mean"], figures["service_cpu_mean"])
+    saturated = generator.saturated(generator.busy(figures, peers, "{}_cpu_mean"), loadgen_cpus,
+                                    figures["machine_cpu_mean"], figures["service_cpu_mean"])
     return {**figures, "loadgen_saturated": saturated}
 
 

@@ -5,7 +5,7 @@ breaks one is invalid: it says why, and its figures are left out of every median
 
 - Short of CPU (`saturated`): with CPUs of its own (CPU placement split), JMeter used at least
   SATURATED_CPU_PCT % of them on average (under service-alone, where PostgreSQL runs on them
-  too, JMeter and PostgreSQL together: `beside`, and the verdict's words say both); sharing them
+  too, JMeter and PostgreSQL together: `busy`, and the verdict's words say both); sharing them
   with the service, the machine was that busy and JMeter used at least as much CPU as the
   service: the machine was full and JMeter took a large share of it. (A mean of one-second
   samples stays below 100 % even with a full run queue.)
@@ -53,33 +53,34 @@ def saturated(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: 
             and machine_cpu >= SATURATED_CPU_PCT and loadgen_cpu >= service_cpu)
 
 
-def beside(figures: Mapping[str, float | None], peers: Sequence[str], column: str) -> float | None:
-    """The CPU of the processes on the generator's CPUs beside it (`peers`, level.json's
-    `loadgen_peers`: PostgreSQL under service-alone), in % of one core, from the `figures` whose
-    keys `column` names ("{}_cpu_mean"); None without peers or without one's figure."""
-    values = [figures.get(column.format(peer)) for peer in peers]
-    return None if not values or None in values else sum(values)
+def busy(figures: Mapping[str, float | None], peers: Sequence[str], column: str) -> float | None:
+    """The CPU the generator's CPUs spent, in % of one core: the generator's and that of the
+    processes beside it there (`peers`, level.json's `loadgen_peers`: PostgreSQL under
+    service-alone), from the `figures` whose keys `column` names ("{}_cpu_mean"); None without one."""
+    values = [figures.get(column.format(name)) for name in ("loadgen", *peers)]
+    return None if None in values else sum(values)
 
 
 def cpu_text(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: float | None,
-             peers_cpu: float | None = None) -> str:
+             with_peers: float | None = None) -> str:
     """JMeter's CPU in words: "62 % of its 1 CPU", then how busy those CPUs were with PostgreSQL
-    beside it where it was (`peers_cpu`, see `beside`: what `saturated` is given then), or of the
+    beside it where it was (`with_peers`, its `busy`: what `saturated` is given then), or of the
     machine when it shared the CPUs."""
     if loadgen_cpu is None:
         return "CPU not measured"
     if loadgen_cpus:
         own = f"{loadgen_cpu / loadgen_cpus:.0f} % of its {loadgen_cpus} CPU{'s' if loadgen_cpus > 1 else ''}"
-        if peers_cpu is None:
+        if with_peers is None:
             return own
-        return f"{own}, {(loadgen_cpu + peers_cpu) / loadgen_cpus:.0f} % with PostgreSQL beside it"
+        return f"{own}, {with_peers / loadgen_cpus:.0f} % with PostgreSQL beside it"
     return f"{loadgen_cpu:.0f} % of a core, the machine {machine_cpu or 0:.0f} % busy"
 
 
 def level_cpu_text(level: dict, resources: dict) -> str:
     """`cpu_text` of a level (level.json) from its summary's `resources`."""
+    peers = level.get("loadgen_peers", ())
     return cpu_text(resources["loadgen_cpu_mean"], level.get("loadgen_cpus"), resources["machine_cpu_mean"],
-                    beside(resources, level.get("loadgen_peers", ()), "{}_cpu_mean"))
+                    busy(resources, peers, "{}_cpu_mean") if peers else None)
 
 
 def offered(iterations: int, first_ms: float, last_ms: float, arrivals: dict | None) -> dict | None:

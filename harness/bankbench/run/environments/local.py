@@ -139,10 +139,11 @@ class LocalLoad:
         if means is None:
             cpu = "CPU not measured yet"
         else:
-            beside = generator.beside(means, settings.get("loadgen_peers", ()), "{}_cpu_pct")
-            cpu = generator.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"], beside)
-            if generator.saturated(means["loadgen_cpu_pct"] + (beside or 0), loadgen_cpus, means["machine_cpu_pct"],
-                                   means["service_cpu_pct"]):
+            peers = settings.get("loadgen_peers", ())
+            busy = generator.busy(means, peers, "{}_cpu_pct")
+            cpu = generator.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"],
+                                     busy if peers else None)
+            if generator.saturated(busy, loadgen_cpus, means["machine_cpu_pct"], means["service_cpu_pct"]):
                 reasons.insert(0, f"{jm.name} short of CPU")
         verdict = f"INVALID so far: {'; '.join(reasons)}" if reasons else "ok so far"
         return f"load generator {verdict} ({jm.name} {cpu}; calibration: {calibration.brief(cal)})"
