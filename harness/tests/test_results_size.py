@@ -21,9 +21,11 @@ RUN_MAX = 3 * MB  # a run folder (one with a manifest.json)
 LEVEL_MAX = 60 * KB
 # Known to be over LEVEL_MAX, each with why (issue 37 stays open while any is): a run named here
 # is held to OVER_LEVEL_MAX per level instead, so that a new level over budget still fails.
-OVER_BUDGET = {"20261126T173925Z-native-overload": "170 s of two answers (200, 503) per label, the 200s' latencies "
-               "spread over 0-1,000 ms for 60 s: 32-57 KB of histograms, 59-86 KB a level"}
-OVER_LEVEL_MAX = 90 * KB
+PAST_CAPACITY = ("a service past its capacity answers 200, 503 and the 400s that follow per label and second, "
+                 "the 200s' latencies spread over 0-1,000 ms: 32-80 KB of histograms, 59-96 KB a level")
+OVER_BUDGET = {"runs/20261126T173925Z-native-overload": PAST_CAPACITY,  # 2x capacity for 60 s
+               "placement/split": PAST_CAPACITY, "placement/shared": PAST_CAPACITY}  # java at 2,000 users
+OVER_LEVEL_MAX = 100 * KB
 FLAME_GRAPH_MAX = 250 * KB  # PROFILE_CPU=1's flamegraph.html: its profile is not kept, so it cannot be rebuilt
 # Built on demand, never committed; raw samples stay on the machine that took them.
 NEVER = ("results.html", "jmeter.csv", "jmeter.csv.gz", "jmeter.log", "gatling.csv", "gatling.csv.gz", "gatling.log",
@@ -65,7 +67,8 @@ def test_each_run_and_level_stays_under_budget() -> None:
             else:
                 levels[level] += size
     assert runs, "no run folder found under results/"
-    excused = {level: size for level, size in levels.items() if level.parts[-3] in OVER_BUDGET}
+    excused = {level: size for level, size in levels.items()
+               if level.parent.parent.relative_to("results").as_posix() in OVER_BUDGET}
     held = {level: size for level, size in levels.items() if level not in excused}
     assert (over(runs, RUN_MAX) + over(held, LEVEL_MAX) + over(excused, OVER_LEVEL_MAX)
             + over(graphs, FLAME_GRAPH_MAX)) == []

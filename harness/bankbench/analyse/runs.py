@@ -169,7 +169,7 @@ def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Pa
 
 def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
     """The folders `listing` names outside `root`, in its order: experiments kept beside the runs
-    (results/cold-start, before-after, ...), each explained by its README. None where `root` holds
+    (results/placement, carriers, ...), each explained by its README. None where `root` holds
     none of the runs it names (a runs folder elsewhere, BANKBENCH_RUNS): no published run is shown."""
     if not published(root, listing):
         return []

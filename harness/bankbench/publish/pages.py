@@ -99,7 +99,7 @@ and the overload shaded."""
 
 
 def under_results(folder: Path) -> str:
-    """A run folder's path under results/ (runs/<run id>, before-after/before), or its own name
+    """A run folder's path under results/ (runs/<run id>, placement/split), or its own name
     where it is elsewhere (BANKBENCH_RUNS, a test's folder)."""
     resolved = folder.resolve()
     return resolved.relative_to(paths.RESULTS).as_posix() if resolved.is_relative_to(paths.RESULTS) else folder.name
@@ -107,8 +107,8 @@ def under_results(folder: Path) -> str:
 
 def page_name(folder: Path) -> str:
     """The name of a run folder's page, and the prefix of its charts: its path under results/ with
-    runs/ left out and / as - (20261122T221854Z-native-local, before-after-before,
-    cold-start-runs-20261124T180932Z-native-article)."""
+    runs/ left out and / as - (20261122T221854Z-native-local, placement-split,
+    carriers-parallelism-1)."""
     return under_results(folder).removeprefix("runs/").replace("/", "-")
 
 
