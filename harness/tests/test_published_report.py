@@ -60,7 +60,7 @@ def test_the_experiments_kept_beside_the_runs_are_the_other_folders_listed(tmp_p
 
 
 def test_a_page_is_named_by_its_folder_under_results() -> None:
-    assert pages.page_name(paths.RESULTS / "runs" / "20261122T221854Z-native-local") == "20261122T221854Z-native-local"
+    assert pages.page_name(paths.RESULTS / "runs" / "20261127T051714Z-native-local") == "20261127T051714Z-native-local"
     assert pages.page_name(paths.RESULTS / "before-after" / "before") == "before-after-before"
     assert pages.page_name(paths.RESULTS / "cold-start" / "runs" / "X") == "cold-start-runs-X"
     assert pages.page_name(Path("/elsewhere/runs/X")) == "X"

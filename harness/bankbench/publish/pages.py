@@ -107,7 +107,7 @@ def under_results(folder: Path) -> str:
 
 def page_name(folder: Path) -> str:
     """The name of a run folder's page, and the prefix of its charts: its path under results/ with
-    runs/ left out and / as - (20261122T221854Z-native-local, placement-split,
+    runs/ left out and / as - (20261127T051714Z-native-local, placement-split,
     carriers-parallelism-1)."""
     return under_results(folder).removeprefix("runs/").replace("/", "-")
 
