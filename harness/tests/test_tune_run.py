@@ -20,6 +20,7 @@ from test_tune import capacity_run
 from bankbench import paths
 from bankbench.analyse import runs
 from bankbench.load import profiles
+from bankbench.publish import pages
 
 pytestmark = pytest.mark.integration
 BUDGET_MIN = 6
@@ -71,3 +72,14 @@ def test_it_prints_the_table_tuned_runs_with(tuned, tmp_path: Path) -> None:
 def test_the_report_leaves_the_tune_run_out(tuned) -> None:
     root = tuned[0]
     assert runs.latest_per_profile(root) == [root / CAPACITY]
+
+
+def test_its_page_shows_the_settings_found_and_every_value_swept(tuned, tmp_path: Path) -> None:
+    _, run_dir, _ = tuned
+    (tmp_path / pages.PAGES_DIR).mkdir()
+    page = pages.write(runs.load_run(run_dir), tmp_path, runs.read_articles(), None, []).read_text()
+    page = " ".join(page.split())  # Markdown's tables pad their cells
+    assert page.startswith(f"# Run `{run_dir.name}` (make tune)")
+    assert f"| go | 20 it/s (capacity of {CAPACITY}) | 64 MB (from {CAPACITY}) |" in page
+    values = page[page.index("## Every value swept"):page.index("## Setup")]
+    assert "| go | pool | 95 |" in values and "| go | pool | 8 |" in values and "1 of 1" in values

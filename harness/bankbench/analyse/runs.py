@@ -64,6 +64,11 @@ class Run:
         return (self.path / CAPACITY_FILE).is_file()
 
     @property
+    def swept(self) -> bool:
+        """Whether the run is make tune's: its levels are the probes of its sweeps."""
+        return (self.path / TUNING_FILE).is_file()
+
+    @property
     def settings(self) -> dict:
         """The profile as the manifest recorded it ({} for older runs, which recorded its name alone)."""
         recorded = self.manifest.get("settings", {}).get("profile")

@@ -2,9 +2,10 @@
 reading, its setup written once, what `verify` proved, its money check, its figures side by side,
 its charts and every level (a run of make overload's also whether each service held up past its
 capacity, second by second); a capacity run's page has its verdict, the cost projection and every
-probe instead. A folder that lacks some of a run's files (an experiment's, kept with summaries
-only) gets the sections its files allow and says what it lacks; one whose summaries are an older
-harness's shows its levels as summary.csv recorded them.
+probe instead, a make tune run's the settings it found and every value it swept. A folder that
+lacks some of a run's files (an experiment's, kept with summaries only) gets the sections its
+files allow and says what it lacks; one whose summaries are an older harness's shows its levels
+as summary.csv recorded them.
 
 Pages only render: the figures come from `analyse`, the charts from `charts`, the tables from
 `tables`, the sentences from `narrative`.
@@ -32,7 +33,8 @@ from bankbench.analyse import (
     timelines,
 )
 from bankbench.analyse.formatting import markdown
-from bankbench.analyse.runs import Run
+from bankbench.analyse.rawdata import read_json
+from bankbench.analyse.runs import TUNING_FILE, Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.checks import verify
 from bankbench.load import generator, histograms, profiles
@@ -48,6 +50,16 @@ PNG_COLOURS = 256
 THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
+TUNING = """\
+`make tune` probed each service at its capacity rate under CPU placement {placement} (the newest
+`make capacity` run at the shipped settings, named below), with the smallest heap that held a
+capacity rate there, changing one knob at a time: the pool size first, then the knobs of its entry
+in `services.yaml` (a JVM's collector, Go's `GOGC`), each at the values kept before it. Each probe
+is a short open-model level on a service process started for its value (profile `{profile}`). A
+value is kept over the shipped one (the first of each knob) only if it held the target in every
+probe and every one of its p99s is under every one of the shipped value's: a value within the
+shipped one's spread ties, and ties go to the shipped value. The sweeps shared {budget:.0f} minutes.
+`TUNED=1` runs a profile with the settings found (`[tuned.<service>]` in profiles.toml)."""
 PROJECTION_LIMITS = """\
 A projection, not a measurement: arithmetic on what was measured here
 (`harness/bankbench/analyse/projection.py`), with the prices of `infra/instances.csv`, in two
@@ -125,11 +137,14 @@ def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | N
     if run.searched:  # the verdict's capacity run, or another (say under another CPU placement): its own
         body = capacity_page(run, verdict if verdict is not None and run is verdict.searched else Verdict.of([run]),
                              out_dir)
+    elif run.swept:
+        body = tuning_page(run)
     elif summaries.is_current(run.path):
         body = run_page(run, published, out_dir, verdict)
     else:
         body = recorded_page(run)
-    head = [f"# Run `{title or run.id}` ({'make capacity' if run.searched else f'profile {run.profile}'})",
+    made = "make capacity" if run.searched else "make tune" if run.swept else f"profile {run.profile}"
+    head = [f"# Run `{title or run.id}` ({made})",
             "[The report](../README.md): the verdict, and what each question's runs show.", *notes]
     path.write_text("\n\n".join([*head, *body]) + "\n")
     return path
@@ -204,6 +219,20 @@ def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
         *setup(run),
         "## Money check", money_text(run),
         "## Probes", markdown(tables.capacity_probes(capacity.document(run))),
+    ]
+
+
+def tuning_page(run: Run) -> list[str]:
+    """A make tune run's page: the settings it found, every value of every knob it swept, and
+    every probe."""
+    doc = read_json(run.path / TUNING_FILE)
+    return [
+        TUNING.format(profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60),
+        "## The settings found", markdown(tables.tuning_settings(doc)),
+        "## Every value swept", markdown(tables.tuning_values(doc)),
+        *setup(run),
+        "## Money check", money_text(run),
+        "## Probes", markdown(tables.capacity_probes(doc)),
     ]
 
 

@@ -31,6 +31,7 @@ from bankbench.analyse import (
 )
 from bankbench.analyse.findings import START_NAMES, Findings, p99_by_start
 from bankbench.analyse.formatting import markdown, with_interval
+from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.errors import UserError
@@ -192,11 +193,23 @@ def starts_section(selected: list[Run]) -> list[str]:
 
 
 def tuned_sections(selected: list[Run]) -> list[str]:
-    """Each service's capacity at the shipped and at the tuned settings side by side, naming the
-    tuned settings (bankbench.analyse.tuned.pairs), where capacity runs of both are shown."""
+    """The settings the newest make tune run among `selected` found, and each service's capacity
+    at the shipped and at the tuned settings side by side (bankbench.analyse.tuned.pairs), where
+    capacity runs of both are shown."""
+    swept = max((run for run in selected if run.swept), key=lambda run: run.id, default=None)
     found = tuned.pairs(selected)
-    if not found:
+    if not found and swept is None:
         return []
+    parts = ["## Capacity at the shipped and at the tuned settings"]
+    if swept is not None:
+        parts += [f"`make tune` ([run `{swept.id}`](runs/{pages.page_name(swept.path)}.md)) probed each service at its "
+                  "capacity rate, one knob at a time, and kept a value over the shipped one only where every probe "
+                  "of it beat every probe of the shipped value; these are the settings it found (`TUNED=1` runs "
+                  "with them: `[tuned.<service>]` in profiles.toml).",
+                  markdown(tables.tuning_settings(read_json(swept.path / runs.TUNING_FILE)))]
+    if not found:
+        return ["\n\n".join([*parts, "No capacity run at the tuned settings is shown yet: `make capacity TUNED=1` "
+                                      "searches it."])]
 
     def rate(figure: stats.Figure) -> str:
         return with_interval(figure.value, figure.low, figure.high)
@@ -208,13 +221,14 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         for pair in found])
     runs_text = "; ".join(sorted({f"`{shipped}` and `{at_tuned}`" for shipped, at_tuned in (p.runs for p in found)}))
     return ["\n\n".join([
-        "## Capacity at the shipped and at the tuned settings",
+        *parts,
         "Each service's capacity (`make capacity`) with the settings it ships with, and with the settings "
         "`make tune` found at its capacity rate, one knob at a time (`TUNED=1`: its `[tuned.<service>]` table "
         "in profiles.toml, named in the last column; the environment is what it adds to the service's). "
         f"Each is a search of its own, taken at different times (runs {runs_text}): read a difference "
         "smaller than the machine's drift between runs (10-30 % here) as within noise. The verdict above "
         "reads the shipped settings.", markdown(table)])]
+
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, searched: list[Run]) -> list[str]:
     """Capacity and cost: how the capacity was searched, its chart, the projection, and what the

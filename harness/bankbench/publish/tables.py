@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from bankbench.analyse import conclusions, formatting, repeats, sensitivity, stats, summaries
+from bankbench.analyse import conclusions, formatting, repeats, sensitivity, stats, summaries, tuned
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.findings import START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import count, number, significant, with_interval
@@ -337,8 +337,46 @@ def memory(found: list[Capacity]) -> pd.DataFrame:
                          for c in found])
 
 
+def tuning_settings(doc: dict) -> pd.DataFrame:
+    """Per service of a make tune run (its tuning.json): where it was tuned and the settings it
+    found, as its [tuned.<service>] table in profiles.toml gives them."""
+    rows = []
+    for service, record in doc["services"].items():
+        heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else "shipped"
+        unswept = [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]]
+        found = tuned.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
+        rows.append({"service": service, "tuned at": f"{record['rate']} it/s (capacity of {record['run']})",
+                     "heap": heap, "settings found": found + (f" ({', '.join(unswept)}: budget ran out, shipped)"
+                                                              if unswept else "")})
+    return pd.DataFrame(rows)
+
+
+def tuning_values(doc: dict) -> pd.DataFrame:
+    """Every value of every knob a make tune run swept, in order: the p99 of each probe that
+    counted (and what one missed), whether the value held the target in all of them, and the
+    value kept, with why, on its row."""
+    rows = []
+    for service, record in doc["services"].items():
+        for knob in record.get("knobs", []):
+            repeats = max((len(probes) for probes in knob["measured"].values()), default=0)
+            for value in knob["values"]:
+                probes = knob["measured"].get(value)
+                rows.append({
+                    "service": service, "knob": knob["knob"], "value": value,
+                    "p99 ms of each probe": ", ".join(_probe(o) for o in probes) if probes else "not measured",
+                    "held": f"{sum(not o['missed'] for o in probes)} of {repeats}" if probes else "-",
+                    "kept": knob["why"] if value == knob["chosen"] else ""})
+    return pd.DataFrame(rows)
+
+
+def _probe(outcome: dict) -> str:
+    p99 = "-" if outcome["p99_ms"] is None else f"{outcome['p99_ms']:g}"
+    return p99 + (f" (missed {', '.join(outcome['missed'])})" if outcome["missed"] else "")
+
+
 def capacity_probes(doc: dict) -> pd.DataFrame:
-    """Every probe of a capacity run, in order: service, level, rate, heap, figures, held."""
+    """Every probe of a capacity or a tune run (capacity.json, tuning.json), in order: service,
+    level, rate, heap, figures, held."""
     rows = [{"service": service, **probe} for service, record in doc["services"].items() for probe in record["probes"]]
     frame = pd.DataFrame(rows)
     return frame.fillna("-").astype(str) if not frame.empty else frame
