@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
+from test_profiles import shipped_profiles
 
-from bankbench import paths
 from bankbench.analyse import runs, tuned
 from bankbench.analyse.capacity_figures import LOADGEN, Target
 from bankbench.analyse.verdict import Verdict
@@ -115,7 +115,7 @@ def test_knobs_are_swept_in_order_each_at_the_values_chosen_before(tmp_path: Pat
     assert printed.startswith("[tuned.go]  # make tune, run 20261202T000000Z-native-tune, at 400 it/s of "
                               "20261201T000000Z-native-capacity\n")
     copy = tmp_path / "profiles.toml"
-    copy.write_text(paths.PROFILES.read_text() + "\n" + printed + "\n")
+    copy.write_text(shipped_profiles() + "\n" + printed + "\n")
     level = profiles.levels(profiles.load("capacity", {"services": ["go"]}, path=copy, tuned=True))[0]
     assert (level.pool, level.service_env()) == (8, {"GOGC": "400", "GOMEMLIMIT": "64MiB"})
 
@@ -203,20 +203,23 @@ def test_the_report_names_the_settings_make_tune_found_before_any_tuned_capacity
     """A make tune run's page and the report's section: the settings found, every value with the
     p99 of each probe, and no capacity at the tuned settings until a TUNED=1 run is shown."""
     capacity_run(tmp_path, "20261201T000000Z-native-capacity", "service-alone", {"go": (600, 64)})
-    swept = tmp_path / "20261202T000000Z-native-tune"
-    swept.mkdir()
-    (swept / "manifest.json").write_text(json.dumps({"run_id": swept.name, "profile": "tune", "env": "native"}))
-    (swept / runs.TUNING_FILE).write_text(json.dumps(TUNING))
+    java = {"services": {"java": {**TUNING["services"]["go"], "rate": 500, "knobs": [],
+                                  "tuned": {"pool": 16, "env": {}}}}}
+    for run_id, doc in (("20261202T000000Z-native-tune", TUNING), ("20261203T000000Z-native-tune", java)):
+        (tmp_path / run_id).mkdir()  # go tuned in one run, java in a later one
+        (tmp_path / run_id / "manifest.json").write_text(json.dumps({"run_id": run_id, "profile": "tune"}))
+        (tmp_path / run_id / runs.TUNING_FILE).write_text(json.dumps(doc))
     selected = [as_run(path) for path in runs.find_runs(tmp_path)]
-    assert [run.swept for run in selected] == [False, True]
+    assert [run.swept for run in selected] == [False, True, True]
     (section,) = report.tuned_sections(selected)
     flat = " ".join(section.split())  # Markdown's tables pad their cells
-    assert "(runs/20261202T000000Z-native-tune.md)" in flat
     assert "| go | 600 it/s (capacity of 20261201T000000Z-native-capacity) | 64 MB (from 20261201T" in flat
-    assert "pool 8; GOGC=100, GOMEMLIMIT=64MiB (GOGC: budget ran out, shipped) |" in flat
+    assert ("pool 8; GOGC=100, GOMEMLIMIT=64MiB (GOGC: budget ran out, shipped) | "
+            "[`20261202T000000Z-native-tune`](runs/20261202T000000Z-native-tune.md) |") in flat
+    assert "| pool 16 | [`20261203T000000Z-native-tune`](runs/20261203T000000Z-native-tune.md) |" in flat
     assert section.endswith("`make capacity TUNED=1` searches it.")
     values = tables.tuning_values(TUNING).set_index(["knob", "value"])
     assert values.loc[("pool", "4"), "p99 ms of each probe"] == "2, 667 (missed p99, errors)"
-    assert list(values["held"]) == ["3 of 3", "1 of 3", "3 of 3", "3 of 3", "-"]
+    assert list(values["held"]) == ["3 of 3", "1 of 2", "3 of 3", "3 of 3", "-"]
     assert values.loc[("pool", "8"), "kept"].startswith("8's p99") and values.loc[("pool", "95"), "kept"] == ""
     assert values.loc[("GOGC", "GOGC200"), "p99 ms of each probe"] == "not measured"

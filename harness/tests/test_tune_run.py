@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_profiles import shipped_profiles
 from test_tune import capacity_run
 
 from bankbench import paths
@@ -64,7 +65,7 @@ def test_it_prints_the_table_tuned_runs_with(tuned, tmp_path: Path) -> None:
     table = stdout[stdout.index("[tuned.go]"):]
     assert table.startswith(f"[tuned.go]  # make tune, run {run_dir.name}, at 20 it/s of {CAPACITY}\n")
     copy = tmp_path / "profiles.toml"
-    copy.write_text(paths.PROFILES.read_text() + "\n" + table)
+    copy.write_text(shipped_profiles() + "\n" + table)
     level = profiles.levels(profiles.load("capacity", {"services": ["go"]}, path=copy, tuned=True))[0]
     assert level.id.endswith("-tuned-r1") and level.service_env() == {"GOMEMLIMIT": "64MiB"}
 

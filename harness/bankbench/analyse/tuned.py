@@ -10,7 +10,14 @@ from pathlib import Path
 from bankbench import paths
 from bankbench.analyse.capacity_figures import Capacity, Target, figures, is_capacity_run
 from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
+from bankbench.analyse.runs import (
+    CAPACITY_FILE,
+    TUNING_FILE,
+    Run,
+    find_runs,
+    placement_of,
+    tuned_of,
+)
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,17 @@ def pairs(selected: list[Run]) -> list[Pair]:
         found += [Pair(c.service, placement, c, at_tuned[c.service], tuned_run.tuned[c.service],
                        (shipped.id, tuned_run.id)) for c in figures(shipped) if c.service in at_tuned]
     return found
+
+
+def found(selected: list[Run]) -> dict[str, tuple[Run, dict]]:
+    """Per service, the newest make tune run among `selected` that tuned it, and its record there
+    (tuning.json's `services.<name>`, with `tuned`), in the order the runs tuned them."""
+    newest: dict[str, tuple[Run, dict]] = {}
+    for run in sorted((run for run in selected if run.swept), key=lambda run: run.id):
+        for service, record in read_json(run.path / TUNING_FILE)["services"].items():
+            if "tuned" in record:
+                newest[service] = (run, record)
+    return newest
 
 
 def settings_text(settings: dict) -> str:

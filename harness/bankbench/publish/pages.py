@@ -228,7 +228,7 @@ def tuning_page(run: Run) -> list[str]:
     doc = read_json(run.path / TUNING_FILE)
     return [
         TUNING.format(profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60),
-        "## The settings found", markdown(tables.tuning_settings(doc)),
+        "## The settings found", markdown(tables.tuning_settings(doc["services"])),
         "## Every value swept", markdown(tables.tuning_values(doc)),
         *setup(run),
         "## Money check", money_text(run),

@@ -31,7 +31,6 @@ from bankbench.analyse import (
 )
 from bankbench.analyse.findings import START_NAMES, Findings, p99_by_start
 from bankbench.analyse.formatting import markdown, with_interval
-from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.errors import UserError
@@ -193,20 +192,21 @@ def starts_section(selected: list[Run]) -> list[str]:
 
 
 def tuned_sections(selected: list[Run]) -> list[str]:
-    """The settings the newest make tune run among `selected` found, and each service's capacity
-    at the shipped and at the tuned settings side by side (bankbench.analyse.tuned.pairs), where
-    capacity runs of both are shown."""
-    swept = max((run for run in selected if run.swept), key=lambda run: run.id, default=None)
+    """The settings make tune found for each service (its newest run among `selected` that tuned
+    it), and each service's capacity at the shipped and at the tuned settings side by side
+    (bankbench.analyse.tuned.pairs), where capacity runs of both are shown."""
+    swept = tuned.found(selected)
     found = tuned.pairs(selected)
-    if not found and swept is None:
+    if not found and not swept:
         return []
     parts = ["## Capacity at the shipped and at the tuned settings"]
-    if swept is not None:
-        parts += [f"`make tune` ([run `{swept.id}`](runs/{pages.page_name(swept.path)}.md)) probed each service at its "
-                  "capacity rate, one knob at a time, and kept a value over the shipped one only where every probe "
-                  "of it beat every probe of the shipped value; these are the settings it found (`TUNED=1` runs "
-                  "with them: `[tuned.<service>]` in profiles.toml).",
-                  markdown(tables.tuning_settings(read_json(swept.path / runs.TUNING_FILE)))]
+    if swept:
+        made_by = {service: page_link(run) for service, (run, _) in swept.items()}
+        parts += ["`make tune` probed each service at its capacity rate, one knob at a time, and kept a value over "
+                  "the shipped one only where every probe of it beat every probe of the shipped value; these are "
+                  "the settings it found (`TUNED=1` runs with them: `[tuned.<service>]` in profiles.toml).",
+                  markdown(tables.tuning_settings({service: record for service, (_, record) in swept.items()},
+                                                  made_by))]
     if not found:
         return ["\n\n".join([*parts, "No capacity run at the tuned settings is shown yet: `make capacity TUNED=1` "
                                       "searches it."])]

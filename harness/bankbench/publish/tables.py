@@ -337,17 +337,19 @@ def memory(found: list[Capacity]) -> pd.DataFrame:
                          for c in found])
 
 
-def tuning_settings(doc: dict) -> pd.DataFrame:
-    """Per service of a make tune run (its tuning.json): where it was tuned and the settings it
-    found, as its [tuned.<service>] table in profiles.toml gives them."""
+def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = None) -> pd.DataFrame:
+    """Per service of make tune's `records` (tuning.json's `services`): where it was tuned and the
+    settings it found, as its [tuned.<service>] table in profiles.toml gives them; with `made_by`,
+    the run that found them (service -> its text)."""
     rows = []
-    for service, record in doc["services"].items():
+    for service, record in records.items():
         heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else "shipped"
         unswept = [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]]
         found = tuned.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
         rows.append({"service": service, "tuned at": f"{record['rate']} it/s (capacity of {record['run']})",
                      "heap": heap, "settings found": found + (f" ({', '.join(unswept)}: budget ran out, shipped)"
-                                                              if unswept else "")})
+                                                              if unswept else ""),
+                     **({"make tune run": made_by[service]} if made_by else {})})
     return pd.DataFrame(rows)
 
 
@@ -364,9 +366,18 @@ def tuning_values(doc: dict) -> pd.DataFrame:
                 rows.append({
                     "service": service, "knob": knob["knob"], "value": value,
                     "p99 ms of each probe": ", ".join(_probe(o) for o in probes) if probes else "not measured",
-                    "held": f"{sum(not o['missed'] for o in probes)} of {repeats}" if probes else "-",
+                    "held": _held_of(probes, repeats),
                     "kept": knob["why"] if value == knob["chosen"] else ""})
     return pd.DataFrame(rows)
+
+
+def _held_of(probes: list[dict] | None, repeats: int) -> str:
+    """How many of a value's probes held: a miss ends its probes, and so does the budget."""
+    if not probes:
+        return "-"
+    held = sum(not o["missed"] for o in probes)
+    cut = len(probes) < repeats and held == len(probes)
+    return f"{held} of {len(probes)}" + (" (the budget ran out)" if cut else "")
 
 
 def _probe(outcome: dict) -> str:
