@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from bankbench import paths
+from bankbench.analyse import overload
 
 MB, KB = 1_000_000, 1_000
 RESULTS_MAX = 30 * MB  # all of results/
@@ -51,7 +52,7 @@ def past_capacity(level_dir: Path) -> bool:
     """Whether a level drove its service past its capacity: an overload level (phases) or one
     whose service shed load (503s in the measured window). A level that never started has neither file."""
     level, summary = level_dir / "level.json", level_dir / "summary.json"
-    return ((level.is_file() and bool(json.loads(level.read_text()).get("phases")))
+    return ((level.is_file() and overload.is_phased(json.loads(level.read_text())))
             or (summary.is_file() and "503" in json.loads(summary.read_text())["overall"]["errors_by_status"]))
 
 

@@ -202,9 +202,9 @@ def tuned_sections(selected: list[Run]) -> list[str]:
     parts = ["## Capacity at the shipped and at the tuned settings"]
     if swept:
         made_by = {service: page_link(run) for service, (run, _) in swept.items()}
-        parts += ["`make tune` probed each service at its capacity rate, one knob at a time, and kept a value over "
-                  "the shipped one only where every probe of it beat every probe of the shipped value; these are "
-                  "the settings it found (`TUNED=1` runs with them: `[tuned.<service>]` in profiles.toml).",
+        parts += ["The settings `make tune` found for each service at its capacity rate, one knob at a time (how "
+                  "it chose, and every value it swept: its run's page); `TUNED=1` runs with them "
+                  "(`[tuned.<service>]` in profiles.toml).",
                   markdown(tables.tuning_settings({service: record for service, (_, record) in swept.items()},
                                                   made_by))]
     if not found:

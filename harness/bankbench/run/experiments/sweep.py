@@ -4,17 +4,16 @@ probed `repeats` times at the service's capacity rate, and the best is kept.
 A value meets the target when every one of its probes held it (bankbench.analyse.capacity_figures
 .Target). A probe at which the load generator did not hold up says nothing of the value, whatever
 else it missed: the value is probed at a rate that held before, and a generator short of CPU (under
-service-alone it shares a core with PostgreSQL, whose CPU once rose from 30 % to 70-88 % of it for
-a whole probe) makes late requests and errors of its own. So it runs again, at most `repeats` more times in all; a
-probe that missed otherwise ends the value's probes. Of the values that met the target, one
-wins over the shipped value (the first) only if every one of its probes had a lower p99 than every
-probe of the shipped value, and of those the one with the lowest median p99 wins: a value within
-the shipped one's spread ties, and ties go to the shipped value. With 3 probes each, a value no
-better than the shipped one wins by chance one time in 20 (3 of 6 draws of one distribution being
+service-alone it shares a core with PostgreSQL, whose CPU once rose from 30 % to 70-88 % of it for a
+whole probe) makes late requests and errors of its own. So it runs again, at most `repeats` more
+times in all; a probe that missed otherwise ends the value's probes. Of the values that met the
+target, one wins over the shipped value (the first) only if every one of its probes had a lower p99
+than every probe of the shipped value, and of those the one with the lowest median p99 wins: a value
+within the shipped one's spread ties, and ties go to the shipped value. With 3 probes each, a value
+no better than the shipped one wins by chance one time in 20 (3 of 6 draws of one distribution being
 its 3 smallest). Where the shipped value missed the target, the one with the lowest median p99 of
 those that met it wins; where none did, or the budget ran out before every value was measured, the
-shipped value stays.
-"""
+shipped value stays."""
 
 from __future__ import annotations
 
