@@ -127,7 +127,7 @@ overload: ## past capacity: each warm service at 0.5x, 2x, 0.5x its capacity (RA
 	$(MAKE) bench PROFILE=overload
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
 	$(MAKE) bench PROFILE=placement
-capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there under the first (CAPACITY_MIN=90 each)
+capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=90 each)
 	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
 		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
 		$(if $(filter 1,$(TUNED)),--tuned)

@@ -1,7 +1,7 @@
 """`bankbench capacity` (make capacity): per service, the highest rate that holds a p99 target with
 errors under 0.1 %, confirmed by repeats (bankbench.run.experiments.capacity_search), under each
-CPU placement asked, a run each (a series), and under the first of them the smallest heap that
-holds it there; then each run's summaries and its figures."""
+CPU placement asked, a run each (a series), and under the first of them (at the shipped settings)
+the smallest heap that holds it there; then each run's summaries and its figures."""
 
 from __future__ import annotations
 
@@ -55,9 +55,10 @@ def main(args: argparse.Namespace) -> int:
     for i, mode in enumerate(modes):
         opts = Options(profile=profile, placement=placement.plan(mode), pg_max_connections=config.max_connections(),
                        durable=True, dashboard=False, series=series)
-        # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
+        # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once,
+        # and not at the tuned settings, which name their heap (make tune starts from this sweep's).
         run_dir = capacity_search.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
-                                      heaps if i == 0 else ())
+                                      heaps if i == 0 and not args.tuned else ())
         summaries.summarize_run(run_dir)
         print(f"results in {run_dir} ({mode})\n{figures.text(load_run(run_dir))}")
     return 0
