@@ -171,9 +171,9 @@ newcomer: ## the README's walk (doctor, bench PROFILE=smoke) in a fresh minimal 
 offline-images: ## base images without Docker Hub: debootstrap, Debian's OpenJDK, Go from the module proxy (root)
 	bash infra/docker/offline/build.sh
 # On the local base images of `make offline-images` when this machine has them (.run/images.env).
-images: ## build the images of docker-compose.yml (PostgreSQL, the services, JMeter)
+images: ## build the images of docker-compose.yml (PostgreSQL, the services, JMeter, Gatling)
 	bash infra/docker/offline/build.sh --if-built
-	docker compose $$(test -f .run/images.env && echo --env-file .run/images.env) --profile jmeter build
+	docker compose $$(test -f .run/images.env && echo --env-file .run/images.env) --profile jmeter --profile gatling build
 
 jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 	$(MVNW) -f jmeter/pom.xml jmeter:configure jmeter:gui -DguiTestFile=src/test/jmeter/bank.jmx

@@ -16,6 +16,7 @@ locals {
     admin             = "postgres"
     jmeter-worker     = "jmeter"
     jmeter-controller = "jmeter"
+    gatling           = "jmeter"
   }, { for service in keys(local.bank_services) : service => "service" })
   log_configuration = {
     for family, role in local.task_roles : family => {
@@ -33,9 +34,10 @@ locals {
 }
 
 # Every task definition, by family: PostgreSQL and the admin task (database.tf), the services
-# under test (services.tf), the JMeter worker and controller (jmeter.tf).
+# under test (services.tf), the JMeter worker (jmeter.tf), the load of a level by JMeter's
+# controller or by Gatling (loadgen.tf).
 resource "aws_ecs_task_definition" "this" {
-  for_each = merge(local.database_tasks, local.bank_tasks, local.jmeter_tasks)
+  for_each = merge(local.database_tasks, local.bank_tasks, local.jmeter_tasks, local.load_tasks)
 
   family                   = "${var.name}-${each.key}"
   network_mode             = "awsvpc"

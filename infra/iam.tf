@@ -1,5 +1,6 @@
 # Least privilege: the hosts run the ECS agent; the execution role pulls images, ships logs and
-# reads the database password; only the JMeter controller has a task role, to write its results.
+# reads the database password; only the task that runs a level's load (JMeter's controller or
+# Gatling, loadgen.tf) has a task role, to write its results.
 # The service under test, PostgreSQL and the workers call no AWS API at all.
 
 data "aws_partition" "current" {}
@@ -59,14 +60,14 @@ resource "aws_iam_role_policy" "read_db_password" {
   })
 }
 
-resource "aws_iam_role" "jmeter_controller" {
-  name               = "${var.name}-jmeter-controller"
+resource "aws_iam_role" "load_results" {
+  name               = "${var.name}-load-results"
   assume_role_policy = local.trust["ecs-tasks"]
 }
 
 resource "aws_iam_role_policy" "write_results" {
   name = "write-results"
-  role = aws_iam_role.jmeter_controller.id
+  role = aws_iam_role.load_results.id
   policy = jsonencode({
     Version   = "2012-10-17"
     Statement = [{ Effect = "Allow", Action = "s3:PutObject", Resource = "${aws_s3_bucket.results.arn}/runs/*" }]

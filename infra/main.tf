@@ -25,9 +25,10 @@ data "aws_ssm_parameter" "ecs_ami" {
 }
 
 locals {
-  # The three host roles: instance type and how many hosts of it. JMeter runs one controller
-  # host plus one host per worker, so the controller's result collection never competes with
-  # load generation.
+  # The three host roles: instance type and how many hosts of it. The load generator's role
+  # (jmeter) has one host per JMeter worker plus one for the task that runs a level's load
+  # (loadgen.tf): JMeter's controller, so that its result collection never competes with load
+  # generation, or Gatling, which needs no workers.
   hosts = {
     postgres = { instance_type = var.postgres_instance_type, count = 1 }
     service  = { instance_type = var.service_instance_type, count = 1 }

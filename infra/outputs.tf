@@ -40,7 +40,7 @@ output "security_group_ids" {
 }
 
 output "task_definitions" {
-  description = "Task definition ARN of each task family: postgres, admin, each service of services.yaml, jmeter-worker, jmeter-controller."
+  description = "Task definition ARN of each task family: postgres, admin, each service of services.yaml, jmeter-worker, and the load of a level: jmeter-controller, gatling."
   value       = { for family, task in aws_ecs_task_definition.this : family => task.arn }
 }
 

@@ -1,7 +1,7 @@
 # Who may talk to whom. Tasks run in awsvpc mode: each has its own network interface and
 # security group, so the rules are between roles, not hosts. PostgreSQL accepts only the
-# service (and the one-off admin task); the service accepts only JMeter. The hosts accept no
-# inbound traffic at all, and nothing accepts traffic from the internet.
+# service (and the one-off admin task); the service accepts only the load generators. The hosts
+# accept no inbound traffic at all, and nothing accepts traffic from the internet.
 
 locals {
   ports = {
@@ -27,8 +27,8 @@ locals {
   security_groups = {
     host     = "ECS hosts: outbound HTTPS only (ECS, ECR, CloudWatch, SSM), no inbound"
     postgres = "PostgreSQL task: reachable from the service and the admin task only"
-    service  = "Service under test: reachable from JMeter only"
-    jmeter   = "JMeter controller and workers: RMI among themselves, load to the service"
+    service  = "Service under test: reachable from the load generators only"
+    jmeter   = "Load generators (JMeter controller and workers, Gatling): RMI among JMeter's, load to the service"
     admin    = "One-off admin task (schema reset, money check): PostgreSQL only"
   }
 }
@@ -76,7 +76,7 @@ resource "aws_vpc_security_group_egress_rule" "host_https" {
   to_port           = 443
 }
 
-# The controller's uploader sidecar writes results to S3 through the gateway endpoint.
+# The uploader sidecar of a level's load task writes results to S3 through the gateway endpoint.
 resource "aws_vpc_security_group_egress_rule" "jmeter_s3" {
   description       = "results to S3"
   security_group_id = aws_security_group.this["jmeter"].id

@@ -12,6 +12,7 @@ locals {
     { for image, dockerfiles in local.service_dockerfiles : image => one(distinct(dockerfiles)) },
     {
       jmeter   = "jmeter/Dockerfile"
+      gatling  = "gatling/Dockerfile"
       postgres = "infra/docker/postgres/Dockerfile"
     },
   )

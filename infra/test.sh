@@ -60,10 +60,10 @@ emulator() {
 }
 
 scripts_lint() {
-  local files=(test.sh scripts/venv.sh docker/jmeter/entrypoint.sh templates/user_data.sh.tftpl)
-  for f in "${files[@]}"; do bash -n "$f" || return 1; done
+  local scripts=(test.sh scripts/venv.sh docker/load.sh docker/jmeter/entrypoint.sh docker/gatling/entrypoint.sh)
+  for f in "${scripts[@]}" templates/user_data.sh.tftpl; do bash -n "$f" || return 1; done
   if command -v shellcheck >/dev/null; then
-    shellcheck test.sh scripts/venv.sh docker/jmeter/entrypoint.sh
+    shellcheck -x "${scripts[@]}"
   fi
 }
 
@@ -75,7 +75,7 @@ check venv make -s -C .. venv
 check checkov-venv scripts/venv.sh .venv-checkov requirements-checkov.txt
 check scripts scripts_lint
 check tool-tests python_tests
-check checkov .venv-checkov/bin/checkov --config-file .checkov.yaml --skip-download -d . -d ../jmeter
+check checkov .venv-checkov/bin/checkov --config-file .checkov.yaml --skip-download -d . -d ../jmeter -d ../gatling
 if check init terraform init -backend=false -input=false -lockfile=readonly; then
   check validate terraform validate -no-color
   check terraform-test terraform test -no-color

@@ -34,7 +34,7 @@ variable "service_instance_type" {
 }
 
 variable "jmeter_instance_type" {
-  description = "Instance type of each JMeter host (controller and workers)."
+  description = "Instance type of each load generator host: JMeter's controller and workers; Gatling runs on the controller's."
   type        = string
   default     = "m5.xlarge"
 
@@ -118,7 +118,7 @@ variable "ecs_ami_parameter" {
 }
 
 variable "uploader_image" {
-  description = "AWS CLI image of the sidecar that copies the JMeter results of a level to S3."
+  description = "AWS CLI image of the sidecar that copies the load generator's results of a level to S3."
   type        = string
   default     = "public.ecr.aws/aws-cli/aws-cli:2.27.49"
 }

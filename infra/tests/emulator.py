@@ -96,7 +96,7 @@ def check_created(stack: dict) -> None:
     block = aws["s3"].get_public_access_block(Bucket=stack["results_bucket"])["PublicAccessBlockConfiguration"]
     check("results bucket private", all(block.values()))
     repositories = {r["repositoryName"] for r in aws["ecr"].describe_repositories()["repositories"]}
-    images = {s["image"] for s in SERVICES.values()} | {"postgres", "jmeter"}
+    images = {s["image"] for s in SERVICES.values()} | {"postgres", "jmeter", "gatling"}
     check("an ECR repository per image", repositories == {f"bankbench/{image}" for image in images})
     check("service images built from their Dockerfiles",
           all(stack["ecr_repositories"][s["image"]]["dockerfile"] == s["dockerfile"] for s in SERVICES.values()))
@@ -108,8 +108,16 @@ def check_created(stack: dict) -> None:
 
 def check_tasks(client, stack: dict) -> None:
     families = set(client.list_task_definition_families(status="ACTIVE")["families"])
-    expected = {"postgres", "admin", *SERVICES, "jmeter-worker", "jmeter-controller"}
+    expected = {"postgres", "admin", *SERVICES, "jmeter-worker", "jmeter-controller", "gatling"}
     check("a task family per service and per other task", {f"bankbench-{f}" for f in expected} <= families)
+    # Real repository URLs here (the mocked `terraform test` has one for all): each load
+    # generator's tasks run its own image.
+    images = {family: client.describe_task_definition(taskDefinition=f"bankbench-{family}")["taskDefinition"][
+        "containerDefinitions"][0]["image"] for family in ("jmeter-worker", "jmeter-controller", "gatling")}
+    check("each load generator's tasks run its image", images == {
+        "jmeter-worker": f"{stack['ecr_repositories']['jmeter']['url']}:latest",
+        "jmeter-controller": f"{stack['ecr_repositories']['jmeter']['url']}:latest",
+        "gatling": f"{stack['ecr_repositories']['gatling']['url']}:latest"})
     postgres = client.describe_task_definition(taskDefinition="bankbench-postgres")["taskDefinition"]
     check("PostgreSQL data on the host's NVMe", postgres["volumes"][0]["host"]["sourcePath"] == "/mnt/nvme/pgdata")
     services = client.describe_services(cluster=stack["cluster_name"], services=list(stack["ecs_services"]))["services"]

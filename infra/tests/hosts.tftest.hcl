@@ -94,10 +94,12 @@ run "tasks_reserve_their_whole_host" {
     error_message = "PostgreSQL must reserve its c5d.2xlarge, less room for the admin task"
   }
   assert {
-    condition = alltrue([
-      for container in jsondecode(aws_ecs_task_definition.this["jmeter-controller"].container_definitions) :
-      container.cpu > 0 && container.memory > 0
-    ])
+    condition = alltrue(flatten([
+      for family in ["jmeter-controller", "gatling"] : [
+        for container in jsondecode(aws_ecs_task_definition.this[family].container_definitions) :
+        container.cpu > 0 && container.memory > 0
+      ]
+    ]))
     error_message = "every container must have its CPU and memory set"
   }
 }
@@ -131,8 +133,8 @@ run "virtual_threads_only_for_java_virtual" {
 # tests run), so a new service needs no change here.
 run "a_task_and_an_image_per_service_of_the_registry" {
   assert {
-    condition     = toset(keys(aws_ecs_task_definition.this)) == setunion(["postgres", "admin", "jmeter-worker", "jmeter-controller"], keys(yamldecode(file("../services.yaml"))))
-    error_message = "one task family per service of services.yaml, besides PostgreSQL, admin and JMeter"
+    condition     = toset(keys(aws_ecs_task_definition.this)) == setunion(["postgres", "admin", "jmeter-worker", "jmeter-controller", "gatling"], keys(yamldecode(file("../services.yaml"))))
+    error_message = "one task family per service of services.yaml, besides PostgreSQL, admin, JMeter and Gatling"
   }
   assert {
     condition = alltrue([
@@ -144,10 +146,10 @@ run "a_task_and_an_image_per_service_of_the_registry" {
   }
   assert {
     condition = (
-      toset(keys(output.ecr_repositories)) == setunion(["jmeter", "postgres"], [for bank in yamldecode(file("../services.yaml")) : bank.image])
+      toset(keys(output.ecr_repositories)) == setunion(["jmeter", "gatling", "postgres"], [for bank in yamldecode(file("../services.yaml")) : bank.image])
       && alltrue([for bank in yamldecode(file("../services.yaml")) : output.ecr_repositories[bank.image].dockerfile == bank.dockerfile])
     )
-    error_message = "ECR must hold the image of each service of services.yaml, with its Dockerfile, and PostgreSQL's and JMeter's"
+    error_message = "ECR must hold the image of each service of services.yaml, with its Dockerfile, and PostgreSQL's, JMeter's and Gatling's"
   }
 }
 
@@ -160,5 +162,35 @@ run "services_keep_their_own_pool_defaults" {
       ]
     ]))
     error_message = "pool size and acquire timeout are the services' own defaults; the driver sets the pool size per level"
+  }
+}
+
+# The load of a level runs in the task of the profile's generator (profiles.toml `generator`).
+# The mock gives every repository one URL: tests/emulator.py tells the images apart.
+run "each_load_generator_runs_its_own_image" {
+  assert {
+    condition = (
+      jsondecode(aws_ecs_task_definition.this["gatling"].container_definitions)[0].image == "${aws_ecr_repository.image["gatling"].repository_url}:latest"
+      && jsondecode(aws_ecs_task_definition.this["jmeter-controller"].container_definitions)[0].image == "${aws_ecr_repository.image["jmeter"].repository_url}:latest"
+      && output.ecr_repositories["gatling"].dockerfile == "gatling/Dockerfile"
+    )
+    error_message = "Gatling's task must run the image of gatling/Dockerfile, JMeter's controller JMeter's"
+  }
+  assert {
+    condition = alltrue([
+      for family, generator in { gatling = "gatling", jmeter-controller = "jmeter" } :
+      jsondecode(aws_ecs_task_definition.this[family].container_definitions)[0].name == generator
+      && jsondecode(aws_ecs_task_definition.this[family].container_definitions)[1].name == "upload"
+      && jsondecode(aws_ecs_task_definition.this[family].container_definitions)[1].dependsOn == [{ containerName = generator, condition = "COMPLETE" }]
+      && jsondecode(aws_ecs_task_definition.this[family].container_definitions)[0].logConfiguration.options["awslogs-group"] == aws_cloudwatch_log_group.role["jmeter"].name
+    ])
+    error_message = "each load task must upload its generator's results once it has ended, and log to the load generator's group"
+  }
+  assert {
+    condition = (
+      jsondecode(aws_ecs_task_definition.this["gatling"].container_definitions)[0].command == ["run"]
+      && jsondecode(aws_ecs_task_definition.this["jmeter-controller"].container_definitions)[0].command == ["controller"]
+    )
+    error_message = "Gatling's entrypoint must run the load itself, JMeter's drive the workers"
   }
 }

@@ -15,10 +15,10 @@ from moto import mock_aws
 
 from bankbench import config, paths, registry, runid
 from bankbench.errors import UserError
-from bankbench.load import profiles
+from bankbench.load import gatling, profiles
 from bankbench.run import runner
 from bankbench.run.environments.aws import database, ecs, tf, workload
-from bankbench.run.environments.aws.environment import Aws, ControllerLoad, Task
+from bankbench.run.environments.aws.environment import LOADS, Aws, ControllerLoad, GatlingLoad, Task
 from bankbench.run.runner import Options
 from bankbench.system import hot
 from bankbench.tools import placement
@@ -36,8 +36,8 @@ TASK = "arn:aws:ecs:us-east-1:123456789012:task/bankbench/0123456789abcdef"
 RUN_ID = "20261122T013000Z-aws-smoke"  # the runner names the run (bankbench.runid)
 
 
-def options(**overrides) -> Options:
-    return Options(profiles.load("smoke", overrides), placement.plan(placement.SHARED),
+def options(profile: str = "smoke", **overrides) -> Options:
+    return Options(profiles.load(profile, overrides), placement.plan(placement.SHARED),
                    pg_max_connections=config.max_connections(), durable=True)
 
 
@@ -76,16 +76,84 @@ def test_a_series_over_cpu_placements_is_refused(scaled):
 
 def test_the_controller_drives_each_workers_share_at_the_service(aws):
     level = profiles.levels(profiles.load("smoke", {"users": [1000]}))[0]
-    command = ControllerLoad(aws, level, paths.ROOT).controller_command(Task(aws.cluster, TASK, "10.42.1.20", 8080))
+    command = ControllerLoad(aws, level, paths.ROOT).command(Task(aws.cluster, TASK, "10.42.1.20", 8080))
     assert command[0] == "controller"
     assert {"users=500", "host=10.42.1.20", "port=8080"} <= set(command[1:])
 
 
-def test_the_controller_knows_its_workers_and_where_its_results_go(aws):
-    level = profiles.levels(profiles.load("smoke"))[0]
-    env = ControllerLoad(aws, level, paths.ROOT).controller_environment()
-    assert env["JMETER_WORKERS"] == "10.42.1.8,10.42.1.9"
-    assert env["RESULTS_PREFIX"] == f"runs/{aws.store.run_id}/levels/{level.id}/raw/"
+def test_every_load_generator_of_the_profiles_has_its_task():
+    assert set(LOADS) == set(profiles.GENERATORS)
+
+
+@pytest.fixture
+def level_run(aws, monkeypatch):
+    """Runs the load of `level` through the stack as ECS would, its task ending with `exit_codes`
+    and its uploader having put `uploaded` in S3; returns what was asked of ECS and the window."""
+
+    def run(level, uploaded: dict[str, str], exit_codes: dict[str, int], out):
+        asked = {}
+
+        def run_task(self, family, role, group, container, command=None, environment=None):
+            asked.update(family=family, role=role, group=group, container=container, command=command,
+                         environment=environment)
+            return TASK
+
+        monkeypatch.setattr(ecs.Cluster, "run", run_task)
+        monkeypatch.setattr(ecs.Cluster, "wait_stopped", lambda self, arns, timeout_s: [
+            {"containers": [{"name": name, "exitCode": code} for name, code in exit_codes.items()]}])
+        s3 = boto3.client("s3", region_name="us-east-1")
+        for name, text in {**uploaded, "started_ms": "1795310510477", "ended_ms": "1795310570477"}.items():
+            s3.put_object(Bucket="results", Key=aws.store.raw_prefix(level.id) + name, Body=text.encode())
+        load = aws.load(level, out)
+        window = load.run(Task(aws.cluster, TASK, "10.42.1.20", 8080), "[1/1]", 60)
+        return asked, window, load.finish(window)
+
+    return run
+
+
+def test_a_gatling_level_runs_its_whole_load_in_the_gatling_task(aws, level_run, tmp_path):
+    """One task of Gatling's image (infra/loadgen.tf), not JMeter's controller: the whole rate
+    (75 does not split over the 2 workers), the harness's JVM options, its files back as locally."""
+    (level,) = profiles.levels(profiles.load("open", {"users": [75], "services": ["go"], "repeat": 1}))
+    uploaded = {"gatling.csv": "timeStamp,elapsed\n1,2\n", "gatling.log": "summary"}
+    asked, window, extra = level_run(level, uploaded, {"gatling": 0, "upload": 0}, tmp_path)
+    assert isinstance(aws.load(level, tmp_path), GatlingLoad)
+    assert (asked["family"], asked["container"]) == ("gatling", "gatling")
+    assert (asked["role"], asked["group"]) == ("jmeter", "jmeter")  # the load generator's hosts
+    assert asked["command"] == ["run", *(f"{k}={v}" for k, v in level.load_properties().items()),
+                                "host=10.42.1.20", "port=8080"]
+    assert "rate=75" in asked["command"]
+    assert asked["environment"] == {"GATLING_JVM": gatling.JVM_OPTIONS,
+                                    "RESULTS_PREFIX": f"runs/{aws.store.run_id}/levels/{level.id}/raw/"}
+    assert window == (1795310510477, 1795310570477) and extra == {}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gatling.csv.gz", "gatling.log"]
+    assert (aws.windows[-1].loadgen, aws.windows[-1].loadgen_tasks) == ("gatling", 1)
+
+
+def test_a_jmeter_level_runs_in_the_controller_which_drives_the_workers(aws, level_run, tmp_path):
+    (level,) = profiles.levels(profiles.load("smoke", {"users": [4], "services": ["go"]}))
+    asked, _, extra = level_run(level, {"jmeter.csv": "timeStamp,elapsed\n1,2\n", "jmeter.log": "log"},
+                                {"jmeter": 0, "upload": 0}, tmp_path)
+    assert (asked["family"], asked["container"], asked["command"][0]) == ("jmeter-controller", "jmeter", "controller")
+    assert "users=2" in asked["command"]
+    assert asked["environment"] == {"JMETER_WORKERS": "10.42.1.8,10.42.1.9",
+                                    "RESULTS_PREFIX": f"runs/{aws.store.run_id}/levels/{level.id}/raw/"}
+    assert extra == {"jmeter_workers": 2}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["jmeter.csv.gz", "jmeter.log"]
+    assert (aws.windows[-1].loadgen, aws.windows[-1].loadgen_tasks) == ("jmeter-worker", 2)
+
+
+def test_a_load_task_that_failed_stops_the_run(aws, level_run, tmp_path):
+    (level,) = profiles.levels(profiles.load("open", {"users": [50], "services": ["go"], "repeat": 1}))
+    with pytest.raises(UserError, match="the gatling task ended with"):
+        level_run(level, {}, {"gatling": 1, "upload": 0}, tmp_path)
+
+
+def test_a_gatling_profile_opens_whatever_its_rate(scaled):
+    """Gatling takes a level's whole rate: no split over the JMeter workers to refuse."""
+    with mock_aws():
+        env = Aws(options("open", users=[75]), RUN_ID)
+    assert scaled == [True] and env.describe() == "aws us-east-1, Gatling on one load generator host"
 
 
 def test_the_service_task_gets_the_levels_pool_under_the_services_own_name(aws, monkeypatch):
@@ -118,12 +186,11 @@ def test_levels_and_manifest_say_where_the_load_ran(aws, monkeypatch):
     monkeypatch.setattr(ecs.Cluster, "environment", lambda self, family: {"FAMILY": family})
     monkeypatch.setenv(config.ACQUIRE_TIMEOUT_MS, "1234")
     monkeypatch.setenv(config.MAX_CONCURRENT_REQUESTS, "321")
-    assert aws.level_settings() == {"cpu_placement": "hosts", "metrics_period_s": workload.METRICS_PERIOD_S,
-                                    "jmeter_workers": 2}
+    assert aws.level_settings() == {"cpu_placement": "hosts", "metrics_period_s": workload.METRICS_PERIOD_S}
     settings = aws.settings()
     assert settings["cpu_placement"]["mode"] == "hosts"
     assert settings["acquire_timeout_ms"] == 1234 and settings["max_concurrent_requests"] == 321  # what start() passes
-    assert aws.machine()["jmeter_workers"] == 2
+    assert aws.machine()["jmeter_workers"] == 2 and settings["gatling_jvm"] == gatling.JVM_OPTIONS
     assert settings["service_environment"] == {name: {"FAMILY": name} for name in registry.names()}
     assert settings["results_s3"] == f"s3://results/runs/{aws.store.run_id}/" and "-aws-smoke" in aws.store.run_id
 

@@ -8,11 +8,12 @@ import argparse
 import re
 import shlex
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from bankbench import cli
+from bankbench import cli, paths
 from bankbench.commands.bench import options
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -86,7 +87,11 @@ def test_the_driver_plans_the_levels_of_the_other_knobs() -> None:
             for lv in planned} == {(7, 3, "contention", 4)}
 
 
-def test_the_driver_refuses_a_gatling_profile_by_name() -> None:
-    args = aws_bench(bench_arguments("aws-bench", PROFILE="efficiency"))
-    with pytest.raises(UserError, match=r"profile efficiency \(its load generator, Gatling, runs locally only\)"):
-        workload.refuse_unsupported(args)
+GATLING_PROFILES = sorted(name for name in tomllib.loads(paths.PROFILES.read_text())["profiles"]
+                          if profiles.load(name).generator == "gatling")
+
+
+@pytest.mark.parametrize("profile", GATLING_PROFILES)
+def test_the_driver_takes_a_gatling_profile(profile: str) -> None:
+    """Gatling runs on the load generator's host too (environment.GatlingLoad)."""
+    workload.refuse_unsupported(aws_bench(bench_arguments("aws-bench", PROFILE=profile)))

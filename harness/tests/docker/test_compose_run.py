@@ -1,5 +1,6 @@
 """The Docker path for real, where an engine answers (`make test` runs this folder then, and says
-so when none does): the images, their health checks, a compose smoke benchmark, JMeter in compose.
+so when none does): the images, their health checks, a compose smoke benchmark, JMeter and
+Gatling in compose.
 
 Needs the images of docker-compose.yml (`make images`, which `make test` runs first).
 """
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bankbench import config, paths, registry, runid
-from bankbench.load import profiles
+from bankbench.load import generators, profiles
 from bankbench.run.environments import composefile
 from bankbench.run.environments.compose import Compose
 from bankbench.run.environments.interface import Options
@@ -107,19 +108,24 @@ def test_postgres_is_not_ready_while_its_set_up_server_runs() -> None:
     assert out.stdout.split()[-1] == "not-ready", out.stdout + out.stderr
 
 
-def test_jmeter_runs_the_plan_inside_compose(tmp_path: Path) -> None:
-    """As docker-compose.yml documents it, results in a mounted folder."""
+@pytest.mark.parametrize("generator,properties", [
+    ("jmeter", ("users=2", "duration=3", "rampup=1", "warmup=0")),
+    ("gatling", ("rate=5", "arrivals_s=2", "drain_s=5")),
+])
+def test_each_load_generator_runs_inside_compose(tmp_path: Path, generator: str,
+                                                 properties: tuple[str, ...]) -> None:
+    """As docker-compose.yml documents it, results in a mounted folder: JMeter's plan, and the
+    Gatling image the aws environment runs, each with its samples and start line."""
     service = composefile.service_name("go")
     subprocess.run([*COMPOSE, "up", "--detach", "--wait", service], check=True, capture_output=True)
     try:
-        out = subprocess.run([*COMPOSE, "--profile", "jmeter", "run", "--rm", "-e", "RESULTS_DIR=/out",
-                              "-v", f"{tmp_path}:/out", "jmeter", "run", f"host={service}",
-                              "users=2", "duration=3", "rampup=1", "warmup=0"],
+        out = subprocess.run([*COMPOSE, "--profile", generator, "run", "--rm", "-e", "RESULTS_DIR=/out",
+                              "-v", f"{tmp_path}:/out", generator, "run", f"host={service}", *properties],
                              capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     finally:
         subprocess.run([*COMPOSE, "down", "--volumes"], capture_output=True)
     assert (tmp_path / "exit_code").read_text().strip() == "0"
     assert int((tmp_path / "started_ms").read_text()) > 0
-    lines = (tmp_path / "jmeter.csv").read_text().splitlines()
+    lines = (tmp_path / generators.MODULES[generator].SAMPLES).read_text().splitlines()
     assert len(lines) > 10 and ",200," in lines[1]

@@ -1,4 +1,5 @@
-"""The JMeter image's entrypoint, run with stand-ins for jmeter, curl and hostname."""
+"""The entrypoints of the load generators' images (JMeter's, Gatling's), run with stand-ins for
+jmeter, java, curl and hostname."""
 
 import os
 import subprocess
@@ -6,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-ENTRYPOINT = Path(__file__).parents[2] / "docker" / "jmeter" / "entrypoint.sh"
+from bankbench.load import gatling
+
+DOCKER = Path(__file__).parents[2] / "docker"
 FAKES = {
     # Records its arguments, one per line, and writes a results file when asked for one.
     "jmeter": 'printf "%s\\n" "$@" > "$CALLS/jmeter"\n'
@@ -17,11 +20,18 @@ FAKES = {
     # The health endpoint answers.
     "curl": 'echo "$*" >> "$CALLS/curl"',
     "hostname": 'echo "169.254.172.2 10.42.1.7 "',
+    # Gatling's JVM: records its arguments, writes the samples file it is given, prints the start
+    # line of the simulation (gatling/README.md).
+    "java": 'printf "%s\\n" "$@" > "$CALLS/java"\n'
+            'for arg; do case $arg in -Dsamples=*) echo "timeStamp" > "${arg#-Dsamples=}" ;; esac; done\n'
+            'echo "Starting standalone test @ 2026-11-26T06:32:18.968Z (1795674738968)"\n'
+            'exit "${JAVA_RC:-0}"',
 }
 
 
-@pytest.fixture
-def image(tmp_path):
+@pytest.fixture(params=["jmeter"])
+def image(request, tmp_path):
+    """The entrypoint of the image of the generator `request.param`, run with the stand-ins."""
     bin_dir, calls = tmp_path / "bin", tmp_path / "calls"
     bin_dir.mkdir()
     calls.mkdir()
@@ -32,7 +42,7 @@ def image(tmp_path):
            "RESULTS_DIR": str(tmp_path / "results"), "JMETER_WORKERS": "10.42.1.8,10.42.1.9"}
 
     def run(*args: str, **extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["bash", str(ENTRYPOINT), *args], env={**env, **extra},
+        return subprocess.run(["bash", str(DOCKER / request.param / "entrypoint.sh"), *args], env={**env, **extra},
                               capture_output=True, text=True, timeout=30)
 
     run.calls = calls
@@ -82,3 +92,28 @@ def test_run_drives_the_plan_in_this_container_with_local_properties(image):
     assert "http://bank-go:8080/health" in (image.calls / "curl").read_text()
     assert (image.results / "exit_code").read_text().strip() == "0"
     assert (image.results / "started_ms").read_text().strip() == "1795310510477"
+
+
+@pytest.mark.parametrize("image", ["gatling"], indirect=True)
+def test_gatling_runs_the_simulation_here_as_the_harness_does(image):
+    """The whole load in this container: the harness's simulation and JDK 25 options, each
+    property a -D, the files the aws environment fetches under the harness's names."""
+    done = image("run", "host=10.42.1.20", "port=8080", "rate=75", "phases=30:350,60:1400",
+                 GATLING_JVM="-Xms1g -Xmx1g")
+    assert done.returncode == 0, done.stderr
+    args = (image.calls / "java").read_text().split("\n")
+    assert args[:len(gatling.OPENS) + 2] == [*gatling.OPENS, "-Xms1g", "-Xmx1g"]
+    assert {"-Dhost=10.42.1.20", "-Dport=8080", "-Drate=75", "-Dphases=30:350,60:1400",
+            f"-Dsamples={image.results / gatling.SAMPLES}"} <= set(args)
+    assert args[args.index("-s") + 1] == gatling.SIMULATION and "io.gatling.app.Gatling" in args
+    assert "http://10.42.1.20:8080/health" in (image.calls / "curl").read_text()
+    assert sorted(p.name for p in image.results.iterdir()) == sorted(
+        [gatling.SAMPLES, gatling.LOG, "started_ms", "ended_ms", "exit_code"])
+    assert (image.results / "started_ms").read_text().strip() == "1795674738968"
+    assert "Starting standalone test" in (image.results / gatling.LOG).read_text()
+
+
+@pytest.mark.parametrize("image", ["gatling"], indirect=True)
+def test_gatling_reports_a_failed_run(image):
+    done = image("run", "host=10.42.1.20", JAVA_RC="1")
+    assert done.returncode == 1 and (image.results / "exit_code").read_text().strip() == "1"

@@ -1,22 +1,24 @@
 """The `aws` environment of the one runner (bankbench.run.runner), on the stack of infra/.
 
 PostgreSQL and the JMeter workers are the stack's ECS services; each level starts the service
-as a task with the level's pool, and a JMeter controller task that drives the workers and
-uploads its results to S3, copied from there into the level's folder. psql runs in the one-off
-admin task. Resources come from CloudWatch, which has them minutes later: they are written into
-each level's metrics.csv when the run closes.
+as a task with the level's pool, and a task of the profile's load generator that uploads its
+results to S3, copied from there into the level's folder: JMeter's controller, which drives the
+workers, or Gatling, which runs the whole load itself. psql runs in the one-off admin task.
+Resources come from CloudWatch, which has them minutes later: they are written into each level's
+metrics.csv when the run closes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import boto3
 
 from bankbench import config, registry
 from bankbench.errors import UserError
-from bankbench.load import profiles
+from bankbench.load import gatling, profiles
 from bankbench.load.profiles import Level
 from bankbench.run.environments import images
 from bankbench.run.environments.aws import cloudwatch, database, ecs, tf, workload
@@ -56,12 +58,15 @@ class Task:
 
 @dataclass
 class Window:
-    """A level's load, for its resources: where its metrics.csv goes, the service, the window."""
+    """A level's load, for its resources: where its metrics.csv goes, the service, the window,
+    and the load generator's tasks (their family and how many)."""
 
     out: Path
     service: str
     started_ms: int
     ended_ms: int
+    loadgen: str
+    loadgen_tasks: int
 
 
 class Aws:
@@ -76,10 +81,11 @@ class Aws:
         if opts.profile.start != "cold":  # the warm-up's JMeter and the AOT cache are local
             raise UserError(f"ENV=aws runs cold starts only, not start {opts.profile.start!r}")
         self.stack = stack = tf.require_outputs()
-        self.services = opts.profile.services
+        self.services, self.generator = opts.profile.services, opts.profile.generator
         planned = [level.as_dict() for level in profiles.levels(opts.profile)]
-        for level in planned:  # refuse a load that does not split before anything starts
-            workload.worker_properties(level, stack["jmeter_workers"])
+        if self.generator == "jmeter":  # refuse a load that does not split before anything starts
+            for level in planned:
+                workload.worker_properties(level, stack["jmeter_workers"])
         hours = sum(workload.time_bound_s(level) for level in planned) / 3600
         print(f"aws: {len(planned)} level(s), up to {hours:.1f} h "
               f"(about ${hours * stack['cost_per_hour_usd']:.2f} at most)", flush=True)
@@ -100,12 +106,12 @@ class Aws:
             raise
 
     def describe(self) -> str:
-        return f"aws {self.stack['region']}, {self.stack['jmeter_workers']} JMeter workers"
+        return f"aws {self.stack['region']}, {LOADS[self.generator].where.format(**self.stack)}"
 
     def calibrate(self, planned: list[Level], run_dir: Path) -> dict[int, dict]:
-        """Not calibrated: the workers are hosts of their own, sized by the stack. Each level's
+        """Not calibrated: the load generator has hosts of its own, sized by the stack. Each level's
         own verdict (CPU, offered arrival rate) still holds (bankbench.load.generator)."""
-        print("calibration: none on AWS (the JMeter workers are hosts of their own); each level is "
+        print("calibration: none on AWS (the load generator has hosts of its own); each level is "
               "still judged by its CPU and offered arrival rate", flush=True)
         return {}
 
@@ -132,8 +138,8 @@ class Aws:
         if len(self.workers) != self.stack["jmeter_workers"]:
             raise UserError(f"{len(self.workers)} of {self.stack['jmeter_workers']} JMeter workers are running")
 
-    def load(self, level: Level, out: Path) -> ControllerLoad:
-        return ControllerLoad(self, level, out)
+    def load(self, level: Level, out: Path) -> TaskLoad:
+        return LOADS[level.profile.generator](self, level, out)
 
     def psql(self, sql: str) -> str:
         return "\n".join(self.admin(database.query(sql), output=True))
@@ -181,15 +187,16 @@ class Aws:
                 "jvm_options": processes.jvm_options(),
                 "service_environment": {name: self.cluster.environment(name) for name in self.services},
                 "jmeter_worker_environment": self.cluster.environment("jmeter-worker"),
+                "gatling_jvm": gatling.JVM_OPTIONS,
                 "postgresql_task": self.stack["postgresql"],
                 "metrics_period_s": workload.METRICS_PERIOD_S,
-                "load_split": "each JMeter worker runs users/N threads (open model: rate/N)",
+                "load_split": "each JMeter worker runs users/N threads (open model: rate/N); Gatling, one "
+                              "task, the whole load",
                 "results_s3": f"s3://{self.store.bucket}/runs/{self.store.run_id}/",
                 "verify": "not run: the tasks run the pushed images (make verify proves the checkout's build)"}
 
     def level_settings(self) -> dict[str, object]:
-        return {"cpu_placement": "hosts", "metrics_period_s": workload.METRICS_PERIOD_S,
-                "jmeter_workers": len(self.workers)}
+        return {"cpu_placement": "hosts", "metrics_period_s": workload.METRICS_PERIOD_S}
 
     def close(self) -> None:
         """Stops every task, then writes each level's metrics.csv from CloudWatch."""
@@ -197,15 +204,21 @@ class Aws:
             self.cluster.stop_everything()
         finally:
             for window in self.windows:
-                series = cloudwatch.fetch_when_complete(self.cloudwatch, cloudwatch.queries(self.stack, window.service),
-                                                     window.started_ms, window.ended_ms)
-                cloudwatch.write(window.out / "metrics.csv", cloudwatch.rows(series, len(self.workers)))
+                queries = cloudwatch.queries(self.stack, window.service, window.loadgen)
+                series = cloudwatch.fetch_when_complete(self.cloudwatch, queries, window.started_ms, window.ended_ms)
+                cloudwatch.write(window.out / "metrics.csv", cloudwatch.rows(series, window.loadgen_tasks))
         print(f"aws: the stack still costs ${self.stack['cost_per_hour_usd']:.2f}/h: `make aws-down` when done.")
 
 
 @dataclass
-class ControllerLoad:
-    """A level's load: a JMeter controller task drives the stack's workers at the service."""
+class TaskLoad:
+    """A level's load: a task of the load generator's (a host of its role, the one no JMeter
+    worker holds; infra/loadgen.tf) drives the service; its uploader puts the results in S3."""
+
+    family: ClassVar[str]  # its task family
+    container: ClassVar[str]  # its generator's container, beside the uploader's
+    role: ClassVar[str]  # the command of the image's entrypoint
+    where: ClassVar[str]  # where the load runs, for the run's first line (the stack's outputs fill it in)
 
     env: Aws
     level: Level
@@ -217,28 +230,68 @@ class ControllerLoad:
     def run(self, svc: Task, tag: str, remaining_s: float) -> tuple[int, int]:
         env, level = self.env, self.level.as_dict()
         bound_s = workload.time_bound_s(level)
-        controller = env.cluster.run("jmeter-controller", "jmeter", "jmeter", "jmeter",
-                                     command=self.controller_command(svc),
-                                     environment=self.controller_environment())
+        task = env.cluster.run(self.family, "jmeter", "jmeter", self.container, command=self.command(svc),
+                               environment={**self.environment(),
+                                            "RESULTS_PREFIX": env.store.raw_prefix(self.level.id)})
         print(f"{tag} {self.level.id}: load running, up to {bound_s} s, "
               f"~{remaining_s / 60:.1f} min left in run", flush=True)
-        stopped = env.record(env.cluster.wait_stopped([controller], bound_s)[0])
-        if ecs.exit_codes(stopped) != {"jmeter": 0, "upload": 0}:
-            raise UserError(f"{self.level.id}: JMeter controller ended with {ecs.exit_codes(stopped)}; "
+        stopped = env.record(env.cluster.wait_stopped([task], bound_s)[0])
+        if ecs.exit_codes(stopped) != {self.container: 0, "upload": 0}:
+            raise UserError(f"{self.level.id}: the {self.family} task ended with {ecs.exit_codes(stopped)}; "
                             f"see the log group {env.stack['log_groups']['jmeter']}")
-        env.store.download(self.level.id, self.out)
+        env.store.download(self.level.id, self.out, self.level.profile.generator)
         started_ms, ended_ms = (int(env.store.raw_text(self.level.id, name)) for name in ("started_ms", "ended_ms"))
-        env.windows.append(Window(self.out, self.level.service, started_ms, ended_ms))
+        env.windows.append(Window(self.out, self.level.service, started_ms, ended_ms, *self.loadgen()))
         return started_ms, ended_ms
 
-    def controller_command(self, svc: Task) -> list[str]:
-        props = {**workload.worker_properties(self.level.as_dict(), len(self.env.workers)),
-                 "host": svc.host, "port": svc.port}
-        return ["controller", *(f"{name}={value}" for name, value in props.items())]
+    def command(self, svc: Task) -> list[str]:
+        """The entrypoint's role, then the generator's properties as NAME=VALUE."""
+        props = {**self.properties(), "host": svc.host, "port": svc.port}
+        return [self.role, *(f"{name}={value}" for name, value in props.items())]
 
-    def controller_environment(self) -> dict[str, str]:
-        return {"JMETER_WORKERS": ",".join(self.env.workers),
-                "RESULTS_PREFIX": self.env.store.raw_prefix(self.level.id)}
+    def properties(self) -> dict[str, object]:
+        return self.level.load_properties()
+
+    def environment(self) -> dict[str, str]:
+        """What the task gets besides RESULTS_PREFIX."""
+        return {}
+
+    def loadgen(self) -> tuple[str, int]:
+        """The task family whose CPU is the load generator's, and how many tasks of it ran."""
+        return self.family, 1
 
     def finish(self, window: tuple[int, int]) -> dict[str, object]:
         return {}  # no faults struck (CHAOS is refused), no CPUs of this machine
+
+
+class ControllerLoad(TaskLoad):
+    """JMeter's: the controller drives the stack's workers, each with its share of the load."""
+
+    family, container, role = "jmeter-controller", "jmeter", "controller"
+    where = "{jmeter_workers} JMeter workers"
+
+    def properties(self) -> dict[str, object]:
+        return workload.worker_properties(self.level.as_dict(), len(self.env.workers))
+
+    def environment(self) -> dict[str, str]:
+        return {"JMETER_WORKERS": ",".join(self.env.workers)}
+
+    def loadgen(self) -> tuple[str, int]:
+        return "jmeter-worker", len(self.env.workers)
+
+    def finish(self, window: tuple[int, int]) -> dict[str, object]:
+        return {"jmeter_workers": len(self.env.workers)}
+
+
+class GatlingLoad(TaskLoad):
+    """Gatling's: one task runs the whole load, with the JVM options of a local run."""
+
+    family, container, role = "gatling", "gatling", "run"
+    where = "Gatling on one load generator host"
+
+    def environment(self) -> dict[str, str]:
+        return {"GATLING_JVM": gatling.JVM_OPTIONS}
+
+
+# The load of a level by its profile's generator (profiles.GENERATORS).
+LOADS: dict[str, type[TaskLoad]] = {"jmeter": ControllerLoad, "gatling": GatlingLoad}

@@ -1,4 +1,5 @@
-"""`push`: build the images (the services' of services.yaml, PostgreSQL, JMeter) and push them to the stack's ECR."""
+"""`push`: build the images (the services' of services.yaml, PostgreSQL, JMeter, Gatling) and
+push them to the stack's ECR."""
 
 from __future__ import annotations
 

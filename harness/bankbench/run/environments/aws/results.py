@@ -1,6 +1,6 @@
-"""A level's raw results in S3, where the JMeter controller's uploader puts them
-(runs/<run>/levels/<level>/raw/: jmeter.csv, jmeter.log, started_ms, ended_ms, exit_code), and
-their copy into the level's folder of results/runs/ (results/LAYOUT.md)."""
+"""A level's raw results in S3, where the uploader of its load task puts them
+(runs/<run>/levels/<level>/raw/: the generator's samples and log or console, started_ms,
+ended_ms, exit_code), and their copy into the level's folder of results/runs/ (results/LAYOUT.md)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bankbench.load import generators, jmeter
+from bankbench.load import generators
 
 RAW = "raw/"
-DOWNLOADS = {jmeter.SAMPLES: generators.LEVEL_SAMPLES["jmeter"], jmeter.LOG: jmeter.LOG}  # the rest stays in S3
+
+
+def downloads(generator: str) -> dict[str, str]:
+    """The files of `generator`'s results that come into the level's folder, by their name in S3:
+    its samples (gzipped, as locally) and its log (the rest stays in S3)."""
+    module = generators.MODULES[generator]
+    return {module.SAMPLES: generators.LEVEL_SAMPLES[generator], module.LOG: module.LOG}
 
 
 @dataclass
@@ -23,16 +29,16 @@ class RunStore:
     run_id: str
 
     def raw_prefix(self, level_id: str) -> str:
-        """Where the controller of level `level_id` uploads (its RESULTS_PREFIX)."""
+        """Where the load task of level `level_id` uploads (its RESULTS_PREFIX)."""
         return f"runs/{self.run_id}/levels/{level_id}/{RAW}"
 
     def raw_text(self, level_id: str, name: str) -> str:
         key = self.raw_prefix(level_id) + name
         return self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read().decode()
 
-    def download(self, level_id: str, dest: Path) -> None:
-        """Copies the level's JMeter results into `dest`, the samples gzipped as locally."""
-        for name, local in DOWNLOADS.items():
+    def download(self, level_id: str, dest: Path, generator: str) -> None:
+        """Copies the results of the level's load `generator` into `dest`, the samples gzipped as locally."""
+        for name, local in downloads(generator).items():
             body = self.s3.get_object(Bucket=self.bucket, Key=self.raw_prefix(level_id) + name)["Body"]
             opener = gzip.open if local.endswith(".gz") else open
             with opener(dest / local, "wb") as out:

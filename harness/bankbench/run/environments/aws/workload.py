@@ -7,7 +7,6 @@ import argparse
 from typing import Any
 
 from bankbench.errors import UserError
-from bankbench.load import profiles
 from bankbench.tools.placement import SPLIT
 
 # Plan properties that are totals: each JMeter worker runs the whole plan, so gets its share.
@@ -27,9 +26,7 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
             bool(set((args.cpu_placement or SPLIT).split(",")) - {SPLIT}),
         "--start aot or warm (the AOT cache and the warm-up's JMeter are local)": args.start not in (None, "cold"),
         "--tuned (the task definitions pass no settings of a level's own)": args.tuned,
-        f"profile {args.profile} (its load generator, Gatling, runs locally only)":
-            profiles.load(args.profile).generator != "jmeter",
-        "--rate (the base rate of a profile with phases, which Gatling drives, locally only)": args.rate is not None,
+        "--rate (the base rate of a profile with phases: overload, which starts warm)": args.rate is not None,
     }
     if refused := [knob for knob, set_ in unsupported.items() if set_]:
         raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")
