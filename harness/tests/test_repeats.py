@@ -86,3 +86,12 @@ def test_no_smaller_level_is_the_peak_beside_one_the_generator_capped() -> None:
     assert "At 2,000 users (median [95 % interval] of every repeat unless said), go served at least 2244 req/s, " \
            "where the load generator was the limit; java served 811 [751-1217] req/s" in text
     assert "Throughput peaked for java at 1466 req/s at 500 users" in text
+
+
+def test_the_text_names_the_generator_that_ran() -> None:
+    """A run's load generator by name where it held up; summaries older than Gatling name none."""
+    runs = summary({("go", 100): [400.0, 410.0, 420.0]})
+    assert "held up at every level: JMeter was never short of CPU" in narrative.generator(runs)
+    runs["generator"] = "gatling"
+    text = narrative.generator(runs)
+    assert "Gatling was never short of CPU" in text and "JMeter" not in text

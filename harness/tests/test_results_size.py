@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -14,6 +15,8 @@ import pytest
 
 from bankbench import paths
 from bankbench.analyse import overload
+from bankbench.analyse.runs import placement_of, tuned_of
+from bankbench.publish.pages import page_name
 
 MB, KB = 1_000_000, 1_000
 RESULTS_MAX = 30 * MB  # all of results/
@@ -27,6 +30,12 @@ LEVEL_MAX = 60 * KB
 # 46 KB xz-compressed in the largest overload level, so no encoding of exact (1 ms) latencies per
 # label and second fits LEVEL_MAX; such a level is held to OVER_LEVEL_MAX instead.
 OVER_LEVEL_MAX = 100 * KB
+# A full round of the capacity issue's runs (issue 34: the open-model profiles Gatling drives, and
+# the crosscheck's JMeter half), regenerated once, adds at most this to every clone: the newest
+# published run of each of these profiles under each CPU placement and settings, with its report
+# page and charts, compressed as git stores them (zlib; histograms and charts barely shrink).
+ROUND_PROFILES = ("efficiency", "capacity", "tune", "crosscheck", "crosscheck-gatling", "overload")
+ROUND_MAX = 10 * MB
 FLAME_GRAPH_MAX = 250 * KB  # PROFILE_CPU=1's flamegraph.html: its profile is not kept, so it cannot be rebuilt
 # Built on demand, never committed; raw samples stay on the machine that took them.
 NEVER = ("results.html", "jmeter.csv", "jmeter.csv.gz", "jmeter.log", "gatling.csv", "gatling.csv.gz", "gatling.log",
@@ -80,6 +89,33 @@ def test_each_run_and_level_stays_under_budget() -> None:
     held = {level: size for level, size in levels.items() if level not in excused}
     assert (over(runs, RUN_MAX) + over(held, LEVEL_MAX) + over(excused, OVER_LEVEL_MAX)
             + over(graphs, FLAME_GRAPH_MAX)) == []
+
+
+def one_round() -> dict[Path, int]:
+    """Per run of a full round (ROUND_PROFILES), the bytes git stores for its files and its report
+    page and charts."""
+    newest: dict[tuple, Path] = {}
+    for manifest in sorted(path for path in FILES if path.name == "manifest.json" and path.parts[1] == "runs"):
+        doc = json.loads((paths.ROOT / manifest).read_text())  # run ids sort by time: the newest wins
+        if doc["profile"] in ROUND_PROFILES:
+            newest[doc["profile"], placement_of(doc), bool(tuned_of(doc))] = manifest.parent
+    stored = defaultdict(int)
+    for run in newest.values():
+        name = page_name(paths.ROOT / run)
+        for path in FILES:
+            if path.is_relative_to(run) or (path.parts[1] == "report" and path.name.startswith(name)):
+                stored[run] += len(zlib.compress((paths.ROOT / path).read_bytes()))
+    return stored
+
+
+def test_a_full_round_stays_under_budget() -> None:
+    stored = one_round()
+    assert {run.name.split("-native-")[1] for run in stored} == set(ROUND_PROFILES), sorted(stored)
+    total = sum(stored.values())
+    biggest = ", ".join(f"{run.name} {size / MB:.2f} MB"
+                        for run, size in sorted(stored.items(), key=lambda kv: -kv[1])[:3])
+    assert total <= ROUND_MAX, (f"a round of {len(stored)} runs stores {total / MB:.1f} MB > "
+                                f"{ROUND_MAX / MB:.0f} MB (the largest: {biggest})")
 
 
 @pytest.mark.parametrize("name", NEVER)

@@ -1,12 +1,17 @@
 """The searches of `make capacity` (bankbench.run.experiments.bisection) on fake services: a
 threshold they hold up to, noise that fails a confirmation, a budget that runs out; and the heap
 probe that runs again when only the load generator fell short
-(bankbench.run.experiments.capacity_search.held_heap)."""
+(bankbench.run.experiments.capacity_search.held_heap); the heaps `make capacity` sweeps."""
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 
+import pytest
+
+from bankbench.commands import capacity
+from bankbench.errors import UserError
 from bankbench.run.experiments import bisection, capacity_search
 
 LADDER = (25, 50, 100, 200, 400, 800, 1600)
@@ -84,3 +89,19 @@ def test_a_heap_probe_spoiled_by_the_load_generator_runs_again() -> None:
     calls.clear()
     assert not capacity_search.held_heap(lambda: calls.append(1) or ["load generator"], 2, lambda: True)
     assert len(calls) == 1  # no time left for another level
+
+
+def test_the_heap_sweep_is_the_shipped_settings_only() -> None:
+    """The tuned settings name their heap: no sweep by default, and asking for one is refused."""
+    parser = argparse.ArgumentParser()
+    capacity.add_arguments(parser)
+
+    def heaps(*argv: str) -> tuple[int, ...]:
+        return capacity.heaps_to_sweep(parser.parse_args(list(argv)))
+
+    assert heaps() == capacity_search.HEAPS_MB
+    assert heaps("--heaps", "64,128") == (64, 128)
+    assert heaps("--heaps", "") == ()
+    assert heaps("--tuned") == () == heaps("--tuned", "--heaps", "")
+    with pytest.raises(UserError, match="--heaps with --tuned"):
+        heaps("--tuned", "--heaps", "128")

@@ -150,7 +150,8 @@ def test_each_service_is_tuned_at_its_newest_capacity_under_the_placement(tmp_pa
     assert set(tuned.bases("split", tmp_path)) == {"go", "java"} and tuned.bases("shared", tmp_path) == {}
 
 
-SETTINGS = {"go": {"pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"}}}
+SETTINGS = {"go": {"pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"}},
+            "java": {"pool": 95, "env": {"JAVA_OPTS": "-XX:+UseG1GC"}}}  # make tune kept java's shipped values
 # The summary columns a capacity's figures read: none of these fake runs has levels.
 NO_LEVELS = pd.DataFrame(columns=["level_id", "overall.throughput_rps", "overall.p99_ms",
                                   "resources.service_rss_max_mb", "efficiency.service_cpu_ms_per_request",
@@ -167,10 +168,11 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Pat
     capacity_run(tmp_path, "20261201T000000Z-native-capacity", "service-alone", {"go": (700, None)})
     capacity_run(tmp_path, "20261202T000000Z-native-capacity", "service-alone", {"go": (800, 64), "java": (500, None)})
     capacity_run(tmp_path, "20261202T010000Z-native-capacity", "split", {"go": (600, None)})  # no tuned one
-    capacity_run(tmp_path, "20261203T000000Z-native-capacity", "service-alone", {"go": (1000, None)},
-                 tuned_settings=SETTINGS)
+    capacity_run(tmp_path, "20261203T000000Z-native-capacity", "service-alone",
+                 {"go": (1000, None), "java": (450, None)}, tuned_settings=SETTINGS)
     selected = [as_run(path) for path in runs.find_runs(tmp_path)]
-    (go,) = tuned.pairs(selected)
+    go, java = tuned.pairs(selected)
+    assert not go.same and java.same
     assert (go.service, go.placement, go.shipped.rate, go.tuned.rate, go.settings) == (
         "go", "service-alone", 800, 1000, SETTINGS["go"])
     assert go.runs == ("20261202T000000Z-native-capacity", "20261203T000000Z-native-capacity")
@@ -179,6 +181,9 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Pat
     assert [cell.strip() for cell in row.split("|")[1:6]] == [
         "go", "service-alone", "800 (the top rate tried)", "1,000 (the top rate tried)", "-"]
     assert row.split("|")[-2].strip() == "pool 16; GOGC=200, GOMEMLIMIT=64MiB"
+    row = next(line for line in section.splitlines() if line.startswith("| java"))
+    assert row.split("|")[-2].strip() == "pool 95; JAVA_OPTS=-XX:+UseG1GC (the shipped ones)"
+    assert "their difference is the search's own spread" in section
     assert Verdict.of(selected[1:]).searched.id == "20261202T000000Z-native-capacity"
     assert runs.latest_per_profile(tmp_path)[-2:] == [tmp_path / "20261202T010000Z-native-capacity",
                                                        tmp_path / "20261203T000000Z-native-capacity"]

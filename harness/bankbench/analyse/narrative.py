@@ -13,6 +13,7 @@ import pandas as pd
 from bankbench.analyse import repeats, stats, summaries
 from bankbench.analyse.formatting import count, number, with_interval
 from bankbench.load import generator as load_generator
+from bankbench.load.profiles import GENERATORS
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
 THROUGHPUT, P99, ERRORS = summaries.THROUGHPUT, "overall.p99_ms", "overall.error_pct"
@@ -272,9 +273,12 @@ def generator(summary: pd.DataFrame) -> str:
     (bankbench.load.generator)."""
     invalid = summary[~summary[summaries.VALID].astype(bool)]
     if invalid.empty:
-        return (f"The load generator held up at every level: JMeter was never short of CPU (at least "
+        # Summaries of an older harness name no generator: JMeter was the only one then.
+        used = summary["generator"].fillna("jmeter") if "generator" in summary else pd.Series(["jmeter"])
+        name = " and ".join(GENERATORS[key] for key in sorted(set(used)))
+        return (f"The load generator held up at every level: {name} was never short of CPU (at least "
                 f"{load_generator.SATURATED_CPU_PCT} % of its own CPUs, or with PostgreSQL that much of the "
-                f"CPUs they shared, or, sharing every CPU, the machine that busy and JMeter using as much "
+                f"CPUs they shared, or, sharing every CPU, the machine that busy and {name} using as much "
                 f"CPU as the service) and offered at least "
                 f"{load_generator.OFFERED_MIN_PCT} % of every planned arrival rate, within what its "
                 f"calibration showed it can drive where the run was calibrated.")

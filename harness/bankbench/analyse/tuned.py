@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bankbench import paths
+from bankbench import config, paths, registry
 from bankbench.analyse.capacity_figures import Capacity, Target, figures, is_capacity_run
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import (
@@ -65,6 +65,11 @@ class Pair:
     settings: dict  # its [tuned.<service>] table: `pool`, `env`
     runs: tuple[str, str]  # the shipped run's id, the tuned one's
 
+    @property
+    def same(self) -> bool:
+        """The tuned settings are the shipped ones: both searches ran one configuration."""
+        return is_shipped(self.service, self.settings)
+
 
 def pairs(selected: list[Run]) -> list[Pair]:
     """Per CPU placement with capacity runs at both the shipped and the tuned settings among
@@ -92,6 +97,13 @@ def found(selected: list[Run]) -> dict[str, tuple[Run, dict]]:
             if "tuned" in record:
                 newest[service] = (run, record)
     return newest
+
+
+def is_shipped(service: str, settings: dict) -> bool:
+    """Whether a [tuned.<service>] table is the shipped settings: the shipped pool, and the first
+    value of each of make tune's knobs (services.yaml's `tune`), no heap of its own."""
+    shipped = registry.combine(*(next(iter(values.values())) for values in registry.get(service).tune.values()))
+    return settings["pool"] == config.DEFAULT_POOL_SIZE and settings["env"] == shipped
 
 
 def settings_text(settings: dict) -> str:

@@ -14,6 +14,7 @@ from bankbench.analyse import capacity_figures as figures, summaries
 from bankbench.analyse.runs import load_run
 from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_tuned_argument
+from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
@@ -32,8 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the p99 target in ms (default {figures.P99_MS:g})")
     p.add_argument("--budget-min", type=float, default=BUDGET_MIN,
                    help=f"the time the search may take under each placement, in minutes (default {BUDGET_MIN})")
-    p.add_argument("--heaps", default=",".join(map(str, capacity_search.HEAPS_MB)),
-                   help="the heap sizes of the sweep under the first placement, MB, a comma list")
+    p.add_argument("--heaps", help="the heap sizes of the sweep under the first placement, MB, a comma list "
+                                   f"(default {','.join(map(str, capacity_search.HEAPS_MB))}; none with --tuned)")
     p.add_argument("--rates", help="the ladder of rates (iterations/s) to climb, a comma list "
                                    f"(default: profile {PROFILE}'s)")
     p.add_argument("--repeat", type=int, help="confirmations of a found rate or heap (default: the profile's)")
@@ -41,6 +42,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
                    help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
     add_tuned_argument(p)
+
+
+def heaps_to_sweep(args: argparse.Namespace) -> tuple[int, ...]:
+    """The sweep's heaps: none at the tuned settings, which name their heap (make tune starts from
+    the shipped sweep's), so asking for a sweep there is a mistake, not something to drop quietly."""
+    if args.heaps is None:
+        return () if args.tuned else capacity_search.HEAPS_MB
+    heaps = tuple(profiles.int_list(args.heaps) or ())  # --heaps "": no sweep
+    if heaps and args.tuned:
+        raise UserError("--heaps with --tuned: the tuned settings name their heap ([tuned.<service>] of "
+                        "profiles.toml); sweep heaps at the shipped settings, without --tuned")
+    return heaps
 
 
 def main(args: argparse.Namespace) -> int:
@@ -51,14 +64,13 @@ def main(args: argparse.Namespace) -> int:
     profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
     series = runid.series_id(profile.name) if len(modes) > 1 else ""
     signal.signal(signal.SIGTERM, interrupted)
-    heaps = tuple(profiles.int_list(args.heaps) or ())
+    heaps = heaps_to_sweep(args)
     for i, mode in enumerate(modes):
         opts = Options(profile=profile, placement=placement.plan(mode), pg_max_connections=config.max_connections(),
                        durable=True, dashboard=False, series=series)
-        # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once,
-        # and not at the tuned settings, which name their heap (make tune starts from this sweep's).
+        # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
         run_dir = capacity_search.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
-                                      heaps if i == 0 and not args.tuned else ())
+                                      heaps if i == 0 else ())
         summaries.summarize_run(run_dir)
         print(f"results in {run_dir} ({mode})\n{figures.text(load_run(run_dir))}")
     return 0

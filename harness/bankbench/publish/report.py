@@ -217,7 +217,8 @@ def tuned_sections(selected: list[Run]) -> list[str]:
     table = pd.DataFrame([{
         "service": pair.service, "CPUs": pair.placement, "capacity it/s, shipped": pair.shipped.rate_text(),
         "capacity it/s, tuned": pair.tuned.rate_text(), "req/s, shipped": rate(pair.shipped.throughput),
-        "req/s, tuned": rate(pair.tuned.throughput), "tuned settings": tuned.settings_text(pair.settings)}
+        "req/s, tuned": rate(pair.tuned.throughput),
+        "tuned settings": tuned.settings_text(pair.settings) + (" (the shipped ones)" if pair.same else "")}
         for pair in found])
     runs_text = "; ".join(sorted({f"`{shipped}` and `{at_tuned}`" for shipped, at_tuned in (p.runs for p in found)}))
     return ["\n\n".join([
@@ -227,7 +228,10 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         "in profiles.toml, named in the last column; the environment is what it adds to the service's). "
         f"Each is a search of its own, taken at different times (runs {runs_text}): read a difference "
         "smaller than the machine's drift between runs (10-30 % here) as within noise. The verdict above "
-        "reads the shipped settings.", markdown(table)])]
+        "reads the shipped settings."
+        + (" Where `make tune` kept every shipped value, the two searches ran the same settings, and "
+           "their difference is the search's own spread from one run to the next."
+           if any(pair.same for pair in found) else ""), markdown(table)])]
 
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, searched: list[Run]) -> list[str]:
