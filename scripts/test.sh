@@ -78,7 +78,7 @@ done
 banner "Harness, analysis, report and smoke benchmark (pytest)"
 pytest_suite harness harness harness/tests -q --ignore=harness/tests/docker
 
-banner "Docker: compose smoke benchmark, health checks, JMeter in compose (pytest)"
+banner "Docker: compose smoke benchmark, health checks, JMeter and Gatling in compose (pytest)"
 if [ "$DOCKER" = ready ]; then
   pytest_suite "docker (compose)" docker harness/tests/docker -v -s
 elif [ "$DOCKER" = failed ]; then
