@@ -13,7 +13,6 @@ import pandas as pd
 from bankbench.analyse import repeats, stats, summaries
 from bankbench.analyse.formatting import count, number, with_interval
 from bankbench.load import generator as load_generator
-from bankbench.load.profiles import GENERATORS
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
 THROUGHPUT, P99, ERRORS = summaries.THROUGHPUT, "overall.p99_ms", "overall.error_pct"
@@ -273,9 +272,9 @@ def generator(summary: pd.DataFrame) -> str:
     (bankbench.load.generator)."""
     invalid = summary[~summary[summaries.VALID].astype(bool)]
     if invalid.empty:
-        # Summaries of an older harness name no generator: JMeter was the only one then.
-        used = summary["generator"].fillna("jmeter") if "generator" in summary else pd.Series(["jmeter"])
-        name = " and ".join(GENERATORS[key] for key in sorted(set(used)))
+        levels = summary.reindex(columns=["generator"]).to_dict("records")  # NaN: an older harness's
+        name = " and ".join(sorted({load_generator.name({k: v for k, v in level.items() if pd.notna(v)})
+                                    for level in levels}))
         return (f"The load generator held up at every level: {name} was never short of CPU (at least "
                 f"{load_generator.SATURATED_CPU_PCT} % of its own CPUs, or with PostgreSQL that much of the "
                 f"CPUs they shared, or, sharing every CPU, the machine that busy and {name} using as much "
