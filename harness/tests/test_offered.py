@@ -5,6 +5,7 @@ search's verdict (bankbench.load.generator)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -125,6 +126,15 @@ def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
     missed = {"probes": [probe(200, []), probe(400, ["p99"])]}
     texts = [capacity(record, 200, 400).rate_text() for record in (capped, missed)]
     assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]
+
+
+def test_a_capacity_capped_beside_postgresql_says_so() -> None:
+    """Under service-alone PostgreSQL shares the load generator's CPU: where the generator fell
+    short, the text names both, as the limit is the test bed's, not the generator's alone."""
+    capped = dataclasses.replace(capacity({"probes": [probe(200, []), probe(400, ["load generator"])]}, 200, 400),
+                                 postgres_beside_loadgen=True)
+    assert capped.rate_text() == ">= 200 (at 400 the load generator beside PostgreSQL fell short)"
+    assert capped.lower_bound
 
 
 @pytest.mark.parametrize(("probes_128", "text"), [

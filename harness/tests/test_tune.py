@@ -184,7 +184,10 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Pat
     row = next(line for line in section.splitlines() if line.startswith("| java"))
     assert row.split("|")[-2].strip() == "pool 95; JAVA_OPTS=-XX:+UseG1GC (the shipped ones)"
     assert "their difference is the search's own spread" in section
-    assert Verdict.of(selected[1:]).searched.id == "20261202T000000Z-native-capacity"
+    verdict = Verdict.of(selected[1:])
+    assert verdict.searched.id == "20261202T000000Z-native-capacity"
+    assert verdict.split.id == "20261202T010000Z-native-capacity"  # beside it, split's at the shipped settings
+    assert [(c.service, c.rate) for c in verdict.split_found] == [("go", 600)]
     assert runs.latest_per_profile(tmp_path)[-2:] == [tmp_path / "20261202T010000Z-native-capacity",
                                                        tmp_path / "20261203T000000Z-native-capacity"]
     assert report.tuned_sections(selected[:3]) == []  # no tuned run: no section

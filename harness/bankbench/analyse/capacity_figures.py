@@ -30,6 +30,7 @@ RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of th
 PROJECTED_ON = {projection.SERVICE: ("m5.large",), projection.DATABASE: ("c5d.large",)}
 BUDGET_PLACEMENT = placement.SERVICE_ALONE  # the capacity a budget reads: requests/s per service CPU
 LOADGEN = "load generator"  # the miss of a level at which the load generator did not hold up
+LOADGEN_BESIDE_PG = f"{LOADGEN} beside PostgreSQL"  # what fell short where they shared the generator's CPU
 HELD, MISSED, UNDECIDED = "held", "missed", "undecided"  # what a heap's probes say (Probed)
 
 
@@ -91,6 +92,9 @@ class Capacity:
     heap: Probed | None  # the smallest heap of the sweep that held the rate (None: none, or not swept)
     below: Probed | None  # the nearest heap under it that was probed (None: none)
     rss_heap_mb: stats.Figure  # with that heap
+    # PostgreSQL shared the load generator's CPU (service-alone): where the generator fell short,
+    # the test bed's limit, not the generator's alone.
+    postgres_beside_loadgen: bool = False
 
     @property
     def lower_bound(self) -> bool:
@@ -98,12 +102,17 @@ class Capacity:
         generator fell short at the next rate, or no higher rate was tried."""
         return self.rate is not None and (self.generator_bound or self.failed_at is None)
 
+    @property
+    def bound_by(self) -> str:
+        """What fell short where the load generator did."""
+        return LOADGEN_BESIDE_PG if self.postgres_beside_loadgen else LOADGEN
+
     def rate_text(self) -> str:
         """`400 (450 missed)`: the rate found and the one above it that missed, or why none."""
         if self.rate is None:
             return "none held" + ("" if self.complete else " (budget ran out)")
         if self.generator_bound:
-            return f">= {self.rate:,} (at {self.failed_at:,} the load generator fell short)" \
+            return f">= {self.rate:,} (at {self.failed_at:,} the {self.bound_by} fell short)" \
                 + ("" if self.complete else ", budget ran out")
         above = f" ({self.failed_at:,} missed)" if self.failed_at else " (the top rate tried)"
         return f"{self.rate:,}{above}" + ("" if self.complete else ", budget ran out")
@@ -148,7 +157,8 @@ def figures(run: Run) -> list[Capacity]:
                 "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                 "efficiency.pg_cpu_ms_per_request", RSS)),
             probed(record, rate.get("found")).get(None), heap, below,
-            stats.figure(_held(run, record, sweep.get("rate"), heap.heap_mb if heap else None), RSS)))
+            stats.figure(_held(run, record, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
+            placement.postgres_beside_loadgen(run.placement)))
     return found
 
 

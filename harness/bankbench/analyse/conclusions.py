@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bankbench.analyse import narrative, stats
 from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT
-from bankbench.analyse.findings import GENERATOR_BOUND, START_NAMES, Cell, Findings
+from bankbench.analyse.findings import BED_BOUND, GENERATOR_BOUND, START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import Format, count, number, significant, with_interval
 from bankbench.load.profiles import STARTS
 
@@ -87,18 +87,22 @@ def cost(f: Findings) -> str | None:
     if capped:
         rates = ", ".join(f"{service} {rate(cell)}" for service, cell in capped.items())
         capacity = f"no capacity is told apart ({rates}: lower bounds the test bed set, not the services' limits)"
+        split = ranking(f.split_capacity, "capacity", rate, high_is_best=True)
     else:
-        capacity = ranking(f.capacity, "capacity", rate, high_is_best=True)
+        capacity, split = ranking(f.capacity, "capacity", rate, high_is_best=True), None
     if not capacity:
         return None
     cpu = ranking(f.cpu_ms, "CPU time per request", figure("ms", significant), high_is_best=False)
     priced = ""
     if any(not cell.missing for cell in f.cost.values()):
         bound = " (an upper bound where that is a lower one)" if capped else ""
-        priced = (f"; the projected cost per million requests on {f.instance} follows the capacity{bound}, "
+        which = f"{f.capacity_run.placement} " if split else ""
+        priced = (f"; the projected cost per million requests on {f.instance} follows the {which}capacity{bound}, "
                   f"PostgreSQL's on {f.database_instance} its CPU time, a line of its own")
     return (f"At p99 <= {f.target_ms:g} ms ({f.capacity_run.placement} placement), {capacity}"
-            + (f"; at those rates {cpu}" if cpu else "") + priced + ".")
+            + (f"; at those rates {cpu}" if cpu else "")
+            + (f"; with the service and PostgreSQL on one core (split placement), {split}" if split else "")
+            + priced + ".")
 
 
 def memory(f: Findings) -> str | None:
@@ -110,7 +114,11 @@ def memory(f: Findings) -> str | None:
 def limits(f: Findings) -> str:
     """What the figures above cannot say, from what is capped, missing or left out."""
     parts = []
-    if any(cell.bound == GENERATOR_BOUND for cell in f.capacity.values()):
+    bounds = {cell.bound for cell in f.capacity.values()}
+    if BED_BOUND in bounds:
+        parts.append("the capacity of a service alone on its core (PostgreSQL and the load generator, on the "
+                     "other core, ran out of it first)")
+    if GENERATOR_BOUND in bounds:
         parts.append("a capacity beyond what the load generator could offer")
     if f.capacity_run is not None and f.capacity_run.placement != BUDGET_PLACEMENT:
         parts.append(f"the capacity of a service alone on its core, nor its cost (the capacity run is "

@@ -41,7 +41,9 @@ from bankbench.system import processes
 
 ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
 NONE = stats.Figure(np.nan, np.nan, np.nan, "", ())
-GENERATOR_BOUND = "load generator"  # Cell.bound: the load generator fell short at the next rate
+# Cell.bound: the load generator fell short at the next rate (Capacity.bound_by), on a CPU of its own
+# or beside PostgreSQL
+GENERATOR_BOUND, BED_BOUND = capacity.LOADGEN, capacity.LOADGEN_BESIDE_PG
 TOP_RATE = "top rate tried"  # Cell.bound: no rate above it was tried
 LINES = (projection.SERVICE, projection.DATABASE)  # the lines of the cost: Findings.cost, .database_cost
 COST_BOUND = "capacity a lower bound"  # Cell.bound of a cost: the capacity it follows is a lower bound
@@ -99,6 +101,8 @@ class Findings:
     cores: int | None = None  # of the machine the runs ran on
     overload_run: Run | None = None  # the newest run past capacity (make overload)
     overload: dict[str, tuple[Outcome, ...]] = field(default_factory=dict)  # service -> its levels in that run
+    # Beside a capacity under service-alone, each service's under split (Verdict.split); empty without one.
+    split_capacity: dict[str, Cell] = field(default_factory=dict)
 
     @property
     def capacity_run(self) -> Run | None:
@@ -132,7 +136,8 @@ class Findings:
             *(_instance(verdict.projected if verdict else [], line) for line in LINES),
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             next((run.manifest.get("machine", {}).get("cores") for run in selected), None),
-            past, _by_service(overload.outcomes(past) if past else []))
+            past, _by_service(overload.outcomes(past) if past else []),
+            _capacities(verdict.split_found, services) if verdict and verdict.split else {})
 
 
 def _by_service(outcomes: list[Outcome]) -> dict[str, tuple[Outcome, ...]]:
@@ -186,11 +191,17 @@ def _p99(run: Run | None, service: str, users: int | None, start: str, without_a
     return Cell(figure, n, of)
 
 
+def _capacities(found: list[Capacity], services: tuple[str, ...]) -> dict[str, Cell]:
+    """Each service's capacity among `found`."""
+    by_service = {c.service: c for c in found}
+    return {s: _capacity(by_service[s]) if s in by_service else Cell(missing="not searched") for s in services}
+
+
 def _capacity(c: Capacity) -> Cell:
     """The rate found, its interval the rate that missed above it (none: a bound)."""
     if c.rate is None:
         return Cell(missing="none held")
-    bound = "" if not c.lower_bound else GENERATOR_BOUND if c.generator_bound else TOP_RATE
+    bound = "" if not c.lower_bound else c.bound_by if c.generator_bound else TOP_RATE
     high = np.nan if c.failed_at is None else float(c.failed_at)
     return _at_rate(c, stats.Figure(float(c.rate), float(c.rate), high, "", ()), bound)
 

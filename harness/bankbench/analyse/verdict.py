@@ -3,15 +3,19 @@ capacity run (`searched`; of the newest under placement service-alone where ther
 service alone on its core, the figure a budget needs; at the shipped settings where there is one,
 not TUNED's) each service's capacity at the latency target and the cost projection (only from a
 capacity under service-alone: else why there is none), from the newest efficiency run
-(`measured`) CPU per request and p99 against the offered rate."""
+(`measured`) CPU per request and p99 against the offered rate. Beside a capacity under
+service-alone, the newest under split at the shipped settings (`split`): on a machine too small
+for PostgreSQL and the load generator to keep up with a service alone on its core, the capacity
+the services themselves set is split's."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bankbench.analyse import capacity_figures as capacity, projection
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.runs import Run
+from bankbench.tools import placement
 
 EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
 
@@ -27,12 +31,14 @@ class Verdict:
     projected: list[projection.Projection]
     assumptions: projection.Assumptions | None
     unprojected: str = ""  # why there is no projection, where there is a capacity run but none
+    split: Run | None = None  # beside a `searched` under service-alone: the newest capacity run under split
+    split_found: list[Capacity] = field(default_factory=list)  # capacity_figures.figures of `split`
 
     @classmethod
     def of(cls, selected: list[Run]) -> Verdict | None:
         """None when the runs hold neither a capacity nor an efficiency run."""
-        searched = [run for run in selected if capacity.is_capacity_run(run)]
-        searched = [run for run in searched if run.placement == capacity.BUDGET_PLACEMENT] or searched
+        every = [run for run in selected if capacity.is_capacity_run(run)]
+        searched = [run for run in every if run.placement == capacity.BUDGET_PLACEMENT] or every
         searched = [run for run in searched if not run.tuned] or searched  # the shipped settings' first
         measured = [run for run in selected if run.family == EFFICIENCY]
         if not searched and not measured:
@@ -42,5 +48,8 @@ class Verdict:
         found = capacity.figures(searched[-1])
         priced = capacity.projections(searched[-1], found, measured)
         projected = ([], None, priced) if isinstance(priced, str) else (*priced, "")
+        split = [run for run in every if run.placement == placement.SPLIT and not run.tuned
+                 and searched[-1].placement == capacity.BUDGET_PLACEMENT]
+        beside = (split[-1], capacity.figures(split[-1])) if split else (None, [])
         return cls(searched[-1], measured[-1] if measured else None, capacity.target_ms(searched[-1]), found,
-                   *projected)
+                   *projected, *beside)

@@ -94,9 +94,10 @@ RSS with it, and the projected price of a million requests: the service's from i
 PostgreSQL's from its CPU time (below). Each figure is the median over the probes that held the
 target at that rate, with its 95 % interval; "missed" names the nearest rate (or heap) that did
 not hold. ">=" marks a capacity the load generator capped: at the next rate it could not offer
-the plan on its CPU (bankbench.load.generator), so the service holds at least that much, and the
-price from it is at most the one shown ("≤"); a heap at which the load generator fell short is
-undecided, so the smallest heap may be smaller. Measured on this machine (CPUs {cpus}): compare
+the plan on its CPU (bankbench.load.generator; "beside PostgreSQL": the CPU they shared was
+full, the test bed's limit), so the service holds at least that much, and the price from it is
+at most the one shown ("≤"); a heap at which the load generator fell short is undecided, so the
+smallest heap may be smaller. Measured on this machine (CPUs {cpus}): compare
 the services with each other."""
 
 OVERLOAD = """\

@@ -154,12 +154,16 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
                              f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
     placement = f", {f.capacity_run.placement} placement" if f.capacity_run else ""
+    if f.split_capacity:
+        placement += (f", then under {f.verdict.split.placement} (the service and PostgreSQL on one core, "
+                      f"{page_link(f.verdict.split, 'its run')})")
     legend = (
         f"Median [95 % interval], then n of N: the repeats (capacity, CPU and RSS: the probes of "
         f"`make capacity`) whose figures count, of those run (money check passed, load generator held "
         f"up). p99 at {f'{f.users:,} users, ' if f.users else ''}the articles' largest level; capacity: the highest "
         f"open-model rate that held p99 <= {f.target_ms:g} ms{placement}, \"≥\" where the load "
-        f"generator fell short at the next rate; the cost per million requests is projected, apart, for "
+        f"generator fell short at the next rate (\"beside PostgreSQL\": on the CPU they shared); the cost per "
+        f"million requests is projected, apart, for "
         f"the service from its capacity onto an {f.instance} (\"≤\" where the capacity is a lower bound) "
         f"and for PostgreSQL from its CPU time onto a {f.database_instance} (a projection, not a "
         f"measurement); RSS: the peak at the smallest heap limit that held; past capacity: "

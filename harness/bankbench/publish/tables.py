@@ -28,6 +28,7 @@ from bankbench.analyse.projection import (
 from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import Run, by_start
 from bankbench.load.profiles import GENERATORS
+from bankbench.tools import placement
 
 # latency_stats figure -> (header, format), in the order the tables show them
 LATENCY = {
@@ -251,7 +252,8 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
     headers = {
         "warm": f"p99 ms {START_NAMES['warm']}",
         "cold": f"p99 ms {START_NAMES['cold']}; {START_NAMES['aot']}",
-        "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms",
+        "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms"
+                    + (f": {f.capacity_run.placement}; {placement.SPLIT}" if f.split_capacity else ""),
         "cpu": "CPU ms/request",
         "cost": f"$ per 1M requests: service ({f.instance}) + PostgreSQL ({f.database_instance})",
         "rss": "RSS MB at the smallest heap",
@@ -261,7 +263,8 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
         "service": service,
         "warm": _cell(f.p99["warm"][service], _median(number)),
         "cold": f"{_cell(f.p99['cold'][service], _median(number))}; {_cell(f.p99['aot'][service], _median(number))}",
-        "capacity": _cell(f.capacity[service], lambda cell: conclusions.rate(cell, unit="")),
+        "capacity": "; ".join(_cell(cells[service], lambda cell: conclusions.rate(cell, unit=""))
+                              for cells in (f.capacity, f.split_capacity) if cells),
         "cpu": _cell(f.cpu_ms[service], _median(significant)),
         "cost": _cell(f.cost[service], _at_most(significant), "" if f.database_cost[service].missing
                       else f" + {_median(significant)(f.database_cost[service])}"),

@@ -57,7 +57,7 @@ class Placement:
         """The measured processes (as the resource samples name them) that run on the load
         generator's CPUs beside it, when it has CPUs of its own: whether it was short of CPU
         depends on them too (bankbench.analyse.levels)."""
-        return (POSTGRES,) if self.mode == SERVICE_ALONE else ()
+        return (POSTGRES,) if postgres_beside_loadgen(self.mode) else ()
 
     def pin_harness(self) -> None:
         """Puts this process, and what it starts from now on, on the load generator's CPUs."""
@@ -81,6 +81,11 @@ class Placement:
         """What the manifest records."""
         return {"mode": self.mode, "loadgen_cpus": list(self.loadgen), "service_cpus": list(self.service),
                 "postgres_cpus": list(self.postgres), "description": self.describe()}
+
+
+def postgres_beside_loadgen(mode: str) -> bool:
+    """Whether PostgreSQL runs on the load generator's own CPUs under `mode`."""
+    return mode == SERVICE_ALONE
 
 
 def default_mode() -> str:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from bankbench import registry
+from bankbench import config, registry
 from bankbench.analyse.capacity_figures import Target
 from bankbench.analyse.runs import TUNING_FILE
 from bankbench.analyse.tuned import Basis
@@ -58,7 +58,7 @@ class _Tuner(Prober):
         self.basis = basis
 
     def tune(self, pools: Sequence[int]) -> None:
-        shipped = self.profile.pools[0]
+        shipped = config.DEFAULT_POOL_SIZE  # what the services ship with, as tuned.is_shipped reads it
         knobs = {POOL: [str(pool) for pool in (shipped, *(p for p in pools if p != shipped))],
                  **{knob: list(values) for knob, values in registry.get(self.service).tune.items()}}
         chosen = {knob: values[0] for knob, values in knobs.items()}  # the shipped settings
