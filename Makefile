@@ -130,11 +130,12 @@ sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placeme
 capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=90 each)
 	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
 		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
-		$(if $(filter 1,$(TUNED)),--tuned)
+		$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) $(if $(filter 1,$(TUNED)),--tuned)
 	$(PY) -m bankbench report
 tune: doctor venv build jmeter-install gatling-install ## per service at its capacity rate (CPU_PLACEMENT=service-alone): pool, then collector or GOGC, one at a time; prints [tuned.*] for profiles.toml (TUNE_MIN=120)
 	$(PY) -m bankbench tune $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
-		$(if $(TUNE_MIN),--budget-min $(TUNE_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
+		$(if $(TUNE_MIN),--budget-min $(TUNE_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
+		$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP))
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick

@@ -31,8 +31,8 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float
     results = tmp_path_factory.mktemp("runs")
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "bankbench", "capacity", "--service", "go", "--rates", "20",
-                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--budget-min", str(BUDGET_MIN),
-                          "--cpu-placement", "split"],
+                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--warmup", "5",
+                          "--budget-min", str(BUDGET_MIN), "--cpu-placement", "split"],
                          env={**os.environ, "BANKBENCH_RUNS": str(results)}, cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
     print(out.stdout[-6000:], out.stderr[-3000:])

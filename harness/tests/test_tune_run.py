@@ -37,7 +37,8 @@ def tuned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     registry_copy = tmp_path_factory.mktemp("registry") / "services.yaml"
     registry_copy.write_text(yaml.safe_dump(entries))
     out = subprocess.run([sys.executable, "-m", "bankbench", "tune", "--service", "go", "--pools", "8", "--repeat", "1",
-                          "--duration", "3", "--cpu-placement", "split", "--budget-min", str(BUDGET_MIN)],
+                          "--duration", "3", "--warmup", "5", "--cpu-placement", "split",
+                          "--budget-min", str(BUDGET_MIN)],
                          env={**os.environ, "BANKBENCH_RUNS": str(root), "BANKBENCH_SERVICES": str(registry_copy)},
                          cwd=paths.ROOT, capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
     print(out.stdout[-6000:], out.stderr[-3000:])

@@ -39,6 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                    f"(default: profile {PROFILE}'s)")
     p.add_argument("--repeat", type=int, help="confirmations of a found rate or heap (default: the profile's)")
     p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
+    p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured window, left out "
+                                             "of the figures (default: the profile's)")
     p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
                    help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
     add_tuned_argument(p)
@@ -59,7 +61,7 @@ def heaps_to_sweep(args: argparse.Namespace) -> tuple[int, ...]:
 def main(args: argparse.Namespace) -> int:
     profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
                                       "users": profiles.int_list(args.rates), "repeat": args.repeat,
-                                      "duration_s": args.duration}, tuned=args.tuned)
+                                      "duration_s": args.duration, "warmup_s": args.warmup}, tuned=args.tuned)
     modes = [placement.check(mode.strip()) for mode in args.cpu_placement.split(",")]
     profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
     series = runid.series_id(profile.name) if len(modes) > 1 else ""

@@ -35,13 +35,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pools", default=",".join(map(str, POOLS)), help="the pool sizes of the sweep, a comma list")
     p.add_argument("--repeat", type=int, help="probes of each value (default: the profile's)")
     p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
+    p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured window, left out "
+                                             "of the figures (default: the profile's)")
     p.add_argument("--cpu-placement", default=PLACEMENT,
                    help=f"the CPU placement, whose capacity runs give the rates (default: {PLACEMENT})")
 
 
 def main(args: argparse.Namespace) -> int:
     profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
-                                      "repeat": args.repeat, "duration_s": args.duration})
+                                      "repeat": args.repeat, "duration_s": args.duration,
+                                      "warmup_s": args.warmup})
     mode = placement.check(args.cpu_placement)
     found = tuned.bases(mode)
     if missing := [service for service in profile.services if service not in found]:
