@@ -140,6 +140,10 @@ def test_the_committed_index_opens_on_the_verdict() -> None:
     assert header.count("|") - 1 <= 8 and "](#cold-vs-warm)" in header
     rows = [line for line in first if line.startswith("| go ")]
     assert rows and " of " in rows[0] and "≥" in rows[0]  # n of N; the load generator's ceiling
+    # service-alone's capacities are the 2-core bed's bounds: split's beside them, and ranked
+    assert "capacity it/s, p99 <= 50 ms: service-alone; split" in header
+    assert "(load generator beside PostgreSQL), 4 of 4; 600 (650 missed)" in rows[0]
+    assert "on the same CPUs (split placement), go's capacity was highest" in "\n".join(first)
 
 
 def test_a_rebuild_writes_the_same_bytes(tmp_path: Path) -> None:

@@ -188,6 +188,8 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Pat
     assert verdict.searched.id == "20261202T000000Z-native-capacity"
     assert verdict.split.id == "20261202T010000Z-native-capacity"  # beside it, split's at the shipped settings
     assert [(c.service, c.rate) for c in verdict.split_found] == [("go", 600)]
+    assert all(c.postgres_beside_loadgen for c in verdict.found)  # service-alone's bounds name PostgreSQL
+    assert not any(c.postgres_beside_loadgen for c in verdict.split_found)
     assert runs.latest_per_profile(tmp_path)[-2:] == [tmp_path / "20261202T010000Z-native-capacity",
                                                        tmp_path / "20261203T000000Z-native-capacity"]
     assert report.tuned_sections(selected[:3]) == []  # no tuned run: no section

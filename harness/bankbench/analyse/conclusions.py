@@ -16,6 +16,7 @@ from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT
 from bankbench.analyse.findings import BED_BOUND, GENERATOR_BOUND, START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import Format, count, number, significant, with_interval
 from bankbench.load.profiles import STARTS
+from bankbench.tools.placement import SPLIT_WORDS
 
 Show = Callable[[Cell], str]  # a cell's figure in a sentence
 
@@ -80,14 +81,17 @@ def cold(f: Findings) -> str | None:
 
 def cost(f: Findings) -> str | None:
     """Capacity at the latency target, CPU per request there, and what the projected cost follows:
-    the capacity for the service, PostgreSQL's CPU time for the database's line."""
+    the capacity for the service, PostgreSQL's CPU time for the database's line. Where PostgreSQL
+    and the load generator capped a capacity under service-alone, the services ranked by their
+    capacity under split (`Findings.split_capacity`)."""
     if f.capacity_run is None:
         return None
     capped = {service: cell for service, cell in f.capacity.items() if cell.bound}
     if capped:
         rates = ", ".join(f"{service} {rate(cell)}" for service, cell in capped.items())
         capacity = f"no capacity is told apart ({rates}: lower bounds the test bed set, not the services' limits)"
-        split = ranking(f.split_capacity, "capacity", rate, high_is_best=True)
+        beside_pg = any(cell.bound == BED_BOUND for cell in capped.values())
+        split = ranking(f.split_capacity, "capacity", rate, high_is_best=True) if beside_pg else None
     else:
         capacity, split = ranking(f.capacity, "capacity", rate, high_is_best=True), None
     if not capacity:
@@ -101,7 +105,7 @@ def cost(f: Findings) -> str | None:
                   f"PostgreSQL's on {f.database_instance} its CPU time, a line of its own")
     return (f"At p99 <= {f.target_ms:g} ms ({f.capacity_run.placement} placement), {capacity}"
             + (f"; at those rates {cpu}" if cpu else "")
-            + (f"; with the service and PostgreSQL on one core (split placement), {split}" if split else "")
+            + (f"; with {SPLIT_WORDS} (split placement), {split}" if split else "")
             + priced + ".")
 
 
@@ -116,9 +120,9 @@ def limits(f: Findings) -> str:
     parts = []
     bounds = {cell.bound for cell in f.capacity.values()}
     if BED_BOUND in bounds:
-        parts.append("the capacity of a service alone on its core (PostgreSQL and the load generator, on the "
-                     "other core, ran out of it first)")
-    if GENERATOR_BOUND in bounds:
+        parts.append("the capacity of a service alone on its CPUs (PostgreSQL and the load generator, on the "
+                     "others, ran out of them first)")
+    if GENERATOR_BOUND in bounds | {cell.bound for cell in f.split_capacity.values()}:
         parts.append("a capacity beyond what the load generator could offer")
     if f.capacity_run is not None and f.capacity_run.placement != BUDGET_PLACEMENT:
         parts.append(f"the capacity of a service alone on its core, nor its cost (the capacity run is "

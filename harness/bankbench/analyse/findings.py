@@ -5,9 +5,10 @@ Per service: its p99 at the articles' largest users level under each start (cold
 the article family's runs, `runs.by_start`), and from the capacity verdict
 (bankbench.analyse.verdict) its capacity at the latency target, the CPU per request there, the
 projected cost of the service (from its capacity) and of PostgreSQL (from its CPU time), and the
-peak RSS at the smallest heap that held. Each is a `Cell`: a median with its 95 % interval over n
-of N repeats (or probes), a bound (the load generator fell short first), or why there is no
-figure. The placement series adds what the verdict under other CPU
+peak RSS at the smallest heap that held; beside a capacity under service-alone, the capacity
+under split (`Verdict.split`). Each is a `Cell`: a median with its 95 % interval over n of N
+repeats (or probes), a bound (the load generator fell short first, or PostgreSQL beside it), or
+why there is no figure. The placement series adds what the verdict under other CPU
 placements could and could not judge (bankbench.analyse.sensitivity); the newest run past
 capacity (make overload) whether each service held up there (bankbench.analyse.overload).
 """
@@ -57,7 +58,7 @@ class Cell:
     figure: stats.Figure = NONE
     n: int = 0  # the repeats (or probes) whose figures count: money check passed, load generator held up
     of: int = 0  # every repeat (or probe) run
-    # The figure is a bound: what capped it (GENERATOR_BOUND, TOP_RATE). A lower bound of a capacity,
+    # The figure is a bound: what capped it (GENERATOR_BOUND, BED_BOUND, TOP_RATE). A lower bound of a capacity,
     # an upper bound of the cost that follows from one.
     bound: str = ""
     missing: str = ""  # why there is no figure: "no run yet" ...
@@ -126,7 +127,7 @@ class Findings:
         return cls(
             services, users,
             {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
-            {s: _capacity(found[s]) if s in found else no_run for s in services},
+            _capacities(verdict.found if verdict else [], services, no_run.missing),
             {s: _at_rate(found[s], found[s].cpu_ms) if s in found else no_run for s in services},
             *({s: _cost(found[s], first.get((s, line)), unprojected) if s in found else no_run for s in services}
               for line in LINES),
@@ -137,7 +138,7 @@ class Findings:
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             next((run.manifest.get("machine", {}).get("cores") for run in selected), None),
             past, _by_service(overload.outcomes(past) if past else []),
-            _capacities(verdict.split_found, services) if verdict and verdict.split else {})
+            _capacities(verdict.split_found, services, "not searched") if verdict and verdict.split else {})
 
 
 def _by_service(outcomes: list[Outcome]) -> dict[str, tuple[Outcome, ...]]:
@@ -191,10 +192,10 @@ def _p99(run: Run | None, service: str, users: int | None, start: str, without_a
     return Cell(figure, n, of)
 
 
-def _capacities(found: list[Capacity], services: tuple[str, ...]) -> dict[str, Cell]:
-    """Each service's capacity among `found`."""
+def _capacities(found: list[Capacity], services: tuple[str, ...], missing: str) -> dict[str, Cell]:
+    """Each service's capacity among `found`; `missing` for one without."""
     by_service = {c.service: c for c in found}
-    return {s: _capacity(by_service[s]) if s in by_service else Cell(missing="not searched") for s in services}
+    return {s: _capacity(by_service[s]) if s in by_service else Cell(missing=missing) for s in services}
 
 
 def _capacity(c: Capacity) -> Cell:

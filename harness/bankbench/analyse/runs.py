@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import paths
+from bankbench import config, paths
 from bankbench.analyse import summaries
 from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
@@ -52,6 +52,12 @@ class Run:
         """The CPU placement's mode (split, service-alone, shared, hosts); shared for runs that
         predate CPU placement."""
         return placement_of(self.manifest)
+
+    @property
+    def admission_limit(self) -> int:
+        """The services' MAX_CONCURRENT_REQUESTS (config's default for runs that predate it)."""
+        return self.manifest.get("settings", {}).get("max_concurrent_requests",
+                                                      config.DEFAULT_MAX_CONCURRENT_REQUESTS)
 
     @property
     def series(self) -> str:

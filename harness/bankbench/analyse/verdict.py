@@ -4,9 +4,10 @@ service alone on its core, the figure a budget needs; at the shipped settings wh
 not TUNED's) each service's capacity at the latency target and the cost projection (only from a
 capacity under service-alone: else why there is none), from the newest efficiency run
 (`measured`) CPU per request and p99 against the offered rate. Beside a capacity under
-service-alone, the newest under split at the shipped settings (`split`): on a machine too small
-for PostgreSQL and the load generator to keep up with a service alone on its core, the capacity
-the services themselves set is split's."""
+service-alone, the newest under split with the same target, settings and admission limit (of the
+same `make capacity` where it ran both: `split`): on a machine too small for PostgreSQL and the
+load generator to keep up with a service alone on its core, split's is the capacity set by the
+service with PostgreSQL beside it, not by the load generator."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ class Verdict:
     projected: list[projection.Projection]
     assumptions: projection.Assumptions | None
     unprojected: str = ""  # why there is no projection, where there is a capacity run but none
-    split: Run | None = None  # beside a `searched` under service-alone: the newest capacity run under split
+    split: Run | None = None  # beside a `searched` under service-alone: its like under split (module doc)
     split_found: list[Capacity] = field(default_factory=list)  # capacity_figures.figures of `split`
 
     @classmethod
@@ -48,8 +49,19 @@ class Verdict:
         found = capacity.figures(searched[-1])
         priced = capacity.projections(searched[-1], found, measured)
         projected = ([], None, priced) if isinstance(priced, str) else (*priced, "")
-        split = [run for run in every if run.placement == placement.SPLIT and not run.tuned
-                 and searched[-1].placement == capacity.BUDGET_PLACEMENT]
-        beside = (split[-1], capacity.figures(split[-1])) if split else (None, [])
+        split = _split_beside(searched[-1], every)
+        beside = (split, capacity.figures(split)) if split else (None, [])
         return cls(searched[-1], measured[-1] if measured else None, capacity.target_ms(searched[-1]), found,
                    *projected, *beside)
+
+
+def _split_beside(searched: Run, every: list[Run]) -> Run | None:
+    """The capacity run under split to show beside `searched`, one under service-alone, with the
+    same target, settings and admission limit: of the same series where there is one, else the
+    newest; None for a `searched` under split, or none such."""
+    if searched.placement != capacity.BUDGET_PLACEMENT:
+        return None
+    alike = [run for run in every if run.placement == placement.SPLIT and run.tuned == searched.tuned
+             and run.admission_limit == searched.admission_limit
+             and capacity.target_ms(run) == capacity.target_ms(searched)]
+    return ([run for run in alike if searched.series and run.series == searched.series] or alike or [None])[-1]

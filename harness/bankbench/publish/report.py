@@ -36,6 +36,7 @@ from bankbench.analyse.verdict import Verdict
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.publish import charts, notebook, pages, tables
+from bankbench.tools.placement import SPLIT_WORDS
 
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
@@ -154,8 +155,8 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
                              f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
     placement = f", {f.capacity_run.placement} placement" if f.capacity_run else ""
-    if f.split_capacity:
-        placement += (f", then under {f.verdict.split.placement} (the service and PostgreSQL on one core, "
+    if f.verdict and f.verdict.split:
+        placement += (f", then under {f.verdict.split.placement} ({SPLIT_WORDS}, "
                       f"{page_link(f.verdict.split, 'its run')})")
     legend = (
         f"Median [95 % interval], then n of N: the repeats (capacity, CPU and RSS: the probes of "
@@ -256,8 +257,10 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             f"under {capacity.document(run)['target']['max_error_pct']:g} %, each probe a short level on a "
             f"warm service (CPUs {pages.cpus(run.manifest)}). Where the load "
             "generator fell short at the next rate, the capacity is its ceiling, a lower bound of the "
-            f"service's (\"≥\"). The cost below is projected for each service from its capacity and, a "
-            "line of its own, for PostgreSQL from its CPU time per request there. The run's page has every "
+            "service's (\"≥\"; \"beside PostgreSQL\": the CPU they shared was full, and the verdict then "
+            "ranks the services by their capacity under split). The cost below is projected for each "
+            "service from its capacity and, a line of its own, for PostgreSQL from its CPU time per request "
+            "there. The run's page has every "
             f"probe, the CPU of PostgreSQL, and what the cost projection assumes and leaves out: "
             f"{page_link(run)}.{efficiency}",
             pages.save(figure, out_dir, "capacity", out_dir),
@@ -269,7 +272,7 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
 def other_capacities(run: Run) -> str:
     """What a capacity run other than the verdict's found, in a sentence with its page."""
     found = "; ".join(f"{c.service} {c.rate_text()}" for c in capacity.figures(run))
-    limit = run.manifest.get("settings", {}).get("max_concurrent_requests", config.DEFAULT_MAX_CONCURRENT_REQUESTS)
+    limit = run.admission_limit
     other_limit = f", admission limit {limit:,}" if limit != config.DEFAULT_MAX_CONCURRENT_REQUESTS else ""
     return (f"Under CPU placement {run.placement}{', tuned' if run.tuned else ''}{other_limit} ({page_link(run)}), "
             f"the capacity in iterations/s was: {found}.")

@@ -244,9 +244,10 @@ QUESTIONS = {"warm": "starts", "cold": "starts", "capacity": "capacity", "cpu": 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
     """The report's first table, a row per service: p99 under each start at the articles' largest
-    level (cold and cold+AOT in one column), the capacity at the latency target, the CPU per request
-    there, the projected cost of the service and of PostgreSQL (`≤` where the capacity is a lower
-    bound), the RSS at the smallest heap that held, each `median [95 % interval], n of N`
+    level (cold and cold+AOT in one column), the capacity at the latency target (and under split in
+    the same column, `Findings.split_capacity`, where there is one), the CPU per request there, the
+    projected cost of the service and of PostgreSQL (`≤` where the capacity is a lower bound), the
+    RSS at the smallest heap that held, each `median [95 % interval], n of N`
     (bankbench.analyse.findings), and whether it held up past its capacity. `link` makes a header
     from its text and its QUESTIONS key."""
     headers = {
