@@ -61,7 +61,7 @@ def _split_beside(searched: Run, every: list[Run]) -> Run | None:
     newest; None for a `searched` under split, or none such."""
     if searched.placement != capacity.BUDGET_PLACEMENT:
         return None
+    target_ms = capacity.target_ms(searched)
     alike = [run for run in every if run.placement == placement.SPLIT and run.tuned == searched.tuned
-             and run.admission_limit == searched.admission_limit
-             and capacity.target_ms(run) == capacity.target_ms(searched)]
+             and run.admission_limit == searched.admission_limit and capacity.target_ms(run) == target_ms]
     return ([run for run in alike if searched.series and run.series == searched.series] or alike or [None])[-1]
