@@ -17,7 +17,6 @@ import pytest
 from bankbench import paths
 from bankbench.analyse import runs, summaries
 from bankbench.errors import UserError
-from bankbench.load.histograms import FILE as HISTOGRAMS
 from bankbench.publish import pages, report
 
 from test_analysis import FIXTURES, RUN_ID
@@ -88,21 +87,13 @@ def test_every_published_capacity_run_has_its_capacity_page_and_a_place_in_the_i
 
 
 def test_every_listed_folder_gets_a_page_and_a_folder_no_longer_listed_none(tmp_path: Path) -> None:
-    """A run, an experiment's folder with only manifest.json and summary.csv (an older harness's:
-    no load generator verdict) and one with summaries but no histograms: a page each, saying what
-    it lacks; once the listing drops a folder, its page goes at the next build."""
+    """A run and two experiments' folders kept beside the runs (run folders too): a page each, the
+    run's sections and charts; once the listing drops a folder, its page goes at the next build."""
     results = tmp_path / "results"
     run_dir = shutil.copytree(FIXTURES / "runs" / RUN_ID, results / "runs" / RUN_ID)
-    summary = summaries.summarize_run(run_dir)
-    bare = results / "before-after" / "before"
-    bare.mkdir(parents=True)
-    shutil.copy(run_dir / "manifest.json", bare)
-    old = pd.read_csv(run_dir / "summary.csv")
-    old.drop(columns=[column for column in old if column.startswith("loadgen.")]).to_csv(bare / "summary.csv",
-                                                                                           index=False)
-    partial = shutil.copytree(run_dir, results / "carriers" / "parallelism-1")
-    for path in partial.glob(f"levels/*/{HISTOGRAMS}"):
-        path.unlink()
+    summaries.summarize_run(run_dir)
+    for kept in ("before-after/before", "carriers/parallelism-1"):
+        shutil.copytree(run_dir, results / kept)
     listing = results / "published.csv"
     rows = (f"runs/{RUN_ID},article,the run\nbefore-after/before,article,before\n"
             "carriers/parallelism-1,article,carriers\n")
@@ -112,14 +103,8 @@ def test_every_listed_folder_gets_a_page_and_a_folder_no_longer_listed_none(tmp_
     assert sorted(path.name for path in (out / pages.PAGES_DIR).iterdir()) == sorted(
         [f"{RUN_ID}.md", "before.md", "parallelism-1.md"])  # folders outside results/ go by their names
     assert "[`before`](runs/before.md)" in index and "[`parallelism-1`](runs/parallelism-1.md)" in index
-    page = (out / pages.PAGES_DIR / "before.md").read_text()
-    assert "**What this folder lacks**: summaries of version 4 (summary.json)" in page and "levels/" in page
-    assert page.count("## Setup\n") == 1 and "## Levels as recorded\n" in page and "## Charts" not in page
-    table = [line for line in page.split("## Levels as recorded", 1)[1].splitlines() if line.startswith("|")]
-    assert len(table) == 2 + len(summary) and all("not recorded" in line for line in table[2:])
     page = (out / pages.PAGES_DIR / "parallelism-1.md").read_text()
-    assert f"({HISTOGRAMS}) in all its {len(summary)} levels: no chart of those levels over time" in page
-    assert "## Charts\n" in page and "parallelism-1-latency.png" in page and "parallelism-1-timeline.png" not in page
+    assert page.count("## Setup\n") == 1 and "## Charts\n" in page and "parallelism-1-timeline.png" in page
     listing.write_text("run,profile,why\n" + rows.replace("before-after/before,article,before\n", ""))
     report.build([run_dir], out, beside=runs.kept_beside(results / "runs", listing))
     assert sorted(path.name for path in (out / pages.PAGES_DIR).iterdir()) == [f"{RUN_ID}.md", "parallelism-1.md"]
@@ -165,6 +150,22 @@ def test_make_report_reproduces_the_committed_report() -> None:
         assert_same_files(REPORT, out)
     finally:
         shutil.rmtree(out)
+
+
+@pytest.mark.integration
+def test_every_committed_summary_rebuilds_from_the_files_git_carries(tmp_path: Path) -> None:
+    """`make summarize FORCE=1` on a copy of each folder results/published.csv lists writes its
+    committed summaries byte for byte: git carries every input they need, histograms and no raw
+    sample (a fresh clone holds none)."""
+    folders = sorted(path for path in runs.listed(runs.PUBLISHED_CSV) if (path / "levels").is_dir())
+    assert folders, "results/published.csv names no folder with levels"
+    for folder in folders:
+        copy = shutil.copytree(folder, tmp_path / folder.relative_to(paths.RESULTS))
+        summaries.summarize_run(copy, force=True)
+        written = sorted(path.relative_to(copy) for path in copy.rglob("summary.*"))
+        assert written == sorted(path.relative_to(folder) for path in folder.rglob("summary.*")), folder
+        _, mismatch, errors = filecmp.cmpfiles(folder, copy, [str(name) for name in written], shallow=False)
+        assert (mismatch, errors) == ([], []), folder
 
 
 def assert_same_files(a: Path, b: Path) -> None:

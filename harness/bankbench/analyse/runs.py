@@ -249,13 +249,6 @@ def load_run(path: Path, services: list[str] | None = None) -> Run:
     return Run(path, manifest, summary)
 
 
-def load_kept(path: Path) -> Run:
-    """A run folder kept beside the runs (`kept_beside`): as `load_run` where its summaries are of
-    this harness's version, else with its summary.csv as recorded (`summaries.read_recorded`: an
-    older harness's, say), which only its page shows."""
-    return load_run(path) if summaries.is_current(path) else Run(path, _manifest(path), summaries.read_recorded(path))
-
-
 def _manifest(path: Path) -> dict:
     if not (path / "manifest.json").is_file():
         raise UserError(f"{path} is not a run folder (no manifest.json)")

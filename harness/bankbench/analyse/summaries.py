@@ -70,11 +70,6 @@ def version(run_dir: Path) -> int | None:
     return read_json(path).get("summary_version") if path.is_file() else None
 
 
-def is_current(run_dir: Path) -> bool:
-    """Whether the run's summaries are of the version this harness reads."""
-    return version(run_dir) == SUMMARY_VERSION
-
-
 def read_summary(run_dir: Path) -> pd.DataFrame:
     """A summarized run's summary.csv; refuses a run without summaries or of another version."""
     redo = f"run `make summarize RUN={run_dir}`"
@@ -89,13 +84,6 @@ def read_summary(run_dir: Path) -> pd.DataFrame:
     frame[VALID] = frame[VALID].astype(bool)
     frame["loadgen.reasons"] = frame["loadgen.reasons"].fillna("")
     return frame
-
-
-def read_recorded(run_dir: Path) -> pd.DataFrame:
-    """A run's summary.csv as it is, of whatever version, for a folder whose summaries cannot be
-    computed again (its raw samples are gone); empty where it has none."""
-    path = run_dir / "summary.csv"
-    return pd.read_csv(path) if path.is_file() else pd.DataFrame()
 
 
 def usable(frame: pd.DataFrame) -> pd.Series:

@@ -2,10 +2,8 @@
 reading, its setup written once, what `verify` proved, its money check, its figures side by side,
 its charts and every level (a run of make overload's also whether each service held up past its
 capacity, second by second); a capacity run's page has its verdict, the cost projection and every
-probe instead, a make tune run's the settings it found and every value it swept. A folder that
-lacks some of a run's files (an experiment's, kept with summaries only) gets the sections its
-files allow and says what it lacks; one whose summaries are an older harness's shows its levels
-as summary.csv recorded them.
+probe instead, a make tune run's the settings it found and every value it swept. An
+experiment's folder kept beside the runs is a run folder too, and gets the same page.
 
 Pages only render: the figures come from `analyse`, the charts from `charts`, the tables from
 `tables`, the sentences from `narrative`.
@@ -37,7 +35,7 @@ from bankbench.analyse.rawdata import read_json
 from bankbench.analyse.runs import TUNING_FILE, Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.checks import verify
-from bankbench.load import generator, histograms, profiles
+from bankbench.load import generator, profiles
 from bankbench.publish import charts, tables
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
@@ -140,10 +138,8 @@ def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | N
                              out_dir)
     elif run.swept:
         body = tuning_page(run)
-    elif summaries.is_current(run.path):
-        body = run_page(run, published, out_dir, verdict)
     else:
-        body = recorded_page(run)
+        body = run_page(run, published, out_dir, verdict)
     made = "make capacity" if run.searched else "make tune" if run.swept else f"profile {run.profile}"
     head = [f"# Run `{title or run.id}` ({made})",
             "[The report](../README.md): the verdict, and what each question's runs show.", *notes]
@@ -177,7 +173,6 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
                                  if verdict is not None and run is verdict.measured else {})
     name = page_name(run.path)
     parts = [
-        *lacking(run),
         narrative.reading(run.summary),
         *setup(run),
         "## Same database work",
@@ -237,44 +232,6 @@ def tuning_page(run: Run) -> list[str]:
     ]
 
 
-def recorded_page(run: Run) -> list[str]:
-    """The page of a folder whose summaries are not of this harness's version (an older harness's,
-    kept without the raw samples they came from): what it lacks, its setup, what `verify` found,
-    and its levels as summary.csv recorded them, with their money check."""
-    parts = [*lacking(run), *setup(run), "## Same database work", equivalence_text(run)]
-    if run.summary.empty:
-        return parts
-    return [*parts, "## Money check", money_text(run), "## Levels as recorded",
-            "A row per level as the folder's summary.csv holds it, computed by the harness of its "
-            "time: throughput in requests/s, latency in ms, each level a single measurement (no "
-            "median, no interval).", markdown(tables.recorded(run.summary))]
-
-
-def lacking(run: Run) -> list[str]:
-    """What the folder lacks of a run's files (results/LAYOUT.md), each with what its page leaves
-    out for it, as a paragraph; nothing for a folder that has them all."""
-    missing = []
-    if run.summary.empty:
-        missing.append("summary.csv: no figures")
-    elif not summaries.is_current(run.path):
-        missing.append(f"summaries of version {summaries.SUMMARY_VERSION} (summary.json), which cannot be computed "
-                       "again without the raw samples: no reading, medians, intervals, comparisons or charts")
-    if not (run.path / "levels").is_dir():
-        missing.append("the levels' folders (levels/): no figures per request label and no chart over time")
-    elif without := [level for level in run.summary.get("level_id", []) if not has_histograms(run, [level])]:
-        some = f"{len(without)} of its" if len(without) < len(run.summary) else "all its"
-        missing.append(f"the load generator's requests second by second ({histograms.FILE}) in {some} "
-                       f"{len(run.summary)} levels: no chart of those levels over time")
-    if not missing:
-        return []
-    return [f"**What this folder lacks**: {'; '.join(missing)}. The page shows what it has."]
-
-
-def has_histograms(run: Run, levels: list[str]) -> bool:
-    """Whether each of the run's `levels` kept the load generator's histograms."""
-    return all((run.level_dir(level) / histograms.FILE).is_file() for level in levels)
-
-
 def setup(run: Run) -> list[str]:
     """What the run was measured on, written once per page."""
     model = [] if run.searched else [f"Load model: {run.manifest.get('load_model', 'not recorded')}."]
@@ -285,9 +242,8 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
     """Every chart of a run by name; the time charts show `timeline_users` (default the most).
 
     The charts of the services' own metrics (pool wait, GC, the services over time) are left
-    out for a run none of whose levels has them (runs before service_metrics.csv), the errors by
-    answer for a run without errors, the latency over time where the levels it would show kept no
-    histograms (a folder kept with summaries only).
+    out for a run none of whose levels has them (runs before service_metrics.csv), and the errors by
+    answer for a run without errors.
     """
     levels = repeats.aggregate_levels(run.summary)
     statuses, names = repeats.error_statuses(run.summary)
@@ -304,9 +260,8 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
     if levels["pool"].nunique() > 1:
         figures["pool"] = charts.pool_sweep(levels, unit)
     chosen = timelines.timeline_levels(run.summary, timeline_users)
-    if has_histograms(run, list(chosen.values())):
-        over_time = {service: timelines.timeline(run.level_dir(level)) for service, level in chosen.items()}
-        figures["timeline"] = charts.latency_over_time(over_time, f"Over time: {', '.join(chosen.values())}")
+    over_time = {service: timelines.timeline(run.level_dir(level)) for service, level in chosen.items()}
+    figures["timeline"] = charts.latency_over_time(over_time, f"Over time: {', '.join(chosen.values())}")
     own = {service: timelines.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
     own = {service: timeline for service, timeline in own.items() if timeline is not None}
     if scraped and own:

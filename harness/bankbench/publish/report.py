@@ -77,7 +77,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     selected = runs.load_runs(run_dirs)
     if beside is None:
         beside = runs.kept_beside() if run_dirs is None else []
-    kept = [runs.load_kept(path) for path in beside]
+    kept = [runs.load_run(path) for path in beside]
     unique_pages([*selected, *kept])
     for owned in (pages.CHARTS_DIR, pages.PAGES_DIR):  # pages and charts of folders no longer shown go
         shutil.rmtree(out_dir / owned, ignore_errors=True)

@@ -453,22 +453,6 @@ def money_failures(run: Run) -> pd.DataFrame:
                                          "ledger_mismatches", "negative_balances"])
 
 
-def recorded(summary: pd.DataFrame) -> pd.DataFrame:
-    """A row per level of a summary.csv of whatever version, as it is: the figures of the levels
-    table it has, its money check and, where it recorded one, the load generator's verdict."""
-    table = pd.DataFrame({"level": summary["level_id"]})
-    for column, (header, fmt) in LEVEL_COLUMNS.items():
-        if column in summary:
-            table[header] = summary[column].map(fmt)
-    table["money check"] = summary["money_ok"].astype(bool).map({True: "passed", False: "FAILED"})
-    if summaries.VALID not in summary:
-        return table.assign(**{LOAD_GENERATOR: "not recorded"})
-    reasons = summary.get("loadgen.reasons", pd.Series("", index=summary.index)).fillna("")
-    table[LOAD_GENERATOR] = [_held(valid, why) for valid, why in
-                             zip(summary[summaries.VALID].astype(bool), reasons, strict=True)]
-    return table
-
-
 def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     """Each published study next to this run (main pool), at the published user counts."""
     at_pool = summary[summary["pool"] == repeats.main_pool(summary)]
