@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import runs, summaries, timelines
+from bankbench.analyse import bursts, runs, summaries, timelines
 from bankbench.errors import UserError
 from bankbench.publish import pages
 from bankbench.run.experiments import chaos
@@ -75,7 +75,7 @@ def test_bursts_counted_per_code_until_the_next_fault(tmp_path: Path) -> None:
         f.write("\n".join(rows) + "\n")
     records = [{"fault": "pg-restart", "at_ms": 2000, "recovered_ms": 2800, "recovery_s": 0.8},
                {"fault": "service-kill", "at_ms": 3000, "recovered_ms": 3500, "recovery_s": 0.5}]
-    first, second = chaos.with_bursts(records, csv)
+    first, second = bursts.with_bursts(records, csv)
     assert first["errors"] == 3 and first["burst"] == {"200": {"count": 1, "duration_s": 0.0},
                                                        "503": {"count": 2, "duration_s": 0.5}}
     assert second["errors"] == 1 and list(second["burst"]) == ["Non HTTP response code: refused"]

@@ -10,7 +10,8 @@ over the measured window (one at its middle, two at its thirds), one after the o
 
 Each fault records when it struck (epoch ms) and how long until the service answered
 `GET /health` with 200 again (recovery); after the level, the burst of failed requests around
-it (count and first-to-last duration by response code) is read off JMeter's raw samples. The
+it (count and first-to-last duration by response code) is read off JMeter's raw samples
+(bankbench.analyse.bursts). The
 records go to the level's chaos.json and its level.json (`faults`); the report marks them on
 the latency-over-time chart. The money check after the level proves no transfer was half done.
 """
@@ -26,8 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-import pandas as pd
 
+from bankbench.analyse import bursts
 from bankbench.errors import UserError
 from bankbench.load import generators
 from bankbench.load.profiles import Level
@@ -37,7 +38,6 @@ from bankbench.system import processes
 FAULTS = ("pg-restart", "service-kill")
 RECOVERY_TIMEOUT_S = 120
 PROBE_INTERVAL_S = 0.1
-BURST_GRACE_MS = 2000  # failures this long after recovery still belong to the fault
 
 
 def parse(spec: str | None) -> tuple[str, ...]:
@@ -115,30 +115,6 @@ class Injector(threading.Thread):
         raise UserError(f"{self.svc.service.name} not healthy {RECOVERY_TIMEOUT_S} s after the fault")
 
 
-def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
-    """Adds to each fault the failed requests from its strike to its recovery plus a grace, or
-    to the next fault if sooner: count, and first-to-last duration, per response code (JMeter
-    names a refused connection "Non HTTP response code: ...")."""
-    if not records:
-        return records
-    # The raw codes, not levels.error_kind's: a burst names the exception JMeter saw.
-    samples = pd.read_csv(samples_csv, usecols=["timeStamp", "responseCode", "success"],
-                          dtype={"timeStamp": "int64", "responseCode": "string", "success": "bool"})
-    failed = samples[~samples["success"]]
-    out = []
-    ends = [r["at_ms"] for r in records[1:]] + [None]
-    for record, next_at_ms in zip(records, ends, strict=True):
-        end_ms = record["recovered_ms"] + BURST_GRACE_MS
-        in_burst = failed["timeStamp"].between(record["at_ms"], min(end_ms, next_at_ms or end_ms),
-                                               inclusive="left")
-        window = failed[in_burst]
-        burst = {str(code): {"count": len(group),
-                             "duration_s": round((group["timeStamp"].max() - group["timeStamp"].min()) / 1000, 2)}
-                 for code, group in window.groupby("responseCode")}
-        out.append({**record, "errors": len(window), "burst": burst})
-    return out
-
-
 def start(faults: tuple[str, ...], level: Level, where, svc: processes.Running, sampler: Sampler,
           started_ms: Callable[[], int | None], log: Path) -> Injector | None:
     """Starts striking `faults` during the level (None when there are none)."""
@@ -156,7 +132,7 @@ def record(level_dir: Path, injector: Injector | None) -> list[dict]:
     """The faults of a finished level with their bursts, also written to its chaos.json."""
     if injector is None:
         return []
-    faults = with_bursts(injector.finish(), generators.level_samples(level_dir))
+    faults = bursts.with_bursts(injector.finish(), generators.level_samples(level_dir))
     (level_dir / "chaos.json").write_text(json.dumps(faults, indent=2) + "\n")
     return faults
 

@@ -1,0 +1,35 @@
+"""The failed requests around each fault a chaos level struck (bankbench.run.experiments.chaos):
+read off the load generator's raw samples when the level ends, while they are still beside it,
+for their exact times (the histograms keep seconds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+BURST_GRACE_MS = 2000  # failures this long after recovery still belong to the fault
+
+
+def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
+    """Adds to each fault the failed requests from its strike to its recovery plus a grace, or
+    to the next fault if sooner: count, and first-to-last duration, per response code (JMeter
+    names a refused connection "Non HTTP response code: ...")."""
+    if not records:
+        return records
+    # The raw codes, not levels.error_kind's: a burst names the exception JMeter saw.
+    samples = pd.read_csv(samples_csv, usecols=["timeStamp", "responseCode", "success"],
+                          dtype={"timeStamp": "int64", "responseCode": "string", "success": "bool"})
+    failed = samples[~samples["success"]]
+    out = []
+    ends = [r["at_ms"] for r in records[1:]] + [None]
+    for record, next_at_ms in zip(records, ends, strict=True):
+        end_ms = record["recovered_ms"] + BURST_GRACE_MS
+        in_burst = failed["timeStamp"].between(record["at_ms"], min(end_ms, next_at_ms or end_ms),
+                                               inclusive="left")
+        window = failed[in_burst]
+        burst = {str(code): {"count": len(group),
+                             "duration_s": round((group["timeStamp"].max() - group["timeStamp"].min()) / 1000, 2)}
+                 for code, group in window.groupby("responseCode")}
+        out.append({**record, "errors": len(window), "burst": burst})
+    return out
