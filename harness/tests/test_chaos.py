@@ -63,13 +63,13 @@ def test_report_marks_the_faults(level) -> None:
 
 
 def test_bursts_counted_per_code_until_the_next_fault(tmp_path: Path) -> None:
-    rows = ["timeStamp,elapsed,label,responseCode,success",
-            "1000,1,balance,200,true",      # before the first fault
-            "2000,1,balance,503,false",     # first fault: 503 x2 over 0.5 s
-            "2500,1,balance,503,false",
-            "2600,1,balance,200,false",     # a failed assertion: counted under 200
-            "3000,1,balance,Non HTTP response code: refused,false",  # second fault from here
-            "9000,1,balance,503,false"]     # after recovery + grace: nobody's
+    rows = ["timeStamp,elapsed,label,responseCode,threadName,success",
+            "1000,1,balance,200,t1,true",      # before the first fault
+            "2000,1,balance,503,t1,false",     # first fault: 503 x2 over 0.5 s
+            "2500,1,balance,503,t1,false",
+            "2600,1,balance,200,t1,false",     # a failed assertion: counted under 200
+            "3000,1,balance,Non HTTP response code: refused,t1,false",  # second fault from here
+            "9000,1,balance,503,t1,false"]     # after recovery + grace: nobody's
     csv = tmp_path / "jmeter.csv.gz"
     with gzip.open(csv, "wt") as f:
         f.write("\n".join(rows) + "\n")

@@ -20,6 +20,7 @@ from bankbench.errors import UserError
 from bankbench.publish import pages, report
 
 from test_analysis import FIXTURES, RUN_ID
+from test_results_size import tracked
 
 REPORT = paths.ROOT / "results" / "report"
 FIRST_SCREEN_LINES, INDEX_LINES = 60, 400
@@ -154,13 +155,18 @@ def test_make_report_reproduces_the_committed_report() -> None:
 
 @pytest.mark.integration
 def test_every_committed_summary_rebuilds_from_the_files_git_carries(tmp_path: Path) -> None:
-    """`make summarize FORCE=1` on a copy of each folder results/published.csv lists writes its
-    committed summaries byte for byte: git carries every input they need, histograms and no raw
-    sample (a fresh clone holds none)."""
+    """`make summarize FORCE=1` on a copy of what git tracks of each folder results/published.csv
+    lists (what a fresh clone holds: histograms, no raw sample) writes its committed summaries
+    byte for byte."""
     folders = sorted(path for path in runs.listed(runs.PUBLISHED_CSV) if (path / "levels").is_dir())
     assert folders, "results/published.csv names no folder with levels"
+    carried = list(tracked())
     for folder in folders:
-        copy = shutil.copytree(folder, tmp_path / folder.relative_to(paths.RESULTS))
+        copy = tmp_path / folder.relative_to(paths.ROOT)
+        for path in carried:
+            if path.is_relative_to(folder.relative_to(paths.ROOT)):
+                (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(paths.ROOT / path, tmp_path / path)
         summaries.summarize_run(copy, force=True)
         written = sorted(path.relative_to(copy) for path in copy.rglob("summary.*"))
         assert written == sorted(path.relative_to(folder) for path in folder.rglob("summary.*")), folder

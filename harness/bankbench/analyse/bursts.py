@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
+from bankbench.load import histograms
 
 BURST_GRACE_MS = 2000  # failures this long after recovery still belong to the fault
 
@@ -18,8 +18,7 @@ def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
     if not records:
         return records
     # The raw codes, not levels.error_kind's: a burst names the exception JMeter saw.
-    samples = pd.read_csv(samples_csv, usecols=["timeStamp", "responseCode", "success"],
-                          dtype={"timeStamp": "int64", "responseCode": "string", "success": "bool"})
+    samples = histograms.read_samples(samples_csv)
     failed = samples[~samples["success"]]
     out = []
     ends = [r["at_ms"] for r in records[1:]] + [None]
@@ -30,6 +29,6 @@ def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
         window = failed[in_burst]
         burst = {str(code): {"count": len(group),
                              "duration_s": round((group["timeStamp"].max() - group["timeStamp"].min()) / 1000, 2)}
-                 for code, group in window.groupby("responseCode")}
+                 for code, group in window.groupby("responseCode", observed=True)}
         out.append({**record, "errors": len(window), "burst": burst})
     return out
