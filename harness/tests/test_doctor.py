@@ -1,5 +1,5 @@
 """`make doctor`: one row per prerequisite, run on the standard library alone (before .venv), and
-the README's Quick start lists the same prerequisites in the same order."""
+docs/setup.md's Prerequisites lists the same prerequisites in the same order."""
 
 from __future__ import annotations
 
@@ -53,17 +53,17 @@ def test_named_checks_are_silent_when_present_and_required(
     assert [line.split()[1] for line in out.stdout.splitlines()[1:-1]] == ["go"]
 
 
-def test_readme_lists_the_same_prerequisites_in_the_same_order() -> None:
-    readme = (paths.ROOT / "README.md").read_text()
-    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    listed = re.findall(r"^\| `([\w-]+)` \|", quick_start, re.MULTILINE)
+def test_setup_lists_the_same_prerequisites_in_the_same_order() -> None:
+    setup = (paths.ROOT / "docs" / "setup.md").read_text()
+    prerequisites = setup.split("## Prerequisites", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `([\w-]+)` \|", prerequisites, re.MULTILINE)
     assert listed == [p.name for p in doctor.PREREQUISITES]
 
 
-def test_readme_gives_the_same_install_commands() -> None:
-    readme = (paths.ROOT / "README.md").read_text()
-    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    cells = dict(re.findall(r"^\| `([\w-]+)` \|.*\| (.*) \|$", quick_start, re.MULTILINE))
+def test_setup_gives_the_same_install_commands() -> None:
+    setup = (paths.ROOT / "docs" / "setup.md").read_text()
+    prerequisites = setup.split("## Prerequisites", 1)[1].split("\n## ", 1)[0]
+    cells = dict(re.findall(r"^\| `([\w-]+)` \|.*\| (.*) \|$", prerequisites, re.MULTILINE))
     assert {name: cell.replace("`", "") for name, cell in cells.items()} == \
         {p.name: p.how_to_install(None) for p in doctor.PREREQUISITES}
 

@@ -1,6 +1,6 @@
 """`make doctor`: every prerequisite of bankbench with the version found, the version needed and
 the command that installs what is missing on this distribution (Debian 12, Debian 13, Ubuntu
-24.04). The README's Quick start lists the same ones, in the same order, with the same commands.
+24.04). docs/setup.md lists the same ones, in the same order, with the same commands.
 
 `python3 -m bankbench.tools.doctor` checks them all and exits 1 when a required one is missing;
 `python3 -m bankbench.tools.doctor go wrk` checks only those, as required, and is silent when they are
@@ -57,7 +57,7 @@ class Prerequisite:
 
     def how_to_install(self, distro: str | None) -> str:
         """The command for `distro`; for another one, each command with the distributions it is
-        for (the README's install column, without its code quotes)."""
+        for (docs/setup.md's install column, without its code quotes)."""
         installs = self.installs()
         if distro in installs:
             return installs[distro]
@@ -277,8 +277,8 @@ def check(names: list[str]) -> int:
 
 
 def install_commands(on: str) -> list[str]:
-    """The commands that install every required prerequisite on `on` (a key of DISTROS), as the
-    README gives them: what a new user types, and what `make newcomer` runs."""
+    """The commands that install every required prerequisite on `on` (a key of DISTROS), as
+    docs/setup.md gives them: what a new user types, and what `make newcomer` runs."""
     return [p.installs()[on] for p in PREREQUISITES if not p.optional_for and not p.fetched]
 
 
