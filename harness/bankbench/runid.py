@@ -25,5 +25,5 @@ def run_id(env: str, profile: str) -> str:
 
 
 def series_id(profile: str) -> str:
-    """The id the runs of one `bench` over several CPU placements share (bankbench.analyse.runs)."""
+    """The id the runs of one `bench` over several CPU placements share (bankbench.results.runs)."""
     return f"{stamp()}-{profile}"

@@ -15,10 +15,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import levels, repeats, servicestats, summaries, timelines
-from bankbench.analyse.rawdata import SERVICE_METRICS
+from bankbench.analyse import repeats, timelines
 from bankbench.errors import UserError
-from bankbench.load import histograms
+from bankbench.results import histograms, levels, service_metrics, summaries
+from bankbench.results.files import SERVICE_METRICS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RUN_ID = "20261122T013000Z-native-article"
@@ -122,9 +122,9 @@ def test_service_metrics_count_counter_resets() -> None:
     # A restart at t = 3 s: the counter fell from 300 to 40; it gained 100 + 100 + 40 + 60.
     frame = pd.DataFrame({"t_ms": [0, 1000, 2000, 3000, 4000], "up": 1.0,
                           "requests": [100.0, 200.0, 300.0, 40.0, 100.0]})
-    assert servicestats.increase(frame, "requests") == 300.0
-    assert servicestats.window_stats(frame, 0, 4000)["throughput_rps"] == 75.0
-    assert servicestats.per_second(frame)["requests_per_s"].tolist()[1:] == [100.0, 100.0, 40.0, 60.0]
+    assert service_metrics.increase(frame, "requests") == 300.0
+    assert service_metrics.window_stats(frame, 0, 4000)["throughput_rps"] == 75.0
+    assert service_metrics.per_second(frame)["requests_per_s"].tolist()[1:] == [100.0, 100.0, 40.0, 60.0]
 
 
 def test_a_level_without_service_metrics_has_no_block(run_dir: Path) -> None:

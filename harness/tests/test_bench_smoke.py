@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from bankbench import config, paths, registry
-from bankbench.analyse.rawdata import SERVICE_METRICS
-from bankbench.load import histograms
+from bankbench.results import histograms
+from bankbench.results.files import SERVICE_METRICS
 
 pytestmark = pytest.mark.integration
 

@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import capacity_figures, runs
+from bankbench.analyse import capacity_figures
 from bankbench.publish import report
+from bankbench.results import probes, runs
 
 pytestmark = pytest.mark.integration
 BUDGET_MIN = 6
@@ -44,8 +45,8 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float
 def test_the_search_found_the_rate_and_the_heap(searched) -> None:
     run_dir, stdout, _ = searched
     assert run_dir.name.endswith("-native-capacity")
-    doc = json.loads((run_dir / capacity_figures.FILE).read_text())
-    assert doc["target"] == {"p99_ms": capacity_figures.P99_MS, "max_error_pct": capacity_figures.MAX_ERROR_PCT}
+    doc = json.loads((run_dir / runs.CAPACITY_FILE).read_text())
+    assert doc["target"] == {"p99_ms": probes.P99_MS, "max_error_pct": probes.MAX_ERROR_PCT}
     go = doc["services"]["go"]
     # 20 iterations/s is far below what Go holds here: the ladder's one rate, probed and confirmed.
     assert go["rate"] == {"found": 20, "failed_at": None, "confirmations": 2, "complete": True}

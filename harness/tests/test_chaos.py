@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import bursts, runs, summaries, timelines
+from bankbench.analyse import timelines
 from bankbench.errors import UserError
 from bankbench.publish import pages
+from bankbench.results import bursts, runs, summaries
 from bankbench.run.experiments import chaos
 
 

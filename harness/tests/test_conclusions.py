@@ -10,19 +10,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench.analyse import conclusions, findings, stats
+from bankbench import estimates
+from bankbench.analyse import conclusions, findings
 from bankbench.analyse.findings import Cell, Findings
 from bankbench.analyse.overload import Outcome
-from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.publish import tables
+from bankbench.results.runs import Run
 
 SERVICES = ("go", "java")
 
 
 def measured(*values: float) -> Cell:
     """A cell over `values`, one per repeat, every one counted."""
-    return Cell(stats.figure(pd.DataFrame({"x": values}), "x"), len(values), len(values))
+    return Cell(estimates.figure(pd.DataFrame({"x": values}), "x"), len(values), len(values))
 
 
 def searched(placement: str = "service-alone") -> Verdict:
@@ -64,8 +65,8 @@ def test_a_difference_within_noise_is_called_so() -> None:
 
 def test_a_capped_capacity_never_leads() -> None:
     """Java capped by the load generator at 125 it/s, above go's 93: no capacity is told apart."""
-    capped = Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND)
-    found = Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4)
+    capped = Cell(estimates.Figure(125.0, 125.0, 137.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND)
+    found = Cell(estimates.Figure(93.0, 93.0, 100.0, "", ()), 4, 4)
     text = conclusions.cost(made(capacity={"go": found, "java": capped}))
     assert "no capacity is told apart (java ≥ 125 iterations/s (load generator): lower bounds" in text
     assert "highest" not in text
@@ -79,10 +80,10 @@ def test_beside_a_capacity_the_test_bed_capped_the_split_one_is_ranked() -> None
     split's, names what capped service-alone's, and the first table shows both."""
     bed = findings.BED_BOUND
     f = dataclasses.replace(
-        made(capacity={"go": Cell(stats.Figure(600.0, 600.0, 650.0, "", ()), 4, 4, bound=bed),
-                       "java": Cell(stats.Figure(500.0, 500.0, 550.0, "", ()), 4, 4, bound=bed)}),
-        split_capacity={"go": Cell(stats.Figure(600.0, 600.0, 650.0, "", ()), 5, 5),
-                        "java": Cell(stats.Figure(400.0, 400.0, 425.0, "", ()), 3, 3)})
+        made(capacity={"go": Cell(estimates.Figure(600.0, 600.0, 650.0, "", ()), 4, 4, bound=bed),
+                       "java": Cell(estimates.Figure(500.0, 500.0, 550.0, "", ()), 4, 4, bound=bed)}),
+        split_capacity={"go": Cell(estimates.Figure(600.0, 600.0, 650.0, "", ()), 5, 5),
+                        "java": Cell(estimates.Figure(400.0, 400.0, 425.0, "", ()), 3, 3)})
     text = conclusions.cost(f)
     assert "no capacity is told apart (go ≥ 600 iterations/s (load generator beside PostgreSQL)" in text
     assert ("with the service and PostgreSQL on the same CPUs (split placement), go's capacity was highest, "
@@ -99,14 +100,14 @@ def test_beside_a_capacity_the_test_bed_capped_the_split_one_is_ranked() -> None
 
 def test_capacities_apart_beyond_their_brackets_are_ranked() -> None:
     """Java held 125 it/s (137 missed), go 93 (100 missed): java's capacity at least 1.25× go's."""
-    text = conclusions.cost(made(capacity={"go": Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4),
-                                           "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)}))
+    text = conclusions.cost(made(capacity={"go": Cell(estimates.Figure(93.0, 93.0, 100.0, "", ()), 4, 4),
+                                           "java": Cell(estimates.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)}))
     assert "java's capacity was highest, 125 iterations/s (137 missed): 1.34× higher than go's" in text
 
 
 def test_a_figure_without_usable_repeats_never_leads() -> None:
     """Java's repeats all invalid (the load generator fell short): no figure, however good it looked."""
-    invalid = Cell(stats.Figure(float("nan"), float("nan"), float("nan"), "", ()), 0, 3)
+    invalid = Cell(estimates.Figure(float("nan"), float("nan"), float("nan"), "", ()), 0, 3)
     f = made(warm={"go": measured(9, 10, 11), "java": invalid},
              rss={"go": measured(38, 39, 40), "java": measured(390, 395, 400), "java-virtual": invalid})
     assert conclusions.warm(f) is None  # nothing to compare
@@ -117,8 +118,8 @@ def test_a_figure_without_usable_repeats_never_leads() -> None:
 def test_at_most_five_sentences_and_the_limits_last() -> None:
     f = made(warm={"go": measured(9, 10, 11), "java": measured(4.9, 5.0, 5.1)},
              cold={"go": measured(6, 6, 7), "java": measured(2500, 2600, 2800)},
-             capacity={"go": Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4),
-                       "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)},
+             capacity={"go": Cell(estimates.Figure(93.0, 93.0, 100.0, "", ()), 4, 4),
+                       "java": Cell(estimates.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)},
              cpu={"go": measured(0.2, 0.21, 0.19), "java": measured(0.4, 0.41, 0.39)},
              rss={"go": measured(38, 39, 40), "java": measured(390, 395, 400)})
     told = conclusions.sentences(f)
@@ -127,9 +128,10 @@ def test_at_most_five_sentences_and_the_limits_last() -> None:
 
 
 def test_the_first_table_shows_intervals_and_n_of_n() -> None:
-    f = made(warm={"go": measured(9, 10, 11), "java": Cell(stats.figure(pd.DataFrame({"x": [5.0, 6.0]}), "x"), 2, 3)},
-             capacity={"go": Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND),
-                       "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 3, 5)})
+    f = made(warm={"go": measured(9, 10, 11),
+                   "java": Cell(estimates.figure(pd.DataFrame({"x": [5.0, 6.0]}), "x"), 2, 3)},
+             capacity={"go": Cell(estimates.Figure(93.0, 93.0, 100.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND),
+                       "java": Cell(estimates.Figure(125.0, 125.0, 137.0, "", ()), 3, 5)})
     table = tables.first(f, link=lambda header, question: f"[{header}](#{question})")
     assert list(table.columns)[:2] == ["service", "[p99 ms warm](#starts)"] and len(table.columns) <= 8
     assert table["[p99 ms warm](#starts)"].tolist() == ["10.0 [9.00-11.0], 3 of 3", "5.50, 2 of 3"]
@@ -154,10 +156,10 @@ def test_the_first_table_says_who_held_up_past_capacity_and_judges_nothing_the_g
 def test_the_first_table_prices_the_service_and_postgresql_apart_at_most_where_capped() -> None:
     """Go's capacity capped by the load generator: its cost at most what is shown ("≤"), PostgreSQL's
     an estimate beside it; java's capacity its own: no "≤"."""
-    capped = Cell(stats.Figure(93.0, 93.0, 100.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND)
-    f = made(capacity={"go": capped, "java": Cell(stats.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)},
-             cost={"go": Cell(stats.Figure(0.00316, 0.00315, 0.00317, "", ()), 4, 4, bound=findings.COST_BOUND),
-                   "java": Cell(stats.Figure(0.0038, 0.0037, 0.0039, "", ()), 4, 4)},
+    capped = Cell(estimates.Figure(93.0, 93.0, 100.0, "", ()), 4, 4, bound=findings.GENERATOR_BOUND)
+    f = made(capacity={"go": capped, "java": Cell(estimates.Figure(125.0, 125.0, 137.0, "", ()), 4, 4)},
+             cost={"go": Cell(estimates.Figure(0.00316, 0.00315, 0.00317, "", ()), 4, 4, bound=findings.COST_BOUND),
+                   "java": Cell(estimates.Figure(0.0038, 0.0037, 0.0039, "", ()), 4, 4)},
              database_cost={"go": measured(0.00104, 0.001, 0.0011), "java": measured(0.0014, 0.0014, 0.0014)})
     table = tables.first(f)
     assert table["$ per 1M requests: service (m5.large) + PostgreSQL (c5d.large)"].tolist() == [

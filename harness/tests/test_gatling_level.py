@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.load import generators, histograms
+from bankbench.load import generators
+from bankbench.results import histograms
 
 pytestmark = pytest.mark.integration
 RATE = 20  # iterations/s: a fraction of what Gatling drives on one core

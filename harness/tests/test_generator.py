@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bankbench.analyse import levels, summaries
-from bankbench.analyse.rawdata import read_metrics
-from bankbench.load import generator, histograms, profiles
+from bankbench.load import generator, profiles
+from bankbench.results import histograms, levels, summaries
+from bankbench.results.files import read_metrics
 from bankbench.run.experiments import calibration
 from bankbench.tools import placement
 

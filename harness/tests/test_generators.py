@@ -43,7 +43,8 @@ from typing import Any
 import pytest
 
 from bankbench.errors import UserError
-from bankbench.load import gatling, generators, histograms, jmeter, profiles
+from bankbench.load import gatling, generators, jmeter, profiles
+from bankbench.results import histograms
 from bankbench.system import hot
 
 pytestmark = pytest.mark.integration

@@ -1,4 +1,4 @@
-"""The histograms a level keeps (bankbench.load.histograms) give the figures its raw samples gave.
+"""The histograms a level keeps (bankbench.results.histograms) give the figures its raw samples gave.
 
 fixtures/raw/ holds one committed level as it was before histograms: JMeter's samples, and
 `summary-from-samples.json`, the summary that the analysis of summary_version 4 computed from
@@ -18,9 +18,8 @@ import pandas as pd
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from bankbench.analyse import levels
-from bankbench.load import generators, histograms
-from bankbench.run import compact
+from bankbench.load import generators
+from bankbench.results import compaction, histograms, levels
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "java-virtual-u4000-p95-r3"
 COUNTS = ("requests", "errors", "error_pct", "throughput_rps", "errors_by_status")
@@ -31,7 +30,7 @@ PRECISION = 1 / 1024  # 3 significant digits: a bucket spans at most this share 
 @pytest.fixture
 def level_dir(tmp_path: Path) -> Path:
     shutil.copytree(RAW, tmp_path / RAW.name)
-    compact.compact(tmp_path / RAW.name)
+    compaction.compact(tmp_path / RAW.name)
     return tmp_path / RAW.name
 
 
@@ -40,7 +39,7 @@ def test_compact_folds_the_samples_and_keeps_them(level_dir: Path) -> None:
     assert (level_dir / histograms.FILE).stat().st_size < raw.stat().st_size / 10
     first = (level_dir / histograms.FILE).read_bytes()
     (level_dir / histograms.FILE).unlink()
-    compact.compact(level_dir)
+    compaction.compact(level_dir)
     assert (level_dir / histograms.FILE).read_bytes() == first  # the same samples, the same bytes
 
 
@@ -107,6 +106,6 @@ def test_histograms_of_layout_version_4_convert_to_the_same(tmp_path: Path, samp
 
     v4 = requests.rows.assign(histogram=[interval_log_form(row) for row in requests.rows.index])
     v4.to_csv(tmp_path / histograms.V4_FILE, index=False)
-    compact.compact(tmp_path)
+    compaction.compact(tmp_path)
     assert sorted(path.name for path in tmp_path.iterdir()) == [histograms.FILE]
     pd.testing.assert_frame_equal(histograms.read(tmp_path / histograms.FILE).rows, requests.rows)

@@ -115,3 +115,11 @@ def test_every_module_imports_in_a_fresh_interpreter(order: str) -> None:
     code = "import importlib\n" + "".join(f"importlib.import_module({name!r})\n" for name in names)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_run_and_analyse_meet_only_in_the_results_floor() -> None:
+    """Data flows one way: run/ writes a run folder through results/, analyse/ reads it there."""
+    crossing = [f"{module} -> {dep}" for module, deps in GRAPH.items() for dep in deps
+                if {module.split(".")[1], dep.split(".")[1]} in ({"run", "analyse"}, {"run", "publish"})]
+    assert crossing == []
+    assert floor("bankbench.results.files") < floor("bankbench.run.runner") < floor("bankbench.analyse.repeats")

@@ -17,9 +17,9 @@ import psutil
 import pytest
 
 from bankbench import config, paths
-from bankbench.analyse import summaries
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.results import summaries
 from bankbench.run import runner
 from bankbench.run.environments.interface import Options
 from bankbench.run.environments.native import Native

@@ -12,11 +12,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import capacity_figures, stats, summaries
-from bankbench.analyse.capacity_figures import Capacity, Target
+from bankbench import estimates
+from bankbench.analyse import capacity_figures
+from bankbench.analyse.capacity_figures import Capacity
 from bankbench.load import generators
 from bankbench.publish import tables
-from bankbench.run import compact
+from bankbench.results import compaction, summaries
+from bankbench.results.probes import Target
 
 STARTED_MS = 1_795_000_000_000
 RATE, WARMUP_S, DURATION_S = 100, 5, 20
@@ -51,7 +53,7 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
                   "service_rss_mb": 40.0, "pg_cpu_pct": 20.0, "pg_rss_mb": 300.0, "loadgen_cpu_pct": 30.0,
                   "machine_cpu_pct": 50.0}).to_csv(out / "metrics.csv", index=False)
     (out / "money.json").write_text(json.dumps({"ok": True}))
-    compact.compact(out)
+    compaction.compact(out)
     return out
 
 
@@ -103,7 +105,7 @@ def test_a_closed_model_plans_no_rate(levels: Path) -> None:
     assert summary["loadgen"]["valid"] and summary["loadgen"].get("offered_pct") is None
 
 
-NO_FIGURE = stats.Figure(float("nan"), float("nan"), float("nan"), "", ())
+NO_FIGURE = estimates.Figure(float("nan"), float("nan"), float("nan"), "", ())
 
 
 def probe(rate: int, missed: list[str], heap_mb: int | None = None) -> dict:

@@ -13,14 +13,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import capacity_figures, overload, runs, summaries
-from bankbench.analyse.rawdata import SERVICE_METRICS
+from bankbench.analyse import capacity_figures, overload
 from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
-from bankbench.load import histograms, profiles
+from bankbench.load import profiles
 from bankbench.measure import manifest
 from bankbench.publish import charts, pages, report
+from bankbench.results import histograms, runs, summaries
+from bankbench.results.files import SERVICE_METRICS
 from bankbench.system import processes
 
 STARTED_MS = 1_795_000_000_000

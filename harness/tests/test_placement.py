@@ -16,8 +16,8 @@ import psycopg
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import levels
 from bankbench.errors import UserError
+from bankbench.results import levels
 from bankbench.system import processes
 from bankbench.tools import placement
 from bankbench.tools.pg import Cluster

@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench import paths
-from bankbench.analyse import capacity_figures, stats, summaries
+from bankbench import estimates, paths
+from bankbench.analyse import capacity_figures
 from bankbench.analyse.formatting import significant
 from bankbench.analyse.projection import (
     AT_LEAST,
@@ -34,9 +34,10 @@ from bankbench.analyse.projection import (
     from_cpu_time,
     preferred,
 )
-from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.publish import pages, tables
+from bankbench.results import runs, summaries
+from bankbench.results.runs import Run
 
 NO_INTERVAL = Span(0.14, math.nan, math.nan)
 SERVICE_ALONE = {"mode": "service-alone", "service_cpus": [1], "postgres_cpus": [0], "loadgen_cpus": [0],
@@ -44,9 +45,9 @@ SERVICE_ALONE = {"mode": "service-alone", "service_cpus": [1], "postgres_cpus": 
 SPLIT = {"mode": "split", "service_cpus": [1], "postgres_cpus": [1], "loadgen_cpus": [0],
          "description": "split: the service and PostgreSQL shared CPU 1"}
 AMD = {"cpu_model": "AMD EPYC", "cores": 2}
-HELD = stats.Figure(4000.0, 3900.0, 4100.0, "", ())  # requests/s at the capacity
-SERVICE_CPU_MS, PG_CPU_MS = stats.Figure(0.2, 0.1, 0.3, "", ()), stats.Figure(0.125, 0.1, 0.25, "", ())
-NONE = stats.Figure(math.nan, math.nan, math.nan, "", ())
+HELD = estimates.Figure(4000.0, 3900.0, 4100.0, "", ())  # requests/s at the capacity
+SERVICE_CPU_MS, PG_CPU_MS = estimates.Figure(0.2, 0.1, 0.3, "", ()), estimates.Figure(0.125, 0.1, 0.25, "", ())
+NONE = estimates.Figure(math.nan, math.nan, math.nan, "", ())
 
 
 def run(run_id: str, env: str, machine: dict, placement: dict | None = None, summary: pd.DataFrame | None = None,
@@ -213,7 +214,7 @@ def capacity_run(tmp_path: Path, placement: dict) -> Run:
     """A capacity run folder under `placement`, its capacity.json holding the target only."""
     searched = tmp_path / f"20261124T010000Z-native-capacity-{placement['mode']}"
     searched.mkdir()
-    (searched / capacity_figures.FILE).write_text(json.dumps({"target": {"p99_ms": 50.0, "max_error_pct": 0.1},
+    (searched / runs.CAPACITY_FILE).write_text(json.dumps({"target": {"p99_ms": 50.0, "max_error_pct": 0.1},
                                                               "services": {}}))
     return run(searched.name, "native", AMD, placement, path=searched)
 

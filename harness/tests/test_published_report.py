@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import runs, summaries
 from bankbench.errors import UserError
 from bankbench.publish import pages, report
+from bankbench.results import runs, summaries
 
 from test_analysis import FIXTURES, RUN_ID
 from test_results_size import tracked

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench.analyse import narrative, repeats, summaries
+from bankbench.analyse import narrative, repeats
 from bankbench.publish import charts, tables
+from bankbench.results import summaries
 
 GENERATOR_SHORT = "JMeter short of CPU (97 % of its 1 CPU)"
 

@@ -18,9 +18,10 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from bankbench import cli, registry
-from bankbench.analyse import formatting, narrative, repeats, runs, summaries
-from bankbench.analyse.rawdata import SERVICE_METRICS
+from bankbench.analyse import formatting, narrative, repeats
 from bankbench.publish import charts, pages, report, tables
+from bankbench.results import runs, summaries
+from bankbench.results.files import SERVICE_METRICS
 
 from test_analysis import FIXTURES, RUN_ID, check_golden
 

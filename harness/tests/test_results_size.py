@@ -15,8 +15,8 @@ import pytest
 
 from bankbench import paths
 from bankbench.analyse import overload
-from bankbench.analyse.runs import placement_of, tuned_of
 from bankbench.publish.pages import page_name
+from bankbench.results.runs import placement_of, tuned_of
 
 MB, KB = 1_000_000, 1_000
 RESULTS_MAX = 30 * MB  # all of results/

@@ -14,12 +14,13 @@ import pandas as pd
 import pytest
 
 from bankbench import cli
-from bankbench.analyse import runs, sensitivity, summaries
-from bankbench.analyse.runs import Run
+from bankbench.analyse import sensitivity
 from bankbench.commands import bench
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.publish import report, tables
+from bankbench.results import runs, summaries
+from bankbench.results.runs import Run
 
 from test_analysis import FIXTURES, RUN_ID
 from test_stats import NOISE, synthetic_run

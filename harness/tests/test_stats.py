@@ -1,4 +1,4 @@
-"""Intervals and verdicts (bankbench.analyse.stats): synthetic runs whose services differ only by noise
+"""Intervals and verdicts (bankbench.estimates): synthetic runs whose services differ only by noise
 name no winner, a real 2x difference is named, in the narrative and in `compare`."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bankbench import cli, paths
-from bankbench.analyse import compare, narrative, stats
-from bankbench.analyse.runs import Run
+from bankbench import cli, estimates, paths
+from bankbench.analyse import compare, narrative
+from bankbench.results.runs import Run
 
 NOISE = ((0.97, 1.0, 1.03), (1.02, 0.98, 1.01))  # two runs' repeats, off by a few % each way
 
@@ -38,18 +38,18 @@ def run(summary: pd.DataFrame, name: str) -> Run:
 
 
 def test_the_interval_of_three_repeats_is_their_range() -> None:
-    low, high = stats.median_interval([900.0, 1000.0, 1100.0])
+    low, high = estimates.median_interval([900.0, 1000.0, 1100.0])
     assert (low, high) == (900.0, 1100.0)
-    assert stats.median_interval([5.0, 5.0, 5.0]) == (5.0, 5.0)
+    assert estimates.median_interval([5.0, 5.0, 5.0]) == (5.0, 5.0)
 
 
 def test_fewer_repeats_take_the_interval_of_their_seconds() -> None:
     rows = pd.DataFrame({"overall.throughput_rps": [100.0, 110.0], "overall.p50_ms": [1.0, 2.0],
                          "seconds_ci.throughput_rps.low": [95.0, 104.0],
                          "seconds_ci.throughput_rps.high": [103.0, 118.0]})
-    figure = stats.figure(rows, "overall.throughput_rps")
-    assert (figure.value, figure.low, figure.high, figure.source) == (105.0, 95.0, 118.0, stats.SECONDS)
-    p50 = stats.figure(rows, "overall.p50_ms")
+    figure = estimates.figure(rows, "overall.throughput_rps")
+    assert (figure.value, figure.low, figure.high, figure.source) == (105.0, 95.0, 118.0, estimates.SECONDS)
+    p50 = estimates.figure(rows, "overall.p50_ms")
     assert p50.value == 1.5 and np.isnan(p50.low) and p50.source == ""
 
 
@@ -57,7 +57,7 @@ def test_second_intervals_cover_the_level_figures() -> None:
     seconds = np.repeat(np.arange(30), 100)  # 30 whole seconds of 100 samples, and a partial one
     seconds = np.concatenate([seconds, np.full(10, 30)])
     elapsed = np.random.default_rng(1).exponential(10, len(seconds))
-    intervals = stats.second_intervals(seconds, elapsed)
+    intervals = estimates.second_intervals(seconds, elapsed)
     assert intervals["throughput_rps"] == {"low": 100.0, "high": 100.0}  # every whole second alike
     p99 = np.percentile(elapsed, 99)
     assert intervals["p99_ms"]["low"] <= p99 <= intervals["p99_ms"]["high"]
@@ -65,11 +65,11 @@ def test_second_intervals_cover_the_level_figures() -> None:
 
 
 def test_a_ratio_is_significant_only_beyond_the_noise() -> None:
-    same = stats.ratio(stats.figure(pd.DataFrame({"x": [990.0, 1010.0, 1000.0]}), "x"),
-                       stats.figure(pd.DataFrame({"x": [1005.0, 995.0, 1020.0]}), "x"))
+    same = estimates.ratio(estimates.figure(pd.DataFrame({"x": [990.0, 1010.0, 1000.0]}), "x"),
+                       estimates.figure(pd.DataFrame({"x": [1005.0, 995.0, 1020.0]}), "x"))
     assert not same.significant and same.low < 1 < same.high
-    double = stats.ratio(stats.figure(pd.DataFrame({"x": [990.0, 1010.0, 1000.0]}), "x"),
-                         stats.figure(pd.DataFrame({"x": [2005.0, 1995.0, 2020.0]}), "x"))
+    double = estimates.ratio(estimates.figure(pd.DataFrame({"x": [990.0, 1010.0, 1000.0]}), "x"),
+                         estimates.figure(pd.DataFrame({"x": [2005.0, 1995.0, 2020.0]}), "x"))
     assert double.significant and 1.9 < double.low <= double.value <= double.high < 2.1
 
 
@@ -137,7 +137,7 @@ def test_a_p99_that_barely_moves_still_has_an_interval() -> None:
     seconds = np.repeat(np.arange(20), 50)
     elapsed = np.full(len(seconds), 3.0)
     elapsed[350] = 40.0  # one slow answer: the p99 is 3 ms with or without any one second
-    assert stats.second_intervals(seconds, elapsed)["p99_ms"] == {"low": 3.0, "high": 3.0}
+    assert estimates.second_intervals(seconds, elapsed)["p99_ms"] == {"low": 3.0, "high": 3.0}
 
 
 def test_a_pool_size_is_named_best_only_beyond_noise() -> None:

@@ -13,12 +13,13 @@ import pandas as pd
 import pytest
 from test_profiles import shipped_profiles
 
-from bankbench.analyse import runs, tuned
-from bankbench.analyse.capacity_figures import LOADGEN, Target
+from bankbench.analyse import tuned
 from bankbench.analyse.verdict import Verdict
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
+from bankbench.results import runs
+from bankbench.results.probes import LOADGEN, Basis, Target
 from bankbench.run.experiments import sweep, tuning
 from bankbench.run.experiments.sweep import Outcome
 
@@ -84,7 +85,7 @@ def test_the_budget_keeps_the_shipped_value() -> None:
     assert choice.why == "the budget ran out at 4: the shipped value stays"
 
 
-BASIS = tuned.Basis(400, Target(), "20261201T000000Z-native-capacity", 64, "20261201T000000Z-native-capacity")
+BASIS = Basis(400, Target(), "20261201T000000Z-native-capacity", 64, "20261201T000000Z-native-capacity")
 
 
 def test_knobs_are_swept_in_order_each_at_the_values_chosen_before(tmp_path: Path,

@@ -19,9 +19,9 @@ from test_profiles import shipped_profiles
 from test_tune import capacity_run
 
 from bankbench import paths
-from bankbench.analyse import runs
 from bankbench.load import profiles
 from bankbench.publish import pages
+from bankbench.results import runs
 
 pytestmark = pytest.mark.integration
 BUDGET_MIN = 6

@@ -1,6 +1,6 @@
 """The figures of a `make capacity` run (its capacity.json and its levels' summaries): per
 service the rate found, and at it the throughput, p99, CPU per request and RSS over the probes
-that held the target there (medians with 95 % intervals, bankbench.analyse.stats), the smallest
+that held the target there (medians with 95 % intervals, bankbench.estimates), the smallest
 heap found and the RSS with it; and the projection onto AWS instances of the throughput at the
 capacity under placement service-alone and of PostgreSQL's CPU per request there."""
 
@@ -14,46 +14,22 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench import paths
-from bankbench.analyse import projection, repeats, stats, summaries
+from bankbench import estimates, paths
+from bankbench.analyse import projection, repeats
 from bankbench.analyse.formatting import significant, with_interval
-from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
+from bankbench.results import summaries
+from bankbench.results.files import read_json
+from bankbench.results.probes import LOADGEN, Target
+from bankbench.results.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
 from bankbench.tools import placement
 
-FILE = CAPACITY_FILE  # in the run folder
-P99_MS = 50.0  # the latency target (make capacity P99_MS=)
-MAX_ERROR_PCT = 0.1  # errors must stay under it
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
 # The instance types (infra/instances.csv) the verdict prices each line on: the service on the
 # service host's type, PostgreSQL on the c5d (the family infra runs it on) of the same size.
 PROJECTED_ON = {projection.SERVICE: ("m5.large",), projection.DATABASE: ("c5d.large",)}
 BUDGET_PLACEMENT = placement.SERVICE_ALONE  # the capacity a budget reads: requests/s per service CPU
-LOADGEN = "load generator"  # the miss of a level at which the load generator did not hold up
 LOADGEN_BESIDE_PG = f"{LOADGEN} beside PostgreSQL"  # what fell short where they shared the generator's CPU
 HELD, MISSED, UNDECIDED = "held", "missed", "undecided"  # what a heap's probes say (Probed)
-
-
-@dataclass(frozen=True)
-class Target:
-    """What a level must achieve to count as held."""
-
-    p99_ms: float = P99_MS
-    max_error_pct: float = MAX_ERROR_PCT
-
-    def misses(self, summary: dict) -> list[str]:
-        """What of the target a level's summary missed: "money" (its check failed), "load
-        generator" (it did not hold up: bankbench.load.generator), "p99", "errors"."""
-        overall = summary["overall"]
-        return [name for name, missed in (
-            ("money", not summary["money_ok"]),
-            (LOADGEN, not summary["loadgen"]["valid"]),
-            ("p99", overall["p99_ms"] is None or overall["p99_ms"] > self.p99_ms),
-            ("errors", overall["error_pct"] is None or overall["error_pct"] >= self.max_error_pct)) if missed]
-
-    def held(self, summary: dict) -> bool:
-        """Whether a level's summary meets the whole target."""
-        return not self.misses(summary)
 
 
 @dataclass(frozen=True)
@@ -83,15 +59,15 @@ class Capacity:
     # bound of the service's.
     generator_bound: bool
     complete: bool  # False: the budget ran out before the search was done
-    throughput: stats.Figure  # requests/s at the rate
-    p99_ms: stats.Figure
-    cpu_ms: stats.Figure  # the service's CPU ms per request
-    pg_cpu_ms: stats.Figure
-    rss_mb: stats.Figure  # with the service's own heap settings
+    throughput: estimates.Figure  # requests/s at the rate
+    p99_ms: estimates.Figure
+    cpu_ms: estimates.Figure  # the service's CPU ms per request
+    pg_cpu_ms: estimates.Figure
+    rss_mb: estimates.Figure  # with the service's own heap settings
     at_rate: Probed | None  # the probes at the rate with the service's own heap
     heap: Probed | None  # the smallest heap of the sweep that held the rate (None: none, or not swept)
     below: Probed | None  # the nearest heap under it that was probed (None: none)
-    rss_heap_mb: stats.Figure  # with that heap
+    rss_heap_mb: estimates.Figure  # with that heap
     # PostgreSQL shared the load generator's CPU (service-alone): where the generator fell short,
     # the test bed's limit, not the generator's alone.
     postgres_beside_loadgen: bool = False
@@ -138,7 +114,7 @@ def is_capacity_run(run: Run) -> bool:
 
 def document(run: Run) -> dict:
     """The run's capacity.json."""
-    return read_json(run.path / FILE)
+    return read_json(run.path / CAPACITY_FILE)
 
 
 def figures(run: Run) -> list[Capacity]:
@@ -153,11 +129,11 @@ def figures(run: Run) -> list[Capacity]:
         found.append(Capacity(
             service, rate.get("found"), rate.get("failed_at"), _generator_missed(record, rate.get("failed_at")),
             bool(rate.get("complete")) and sweep.get("complete", True),
-            *(stats.figure(at_rate, column) for column in (
+            *(estimates.figure(at_rate, column) for column in (
                 "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                 "efficiency.pg_cpu_ms_per_request", RSS)),
             probed(record, rate.get("found")).get(None), heap, below,
-            stats.figure(_held(run, record, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
+            estimates.figure(_held(run, record, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
             placement.postgres_beside_loadgen(run.placement)))
     return found
 
@@ -168,14 +144,15 @@ def newest_capacities(mode: str, tuned: bool = False, root: Path = paths.RUNS) -
     under CPU placement `mode`, else in the newest under any placement, with a sentence naming
     that run; None where there is no such capacity run. A service whose search found no rate is
     left out."""
-    manifests = {path: read_json(path / "manifest.json") for path in find_runs(root) if (path / FILE).is_file()}
+    manifests = {path: read_json(path / "manifest.json") for path in find_runs(root)
+                 if (path / CAPACITY_FILE).is_file()}
     searched = [path for path, manifest in manifests.items() if bool(tuned_of(manifest)) == tuned]
     if not searched:
         return None
     placements = {path: placement_of(manifests[path]) for path in searched}
     same = [path for path in searched if placements[path] == mode]
     path = (same or searched)[-1]
-    found = {service: record["rate"]["found"] for service, record in read_json(path / FILE)["services"].items()
+    found = {service: record["rate"]["found"] for service, record in read_json(path / CAPACITY_FILE)["services"].items()
              if record.get("rate", {}).get("found") is not None}
     where = f"CPU placement {placements[path]}" + ("" if same else f"; none ran under this run's {mode}")
     return found, f"the capacity make capacity found in run {path.name}, {where}"
@@ -235,7 +212,7 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
         at_rate = probes[(probes["rate"] == rate) & probes["level"].isin(run.summary["level_id"])]
         verdicts = probed(record, rate)
         for heap_mb, group in at_rate.groupby("heap_mb", dropna=False):
-            figure = stats.figure(run.summary[run.summary["level_id"].isin(group["level"])], RSS)
+            figure = estimates.figure(run.summary[run.summary["level_id"].isin(group["level"])], RSS)
             rows.append({"service": service, "heap_mb": heap_mb, "rss_mb": figure.value, "rss_mb.low": figure.low,
                          "rss_mb.high": figure.high,
                          "verdict": verdicts[None if pd.isna(heap_mb) else int(heap_mb)].verdict})
@@ -299,13 +276,13 @@ def held_at_target(run: Run, target: Target) -> dict[str, tuple[projection.Span,
     found = {}
     for service, rows in summaries.by_service(usable):
         held = [rate for rate, at in rows.groupby("users")
-                if stats.figure(at, "overall.p99_ms").value <= target.p99_ms
-                and stats.figure(at, "overall.error_pct").value < target.max_error_pct]
+                if estimates.figure(at, "overall.p99_ms").value <= target.p99_ms
+                and estimates.figure(at, "overall.error_pct").value < target.max_error_pct]
         if held:
             highest = rows[rows["users"] == max(held)]
             found[service] = (
-                projection.Span.of(stats.figure(highest, "overall.throughput_rps"), projection.AT_LEAST),
-                projection.Span.of(stats.figure(highest, "efficiency.pg_cpu_ms_per_request")))
+                projection.Span.of(estimates.figure(highest, "overall.throughput_rps"), projection.AT_LEAST),
+                projection.Span.of(estimates.figure(highest, "efficiency.pg_cpu_ms_per_request")))
     return found
 
 
@@ -318,5 +295,5 @@ def text(run: Run) -> str:
                            "min heap MB", "RSS MB at it"], disable_numparse=True, stralign="right")
 
 
-def _span(figure: stats.Figure) -> tuple[float, float, float]:
+def _span(figure: estimates.Figure) -> tuple[float, float, float]:
     return figure.value, figure.low, figure.high

@@ -1,5 +1,5 @@
 """Two runs side by side: per service and level in both, each figure with its 95 % interval,
-the ratio B/A with its interval, and whether the difference is significant (bankbench.analyse.stats):
+the ratio B/A with its interval, and whether the difference is significant (bankbench.estimates):
 the question after changing one knob."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from pathlib import Path
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench.analyse import repeats, runs, stats, summaries
+from bankbench import estimates
+from bankbench.analyse import repeats
 from bankbench.analyse.formatting import with_interval
-from bankbench.analyse.runs import Run
 from bankbench.errors import UserError
+from bankbench.results import runs, summaries
+from bankbench.results.runs import Run
 
 FIGURES = {"overall.throughput_rps": "req/s", "overall.p99_ms": "p99 ms", "overall.error_pct": "err %"}
 
@@ -24,7 +26,7 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
     for column, name in FIGURES.items():
         in_a, in_b = (repeats.level_figures(run.summary, column) for run in (a, b))
         for key in sorted(in_a.keys() & in_b.keys(), key=lambda k: (summaries.service_order(k[0]), *k[1:])):
-            ratio = stats.ratio(in_a[key], in_b[key])
+            ratio = estimates.ratio(in_a[key], in_b[key])
             same_zero = in_a[key].values and not any(in_a[key].values) and not any(in_b[key].values)
             rows.append({**dict(zip(summaries.LEVEL_KEYS, key, strict=True)), "figure": name,
                          "a": in_a[key], "b": in_b[key], "ratio": ratio,
@@ -34,8 +36,8 @@ def compare(a: Run, b: Run) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def verdict(ratio: stats.Ratio) -> str:
-    """"B higher", "B lower" or "within noise" (stats.Ratio.significant); "no interval" where
+def verdict(ratio: estimates.Ratio) -> str:
+    """"B higher", "B lower" or "within noise" (estimates.Ratio.significant); "no interval" where
     there is no ratio to test (a figure without interval, or 0 in A)."""
     if pd.isna(ratio.low):
         return "no interval"
@@ -68,7 +70,7 @@ def table(a: Run, b: Run) -> str:
     return (f"A = {a.id}\nB = {b.id}\n"
             f"median [95 % interval] over {' or '.join(sources) or 'nothing'}; a difference when the "
             f"interval of B/A excludes 1 and, over repeats, Welch's t-test on the logarithms gives "
-            f"p < {stats.ALPHA} (harness/bankbench/analyse/stats.py)\n"
+            f"p < {estimates.ALPHA} (harness/bankbench/analyse/estimates.py)\n"
             + (f"left out, the load generator did not hold up: {'; '.join(invalid)}\n" if invalid else "")
             + "\n" + tabulate(cells, headers, disable_numparse=True, stralign="right"))
 

@@ -3,7 +3,7 @@ what and by how much with the 95 % interval of the ratio, under which start and 
 within noise; what this test bed cannot tell.
 
 A service leads only where the interval of its ratio to the other's excludes 1 (and Welch's test
-agrees, `stats.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a figure
+agrees, `estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a figure
 the load generator capped, or one without a usable repeat, never leads, whatever its median.
 """
 
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bankbench.analyse import narrative, stats
+from bankbench import estimates
+from bankbench.analyse import narrative
 from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT
 from bankbench.analyse.findings import BED_BOUND, GENERATOR_BOUND, START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import Format, count, number, significant, with_interval
@@ -45,7 +46,7 @@ def ranking(cells: dict[str, Cell], what: str, show: Show, high_is_best: bool) -
     counted = {service: cell for service, cell in cells.items() if cell.counts}
     if len(counted) < 2:
         return None
-    leader, gaps = stats.leader({service: cell.figure for service, cell in counted.items()}, high_is_best)
+    leader, gaps = estimates.leader({service: cell.figure for service, cell in counted.items()}, high_is_best)
     apart = _apart(cells)
     if not any(r.significant for _, r in gaps):
         values = ", ".join(f"{service} {show(cell)}" for service, cell in counted.items())

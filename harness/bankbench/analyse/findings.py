@@ -20,31 +20,30 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from bankbench import registry
+from bankbench import estimates, registry
 from bankbench.analyse import (
     capacity_figures as capacity,
     overload,
     projection,
     repeats,
-    runs,
     sensitivity,
-    stats,
 )
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.narrative import P99
 from bankbench.analyse.overload import Outcome
 from bankbench.analyse.projection import Projection
-from bankbench.analyse.runs import Run
-from bankbench.analyse.summaries import service_order
 from bankbench.analyse.verdict import Verdict
 from bankbench.load.profiles import STARTS
+from bankbench.results import probes, runs
+from bankbench.results.runs import Run
+from bankbench.results.summaries import service_order
 from bankbench.system import processes
 
 ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
-NONE = stats.Figure(np.nan, np.nan, np.nan, "", ())
+NONE = estimates.Figure(np.nan, np.nan, np.nan, "", ())
 # Cell.bound: the load generator fell short at the next rate (Capacity.bound_by), on a CPU of its own
 # or beside PostgreSQL
-GENERATOR_BOUND, BED_BOUND = capacity.LOADGEN, capacity.LOADGEN_BESIDE_PG
+GENERATOR_BOUND, BED_BOUND = probes.LOADGEN, capacity.LOADGEN_BESIDE_PG
 TOP_RATE = "top rate tried"  # Cell.bound: no rate above it was tried
 LINES = (projection.SERVICE, projection.DATABASE)  # the lines of the cost: Findings.cost, .database_cost
 COST_BOUND = "capacity a lower bound"  # Cell.bound of a cost: the capacity it follows is a lower bound
@@ -55,7 +54,7 @@ START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.ST
 class Cell:
     """One figure of the first table."""
 
-    figure: stats.Figure = NONE
+    figure: estimates.Figure = NONE
     n: int = 0  # the repeats (or probes) whose figures count: money check passed, load generator held up
     of: int = 0  # every repeat (or probe) run
     # The figure is a bound: what capped it (GENERATOR_BOUND, BED_BOUND, TOP_RATE). A lower bound of a capacity,
@@ -92,7 +91,7 @@ class Findings:
     database_cost: dict[str, Cell]  # PostgreSQL's for that service, on `database_instance`
     rss_mb: dict[str, Cell]  # peak RSS at the smallest heap that held
     heap_mb: dict[str, int | None]  # that heap
-    target_ms: float = capacity.P99_MS
+    target_ms: float = probes.P99_MS
     instance: str = capacity.PROJECTED_ON[projection.SERVICE][0]
     database_instance: str = capacity.PROJECTED_ON[projection.DATABASE][0]
     verdict: Verdict | None = None  # what the capacity figures come from
@@ -133,7 +132,7 @@ class Findings:
               for line in LINES),
             {s: _at_heap(found[s]) if s in found else no_run for s in services},
             {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
-            verdict.target_ms if verdict else capacity.P99_MS,
+            verdict.target_ms if verdict else probes.P99_MS,
             *(_instance(verdict.projected if verdict else [], line) for line in LINES),
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             next((run.manifest.get("machine", {}).get("cores") for run in selected), None),
@@ -204,7 +203,7 @@ def _capacity(c: Capacity) -> Cell:
         return Cell(missing="none held")
     bound = "" if not c.lower_bound else c.bound_by if c.generator_bound else TOP_RATE
     high = np.nan if c.failed_at is None else float(c.failed_at)
-    return _at_rate(c, stats.Figure(float(c.rate), float(c.rate), high, "", ()), bound)
+    return _at_rate(c, estimates.Figure(float(c.rate), float(c.rate), high, "", ()), bound)
 
 
 def _cost(c: Capacity, priced: Projection | None, unprojected: str) -> Cell:
@@ -213,7 +212,7 @@ def _cost(c: Capacity, priced: Projection | None, unprojected: str) -> Cell:
     if priced is None:
         return Cell(missing="no projection" if unprojected else "none held" if c.rate is None else "not measured")
     cost = priced.usd_per_million
-    return _at_rate(c, stats.Figure(cost.value, cost.low, cost.high, "", ()), COST_BOUND if cost.bound else "")
+    return _at_rate(c, estimates.Figure(cost.value, cost.low, cost.high, "", ()), COST_BOUND if cost.bound else "")
 
 
 def _instance(projected: list[Projection], line: str) -> str:
@@ -230,7 +229,7 @@ def _first_of_each_line(projected: list[Projection]) -> dict[tuple[str, str], Pr
     return first
 
 
-def _at_rate(c: Capacity, figure: stats.Figure, bound: str = "") -> Cell:
+def _at_rate(c: Capacity, figure: estimates.Figure, bound: str = "") -> Cell:
     """A figure over the probes that held at the capacity rate, with the service's own heap."""
     return _counted(figure, c.at_rate, bound) if c.rate is not None else Cell(missing="none held")
 
@@ -241,7 +240,7 @@ def _at_heap(c: Capacity) -> Cell:
     return _counted(c.rss_heap_mb, c.heap)
 
 
-def _counted(figure: stats.Figure, probed: Probed | None, bound: str = "") -> Cell:
+def _counted(figure: estimates.Figure, probed: Probed | None, bound: str = "") -> Cell:
     return Cell(figure, probed.held if probed else 0, probed.probes if probed else 0, bound)
 
 

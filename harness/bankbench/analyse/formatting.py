@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench.analyse import summaries
+from bankbench.results import summaries
 
 Format = Callable[[float], str]
 FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND repeat bounds from below
@@ -51,7 +51,7 @@ def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
     """Text cells of `column` from `repeats.aggregate_repeats` output, each saying what it is over.
 
     Where every repeat of a group counts, `median [low-high]`: its 95 % interval
-    (bankbench.analyse.stats), or the median alone when it has no interval or the interval is no
+    (bankbench.estimates), or the median alone when it has no interval or the interval is no
     wider than the figure's digits; `(2 of 3)` after it where only some repeats have the figure;
     `counted` says how many repeats that is. Where some repeat does not count (`listed`), no
     median of the others but each repeat's figure in order, marked where it does not count:

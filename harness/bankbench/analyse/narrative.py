@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from bankbench.analyse import repeats, stats, summaries
+from bankbench import estimates
+from bankbench.analyse import repeats
 from bankbench.analyse.formatting import count, number, with_interval
 from bankbench.load import generator as load_generator
+from bankbench.results import summaries
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
 THROUGHPUT, P99, ERRORS = summaries.THROUGHPUT, "overall.p99_ms", "overall.error_pct"
@@ -50,7 +52,7 @@ def money(summary: pd.DataFrame) -> str:
 
 def largest_load(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
     """Each service at the largest load measured (`levels`: at the main pool, figures or not), and
-    which differences there are beyond noise (bankbench.analyse.stats)."""
+    which differences there are beyond noise (bankbench.estimates)."""
     levels = levels[levels[THROUGHPUT].notna() | levels["verdicts"].map(_bound)]
     if levels.empty:
         return None
@@ -68,11 +70,11 @@ def largest_load(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str 
     return text
 
 
-def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> str:
+def versus(figures: dict[str, estimates.Figure], name: str, high_is_best: bool) -> str:
     """Which service led on a figure and by how much ("java's 2.00× higher than go's"), each gap
-    with the 95 % interval of the ratio; a gap that is not significant (`stats.Ratio.significant`)
+    with the 95 % interval of the ratio; a gap that is not significant (`estimates.Ratio.significant`)
     is "within noise", never a lead."""
-    leader, gaps = stats.leader(figures, high_is_best)
+    leader, gaps = estimates.leader(figures, high_is_best)
     if not any(r.significant for _, r in gaps):
         return (f"{name} there was within noise between the services: "
                 + "; ".join(f"{leader}'s {times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})"
@@ -86,24 +88,24 @@ def versus(figures: dict[str, stats.Figure], name: str, high_is_best: bool) -> s
     return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: " + "; ".join(parts) + "."
 
 
-def factor(r: stats.Ratio, high_is_best: bool) -> stats.Ratio:
-    """How many times better the leader of `stats.leader` is, with the interval: its ratio (the
+def factor(r: estimates.Ratio, high_is_best: bool) -> estimates.Ratio:
+    """How many times better the leader of `estimates.leader` is, with the interval: its ratio (the
     leader's figure over the other's) as is where higher is best, turned over where lower is, so
     that a lead reads above 1 either way ("440× lower", not "0.00 times")."""
     if high_is_best:
         return r
     with np.errstate(divide="ignore"):
-        return stats.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p)
+        return estimates.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p)
 
 
-def times(r: stats.Ratio, high_is_best: bool) -> str:
+def times(r: estimates.Ratio, high_is_best: bool) -> str:
     """`2.00× higher`, `440× lower`: the leader's `factor`; `lower (0)` for a leader at 0."""
     f = factor(r, high_is_best)
     way = "higher" if high_is_best else "lower"
     return f"{way} (0)" if np.isinf(f.value) else f"{number(f.value)}× {way}"
 
 
-def interval(r: stats.Ratio, high_is_best: bool, welch: bool = True) -> str:
+def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
     """The 95 % interval of a `factor` and, with `welch`, Welch's p where there was a t-test, in words."""
     f = factor(r, high_is_best)
     if pd.isna(f.low):
@@ -112,8 +114,8 @@ def interval(r: stats.Ratio, high_is_best: bool, welch: bool = True) -> str:
     return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 
-def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, stats.Figure]:
-    """`column` of each service at (users, pool), as `stats.figure` has it."""
+def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, estimates.Figure]:
+    """`column` of each service at (users, pool), as `estimates.figure` has it."""
     figures = repeats.level_figures(summary, column)
     services = sorted(summary["service"].unique(), key=summaries.service_order)
     return {service: figures[(service, *key)] for service in services
@@ -184,7 +186,8 @@ def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame, unit: str) -> 
         return text + ", the largest load it has figures for."
     figures = repeats.level_figures(summary, THROUGHPUT)
     # The peak over the last: "the peak was 1.3× higher".
-    r = stats.ratio(figures[(service, last["users"], last["pool"])], figures[(service, best["users"], best["pool"])])
+    r = estimates.ratio(figures[(service, last["users"], last["pool"])],
+                        figures[(service, best["users"], best["pool"])])
     if not r.significant:
         return text + (f"; at {last['users']:,} {unit}{_noted(last)} it was within noise of that (the peak "
                        f"{times(r, True)}, {interval(r, True)}).")
@@ -248,7 +251,7 @@ def service_side(levels: pd.DataFrame, unit: str) -> str | None:
 
 def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
     """With a pool sweep: the pool size that gave each service its best throughput, named only
-    where it beat every other pool size beyond noise (`stats.Ratio.significant`)."""
+    where it beat every other pool size beyond noise (`estimates.Ratio.significant`)."""
     if levels["pool"].nunique() < 2:
         return None
     users = levels["users"].max()
@@ -257,7 +260,7 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
     parts = []
     for service, rows in summaries.by_service(at_users.dropna(subset=[THROUGHPUT])):
         best = rows.loc[rows[THROUGHPUT].idxmax()]
-        gaps = [stats.ratio(figures[(service, users, pool)], figures[(service, users, best["pool"])])
+        gaps = [estimates.ratio(figures[(service, users, pool)], figures[(service, users, best["pool"])])
                 for pool in rows["pool"] if pool != best["pool"]]
         figure = f"{number(best[THROUGHPUT])} req/s, {number(best[ERRORS])} % errors" + \
             (f", {_over(best)}" if _over(best) else "")

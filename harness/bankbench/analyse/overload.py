@@ -24,13 +24,13 @@ import numpy as np
 import pandas as pd
 
 from bankbench import config, registry
-from bankbench.analyse.capacity_figures import P99_MS
-from bankbench.analyse.levels import NO_RESPONSE, Phase, phases, status_order
-from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
-from bankbench.analyse.runs import Run
-from bankbench.analyse.summaries import VALID
 from bankbench.errors import UserError
-from bankbench.load import histograms
+from bankbench.results import histograms
+from bankbench.results.files import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
+from bankbench.results.levels import NO_RESPONSE, Phase, phases, status_order
+from bankbench.results.probes import P99_MS
+from bankbench.results.runs import Run
+from bankbench.results.summaries import VALID
 from bankbench.system import processes
 
 ALLOWED = ("200", "422", "503")  # the answers a service past its capacity may give
@@ -120,7 +120,7 @@ def _timeline(level_dir: Path, level: dict, requests: histograms.Histograms) -> 
 
 
 def answer(status: pd.Series) -> pd.Series:
-    """The answer a request got: its HTTP status, or NO_RESPONSE (bankbench.analyse.levels)."""
+    """The answer a request got: its HTTP status, or NO_RESPONSE (bankbench.results.levels)."""
     text = status.astype("string").str.strip()
     return text.where(text.str.isdigit(), NO_RESPONSE)
 

@@ -38,10 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from bankbench import paths
-from bankbench.analyse import stats
+from bankbench import estimates, paths
 from bankbench.analyse.formatting import Format, number, with_interval
-from bankbench.analyse.runs import Run
+from bankbench.results.runs import Run
 
 AWS = "aws"  # the manifest's env of a run on AWS
 LOAD_RPS = 10_000  # the load whose instances and hourly cost the report projects
@@ -60,7 +59,7 @@ class Span(NamedTuple):
     bound: str = ""  # AT_LEAST or AT_MOST where the figure bounds the true one; "": an estimate
 
     @classmethod
-    def of(cls, figure: stats.Figure, bound: str = "") -> Span:
+    def of(cls, figure: estimates.Figure, bound: str = "") -> Span:
         return cls(figure.value, figure.low, figure.high, bound)
 
     def through(self, function: Callable[[float], float], falling: bool = False) -> Span:

@@ -1,5 +1,5 @@
 """A run's figures over the repeats of each level: the median of the usable repeats with its 95 %
-interval (bankbench.analyse.stats says how), the errors by status, and the terminal tables that
+interval (bankbench.estimates says how), the errors by status, and the terminal tables that
 `bench` and `summarize` print."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench.analyse import formatting, stats
-from bankbench.analyse.summaries import (
+from bankbench import estimates
+from bankbench.analyse import formatting
+from bankbench.results.summaries import (
     COUNTS,
     ERRORS_BY_STATUS,
     FAILED,
@@ -36,10 +37,10 @@ REPEATS = "repeats"  # the header of how many of a group's repeats count (`forma
 
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
     """Each `keys` group's median of `columns` over its usable repeats, with the 95 % interval
-    as `<column>.low`/`.high` (bankbench.analyse.stats says how; NaN ends: none).
+    as `<column>.low`/`.high` (bankbench.estimates says how; NaN ends: none).
 
     Every group is kept, with `repeats` (all), `failed` (money check failed), `invalid` (money
-    check passed, load generator did not hold up), `interval` (stats.REPEATS or stats.SECONDS:
+    check passed, load generator did not hold up), `interval` (estimates.REPEATS or estimates.SECONDS:
     what the intervals were taken over), `verdicts` (each repeat's number and
     `summaries.verdicts` standing, in order) and each column's `<column>.each` (each repeat's
     value, in the same order): what a table shows where some repeats do not count
@@ -54,20 +55,20 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
         failed = int((marks == FAILED).sum())
         row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": failed,
                "invalid": len(group) - failed - len(passed),
-               "interval": stats.REPEATS if len(passed) >= stats.MIN_REPEATS else stats.SECONDS,
+               "interval": estimates.REPEATS if len(passed) >= estimates.MIN_REPEATS else estimates.SECONDS,
                "verdicts": tuple(zip(group["repeat"].astype(int), marks, strict=True))}
         for column in columns:
-            figure = stats.figure(passed, column)
+            figure = estimates.figure(passed, column)
             row |= {column: figure.value, f"{column}.low": figure.low, f"{column}.high": figure.high,
                     f"{column}.each": tuple(group[column].astype(float))}
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, stats.Figure]:
-    """`column` per level (service, users, pool) over its usable repeats (`stats.figure`)."""
+def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, estimates.Figure]:
+    """`column` per level (service, users, pool) over its usable repeats (`estimates.figure`)."""
     passed = summary[usable(summary)]
-    return {key: stats.figure(rows, column) for key, rows in passed.groupby(list(LEVEL_KEYS))}
+    return {key: estimates.figure(rows, column) for key, rows in passed.groupby(list(LEVEL_KEYS))}
 
 
 def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
@@ -133,11 +134,11 @@ def comparison_table(summary: pd.DataFrame) -> str:
 
 def spread_table(summary: pd.DataFrame) -> str:
     """Terminal table: per service and level, how much throughput and p99 varied between the
-    repeats that count (coefficient of variation, `stats.cv_pct`), and how many of all they are."""
+    repeats that count (coefficient of variation, `estimates.cv_pct`), and how many of all they are."""
     ok = usable(summary)
     rows = [
         [service, f"{users:,}", pool, f"{len(passed)} of {len(group)}",
-         *(formatting.number(stats.cv_pct(passed[column])) for column in (THROUGHPUT, "overall.p99_ms"))]
+         *(formatting.number(estimates.cv_pct(passed[column])) for column in (THROUGHPUT, "overall.p99_ms"))]
         for (service, users, pool), group in summary.groupby(list(LEVEL_KEYS))
         for passed in [group[ok[group.index]]]
     ]

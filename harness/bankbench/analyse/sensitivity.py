@@ -1,8 +1,8 @@
-"""The verdict's sensitivity to the test bed: the runs of a series (bankbench.analyse.runs), one
+"""The verdict's sensitivity to the test bed: the runs of a series (bankbench.results.runs), one
 per CPU placement (bankbench.tools.placement), compared at each users level of the main pool.
 
 Within each run, per figure (p99, errors, throughput), the verdict is the service whose median is
-best together with every service within noise of it (`stats.leader`, `stats.Ratio.significant`,
+best together with every service within noise of it (`estimates.leader`, `estimates.Ratio.significant`,
 as the narrative names a leader): "go", "go or java (within noise)", or "within noise" when no
 service stands out. The verdict changes with the placement where two placements name a different
 winner (the one best service, or none) at a users level and figure: "go or java (within noise)" and
@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bankbench.analyse import repeats, stats, summaries
+from bankbench import estimates
+from bankbench.analyse import repeats
 from bankbench.analyse.narrative import ERRORS, P99, THROUGHPUT
-from bankbench.analyse.runs import Run, by_series
+from bankbench.results import summaries
+from bankbench.results.runs import Run, by_series
 from bankbench.tools import placement
 
 FIGURES = {P99: ("p99 ms", False), ERRORS: ("err %", False), THROUGHPUT: ("req/s", True)}  # (name, high is best)
@@ -79,13 +81,13 @@ def verdicts(series: list[Run]) -> list[Verdict]:
             limited = not at_users[summaries.VALID].astype(bool).all()
             held = at_users[at_users[summaries.VALID].astype(bool)]
             for column, (name, high_is_best) in FIGURES.items():
-                figures = {service: stats.figure(group, column) for service, group in summaries.by_service(held)}
+                figures = {service: estimates.figure(group, column) for service, group in summaries.by_service(held)}
                 figures = {service: f for service, f in figures.items() if not pd.isna(f.value)}
                 if not figures:
                     if limited:
                         out.append(Verdict(run.placement, int(users), name, (), (), limited))
                     continue
-                best, gaps = stats.leader(figures, high_is_best)
+                best, gaps = estimates.leader(figures, high_is_best)
                 tied = tuple(service for service, ratio in gaps if not ratio.significant)
                 zero = not any(value for f in figures.values() for value in f.values)
                 out.append(Verdict(run.placement, int(users), name, (best, *tied), tuple(figures), limited, zero))

@@ -9,11 +9,10 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from bankbench.analyse import servicestats
-from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_service_metrics
 from bankbench.analyse.repeats import main_pool
-from bankbench.analyse.summaries import sort_key, usable
-from bankbench.load import histograms
+from bankbench.results import histograms, service_metrics
+from bankbench.results.files import SERVICE_METRICS, read_json, read_service_metrics
+from bankbench.results.summaries import sort_key, usable
 
 
 class Timeline(NamedTuple):
@@ -60,11 +59,11 @@ def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str
 
 
 def service_timeline(level_dir: Path) -> Timeline | None:
-    """The service's own figures per scrape (`servicestats.per_second`, `t_s` since the level's
+    """The service's own figures per scrape (`service_metrics.per_second`, `t_s` since the level's
     start) with its warm-up end and faults; None for a level without service metrics."""
     if not (level_dir / SERVICE_METRICS).exists():
         return None
     level = read_json(level_dir / "level.json")
-    frame = servicestats.per_second(read_service_metrics(level_dir / SERVICE_METRICS))
+    frame = service_metrics.per_second(read_service_metrics(level_dir / SERVICE_METRICS))
     frame.insert(0, "t_s", (frame.pop("t_ms") - level["started_ms"]) / 1000)
     return _timeline(frame, level)

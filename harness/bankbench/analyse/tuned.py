@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bankbench import config, paths, registry
-from bankbench.analyse.capacity_figures import Capacity, Target, figures, is_capacity_run
-from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import (
+from bankbench.analyse.capacity_figures import Capacity, figures, is_capacity_run
+from bankbench.results.files import read_json
+from bankbench.results.probes import Basis, Target
+from bankbench.results.runs import (
     CAPACITY_FILE,
     TUNING_FILE,
     Run,
@@ -18,19 +19,6 @@ from bankbench.analyse.runs import (
     placement_of,
     tuned_of,
 )
-
-
-@dataclass(frozen=True)
-class Basis:
-    """Where make tune tunes a service: the capacity rate found under a placement at the shipped
-    settings (`run`: the capacity run's id) and its target, with the smallest heap that held a
-    capacity rate (`heap_run`; None: no sweep found one, the shipped heap)."""
-
-    rate: int
-    target: Target
-    run: str
-    heap_mb: int | None = None
-    heap_run: str | None = None
 
 
 def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:

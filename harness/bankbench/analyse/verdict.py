@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from bankbench.analyse import capacity_figures as capacity, projection
 from bankbench.analyse.capacity_figures import Capacity
-from bankbench.analyse.runs import Run
+from bankbench.results import probes
+from bankbench.results.runs import Run
 from bankbench.tools import placement
 
 EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
@@ -45,7 +46,7 @@ class Verdict:
         if not searched and not measured:
             return None
         if not searched:
-            return cls(None, measured[-1], capacity.P99_MS, [], [], None)
+            return cls(None, measured[-1], probes.P99_MS, [], [], None)
         found = capacity.figures(searched[-1])
         priced = capacity.projections(searched[-1], found, measured)
         projected = ([], None, priced) if isinstance(priced, str) else (*priced, "")

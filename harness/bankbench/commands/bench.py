@@ -52,7 +52,7 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
 def options(args: argparse.Namespace) -> list[Options]:
     """The runs that the knobs of add_bench_arguments() ask for: one per CPU placement
     (--cpu-placement, else the profile's, else the machine's default), every one planned before
-    the first starts. Several make a series: their manifests name it (bankbench.analyse.runs). A
+    the first starts. Several make a series: their manifests name it (bankbench.results.runs). A
     profile with phases gets each run's base rates for that run's placement (with_base_rates)."""
     profile = profile_from_args(args)
     chosen = args.cpu_placement.split(",") if args.cpu_placement else profile.placements

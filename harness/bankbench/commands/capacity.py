@@ -10,12 +10,13 @@ import dataclasses
 import signal
 
 from bankbench import config, registry, runid
-from bankbench.analyse import capacity_figures as figures, summaries
-from bankbench.analyse.runs import load_run
+from bankbench.analyse import capacity_figures as figures
 from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_tuned_argument
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.results import probes, summaries
+from bankbench.results.runs import load_run
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
 from bankbench.tools import placement
@@ -29,8 +30,8 @@ PLACEMENTS = ("service-alone", "split")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--service", help=f"comma list of {', '.join(registry.names())} (default: all)")
-    p.add_argument("--p99-ms", type=float, default=figures.P99_MS,
-                   help=f"the p99 target in ms (default {figures.P99_MS:g})")
+    p.add_argument("--p99-ms", type=float, default=probes.P99_MS,
+                   help=f"the p99 target in ms (default {probes.P99_MS:g})")
     p.add_argument("--budget-min", type=float, default=BUDGET_MIN,
                    help=f"the time the search may take under each placement, in minutes (default {BUDGET_MIN})")
     p.add_argument("--heaps", help="the heap sizes of the sweep under the first placement, MB, a comma list "
@@ -71,7 +72,7 @@ def main(args: argparse.Namespace) -> int:
         opts = Options(profile=profile, placement=placement.plan(mode), pg_max_connections=config.max_connections(),
                        durable=True, dashboard=False, series=series)
         # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
-        run_dir = capacity_search.run(opts, figures.Target(p99_ms=args.p99_ms), args.budget_min * 60,
+        run_dir = capacity_search.run(opts, probes.Target(p99_ms=args.p99_ms), args.budget_min * 60,
                                       heaps if i == 0 else ())
         summaries.summarize_run(run_dir)
         print(f"results in {run_dir} ({mode})\n{figures.text(load_run(run_dir))}")

@@ -2,7 +2,7 @@
 `summaries.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
 spread between repeats, and for a series over CPU placements whether the verdict changes.
 
-A run from before histograms is compacted first (bankbench.run.compact): its raw samples
+A run from before histograms is compacted first (bankbench.results.compaction): its raw samples
 folded into histograms, its service's log and metrics gzipped."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import argparse
 from pathlib import Path
 
 from bankbench import paths
-from bankbench.analyse import repeats, runs, sensitivity, summaries
+from bankbench.analyse import repeats, sensitivity
 from bankbench.analyse.formatting import markdown
 from bankbench.errors import UserError
 from bankbench.publish import tables
-from bankbench.run import compact
+from bankbench.results import compaction, runs, summaries
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def summarize(run_dirs: list[Path], force: bool = False) -> None:
     """Summarizes each run and prints its comparison table; then, for each series over CPU
     placements among them, its figures and verdicts."""
     for run_dir in run_dirs:
-        compact.compact_run(run_dir)
+        compaction.compact_run(run_dir)
         summary = summaries.summarize_run(run_dir, force=force)
         print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
               f"{repeats.comparison_table(summary)}\n\nSpread between repeats\n"

@@ -10,12 +10,13 @@ import dataclasses
 import signal
 
 from bankbench import config, registry
-from bankbench.analyse import summaries, tuned
-from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import TUNING_FILE
+from bankbench.analyse import tuned
 from bankbench.commands.bench import interrupted
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.results import summaries
+from bankbench.results.files import read_json
+from bankbench.results.runs import TUNING_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
 from bankbench.tools import placement

@@ -1,7 +1,7 @@
 """Whether the load generator, not the service, set a level's figures: the rules that the level's
 progress and closing lines, level.json, the summaries and the calibration all apply. A level that
 breaks one is invalid: it says why, and its figures are left out of every median and verdict
-(bankbench.analyse.levels).
+(bankbench.results.levels).
 
 - Short of CPU (`saturated`): with CPUs of its own (CPU placement split), JMeter used at least
   SATURATED_CPU_PCT % of them on average (under service-alone, where PostgreSQL runs on them

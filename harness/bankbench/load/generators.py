@@ -1,7 +1,7 @@
 """The load generators by name (profiles.GENERATORS): JMeter for every model, Gatling for the open
 model. Each runs a level's load properties against a host and port, prints JMeter's console
 lines (bankbench.load.console) and writes its samples in JMeter's CSV columns, which
-bankbench.load.histograms folds into the level's histograms."""
+bankbench.results.histograms folds into the level's histograms."""
 
 from __future__ import annotations
 

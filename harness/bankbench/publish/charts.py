@@ -3,7 +3,7 @@
 Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
 pyplot state, so they work headless and in a notebook alike. The vs-users charts take
 `repeats.aggregate_levels` output and draw each service's medians with their 95 % intervals
-as bars (bankbench.analyse.stats); a level with a repeat that does not count (money check failed,
+as bars (bankbench.estimates); a level with a repeat that does not count (money check failed,
 load generator short) is drawn by the median of the others. A throughput the load generator capped
 in a closed loop is drawn too, hollow: the service served at least that (`throughput`).
 """
@@ -23,8 +23,8 @@ from bankbench.analyse import overload
 from bankbench.analyse.capacity_figures import MISSED, UNDECIDED, Capacity
 from bankbench.analyse.narrative import P99
 from bankbench.analyse.repeats import main_pool
-from bankbench.analyse.summaries import THROUGHPUT, by_service, floor
 from bankbench.analyse.timelines import Timeline
+from bankbench.results.summaries import THROUGHPUT, by_service, floor
 
 # Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
 # taken by its place in services.yaml; services beyond them, or no longer in it, are grey.
@@ -36,7 +36,7 @@ PERCENTILE_PANELS = {"overall.p50_ms": "p50", "overall.p90_ms": "p90", "overall.
 # Failed requests by answer: Okabe-Ito colours the services do not use, then greys.
 STATUS_COLOURS = {"503": "#E69F00", "500": "#CC79A7", "assertion": "#56B4E9", "no response": "#000000"}
 OTHER_STATUS_COLOURS = ("#999999", "#F0E442", "#444444", "#BBBBBB")
-SERVICE_PANELS = {  # axis label -> its servicestats.per_second columns and their line styles
+SERVICE_PANELS = {  # axis label -> its service_metrics.per_second columns and their line styles
     "throughput (requests/s, service's count)": {"requests_per_s": "-"},
     "pool: in use solid, waiting dashed": {"pool_active": "-", "pool_pending": "--"},
     "GC pauses (% of wall time)": {"gc_pct": "-"},

@@ -27,16 +27,16 @@ from bankbench.analyse import (
     overload,
     projection,
     repeats,
-    summaries,
     timelines,
 )
 from bankbench.analyse.formatting import markdown
-from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import TUNING_FILE, Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.checks import verify
 from bankbench.load import generator, profiles
 from bankbench.publish import charts, tables
+from bankbench.results import summaries
+from bankbench.results.files import read_json
+from bankbench.results.runs import TUNING_FILE, Run
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
 CHARTS_DIR = "charts"  # likewise

@@ -18,24 +18,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import config, paths
+from bankbench import config, estimates, paths
 from bankbench.analyse import (
     capacity_figures as capacity,
     conclusions,
     narrative,
     overload,
-    runs,
     sensitivity,
-    stats,
     tuned,
 )
 from bankbench.analyse.findings import START_NAMES, Findings, p99_by_start
 from bankbench.analyse.formatting import markdown, with_interval
-from bankbench.analyse.runs import Run
 from bankbench.analyse.verdict import Verdict
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.publish import charts, notebook, pages, tables
+from bankbench.results import runs
+from bankbench.results.runs import Run
 from bankbench.tools.placement import SPLIT_WORDS
 
 TITLE = "# bankbench: Go and Java on one bank service"
@@ -51,7 +50,7 @@ is the median of the repeats whose money check passed and whose load generator h
 median over the repeats where a level has at least 3, else over the level's per-second buckets
 (throughput and p99 only). Two services differ at a level only when the 95 % interval of the
 ratio of their figures excludes 1 and, over repeats, Welch's t-test on the logarithms gives
-p < 0.05; otherwise the text says "within noise" (`harness/bankbench/analyse/stats.py`). A level
+p < 0.05; otherwise the text says "within noise" (`harness/bankbench/analyse/estimates.py`). A level
 whose money check failed is marked FAILED, one at which the load generator did not hold up (short
 of CPU, an arrival rate offered below the plan's, or a plan beyond what its calibration drove:
 `harness/bankbench/load/generator.py`) is marked INVALID. The tables' `repeats` column says how
@@ -216,7 +215,7 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         return ["\n\n".join([*parts, "No capacity run at the tuned settings is shown yet: `make capacity TUNED=1` "
                                       "searches it."])]
 
-    def rate(figure: stats.Figure) -> str:
+    def rate(figure: estimates.Figure) -> str:
         return with_interval(figure.value, figure.low, figure.high)
 
     table = pd.DataFrame([{

@@ -1,7 +1,7 @@
 """Report tables as DataFrames of text: shown as they are in the notebook, as Markdown in the README.
 
 Figures read `median [low-high]`: the median over a level's repeats and its 95 % interval
-(bankbench.analyse.stats), beside a `repeats` column saying how many of them count (`2 of 3`:
+(bankbench.estimates), beside a `repeats` column saying how many of them count (`2 of 3`:
 money check passed, load generator held up). A level where some repeat does not count shows each
 repeat's figure instead, those that do not count marked (`formatting.spread_column`).
 """
@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from bankbench.analyse import conclusions, formatting, repeats, sensitivity, stats, summaries, tuned
+from bankbench import estimates
+from bankbench.analyse import conclusions, formatting, repeats, sensitivity, tuned
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.findings import START_NAMES, Cell, Findings
 from bankbench.analyse.formatting import count, number, significant, with_interval
@@ -25,9 +26,10 @@ from bankbench.analyse.projection import (
     Instance,
     Projection,
 )
-from bankbench.analyse.rawdata import read_json
-from bankbench.analyse.runs import Run, by_start
 from bankbench.load.profiles import GENERATORS
+from bankbench.results import summaries
+from bankbench.results.files import read_json
+from bankbench.results.runs import Run, by_start
 from bankbench.tools import placement
 
 # latency_stats figure -> (header, format), in the order the tables show them
@@ -329,7 +331,7 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     return pd.DataFrame(rows)
 
 
-def _figure(figure: stats.Figure, fmt: formatting.Format) -> str:
+def _figure(figure: estimates.Figure, fmt: formatting.Format) -> str:
     return with_interval(figure.value, figure.low, figure.high, fmt)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bankbench.load import histograms
+from bankbench.results import histograms
 
 BURST_GRACE_MS = 2000  # failures this long after recovery still belong to the fault
 

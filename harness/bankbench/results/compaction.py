@@ -1,5 +1,5 @@
 """What a finished level keeps in git (results/LAYOUT.md): its load generator's raw samples
-folded into histograms (bankbench.load.histograms), the service's log gzipped and its own metrics
+folded into histograms (bankbench.results.histograms), the service's log gzipped and its own metrics
 xz-compressed. The raw samples stay beside them, ignored by git, until `make clean-raw`. Levels
 written before carry raw samples alone (layout version 3), the histograms of version 4, or the
 gzipped service metrics of version 5."""
@@ -11,8 +11,9 @@ import lzma
 import shutil
 from pathlib import Path
 
-from bankbench.analyse.rawdata import SERVICE_METRICS, read_json
-from bankbench.load import generators, histograms
+from bankbench.load import generators
+from bankbench.results import histograms
+from bankbench.results.files import SERVICE_METRICS, read_json
 
 # Written as the level runs, compressed when it ends (readers infer the compression from the
 # name). xz, whose header holds no time, for the metrics: a second of scrapes repeats the names

@@ -1,5 +1,5 @@
 """Reading and writing a run's JSON and measured CSV files (results/LAYOUT.md), with only the
-columns the analysis needs; the load generator's requests are bankbench.load.histograms'."""
+columns the analysis needs; the load generator's requests are bankbench.results.histograms'."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ METRIC_DTYPES = {
     "machine_cpu_pct": "float32",
 }
 # The service's own figures as a level keeps them: the scraper's service_metrics.csv, compressed
-# when the level ends (bankbench.run.compact).
+# when the level ends (bankbench.results.compaction).
 SERVICE_METRICS = "service_metrics.csv.xz"
 SERVICE_METRIC_DTYPES = {"t_ms": "int64", "series": "category", "value": "float64"}
 

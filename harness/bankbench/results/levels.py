@@ -2,7 +2,7 @@
 chart and sentence of the report rests on.
 
 - Measured window: the requests that start at or after `measure_from_ms` (the histograms'
-  seconds from 0 on, bankbench.load.histograms); earlier ones are warm-up and count nowhere.
+  seconds from 0 on, bankbench.results.histograms); earlier ones are warm-up and count nowhere.
 - Throughput: measured requests / (end of the last measured request - `measure_from_ms`), in
   seconds. Each label uses the same window, so label throughputs add up to the overall one.
 - Percentiles: pandas `quantile` over every measured request's latency, linear interpolation
@@ -16,7 +16,7 @@ chart and sentence of the report rests on.
   last request, and not after `ended_ms` (`resource_window`: JMeter's dashboard after the load
   is not load).
 - Service metrics: from service_metrics.csv.xz where the level has one, over the same window
-  (bankbench.analyse.servicestats says how gauges and counters are read).
+  (bankbench.results.service_metrics says how gauges and counters are read).
 - CPU per request (`efficiency`): the CPU milliseconds the service's processes (PostgreSQL's
   apart) used per measured request, over the same window: their mean CPU % of one core x 10 /
   throughput; PostgreSQL's likewise.
@@ -30,7 +30,7 @@ chart and sentence of the report rests on.
   phase's seconds (`phases`) against its own rate: a level's average can hide a phase the
   generator fell behind in.
 - Per-second intervals (`seconds_ci`): bootstrap intervals of throughput and p99 over the whole
-  seconds of the measured window, for levels with too few repeats (bankbench.analyse.stats).
+  seconds of the measured window, for levels with too few repeats (bankbench.estimates).
 """
 
 from __future__ import annotations
@@ -42,10 +42,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from bankbench.analyse import servicestats, stats
-from bankbench.analyse.rawdata import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
-from bankbench.load import generator, histograms
-from bankbench.load.histograms import Histograms
+from bankbench import estimates
+from bankbench.load import generator
+from bankbench.results import histograms, service_metrics
+from bankbench.results.files import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
+from bankbench.results.histograms import Histograms
 
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
 # What a level's summary is computed from.
@@ -89,11 +90,11 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     summary["loadgen"] = generator.judge(level, summary.get("resources"), offered(requests, level),
                                          summary["overall"]["throughput_rps"], offered_by_phase(requests, level))
     if intervals:
-        summary["seconds_ci"] = stats.second_intervals(requests.seconds(measured), requests.latencies(measured))
+        summary["seconds_ci"] = estimates.second_intervals(requests.seconds(measured), requests.latencies(measured))
     if (level_dir / SERVICE_METRICS).exists():
         scrapes = read_service_metrics(level_dir / SERVICE_METRICS)
         # The generator's measured window: after the load the service idles, which would dilute rates.
-        summary["service_metrics"] = servicestats.window_stats(scrapes, level["measure_from_ms"],
+        summary["service_metrics"] = service_metrics.window_stats(scrapes, level["measure_from_ms"],
                                                                level["measure_from_ms"] + seconds * 1000)
     return summary
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import config, paths
-from bankbench.analyse import summaries
-from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
 from bankbench.load.profiles import STARTS
+from bankbench.results import summaries
+from bankbench.results.files import read_json, write_json
 
 ARTICLES_CSV = paths.RESULTS / "articles.csv"
 # The run folders kept in git and why (results/LAYOUT.md): the report shows these and no other.

@@ -1,5 +1,5 @@
 """Figures of the service's own metrics (service_metrics.csv, see bankbench.measure.scrape), as read by
-`rawdata.read_service_metrics`: one row per scrape, a column per series.
+`files.read_service_metrics`: one row per scrape, a column per series.
 
 Gauges (pool connections active and pending, heap, threads) are averaged over the scrapes of the
 measured window. Counters (requests, acquires and their wait, timeouts, connections created, GC

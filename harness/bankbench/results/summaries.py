@@ -14,9 +14,9 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import registry
-from bankbench.analyse import levels
-from bankbench.analyse.rawdata import read_json, write_json
 from bankbench.errors import UserError
+from bankbench.results import levels
+from bankbench.results.files import read_json, write_json
 
 LEVEL_KEYS = ("service", "users", "pool")
 VALID = "loadgen.valid"  # summary.csv column: the load generator's verdict on the level

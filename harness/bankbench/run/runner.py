@@ -12,14 +12,13 @@ import os
 from pathlib import Path
 
 from bankbench import paths, registry, runid
-from bankbench.analyse import levels, runs
-from bankbench.analyse.rawdata import write_json
 from bankbench.checks import verify
 from bankbench.errors import UserError
 from bankbench.load import generator
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_text
 from bankbench.measure import manifest
-from bankbench.run import compact
+from bankbench.results import compaction, levels, runs
+from bankbench.results.files import write_json
 from bankbench.run.environments.interface import Env, Options
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
@@ -47,7 +46,7 @@ class Session:
 
     The run is written under `<run>.incomplete` and renamed when the `with` block ends without
     an error: an interrupted or failed run keeps that name (and says why in incomplete.json), so
-    readers never take it for a result (bankbench.analyse.runs).
+    readers never take it for a result (bankbench.results.runs).
     """
 
     def __init__(self, opts: Options, env: type[Env] = Native):
@@ -165,7 +164,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
                                    **where.level_settings(), **started, **extra,
                                    **({"calibration": calibrated} if calibrated else {}))
     write_json(out / "level.json", document)
-    compact.compact(out)
+    compaction.compact(out)
     verdict = _print_level(out, level, tag, check, extra.get("faults", []), started_ms)
     write_json(out / "level.json", {**document, "loadgen": verdict})  # as judged when the level ended
     if not check["ok"]:

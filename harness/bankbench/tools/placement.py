@@ -57,7 +57,7 @@ class Placement:
     def loadgen_peers(self) -> tuple[str, ...]:
         """The measured processes (as the resource samples name them) that run on the load
         generator's CPUs beside it, when it has CPUs of its own: whether it was short of CPU
-        depends on them too (bankbench.analyse.levels)."""
+        depends on them too (bankbench.results.levels)."""
         return (POSTGRES,) if postgres_beside_loadgen(self.mode) else ()
 
     def pin_harness(self) -> None:

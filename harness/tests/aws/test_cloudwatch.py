@@ -3,7 +3,7 @@ from datetime import UTC, datetime
 import boto3
 from moto import mock_aws
 
-from bankbench.analyse.rawdata import read_metrics
+from bankbench.results.files import read_metrics
 from bankbench.run.environments.aws import cloudwatch as insights
 
 STACK = {

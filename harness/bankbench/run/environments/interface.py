@@ -27,7 +27,7 @@ class Options:
     dashboard: bool = True
     chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.experiments.chaos)
     profile_cpu: bool = False  # a flame graph of the service per level (bankbench.measure.cpuprofile)
-    series: str = ""  # the runs of one bench over several CPU placements share it (bankbench.analyse.runs)
+    series: str = ""  # the runs of one bench over several CPU placements share it (bankbench.results.runs)
 
 
 class Service(Protocol):

@@ -65,7 +65,7 @@ class Local:
 
     def level_settings(self) -> dict[str, object]:
         """The placement's mode; when the load generator has CPUs of its own, how many, and the
-        processes that share them (bankbench.analyse.levels, `loadgen_saturated`)."""
+        processes that share them (bankbench.results.levels, `loadgen_saturated`)."""
         where = self.placement
         if where.mode == SHARED:
             return {"cpu_placement": where.mode}

@@ -27,12 +27,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bankbench import paths
-from bankbench.analyse import levels, runs
-from bankbench.analyse.rawdata import read_json, read_metrics, write_json
 from bankbench.errors import UserError
-from bankbench.load import gatling, generator, generators, histograms, jmeter
+from bankbench.load import gatling, generator, generators, jmeter
 from bankbench.load.profiles import GENERATORS, Level
 from bankbench.measure import manifest, resources
+from bankbench.results import histograms, levels, runs
+from bankbench.results.files import read_json, read_metrics, write_json
 from bankbench.system import processes
 from bankbench.tools.pg import free_port
 from bankbench.tools.placement import SHARED, Placement

@@ -1,5 +1,5 @@
 """`make capacity`: per service, the highest open-model rate at which it meets a latency target
-(bankbench.analyse.capacity_figures.Target: p99, errors, the rate delivered),
+(bankbench.results.probes.Target: p99, errors, the rate delivered),
 and at that rate the smallest heap at which it still does.
 
 Each probe is a short level of profile `capacity` (profiles.toml) on a warm service, run by the
@@ -28,11 +28,12 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from bankbench import registry
-from bankbench.analyse import levels
-from bankbench.analyse.capacity_figures import FILE, LOADGEN, Target
 from bankbench.errors import UserError
 from bankbench.load import generator
 from bankbench.load.profiles import Level
+from bankbench.results import levels
+from bankbench.results.probes import LOADGEN, Target
+from bankbench.results.runs import CAPACITY_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import bisection
 from bankbench.run.runner import Session
@@ -70,7 +71,7 @@ class Prober:
     `deadline` leaves no time for another. make tune probes with it too."""
 
     def __init__(self, session: Session, service: str, target: Target, deadline: float, doc: dict,
-                 record: dict, file: str = FILE):
+                 record: dict, file: str = CAPACITY_FILE):
         self.session, self.service, self.target, self.deadline = session, service, target, deadline
         self.profile = session.opts.profile
         self.doc, self.record, self.file, self.runs = doc, record, file, Counter()

@@ -11,7 +11,7 @@ over the measured window (one at its middle, two at its thirds), one after the o
 Each fault records when it struck (epoch ms) and how long until the service answered
 `GET /health` with 200 again (recovery); after the level, the burst of failed requests around
 it (count and first-to-last duration by response code) is read off JMeter's raw samples
-(bankbench.analyse.bursts). The
+(bankbench.results.bursts). The
 records go to the level's chaos.json and its level.json (`faults`); the report marks them on
 the latency-over-time chart. The money check after the level proves no transfer was half done.
 """
@@ -28,11 +28,11 @@ from pathlib import Path
 
 import httpx
 
-from bankbench.analyse import bursts
 from bankbench.errors import UserError
 from bankbench.load import generators
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
+from bankbench.results import bursts
 from bankbench.system import processes
 
 FAULTS = ("pg-restart", "service-kill")

@@ -1,7 +1,7 @@
 """`make tune`'s choice of one knob's value, as pure logic over a measuring function: each value is
 probed `repeats` times at the service's capacity rate, and the best is kept.
 
-A value meets the target when every one of its probes held it (bankbench.analyse.capacity_figures
+A value meets the target when every one of its probes held it (bankbench.results.probes
 .Target). A probe at which the load generator did not hold up says nothing of the value, whatever
 else it missed: the value is probed at a rate that held before, and a generator short of CPU (under
 service-alone it shares a core with PostgreSQL, whose CPU once rose from 30 % to 70-88 % of it for a
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from statistics import median
 
-from bankbench.analyse.capacity_figures import LOADGEN
+from bankbench.results.probes import LOADGEN
 
 
 @dataclass(frozen=True)

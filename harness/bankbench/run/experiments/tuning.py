@@ -1,4 +1,4 @@
-"""`make tune`: per service, at its capacity rate (bankbench.analyse.tuned.Basis), the settings an
+"""`make tune`: per service, at its capacity rate (bankbench.results.probes.Basis), the settings an
 expert would tune, one knob at a time, each swept at the values chosen before it and the best
 value kept (bankbench.run.experiments.sweep): the pool size first, then the knobs of the service's
 registry entry (`tune` in services.yaml: a JVM's collector, Go's GOGC), with the heap limited to
@@ -20,11 +20,10 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from bankbench import config, registry
-from bankbench.analyse.capacity_figures import Target
-from bankbench.analyse.runs import TUNING_FILE
-from bankbench.analyse.tuned import Basis
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
+from bankbench.results.probes import Basis, Target
+from bankbench.results.runs import TUNING_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import sweep
 from bankbench.run.experiments.capacity_search import Prober, shares

@@ -1,0 +1,45 @@
+"""What a probe (a level of make capacity or make tune) must achieve, and where make tune probes:
+the run/ floor judges its levels with these, the analysis reads them back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+P99_MS = 50.0  # the latency target (make capacity P99_MS=)
+MAX_ERROR_PCT = 0.1  # errors must stay under it
+LOADGEN = "load generator"  # the miss of a level at which the load generator did not hold up
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a level must achieve to count as held."""
+
+    p99_ms: float = P99_MS
+    max_error_pct: float = MAX_ERROR_PCT
+
+    def misses(self, summary: dict) -> list[str]:
+        """What of the target a level's summary missed: "money" (its check failed), "load
+        generator" (it did not hold up: bankbench.load.generator), "p99", "errors"."""
+        overall = summary["overall"]
+        return [name for name, missed in (
+            ("money", not summary["money_ok"]),
+            (LOADGEN, not summary["loadgen"]["valid"]),
+            ("p99", overall["p99_ms"] is None or overall["p99_ms"] > self.p99_ms),
+            ("errors", overall["error_pct"] is None or overall["error_pct"] >= self.max_error_pct)) if missed]
+
+    def held(self, summary: dict) -> bool:
+        """Whether a level's summary meets the whole target."""
+        return not self.misses(summary)
+
+
+@dataclass(frozen=True)
+class Basis:
+    """Where make tune tunes a service: the capacity rate found under a placement at the shipped
+    settings (`run`: the capacity run's id) and its target, with the smallest heap that held a
+    capacity rate (`heap_run`; None: no sweep found one, the shipped heap)."""
+
+    rate: int
+    target: Target
+    run: str
+    heap_mb: int | None = None
+    heap_run: str | None = None
