@@ -114,11 +114,20 @@ def ratio(a: Figure, b: Figure) -> Ratio:
         if np.ptp(a.values) == 0 and np.ptp(b.values) == 0:
             return Ratio(value, value, value)
         low, high = _bootstrap((np.array(b.values), np.array(a.values)), _ratio_of_medians, RESAMPLES)
-        with np.errstate(divide="ignore", invalid="ignore"):  # a 0 has no logarithm: no test
-            p = stats.ttest_ind(np.log(b.values), np.log(a.values), equal_var=False).pvalue
-        return Ratio(value, low, high, float(p))
+        return Ratio(value, low, high, _welch_p(b.values, a.values))
     with np.errstate(divide="ignore", invalid="ignore"):
         return Ratio(value, b.low / a.high, np.float64(b.high) / a.low)
+
+
+def _welch_p(b: Sequence[float], a: Sequence[float]) -> float:
+    """Welch's t-test on the logarithms of `b` and `a`, from their means and standard deviations:
+    a side whose repeats are all equal has a standard deviation of exactly 0, where scipy's own
+    moments would take it from the rounding of their mean (and warn of a precision loss). NaN
+    where a 0 has no logarithm."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logs = [np.log(np.asarray(values, dtype=float)) for values in (b, a)]
+        (mean_b, sd_b), (mean_a, sd_a) = ((x.mean(), 0.0 if np.ptp(x) == 0 else x.std(ddof=1)) for x in logs)
+        return float(stats.ttest_ind_from_stats(mean_b, sd_b, len(b), mean_a, sd_a, len(a), equal_var=False).pvalue)
 
 
 def leader(figures: dict[str, Figure], high_is_best: bool) -> tuple[str, list[tuple[str, Ratio]]]:

@@ -17,6 +17,7 @@ import pytest
 
 from bankbench.analyse import repeats, timelines
 from bankbench.errors import UserError
+from bankbench.publish import terminal
 from bankbench.results import histograms, levels, service_metrics, summaries
 from bankbench.results.files import SERVICE_METRICS
 
@@ -270,12 +271,12 @@ def test_comparison_table_marks_failed_and_shows_pools() -> None:
         ("java", 100, 10, 1, 800.0, False),
         ("go", 100, 200, 1, 50.0, True), ("java", 100, 200, 1, 60.0, True),
     ])
-    lines = repeats.comparison_table(summary).splitlines()
+    lines = terminal.comparison_table(summary).splitlines()
     assert lines[0].split()[:3] == ["users", "pool", "go"]
     assert "1000 [900-1100]" in lines[2] and "r1 800 FAILED" in lines[2]
     assert lines[3].split()[:6] == ["100", "200", "1", "of", "1", "50.0"]
     invalid = synthetic([("go", 100, 10, 1, 900.0, True)], valid=False)
-    assert "INVALID" in repeats.comparison_table(pd.concat([summary, invalid], ignore_index=True)).splitlines()[2]
+    assert "INVALID" in terminal.comparison_table(pd.concat([summary, invalid], ignore_index=True)).splitlines()[2]
 
 
 def test_main_pool_prefers_the_servable_pool_on_a_tie() -> None:
@@ -285,7 +286,7 @@ def test_main_pool_prefers_the_servable_pool_on_a_tie() -> None:
 
 
 def test_comparison_table_golden(run_dir: Path) -> None:
-    check_golden("comparison.txt", repeats.comparison_table(summaries.summarize_run(run_dir)) + "\n")
+    check_golden("comparison.txt", terminal.comparison_table(summaries.summarize_run(run_dir)) + "\n")
 
 
 def test_timeline(run_dir: Path) -> None:

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -30,9 +31,24 @@ def services(pytestconfig: pytest.Config) -> list[str]:
     return pytestconfig.getoption("--services").split(",")
 
 
+class Smoke(NamedTuple):
+    run_dir: Path
+    stdout: str  # bench's, then summarize --verdict's: what make bench prints
+    stderr: str
+    status: tuple[str, str]  # `git status` of results/ before the run and after
+
+
+def results_status() -> str:
+    """What `git status` says of results/ (the rest of the tree may be edited meanwhile)."""
+    return subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", "results"],
+                          cwd=paths.ROOT, capture_output=True, text=True, check=True).stdout
+
+
 @pytest.fixture(scope="module")
-def smoke(tmp_path_factory: pytest.TempPathFactory, services: list[str]) -> tuple[Path, str]:
+def smoke(tmp_path_factory: pytest.TempPathFactory, services: list[str]) -> Smoke:
+    """The run, then `summarize --verdict` on it, as make bench does."""
     runs = tmp_path_factory.mktemp("runs")
+    before = results_status()
     out = subprocess.run([sys.executable, "-m", "bankbench", "bench", "--profile", "smoke",
                           "--service", ",".join(services), "--profile-cpu"],
                          env={**os.environ, "BANKBENCH_RUNS": str(runs)}, cwd=paths.ROOT,
@@ -40,14 +56,15 @@ def smoke(tmp_path_factory: pytest.TempPathFactory, services: list[str]) -> tupl
     print(out.stdout[-5000:], out.stderr[-5000:])
     assert out.returncode == 0, out.stderr[-3000:]
     (run_dir,) = runs.iterdir()
-    summarized = subprocess.run([sys.executable, "-m", "bankbench", "summarize", str(run_dir)],
+    summarized = subprocess.run([sys.executable, "-m", "bankbench", "summarize", "--verdict", str(run_dir)],
                                 cwd=paths.ROOT, capture_output=True, text=True, timeout=300)
+    print(summarized.stdout, summarized.stderr[-5000:])
     assert summarized.returncode == 0, summarized.stderr[-3000:]
-    return run_dir, out.stdout + summarized.stdout
+    return Smoke(run_dir, out.stdout + summarized.stdout, out.stderr + summarized.stderr, (before, results_status()))
 
 
 def test_run_folder_layout(smoke, services: list[str]) -> None:
-    run_dir, _ = smoke
+    run_dir = smoke.run_dir
     assert run_dir.name.endswith("-native-smoke")
     levels = sorted(p.name for p in (run_dir / "levels").iterdir())
     assert levels == sorted(f"{s}-u4-p{config.DEFAULT_POOL_SIZE}-r1" for s in services)
@@ -118,12 +135,31 @@ def test_a_flame_graph_per_level(smoke) -> None:
         assert hot[registry.get(service).runtime] in (level / "flamegraph.html").read_text(), level
 
 
-def test_progress_and_comparison_printed(smoke, services: list[str]) -> None:
-    _, stdout = smoke
+def test_progress_and_verdict_printed(smoke, services: list[str]) -> None:
+    stdout = smoke.stdout
     assert f"[1/{len(services)}]" in stdout and f"[{len(services)}/{len(services)}]" in stdout
-    assert "money ok" in stdout and "median [95 % interval]" in stdout and "CV req/s %" in stdout
+    assert "money ok" in stdout and f"This machine's verdict on run {smoke.run_dir.name}" in stdout
     for service in services:
         assert service in stdout
+
+
+def test_the_run_ends_with_its_verdict_and_page(smoke, services: list[str]) -> None:
+    """What make bench ends with (bankbench.publish.own_run): the verdict in at most 100 columns,
+    a line per service, and the path of the run's page; no library's warning anywhere; and
+    results/ as git had it (the published report is not rebuilt)."""
+    lines = smoke.stdout.rstrip("\n").splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("This machine's verdict on run"))
+    verdict, (told, page) = lines[start:-2], lines[-2:]
+    assert max(map(len, verdict)) <= 100, verdict
+    assert sum(line.endswith("1 of 1 repeat counted") for line in verdict) == len(services), verdict
+    assert not re.search(r"\b\d+\.00\b", "\n".join(verdict)), verdict  # whole milliseconds as whole numbers
+    assert told == "Its page, with every figure and chart:"
+    assert (paths.ROOT / page.strip()).is_file() and \
+        (paths.ROOT / page.strip()).resolve().is_relative_to(smoke.run_dir.resolve() / "report"), page
+    warned = [line for line in (smoke.stdout + smoke.stderr).splitlines() if "Warning" in line]
+    assert not warned, warned
+    before, after = smoke.status
+    assert after == before
 
 
 def test_the_load_generator_was_calibrated_and_judged(smoke) -> None:
@@ -131,7 +167,7 @@ def test_the_load_generator_was_calibrated_and_judged(smoke) -> None:
     generator's verdict, both in the progress lines. The smoke profile's think time keeps JMeter's
     closed loop well inside its CPU: the think time bounds the calibration, and each level is
     valid."""
-    run_dir, stdout = smoke
+    run_dir, stdout = smoke.run_dir, smoke.stdout
     calibration = json.loads((run_dir / "calibration.json").read_text())["loads"]["4"]
     assert calibration["throughput_rps"] > 0 and calibration["errors"] == 0, calibration
     assert calibration["drives_plan"] is None  # the sustained model plans no arrival rate
@@ -148,7 +184,7 @@ def test_the_load_generator_was_calibrated_and_judged(smoke) -> None:
 
 def test_verify_ran_first_and_passed(smoke, services: list[str]) -> None:
     """The run starts with the proof that the services do the same database work."""
-    run_dir, stdout = smoke
+    run_dir, stdout = smoke.run_dir, smoke.stdout
     check = json.loads((run_dir / "verify.json").read_text())
     assert check["ok"], check["problems"]
     assert set(check["results"]) == set(services)

@@ -195,6 +195,6 @@ def test_a_level_jmeter_cannot_drive_is_invalid(tmp_path: Path) -> None:
     verdict = summary["loadgen"]
     assert not verdict["valid"] and verdict["offered_pct"] < generator.OFFERED_MIN_PCT, verdict
     assert f"offered {verdict['offered_pct']:.1f} % of the planned 3000 iterations/s" in verdict["reasons"]
-    figures = levels.generator_figures(document, requests, read_metrics(tmp_path / "metrics.csv"))
+    figures = levels.generator_figures(document, requests, read_metrics(tmp_path))
     assert figures["drives_plan"] is False
     assert "BEYOND the generator" in calibration.describe({**figures, "errors": 0})

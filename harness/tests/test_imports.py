@@ -123,3 +123,23 @@ def test_run_and_analyse_meet_only_in_the_results_floor() -> None:
                 if {module.split(".")[1], dep.split(".")[1]} in ({"run", "analyse"}, {"run", "publish"})]
     assert crossing == []
     assert floor("bankbench.results.files") < floor("bankbench.run.runner") < floor("bankbench.analyse.repeats")
+
+
+# The files of a run folder that results/LAYOUT.md lays out and results/ alone reads and writes.
+# The load generators' raw samples and logs and the CPU recordings are written by the tools
+# themselves, where the run floor points them (bankbench.load, bankbench.measure).
+LAYOUT_FILES = re.compile(r"""(?<!")["'](?:(?:manifest|level|money|summary|capacity|tuning|verify|calibration|chaos"""
+                          r"""|incomplete)\.json|(?:metrics|service_metrics|summary|histograms)\.csv(?:\.xz|\.gz)?"""
+                          r"""|service\.log(?:\.gz)?)["']""")
+
+
+def test_only_the_results_floor_names_a_run_folders_files() -> None:
+    named = [f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}"
+             for module, path in MODULES.items() if not module.startswith("bankbench.results")
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if LAYOUT_FILES.search(line.split("#")[0])]
+    assert named == []
+
+
+def test_the_layout_pattern_finds_a_file_name() -> None:
+    assert LAYOUT_FILES.search('out / "money.json"') and LAYOUT_FILES.search("'metrics.csv'")

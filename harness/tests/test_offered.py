@@ -17,6 +17,7 @@ from bankbench.analyse import capacity_figures
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.load import generators
 from bankbench.publish import tables
+from bankbench.publish.verdict_words import heap_text, rate_text
 from bankbench.results import compaction, summaries
 from bankbench.results.probes import Target
 
@@ -126,7 +127,7 @@ def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
     generator's, at least what the service holds; one that failed for its p99 as the service's."""
     capped = {"probes": [probe(200, []), probe(400, ["load generator"])]}
     missed = {"probes": [probe(200, []), probe(400, ["p99"])]}
-    texts = [capacity(record, 200, 400).rate_text() for record in (capped, missed)]
+    texts = [rate_text(capacity(record, 200, 400)) for record in (capped, missed)]
     assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]
 
 
@@ -135,7 +136,7 @@ def test_a_capacity_capped_beside_postgresql_says_so() -> None:
     short, the text names both, as the limit is the test bed's, not the generator's alone."""
     capped = dataclasses.replace(capacity({"probes": [probe(200, []), probe(400, ["load generator"])]}, 200, 400),
                                  postgres_beside_loadgen=True)
-    assert capped.rate_text() == ">= 200 (at 400 the load generator beside PostgreSQL fell short)"
+    assert rate_text(capped) == ">= 200 (at 400 the load generator beside PostgreSQL fell short)"
     assert capped.lower_bound
 
 
@@ -149,7 +150,7 @@ def test_a_heap_missed_only_where_most_of_its_probes_missed(probes_128: list[lis
     """A probe that missed by the load generator alone says nothing of the heap; of the others,
     most decide, in whatever order they ran."""
     record = {"probes": [probe(125, [], 256), *(probe(125, missed, 128) for missed in probes_128)]}
-    assert capacity(record, 125, None).heap_text() == text
+    assert heap_text(capacity(record, 125, None)) == text
 
 
 def test_a_heap_that_held_in_most_probes_held() -> None:
@@ -157,7 +158,7 @@ def test_a_heap_that_held_in_most_probes_held() -> None:
     record = {"probes": [probe(93, [], 128), *(probe(93, [], 64) for _ in range(3)), probe(93, ["p99"], 64)]}
     heap, below = capacity_figures.smallest_heap(record, 93)
     assert (heap.heap_mb, heap.held, heap.probes, below) == (64, 3, 4, None)
-    assert capacity(record, 93, None).heap_text() == "64 (none smaller probed)"
+    assert heap_text(capacity(record, 93, None)) == "64 (none smaller probed)"
 
 
 def test_the_efficiency_table_shows_each_repeat_of_a_rate_with_an_invalid_one(levels: Path) -> None:

@@ -329,7 +329,7 @@ def test_the_run_page_has_the_table_and_a_chart_per_service(overload_run: runs.R
     assert "go 10 iterations/s (RATE=10" in section
     row = next(line for line in section.splitlines() if line.startswith("| go "))
     assert [cell.strip() for cell in row.strip("|").split("|")] == [
-        "go", "go-u10-p95-r1", "10", "120", "512", "50.0", "800", "200, 503", "2", "ok", "no", "yes"]
+        "go", "go-u10-p95-r1", "10", "120", "512", "50.0", "-", "800", "200, 503", "2", "ok", "no", "yes"]
     chart = f"{pages.CHARTS_DIR}/{overload_run.id}-go-u10-p95-r1-overload.png"
     assert f"](../{chart})" in section  # from the page, under runs/
     assert (tmp_path / chart).stat().st_size > 10_000

@@ -18,7 +18,7 @@ import pytest
 
 from bankbench import estimates, paths
 from bankbench.analyse import capacity_figures
-from bankbench.analyse.formatting import significant
+from bankbench.analyse.findings import Verdict
 from bankbench.analyse.projection import (
     AT_LEAST,
     AT_MOST,
@@ -34,8 +34,9 @@ from bankbench.analyse.projection import (
     from_cpu_time,
     preferred,
 )
-from bankbench.analyse.verdict import Verdict
 from bankbench.publish import pages, tables
+from bankbench.publish.formatting import bounded, significant
+from bankbench.publish.verdict_words import assumptions
 from bankbench.results import runs, summaries
 from bankbench.results.runs import Run
 
@@ -70,7 +71,7 @@ def instances() -> dict:
 
 @pytest.fixture(scope="module")
 def local(instances: dict) -> Assumptions:
-    return Assumptions(Basis.of(LOCAL, instances), "at its capacity for p99 <= 50 ms")
+    return Assumptions(Basis.of(LOCAL, instances), 50.0)
 
 
 def on(instances: dict, *names: str) -> Alike:
@@ -97,7 +98,7 @@ def test_a_bound_stays_one_through_a_rising_figure_and_turns_through_a_falling_o
     cost = at_least.through(lambda rps: 1e6 / rps, falling=True)
     assert cost[:3] == pytest.approx((250, 1e6 / 4100, 1e6 / 3900)) and cost.bound == AT_MOST
     assert Span(1, 0.5, 2).through(lambda x: 1 / x, falling=True).bound == ""  # an estimate stays one
-    assert Span(0.00316, math.nan, math.nan, AT_MOST).text(significant) == "≤ 0.00316"
+    assert bounded(Span(0.00316, math.nan, math.nan, AT_MOST), significant) == "≤ 0.00316"
 
 
 def test_go_at_its_capacity_on_an_m5_large(instances: dict, local: Assumptions) -> None:
@@ -119,7 +120,7 @@ def test_a_capacity_the_load_generator_capped_costs_at_most(instances: dict, loc
     assert go.rps_per_vcpu.bound == go.rps_per_instance.bound == AT_LEAST
     assert go.instances.bound == go.usd_per_hour.bound == go.usd_per_million.bound == AT_MOST
     assert go.usd_per_million[:3] == pytest.approx((0.096 / 28.8, 0.096 / 29.52, 0.096 / 28.08))
-    assert go.usd_per_million.text(significant) == "≤ 0.00333 [0.00325-0.00342]"
+    assert bounded(go.usd_per_million, significant) == "≤ 0.00333 [0.00325-0.00342]"
 
 
 def test_postgresql_has_a_line_of_its_own_from_its_cpu_time(instances: dict, local: Assumptions) -> None:
@@ -134,13 +135,13 @@ def test_postgresql_has_a_line_of_its_own_from_its_cpu_time(instances: dict, loc
 
 def test_the_service_line_divides_by_the_cpus_the_service_had(instances: dict) -> None:
     """On AWS the service had its m5.large's 2 vCPUs: its requests/s are per 2 vCPUs."""
-    aws = Assumptions(Basis.of(ON_AWS, instances), "at 1,000 req/s")
+    aws = Assumptions(Basis.of(ON_AWS, instances), 50.0, searched=False)
     go = from_capacity("go", Span.of(HELD, AT_LEAST), on(instances, "m5.large"), aws)
     assert go.rps_per_vcpu[:3] == pytest.approx((2_000, 1_950, 2_050))
 
 
 def test_headroom_and_load_scale_instances_and_cost(instances: dict, local: Assumptions) -> None:
-    half = Assumptions(local.basis, local.measured_at, load_rps=50_000, headroom=0.5)
+    half = Assumptions(local.basis, local.target_ms, load_rps=50_000, headroom=0.5)
     go = from_capacity("go", Span(10_000, 8_000, 12_500), on(instances, "m5.xlarge"), half)
     assert go.rps_per_instance[:3] == pytest.approx((20_000, 16_000, 25_000))  # 4 vCPUs at half
     assert go.instances[:3] == (3, 2, 4)  # 50,000 / 25,000 .. 50,000 / 16,000, rounded up
@@ -175,7 +176,7 @@ def test_an_aws_run_is_preferred_however_old_else_the_newest() -> None:
 def test_the_assumptions_name_both_cpus_both_lines_and_drop_what_an_aws_run_measured(
         instances: dict, local: Assumptions) -> None:
     shown = [instances["m5.large"], instances["c5d.large"]]
-    here = dict(local.rows(shown))
+    here = dict(assumptions(local, shown))
     assert "AMD EPYC" in here["measured"] and "Intel Xeon Platinum 8175M" in here["CPU of m5.large"]
     assert "no correction from AMD EPYC" in here["CPU of c5d.large"]
     assert "service-alone: the service had CPU 1 (1 of 2) to itself" in here["service: req/s per vCPU"]
@@ -184,7 +185,7 @@ def test_the_assumptions_name_both_cpus_both_lines_and_drop_what_an_aws_run_meas
     assert "optimistic" in here["hyper-threads"] and here["headroom"].startswith("none")
     assert here["price of c5d.large"].startswith("$0.096/hour") and "2026-01-19" in here["price of c5d.large"]
 
-    aws = dict(Assumptions(Basis.of(ON_AWS, instances), "at 1,000 req/s").rows(shown))
+    aws = dict(assumptions(Assumptions(Basis.of(ON_AWS, instances), 50.0, searched=False), shown))
     assert aws["CPU of m5.large"].endswith("measured on it")
     assert "no correction from Intel Xeon Platinum 8175M" in aws["CPU of c5d.large"]
     assert aws["hyper-threads"].startswith("measured in the vCPUs of an m5.large")
@@ -251,10 +252,11 @@ def test_the_verdicts_rows_never_repeat_a_line_on_alike_instance_types(tmp_path:
 
 def test_a_capacity_under_another_placement_gives_no_projection_and_says_why(tmp_path: Path) -> None:
     """Under split the service shared its CPU with PostgreSQL: its requests/s are not per service CPU."""
-    why = capacity_figures.projections(capacity_run(tmp_path, SPLIT), [found(600, 650, generator_bound=False)])
-    assert isinstance(why, str) and "split" in why and "service-alone" in why
-    section = pages.projection_section(Verdict(LOCAL, None, 50.0, [], [], None, why))
-    assert section == ["## Projected cost per million requests", why]
+    split = capacity_run(tmp_path, SPLIT)
+    why = capacity_figures.projections(split, [found(600, 650, generator_bound=False)])
+    assert why == capacity_figures.NOT_ALONE
+    heading, said = pages.projection_section(Verdict(split, None, 50.0, [], [], None, why))
+    assert heading == "## Projected cost per million requests" and "split" in said and "service-alone" in said
 
 
 def test_an_aws_efficiency_run_replaces_the_capacity_run_as_the_basis(tmp_path: Path) -> None:

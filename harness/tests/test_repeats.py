@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from bankbench.analyse import narrative, repeats
-from bankbench.publish import charts, tables
+from bankbench.analyse import repeats
+from bankbench.publish import charts, run_words, tables, terminal
 from bankbench.results import summaries
 
 GENERATOR_SHORT = "JMeter short of CPU (97 % of its 1 CPU)"
@@ -44,10 +44,10 @@ def test_a_level_with_one_invalid_repeat_is_shown_with_all_three() -> None:
                                                                    ["1850", "43.0"]]
     assert table.loc[500, "load generator"].tolist() == ["ok", f"INVALID: {GENERATOR_SHORT}", "ok"]
     assert table.loc[(100, "3 of 3"), "req/s"] == "410 [400-420]"  # every repeat counts: their median
-    assert "r1 1800; r2 1500 INVALID; r3 1850" in repeats.comparison_table(runs)
+    assert "r1 1800; r2 1500 INVALID; r3 1850" in terminal.comparison_table(runs)
     # the text's medians are the two valid repeats' (too few for an interval), and say so
     assert ("go served 1825 req/s with a p99 of 42.0 ms and 0.00 % errors (median of 2 of 3 repeats: 1 "
-            "INVALID)") in narrative.reading(runs)
+            "INVALID)") in run_words.reading(runs)
 
 
 def test_every_median_says_how_many_repeats_it_is_over() -> None:
@@ -56,7 +56,7 @@ def test_every_median_says_how_many_repeats_it_is_over() -> None:
     table = tables.levels(runs).set_index("service")
     assert table["repeats"].to_dict() == {"go": "3 of 3", "java": "1 of 1"}
     assert table.loc["go", "RSS max MB"] == "110 (2 of 3)"
-    assert repeats.comparison_table(runs).splitlines()[2].split()[1:4] == ["3", "of", "3"]
+    assert terminal.comparison_table(runs).splitlines()[2].split()[1:4] == ["3", "of", "3"]
 
 
 def test_a_closed_loop_the_generator_capped_is_a_lower_bound() -> None:
@@ -67,7 +67,7 @@ def test_a_closed_loop_the_generator_capped_is_a_lower_bound() -> None:
     assert table.loc[2000, "req/s"].tolist() == [">= 2304 (load generator)", ">= 2244 (load generator)",
                                                  ">= 2355 (load generator)"]
     assert table.loc[2000, "p99 ms"].tolist() == ["41.0", "42.0", "43.0"]  # INVALID, as the row says
-    assert ">= 2244 (load generator, lowest of 3)" in repeats.comparison_table(closed)
+    assert ">= 2244 (load generator, lowest of 3)" in terminal.comparison_table(closed)
     drawn = {c.get_label(): c.lines[0] for c in charts.throughput(repeats.aggregate_levels(closed)).axes[0].containers}
     bound = drawn["go: at least (load generator the limit)"]  # beside go's medians, not dropped
     assert (list(bound.get_xdata()), list(bound.get_ydata())) == ([2000], [2244.0])
@@ -79,7 +79,7 @@ def test_a_closed_loop_the_generator_capped_is_a_lower_bound() -> None:
 def test_no_smaller_level_is_the_peak_beside_one_the_generator_capped() -> None:
     levels = {("go", 500): [1833.0, 1809.0, 1900.0], ("go", 2000): [2304.0, 2244.0, 2355.0],
               ("java", 500): [1466.0, 1400.0, 1480.0], ("java", 2000): [811.0, 751.0, 1217.0]}
-    text = narrative.reading(summary(levels, {("go", 2000, repeat) for repeat in (1, 2, 3)}, model="sustained"))
+    text = run_words.reading(summary(levels, {("go", 2000, repeat) for repeat in (1, 2, 3)}, model="sustained"))
     assert "Throughput peaked for go" not in text
     assert ("The load generator, not go, was the limit at 2,000 users (at least 2244 req/s there), so go's peak "
             "throughput is not known; with the load generator holding up, its highest median was 1833 req/s at "
@@ -92,7 +92,7 @@ def test_no_smaller_level_is_the_peak_beside_one_the_generator_capped() -> None:
 def test_the_text_names_the_generator_that_ran() -> None:
     """A run's load generator by name where it held up; summaries older than Gatling name none."""
     runs = summary({("go", 100): [400.0, 410.0, 420.0]})
-    assert "held up at every level: JMeter was never short of CPU" in narrative.generator(runs)
+    assert "held up at every level: JMeter was never short of CPU" in run_words.generator(runs)
     runs["generator"] = "gatling"
-    text = narrative.generator(runs)
+    text = run_words.generator(runs)
     assert "Gatling was never short of CPU" in text and "JMeter" not in text

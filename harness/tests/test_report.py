@@ -18,8 +18,8 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from bankbench import cli, registry
-from bankbench.analyse import formatting, narrative, repeats
-from bankbench.publish import charts, pages, report, tables
+from bankbench.analyse import repeats
+from bankbench.publish import charts, formatting, pages, report, run_words, tables
 from bankbench.results import runs, summaries
 from bankbench.results.files import SERVICE_METRICS
 
@@ -112,7 +112,7 @@ def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
 
 
 def test_reading_is_computed(run: runs.Run) -> None:
-    text = narrative.reading(run.summary)
+    text = run_words.reading(run.summary)
     assert "FAILED after java-u4000-p95-r1 (1 of 7 levels)" in text
     assert ("At 10,000 users (median [95 % interval] of every repeat unless said), go served 2.02 [2.00-2.02] "
             "req/s with a p99 of 396 [320-400] ms and 20.0 % errors") in text
@@ -177,7 +177,7 @@ def test_a_run_without_service_metrics_has_no_such_charts(run_dir: Path, tmp_pat
     summaries.summarize_run(old, force=True)
     figures = pages.run_charts(runs.load_run(old))
     assert list(figures) == [name for name in CHARTS if name not in ("pool-wait", "gc", "service-timeline")]
-    assert "By their own metrics" not in narrative.reading(runs.load_run(old).summary)
+    assert "By their own metrics" not in run_words.reading(runs.load_run(old).summary)
 
 
 def test_cpu_profiles_are_linked(run_dir: Path, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from bankbench.analyse import sensitivity
 from bankbench.commands import bench
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.publish import report, tables
+from bankbench.publish import report, tables, verdict_words
 from bankbench.results import runs, summaries
 from bankbench.results.runs import Run
 
@@ -90,24 +90,23 @@ def test_the_same_verdict_under_every_placement() -> None:
               for i, mode in enumerate(("shared", "split", "service-alone"))]
     found = sensitivity.verdicts(series)
     assert [v.placement for v in found][::3] == ["split", "service-alone", "shared"]  # MODES order
-    assert {(v.figure, v.text) for v in found} == {("p99 ms", "go"), ("req/s", "go"), ("err %", "all 0")}
+    told = {(v.figure, verdict_words.placement_verdict(v)) for v in found}
+    assert told == {("p99 ms", "go"), ("req/s", "go"), ("err %", "all 0")}
     assert sensitivity.changes(found) == []
-    assert sensitivity.sentence(series) == (
+    assert verdict_words.placements(series) == (
         "The verdict is the same under every placement (split, service-alone, shared) at 2,000 users, "
         "on p99 ms, err %, req/s.")
-    assert sensitivity.headline(series) == sensitivity.sentence(series) + " See Placement sensitivity."
-    assert sensitivity.headline(series[:1]) is None  # one placement: nothing was checked
+    assert verdict_words.placements(series[:1]).startswith("Only one placement (shared)")
 
 
-def test_a_verdict_that_changes_with_the_placement_reaches_the_headline() -> None:
+def test_a_verdict_that_changes_with_the_placement_is_told() -> None:
     series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"),
               placed(synthetic_run({"go": 1.0, "java": 1.0}, NOISE[1]), "service-alone"),
               placed(synthetic_run({"go": 1.0, "java": 2.0}), "shared")]
-    assert sensitivity.changes(sensitivity.verdicts(series)) == [
+    assert [verdict_words.change(c) for c in sensitivity.changes(sensitivity.verdicts(series))] == [
         "at 2,000 users, p99 ms: go under split, within noise under service-alone, java under shared",
         "at 2,000 users, req/s: go under split, within noise under service-alone, java under shared"]
-    assert sensitivity.sentence(series).startswith("The verdict changes with the CPU placement")
-    assert "depends on the test bed" in sensitivity.headline([*series, placed(series[0].summary, "split", "")])
+    assert verdict_words.placements(series).startswith("The verdict changes with the CPU placement")
     verdicts = tables.placement_verdicts(series)
     assert verdicts.columns.tolist() == ["users", "placement", "p99 ms", "err %", "req/s"]
     assert verdicts["p99 ms"].tolist() == ["go", "within noise", "java"]
@@ -122,10 +121,11 @@ def test_a_tie_that_only_changes_shape_is_no_change() -> None:
     series = [placed(synthetic_run({"go": 1.0, "java": 1.0, "java-virtual": 0.5}), "split"),
               placed(synthetic_run({"go": 1.0, "java": 1.0, "java-virtual": 1.0}, NOISE[1]), "shared")]
     found = sensitivity.verdicts(series)
-    assert [v.text for v in found if v.figure == "p99 ms"] == ["go or java (within noise)", "within noise"]
+    told = [verdict_words.placement_verdict(v) for v in found if v.figure == "p99 ms"]
+    assert told == ["go or java (within noise)", "within noise"]
     assert sensitivity.changes(found) == []
     series[1] = placed(synthetic_run({"go": 2.0, "java": 1.0, "java-virtual": 1.0}), "shared")  # now go wins
-    assert sensitivity.changes(sensitivity.verdicts(series))[0] == (
+    assert verdict_words.change(sensitivity.changes(sensitivity.verdicts(series))[0]) == (
         "at 2,000 users, p99 ms: go or java (within noise) under split, go under shared")
 
 
@@ -133,7 +133,7 @@ def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_o
     short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{summaries.VALID: False})
     series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"), placed(short, "shared")]
     assert sensitivity.changes(sensitivity.verdicts(series)) == []
-    assert sensitivity.sentence(series).endswith(
+    assert verdict_words.placements(series).endswith(
         "Left out, as the load generator did not hold up there: 2,000 users under shared.")
     assert tables.placement_verdicts(series)["p99 ms"].tolist() == ["go", "n/a (load generator invalid)"]
     figures = tables.placement_figures(series)
@@ -143,8 +143,8 @@ def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_o
 
 def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> None:
     """Two copies of the fixture run as a series; in one, java's p99 a hundred times higher: the
-    verdict at 10,000 users changes, which the headline says first (at 4,000 users the load
-    generator did not hold up in one repeat: left out)."""
+    verdict at 10,000 users changes, which the section says (at 4,000 users the load generator did
+    not hold up in one repeat: left out); the first screen, without a start run, has no verdict."""
     root = tmp_path / "runs"
     for i, mode in enumerate(("split", "service-alone")):
         copied = shutil.copytree(FIXTURES / "runs" / RUN_ID, root / RUN_ID.replace("0130", f"013{i + 1}"))
@@ -162,8 +162,7 @@ def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> No
     pages = sorted(p.name for p in (tmp_path / "report" / "runs").iterdir())
     assert pages == [f"{RUN_ID.replace('0130', f'013{i}')}.md" for i in (1, 2)]  # a page per run of the series
     first_screen = readme[:readme.index("\n## ")]
-    assert ("a verdict that holds whatever the placement: it changes with it (at 10,000 users, p99 ms: java "
-            "under split, go under service-alone)") in first_screen
+    assert first_screen.startswith(f"{report.TITLE}\n\nNone of the runs shown is a start of the articles' plan")
     section = readme.split("## Placement sensitivity", 1)[1]
     assert ("**The verdict changes with the CPU placement (split, service-alone): at 10,000 users, p99 ms: "
             "java under split, go under service-alone. Left out, as the load generator did not hold up "

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 from bankbench import cli, estimates, paths
-from bankbench.analyse import compare, narrative
+from bankbench.analyse import repeats
+from bankbench.publish import run_words, terminal
 from bankbench.results.runs import Run
 
 NOISE = ((0.97, 1.0, 1.03), (1.02, 0.98, 1.01))  # two runs' repeats, off by a few % each way
@@ -74,21 +75,21 @@ def test_a_ratio_is_significant_only_beyond_the_noise() -> None:
 
 
 def test_noise_names_no_winner() -> None:
-    text = narrative.reading(synthetic_run({"go": 1.0, "java": 1.0}))
+    text = run_words.reading(synthetic_run({"go": 1.0, "java": 1.0}))
     assert "Throughput there was within noise between the services" in text
     assert "The p99 there was within noise between the services" in text
     assert "highest for" not in text and "lowest for" not in text
 
 
 def test_a_real_difference_is_named() -> None:
-    text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}))
+    text = run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}))
     assert "Throughput there was highest for java: 2.00× higher than go's (95 % interval 1.88-2.12×, p 0.00)" in text
     assert "The p99 there was lowest for java: 2.00× lower than go's (95 % interval 1.88-2.12×, p 0.00)" in text
     assert "within noise" not in text
 
 
 def test_one_repeat_without_seconds_names_no_winner() -> None:
-    text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}, jitter=(1.0,)))
+    text = run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}, jitter=(1.0,)))
     assert "no interval to tell" in text and "highest for" not in text
 
 
@@ -96,20 +97,20 @@ def test_compare_two_runs() -> None:
     before = run(synthetic_run({"go": 1.0, "java": 1.0}), "before")
     noise = run(synthetic_run({"go": 1.0, "java": 1.0}, NOISE[1]), "noise")
     faster = run(synthetic_run({"go": 2.0, "java": 1.0}, NOISE[1]), "faster")
-    assert set(compare.compare(before, noise)["verdict"]) == {"within noise", "both 0"}  # errors: 0
-    verdicts = compare.compare(before, faster).set_index(["service", "figure"])["verdict"]
+    assert set(repeats.differences(before, noise)["verdict"]) == {"within noise", "both 0"}  # errors: 0
+    verdicts = repeats.differences(before, faster).set_index(["service", "figure"])["verdict"]
     assert verdicts[("go", "req/s")] == "B higher" and verdicts[("go", "p99 ms")] == "B lower"
     assert verdicts[("java", "req/s")] == "within noise"
-    text = compare.table(before, faster)
+    text = terminal.two_runs(before, faster)
     assert "A = before" in text and "B higher" in text and "over repeats" in text
     short = faster.summary.assign(**{"loadgen.valid": faster.summary["repeat"] != 1})  # r1 of each invalid
-    assert "(2 of 3)" in compare.table(before, run(short, "short")) and "(2 of 3)" not in text
+    assert "(2 of 3)" in terminal.two_runs(before, run(short, "short")) and "(2 of 3)" not in text
 
 
 def test_compare_needs_levels_in_common() -> None:
     other = synthetic_run({"go": 1.0}).assign(users=100)
     with pytest.raises(Exception, match="no level"):
-        compare.compare(run(synthetic_run({"go": 1.0}), "a"), run(other, "b"))
+        repeats.differences(run(synthetic_run({"go": 1.0}), "a"), run(other, "b"))
 
 
 def test_compare_command_on_the_committed_placement_runs(capsys: pytest.CaptureFixture) -> None:
@@ -145,12 +146,12 @@ def test_a_pool_size_is_named_best_only_beyond_noise() -> None:
         at_10 = synthetic_run({"go": factor_at_10}).assign(pool=10)
         return pd.concat([at_10, synthetic_run({"go": 1.0}, NOISE[1])], ignore_index=True)
 
-    assert "no pool size stood out beyond noise for go" in narrative.reading(sweep(1.0))
-    assert "go did best with a pool of 10 (2000 req/s" in narrative.reading(sweep(2.0))
+    assert "no pool size stood out beyond noise for go" in run_words.reading(sweep(1.0))
+    assert "go did best with a pool of 10 (2000 req/s" in run_words.reading(sweep(2.0))
 
 
 def test_an_open_model_load_reads_as_a_rate() -> None:
     """Users only for the closed and article models: an open model's load is iterations/s."""
-    text = narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="open"))
+    text = run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="open"))
     assert "At 2,000 iterations/s (median [95 % interval] of every repeat unless said)" in text and " users" not in text
-    assert "users" in narrative.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="article"))
+    assert "users" in run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="article"))

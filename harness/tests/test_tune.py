@@ -14,7 +14,7 @@ import pytest
 from test_profiles import shipped_profiles
 
 from bankbench.analyse import tuned
-from bankbench.analyse.verdict import Verdict
+from bankbench.analyse.findings import Verdict
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables

@@ -12,13 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from tabulate import tabulate
 
 from bankbench import estimates, paths
 from bankbench.analyse import projection, repeats
-from bankbench.analyse.formatting import significant, with_interval
-from bankbench.results import summaries
-from bankbench.results.files import read_json
+from bankbench.results import files, summaries
 from bankbench.results.probes import LOADGEN, Target
 from bankbench.results.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
 from bankbench.tools import placement
@@ -30,6 +27,7 @@ PROJECTED_ON = {projection.SERVICE: ("m5.large",), projection.DATABASE: ("c5d.la
 BUDGET_PLACEMENT = placement.SERVICE_ALONE  # the capacity a budget reads: requests/s per service CPU
 LOADGEN_BESIDE_PG = f"{LOADGEN} beside PostgreSQL"  # what fell short where they shared the generator's CPU
 HELD, MISSED, UNDECIDED = "held", "missed", "undecided"  # what a heap's probes say (Probed)
+NOT_ALONE, NONE_HELD = "not alone", "none held"  # why `projections` has none
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class Capacity:
     # The load generator did not hold up at failed_at: the capacity is the generator's, a lower
     # bound of the service's.
     generator_bound: bool
-    complete: bool  # False: the budget ran out before the search was done
+    complete: bool  # False: the search ended before it was done (`exited`, else the budget ran out)
     throughput: estimates.Figure  # requests/s at the rate
     p99_ms: estimates.Figure
     cpu_ms: estimates.Figure  # the service's CPU ms per request
@@ -71,6 +69,9 @@ class Capacity:
     # PostgreSQL shared the load generator's CPU (service-alone): where the generator fell short,
     # the test bed's limit, not the generator's alone.
     postgres_beside_loadgen: bool = False
+    swept: bool = False  # its heap was swept at the rate (`heap` None then: no heap held)
+    held_once: int | None = None  # the highest rate a probe with its own heap held, confirmed or not
+    exited: tuple[int, int] | None = None  # (rate, exit status) of its last probe, where the service exited
 
     @property
     def lower_bound(self) -> bool:
@@ -83,30 +84,6 @@ class Capacity:
         """What fell short where the load generator did."""
         return LOADGEN_BESIDE_PG if self.postgres_beside_loadgen else LOADGEN
 
-    def rate_text(self) -> str:
-        """`400 (450 missed)`: the rate found and the one above it that missed, or why none."""
-        if self.rate is None:
-            return "none held" + ("" if self.complete else " (budget ran out)")
-        if self.generator_bound:
-            return f">= {self.rate:,} (at {self.failed_at:,} the {self.bound_by} fell short)" \
-                + ("" if self.complete else ", budget ran out")
-        above = f" ({self.failed_at:,} missed)" if self.failed_at else " (the top rate tried)"
-        return f"{self.rate:,}{above}" + ("" if self.complete else ", budget ran out")
-
-    def heap_text(self) -> str:
-        """`256 (128 missed)`, `256 (at 128 the load generator fell short)`, or `-` where there
-        was no sweep or no heap held."""
-        if self.heap is None:
-            return "-"
-        below = self.below
-        if below is None:
-            return f"{self.heap.heap_mb} (none smaller probed)"
-        if below.verdict == MISSED:
-            return f"{self.heap.heap_mb} ({below.heap_mb} missed in {below.missed} of {below.probes})"
-        if below.held == below.missed == 0:
-            return f"{self.heap.heap_mb} (at {below.heap_mb} the load generator fell short)"
-        return f"{self.heap.heap_mb} (at {below.heap_mb} as many probes missed as held)"
-
 
 def is_capacity_run(run: Run) -> bool:
     return run.searched
@@ -114,7 +91,7 @@ def is_capacity_run(run: Run) -> bool:
 
 def document(run: Run) -> dict:
     """The run's capacity.json."""
-    return read_json(run.path / CAPACITY_FILE)
+    return files.record(run.path, CAPACITY_FILE)
 
 
 def figures(run: Run) -> list[Capacity]:
@@ -134,17 +111,29 @@ def figures(run: Run) -> list[Capacity]:
                 "efficiency.pg_cpu_ms_per_request", RSS)),
             probed(record, rate.get("found")).get(None), heap, below,
             estimates.figure(_held(run, record, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
-            placement.postgres_beside_loadgen(run.placement)))
+            placement.postgres_beside_loadgen(run.placement), "rate" in sweep,
+            max((p["rate"] for p in record["probes"] if p["heap_mb"] is None and p["held"]), default=None),
+            _exited(run, record)))
     return found
 
 
-def newest_capacities(mode: str, tuned: bool = False, root: Path = paths.RUNS) -> tuple[dict[str, int], str] | None:
+def _exited(run: Run, record: dict) -> tuple[int, int] | None:
+    """The rate and exit status of the service's last probe where the service exited there (its
+    level's `service_exit`), which ended its search; None where it did not (a probe at a small heap
+    may exit, and the search go on)."""
+    last = record["probes"][-1] if record["probes"] else None
+    status = files.level_document(run.level_dir(last["level"])).get("service_exit") if last else None
+    return (last["rate"], status) if isinstance(status, int) else None
+
+
+def newest_capacities(mode: str, tuned: bool = False,
+                      root: Path = paths.RUNS) -> tuple[dict[str, int], str, str] | None:
     """Each service's capacity (the rate its search found and confirmed) in the newest complete
     capacity run under `root` at the shipped settings (`tuned`: at the tuned ones, TUNED=1) taken
-    under CPU placement `mode`, else in the newest under any placement, with a sentence naming
-    that run; None where there is no such capacity run. A service whose search found no rate is
+    under CPU placement `mode`, else in the newest under any placement, with that run's name and
+    placement; None where there is no such capacity run. A service whose search found no rate is
     left out."""
-    manifests = {path: read_json(path / "manifest.json") for path in find_runs(root)
+    manifests = {path: files.manifest(path) for path in find_runs(root)
                  if (path / CAPACITY_FILE).is_file()}
     searched = [path for path, manifest in manifests.items() if bool(tuned_of(manifest)) == tuned]
     if not searched:
@@ -152,10 +141,10 @@ def newest_capacities(mode: str, tuned: bool = False, root: Path = paths.RUNS) -
     placements = {path: placement_of(manifests[path]) for path in searched}
     same = [path for path in searched if placements[path] == mode]
     path = (same or searched)[-1]
-    found = {service: record["rate"]["found"] for service, record in read_json(path / CAPACITY_FILE)["services"].items()
+    services = files.record(path, CAPACITY_FILE)["services"]
+    found = {service: record["rate"]["found"] for service, record in services.items()
              if record.get("rate", {}).get("found") is not None}
-    where = f"CPU placement {placements[path]}" + ("" if same else f"; none ran under this run's {mode}")
-    return found, f"the capacity make capacity found in run {path.name}, {where}"
+    return found, path.name, placements[path]
 
 
 def target_ms(run: Run) -> float:
@@ -240,23 +229,19 @@ def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -
     (bankbench.analyse.projection), from `run`'s capacities `found` and PostgreSQL's CPU per
     request there; where an AWS run is among the open-model runs `measured`
     (`projection.preferred`), from it instead, measured on the service's own instance type
-    (`held_at_target`). A sentence saying why where there is none: a capacity is requests/s per
-    service CPU only under placement BUDGET_PLACEMENT."""
+    (`held_at_target`). Why where there is none: NOT_ALONE (a capacity is requests/s per service
+    CPU only under placement BUDGET_PLACEMENT), NONE_HELD."""
     instances = projection.catalog()
     target = Target(**document(run)["target"])
     basis = projection.preferred([run, *(other for other in measured if other.manifest.get("env") == projection.AWS)])
     if basis is run and run.placement != BUDGET_PLACEMENT:
-        return (f"No cost projection: the capacity run shown ran under CPU placement {run.placement}, where "
-                f"its requests/s are not the service's alone; the projection reads a capacity under "
-                f"{BUDGET_PLACEMENT} (the service alone on its CPU), and none is shown.")
+        return NOT_ALONE
     if basis is run:
         figures = {c.service: (projection.Span.of(c.throughput, projection.AT_LEAST if c.lower_bound else ""),
                                projection.Span.of(c.pg_cpu_ms)) for c in found}
-        at = f"at its capacity for p99 <= {target.p99_ms:g} ms"
     else:
         figures = held_at_target(basis, target)
-        at = f"at the highest offered rate at which it held p99 <= {target.p99_ms:g} ms (not searched further)"
-    assumptions = projection.Assumptions(projection.Basis.of(basis, instances), at)
+    assumptions = projection.Assumptions(projection.Basis.of(basis, instances), target.p99_ms, basis is run)
     service_on, database_on = (projection.alike([instances[name] for name in PROJECTED_ON[line]])
                                for line in (projection.SERVICE, projection.DATABASE))
     projected = []
@@ -265,7 +250,7 @@ def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -
             projected += [projection.from_capacity(service, rps, on, assumptions) for on in service_on]
         if not np.isnan(pg_ms.value):
             projected += [projection.from_cpu_time(service, pg_ms, on, assumptions) for on in database_on]
-    return (projected, assumptions) if projected else "No cost projection: no service held the target."
+    return (projected, assumptions) if projected else NONE_HELD
 
 
 def held_at_target(run: Run, target: Target) -> dict[str, tuple[projection.Span, projection.Span]]:
@@ -284,16 +269,3 @@ def held_at_target(run: Run, target: Target) -> dict[str, tuple[projection.Span,
                 projection.Span.of(estimates.figure(highest, "overall.throughput_rps"), projection.AT_LEAST),
                 projection.Span.of(estimates.figure(highest, "efficiency.pg_cpu_ms_per_request")))
     return found
-
-
-def text(run: Run) -> str:
-    """The capacities as a terminal table."""
-    rows = [[c.service, c.rate_text(), with_interval(*_span(c.throughput)), with_interval(*_span(c.p99_ms)),
-             with_interval(*_span(c.cpu_ms), significant), with_interval(*_span(c.rss_mb)), c.heap_text(),
-             with_interval(*_span(c.rss_heap_mb))] for c in figures(run)]
-    return tabulate(rows, ["service", "capacity it/s", "req/s", "p99 ms", "CPU ms/req", "RSS MB",
-                           "min heap MB", "RSS MB at it"], disable_numparse=True, stralign="right")
-
-
-def _span(figure: estimates.Figure) -> tuple[float, float, float]:
-    return figure.value, figure.low, figure.high

@@ -1,9 +1,9 @@
 """The figures of the report's first table, which the notebook shows too (publish.tables.first),
-and that the verdict's sentences word (bankbench.analyse.conclusions).
+and that the verdict's sentences word (bankbench.publish.verdict_words).
 
 Per service: its p99 at the articles' largest users level under each start (cold, cold+AOT, warm:
-the article family's runs, `runs.by_start`), and from the capacity verdict
-(bankbench.analyse.verdict) its capacity at the latency target, the CPU per request there, the
+the article family's runs, `runs.by_start`), and from the capacity verdict (`Verdict`) its
+capacity at the latency target, the CPU per request there, the
 projected cost of the service (from its capacity) and of PostgreSQL (from its CPU time), and the
 peak RSS at the smallest heap that held; beside a capacity under service-alone, the capacity
 under split (`Verdict.split`). Each is a `Cell`: a median with its 95 % interval over n of N
@@ -11,6 +11,17 @@ repeats (or probes), a bound (the load generator fell short first, or PostgreSQL
 why there is no figure. The placement series adds what the verdict under other CPU
 placements could and could not judge (bankbench.analyse.sensitivity); the newest run past
 capacity (make overload) whether each service held up there (bankbench.analyse.overload).
+
+The capacity verdict: from the newest capacity run (`searched`; of the newest under placement
+service-alone where there is one: the service alone on its core, the figure a budget needs; at
+the shipped settings where there is one, not TUNED's) each service's capacity at the latency
+target and the cost projection (only from a capacity under service-alone: else why there is
+none), from the newest efficiency run (`measured`) CPU per request and p99 against the offered
+rate. Beside a capacity under service-alone, the newest under split with the same target,
+settings and admission limit (of the same `make capacity` where it ran both: `split`): on a
+machine too small for PostgreSQL and the load generator to keep up with a service alone on its
+core, split's is the capacity set by the service with PostgreSQL beside it, not by the load
+generator.
 """
 
 from __future__ import annotations
@@ -29,17 +40,19 @@ from bankbench.analyse import (
     sensitivity,
 )
 from bankbench.analyse.capacity_figures import Capacity, Probed
-from bankbench.analyse.narrative import P99
 from bankbench.analyse.overload import Outcome
 from bankbench.analyse.projection import Projection
-from bankbench.analyse.verdict import Verdict
+from bankbench.analyse.repeats import P99
+from bankbench.analyse.sensitivity import Change
 from bankbench.load.profiles import STARTS
-from bankbench.results import probes, runs
+from bankbench.results import probes, runs, summaries
 from bankbench.results.runs import Run
 from bankbench.results.summaries import service_order
 from bankbench.system import processes
+from bankbench.tools import placement
 
 ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
+EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
 NONE = estimates.Figure(np.nan, np.nan, np.nan, "", ())
 # Cell.bound: the load generator fell short at the next rate (Capacity.bound_by), on a CPU of its own
 # or beside PostgreSQL
@@ -47,7 +60,53 @@ GENERATOR_BOUND, BED_BOUND = probes.LOADGEN, capacity.LOADGEN_BESIDE_PG
 TOP_RATE = "top rate tried"  # Cell.bound: no rate above it was tried
 LINES = (projection.SERVICE, projection.DATABASE)  # the lines of the cost: Findings.cost, .database_cost
 COST_BOUND = "capacity a lower bound"  # Cell.bound of a cost: the capacity it follows is a lower bound
-START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them
+NO_HEAP, NOT_SWEPT = "no heap held", "not swept"  # Cell.missing of an RSS at the smallest heap
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the verdict rests on; publish.report and the notebook render it."""
+
+    searched: Run | None
+    measured: Run | None
+    target_ms: float
+    found: list[Capacity]  # capacity_figures.figures of `searched`
+    projected: list[projection.Projection]
+    assumptions: projection.Assumptions | None
+    unprojected: str = ""  # why there is no projection (capacity_figures.NOT_ALONE, NONE_HELD), "" where there is
+    split: Run | None = None  # beside a `searched` under service-alone: its like under split (module doc)
+    split_found: list[Capacity] = field(default_factory=list)  # capacity_figures.figures of `split`
+
+    @classmethod
+    def of(cls, selected: list[Run]) -> Verdict | None:
+        """None when the runs hold neither a capacity nor an efficiency run."""
+        every = [run for run in selected if capacity.is_capacity_run(run)]
+        searched = [run for run in every if run.placement == capacity.BUDGET_PLACEMENT] or every
+        searched = [run for run in searched if not run.tuned] or searched  # the shipped settings' first
+        measured = [run for run in selected if run.family == EFFICIENCY]
+        if not searched and not measured:
+            return None
+        if not searched:
+            return cls(None, measured[-1], probes.P99_MS, [], [], None)
+        found = capacity.figures(searched[-1])
+        priced = capacity.projections(searched[-1], found, measured)
+        projected = ([], None, priced) if isinstance(priced, str) else (*priced, "")
+        split = _split_beside(searched[-1], every)
+        beside = (split, capacity.figures(split)) if split else (None, [])
+        return cls(searched[-1], measured[-1] if measured else None, capacity.target_ms(searched[-1]), found,
+                   *projected, *beside)
+
+
+def _split_beside(searched: Run, every: list[Run]) -> Run | None:
+    """The capacity run under split to show beside `searched`, one under service-alone, with the
+    same target, settings and admission limit: of the same series where there is one, else the
+    newest; None for a `searched` under split, or none such."""
+    if searched.placement != capacity.BUDGET_PLACEMENT:
+        return None
+    target_ms = capacity.target_ms(searched)
+    alike = [run for run in every if run.placement == placement.SPLIT and run.tuned == searched.tuned
+             and run.admission_limit == searched.admission_limit and capacity.target_ms(run) == target_ms]
+    return ([run for run in alike if searched.series and run.series == searched.series] or alike or [None])[-1]
 
 
 @dataclass(frozen=True)
@@ -56,7 +115,7 @@ class Cell:
 
     figure: estimates.Figure = NONE
     n: int = 0  # the repeats (or probes) whose figures count: money check passed, load generator held up
-    of: int = 0  # every repeat (or probe) run
+    of: int = 0  # every repeat run; of probes, those with a verdict (a probe the load generator spoiled is void)
     # The figure is a bound: what capped it (GENERATOR_BOUND, BED_BOUND, TOP_RATE). A lower bound of a capacity,
     # an upper bound of the cost that follows from one.
     bound: str = ""
@@ -75,7 +134,8 @@ class Placements:
     modes: tuple[str, ...]
     judged: tuple[int, ...]  # users levels with a verdict under every placement
     limited: tuple[int, ...]  # users levels where the load generator fell short under some placement
-    changes: tuple[str, ...]  # where the verdict changes with the placement, in words
+    changes: tuple[Change, ...]  # where the verdict changes with the placement
+    start: str = "cold"  # how the series' services started (profiles.STARTS)
 
 
 @dataclass(frozen=True)
@@ -84,6 +144,7 @@ class Findings:
 
     services: tuple[str, ...]
     users: int | None  # the articles' largest users level that the start runs measured
+    users_rps: float | None  # the requests/s they served there (the median over the start runs' levels)
     p99: dict[str, dict[str, Cell]]  # start (profiles.STARTS) -> service -> its p99 (ms) at `users`
     capacity: dict[str, Cell]  # iterations/s at the target; the interval: the rate found to the one that missed
     cpu_ms: dict[str, Cell]  # CPU ms per request at the capacity
@@ -99,6 +160,7 @@ class Findings:
     without_aot: frozenset[str] = frozenset()  # services that start from no AOT cache (not JVMs)
     placements: Placements | None = None
     cores: int | None = None  # of the machine the runs ran on
+    cpu_model: str = ""
     overload_run: Run | None = None  # the newest run past capacity (make overload)
     overload: dict[str, tuple[Outcome, ...]] = field(default_factory=dict)  # service -> its levels in that run
     # Beside a capacity under service-alone, each service's under split (Verdict.split); empty without one.
@@ -124,7 +186,7 @@ class Findings:
         unprojected = verdict.unprojected if verdict else ""
         past = max((run for run in single if overload.is_phased_run(run)), key=lambda run: run.id, default=None)
         return cls(
-            services, users,
+            services, users, _served(starts, users),
             {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
             _capacities(verdict.found if verdict else [], services, no_run.missing),
             {s: _at_rate(found[s], found[s].cpu_ms) if s in found else no_run for s in services},
@@ -135,7 +197,8 @@ class Findings:
             verdict.target_ms if verdict else probes.P99_MS,
             *(_instance(verdict.projected if verdict else [], line) for line in LINES),
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
-            next((run.manifest.get("machine", {}).get("cores") for run in selected), None),
+            *(next((run.manifest.get("machine", {}).get(key, empty) for run in selected), empty)
+              for key, empty in (("cores", None), ("cpu_model", ""))),
             past, _by_service(overload.outcomes(past) if past else []),
             _capacities(verdict.split_found, services, "not searched") if verdict and verdict.split else {})
 
@@ -172,6 +235,13 @@ def _users(starts: dict[str, Run]) -> int | None:
         return None
     published = [int(u) for u in runs.read_articles()["users"] if int(u) in measured]
     return max(published or measured)
+
+
+def _served(starts: dict[str, Run], users: int | None) -> float | None:
+    """The median requests/s of the start runs' usable levels at `users`."""
+    rows = [run.summary[(run.summary["users"] == users) & summaries.usable(run.summary)] for run in starts.values()]
+    served = pd.concat(rows)[summaries.THROUGHPUT].median() if rows else np.nan
+    return None if pd.isna(served) else float(served)
 
 
 def _p99(run: Run | None, service: str, users: int | None, start: str, without_aot: frozenset[str]) -> Cell:
@@ -236,12 +306,12 @@ def _at_rate(c: Capacity, figure: estimates.Figure, bound: str = "") -> Cell:
 
 def _at_heap(c: Capacity) -> Cell:
     if c.heap is None:
-        return Cell(missing="no heap found (none held, or not swept)" if c.rate is not None else "none held")
+        return Cell(missing=(NO_HEAP if c.swept else NOT_SWEPT) if c.rate is not None else "none held")
     return _counted(c.rss_heap_mb, c.heap)
 
 
 def _counted(figure: estimates.Figure, probed: Probed | None, bound: str = "") -> Cell:
-    return Cell(figure, probed.held if probed else 0, probed.probes if probed else 0, bound)
+    return Cell(figure, probed.held if probed else 0, probed.held + probed.missed if probed else 0, bound)
 
 
 def _placements(groups: list[list[Run]]) -> Placements | None:
@@ -253,4 +323,4 @@ def _placements(groups: list[list[Run]]) -> Placements | None:
     limited = sorted({v.users for v in found if v.limited})
     return Placements(tuple(run.placement for run in sensitivity.ordered(group)),
                       tuple(sorted({v.users for v in found} - set(limited))), tuple(limited),
-                      tuple(sensitivity.changes(found)))
+                      tuple(sensitivity.changes(found)), group[0].start)

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from bankbench import config, registry
 from bankbench.errors import UserError
-from bankbench.results import histograms
-from bankbench.results.files import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
+from bankbench.results import files, histograms
 from bankbench.results.levels import NO_RESPONSE, Phase, phases, status_order
 from bankbench.results.probes import P99_MS
 from bankbench.results.runs import Run
@@ -46,6 +46,10 @@ MB = 2**20
 SERVICE_SERIES = {"concurrent_requests": ("in_flight", 1), "pool_pending": ("pool_pending", 1),
                   "heap_bytes": ("heap_mb", MB)}
 GAUGES = [column for column, _ in SERVICE_SERIES.values()] + ["rss_mb"]  # and metrics.csv's RSS
+# summary.csv: the 503s the service counted itself, its pool's waits that ended at the acquire timeout, and the
+# connections its pool opened
+ANSWERED_503, TIMEOUTS, CREATED = (f"service_metrics.{name}" for name in (
+    "requests_by_status.503", "pool_timeouts", "pool_created"))
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ def timeline(level_dir: Path) -> Timeline:
 
 def _read(level_dir: Path) -> tuple[dict, histograms.Histograms]:
     """A phased level's level.json and histograms."""
-    level = read_json(level_dir / "level.json")
+    level = files.level_document(level_dir)
     if not is_phased(level):
         raise UserError(f"{level_dir} is not a level with phases (profile overload)")
     return level, histograms.read(level_dir / histograms.FILE)
@@ -129,12 +133,12 @@ def _service_seconds(level_dir: Path, measure_from_ms: int) -> pd.DataFrame:
     """The service's held requests, pool waiters and heap (its /metrics) and its RSS (metrics.csv)
     per second of the measured window: the last reading in each second (none: NaN)."""
     parts = []
-    if (level_dir / SERVICE_METRICS).exists():
-        scraped = read_service_metrics(level_dir / SERVICE_METRICS)
+    if files.has_service_metrics(level_dir):
+        scraped = files.read_service_metrics(level_dir)
         parts.append(pd.DataFrame({column: scraped[series] / unit if series in scraped else np.nan
                                    for series, (column, unit) in SERVICE_SERIES.items()}).assign(t_ms=scraped["t_ms"]))
-    if (level_dir / "metrics.csv").exists():
-        measured = read_metrics(level_dir / "metrics.csv")
+    if files.has_metrics(level_dir):
+        measured = files.read_metrics(level_dir)
         parts.append(measured[["t_ms"]].assign(rss_mb=measured["service_rss_mb"].astype("float64")))
     if not parts:
         return pd.DataFrame(columns=GAUGES, dtype="float64")
@@ -176,6 +180,7 @@ class Outcome:
     # fell short, the misses may be its own, so the level judges nothing.
     generator_ok: bool = True
     generator_reasons: str = ""
+    refusals: Refusals | None = None  # what sent its 503s; None: it counted none, or has no metrics
 
     def misses(self) -> list[str]:
         """What of the module doc's rules the level broke, by name."""
@@ -214,7 +219,7 @@ def outcome(level_dir: Path, manifest: dict) -> Outcome:
         acquire_timeout_ms=int(settings.get("acquire_timeout_ms", config.acquire_timeout_ms())),
         answers=tuple(sorted(map(str, seen.columns[seen.sum() > 0]), key=status_order)),
         recovery_s=recovered, overloaded=overload is not None,
-        money_ok=bool(read_json(level_dir / "money.json")["ok"]),
+        money_ok=bool(files.money(level_dir)["ok"]),
         exit=level.get("service_exit", NOT_RECORDED))
 
 
@@ -228,25 +233,40 @@ def memory_bound_mb(level: dict, settings: dict) -> float | None:
 
 def outcomes(run: Run) -> list[Outcome]:
     """The Outcome of each phased level of a run, in the order of its summary, with the load
-    generator's verdict on it from the summary."""
+    generator's verdict on it from the summary and what sent its 503s (`refusals`)."""
+    refused = refusals(run.summary, run.admission_limit)
     return [replace(outcome(run.level_dir(row["level_id"]), run.manifest), generator_ok=bool(row[VALID]),
-                    generator_reasons=row["loadgen.reasons"])
+                    generator_reasons=row["loadgen.reasons"], refusals=refused.get(row["level_id"]))
             for row in run.summary.to_dict("records")
-            if is_phased(read_json(run.level_dir(row["level_id"]) / "level.json"))]
+            if is_phased(files.level_document(run.level_dir(row["level_id"])))]
 
 
-def held_up(o: Outcome, why: bool = True) -> str:
-    """In words: whether the level judged the service and how it fared (Outcome.misses); `why`:
-    with the load generator's reasons where it fell short."""
-    if not o.generator_ok:
-        return "not judged: the load generator fell short" + (f" ({o.generator_reasons})" if why else "")
-    return "yes" if not (misses := o.misses()) else f"NO: {', '.join(misses)}"
+class Refusals(NamedTuple):
+    """The 503s a service answered in a level, by its own counters, and what could send them: its
+    pool's waits that ended at the acquire timeout, a connection the database refused (the pool
+    opened some: `created`), else the admission limit, which refuses at once."""
+
+    answered: int
+    timeouts: int  # of them, at the acquire timeout
+    created: int  # connections the pool opened in the level
+    limit: int | None  # the admission limit, MAX_CONCURRENT_REQUESTS (None: not known)
+
+
+def refusals(summary: pd.DataFrame, limit: int | None = None) -> dict[str, Refusals]:
+    """Per level of a run's summary whose service counted a 503 itself (its service metrics), what
+    could send them; `limit`: the run's admission limit (Run.admission_limit)."""
+    counted = (ANSWERED_503, TIMEOUTS, CREATED)
+    if not set(counted) <= set(summary):
+        return {}
+    rows = summary[summary[ANSWERED_503].fillna(0) > 0].to_dict("records")
+    return {row["level_id"]: Refusals(*(int(0 if pd.isna(row[c]) else row[c]) for c in counted), limit)
+            for row in rows}
 
 
 def timelines(run: Run) -> list[Timeline]:
     """The Timeline of each phased level of a run, in the order of its summary."""
     return [timeline(run.level_dir(level_id)) for level_id in run.summary["level_id"]
-            if is_phased(read_json(run.level_dir(level_id) / "level.json"))]
+            if is_phased(files.level_document(run.level_dir(level_id)))]
 
 
 def _round(value: float) -> float | None:

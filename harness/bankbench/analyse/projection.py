@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 from bankbench import estimates, paths
-from bankbench.analyse.formatting import Format, number, with_interval
 from bankbench.results.runs import Run
 
 AWS = "aws"  # the manifest's env of a run on AWS
@@ -71,11 +70,6 @@ class Span(NamedTuple):
             return Span(function(self.value), math.nan, math.nan, bound)
         ends = (function(self.low), function(self.high))
         return Span(function(self.value), min(ends), max(ends), bound)
-
-    def text(self, fmt: Format = number) -> str:
-        """`≤ 0.00316 [0.00315-0.00317]`: the bound's sign where it is one, the figure, its interval."""
-        figure = with_interval(self.value, self.low, self.high, fmt)
-        return f"{self.bound} {figure}" if self.bound else figure
 
 
 @dataclass(frozen=True)
@@ -163,61 +157,15 @@ def preferred(runs: Sequence[Run]) -> Run:
 
 @dataclass(frozen=True)
 class Assumptions:
-    """What every projection of one basis takes as given; `rows` says it for the report."""
+    """What every projection of one basis takes as given (publish.tables.projection_assumptions
+    says it): the figures at the capacity for the target (`searched`), else at the highest offered
+    rate that held it."""
 
     basis: Basis
-    measured_at: str  # where the figures come from, e.g. "at its capacity for p99 <= 50 ms"
+    target_ms: float
+    searched: bool = True
     load_rps: float = LOAD_RPS
     headroom: float = HEADROOM
-
-    def rows(self, instances: Sequence[Instance]) -> list[tuple[str, str]]:
-        basis = self.basis
-        where = (f"on AWS, the service on an {basis.instance_type} ({basis.cpu_model})" if basis.instance_type
-                 else f"on {basis.cpu_model}, {basis.cpus} CPUs as the kernel saw them")
-        headroom = ("none: the service at the rate that held the latency target, PostgreSQL's vCPUs busy all "
-                    "the time (a floor on its instances and cost: the latency at that load is not known)"
-                    if self.headroom == 1 else f"each line uses {self.headroom:.0%} of its instances' vCPUs")
-        return [
-            ("a projection", "arithmetic on what the run below measured, not measured on these instances"),
-            ("measured", f"run {basis.run_id}, {where}"),
-            (f"{SERVICE}: req/s per vCPU",
-             f"its requests/s {self.measured_at} ({basis.placement}) over its {_cpus(basis.service_cpus)}; "
-             f"where that is a lower bound ({AT_LEAST}), so is this, and its instances and cost are upper "
-             f"bounds ({AT_MOST})"),
-            (f"{DATABASE}: req/s per vCPU",
-             f"1000 / its CPU ms per request {self.measured_at}, its own processes: CPU time extrapolated to "
-             "a whole vCPU, for no capacity of its own was measured; a floor on its instances and cost"),
-            *((f"CPU of {instance.type}", self._cpu_model(instance)) for instance in instances),
-            ("hyper-threads", self._hyper_threads(instances)),
-            ("scaling", f"the {SERVICE}: one process per instance, its requests/s linear in the vCPUs; "
-                        f"{DATABASE}: its work spread over every vCPU linearly (one server does not scale "
-                        "out: its instances are the vCPUs it needs); the load balancer and the network are "
-                        "not counted"),
-            ("headroom", headroom),
-            ("load", f"{self.load_rps:,.0f} requests/s"),
-            *((f"price of {instance.type}", f"${instance.usd_per_hour}/hour on demand, Linux, "
-                                            f"{instance.region}, as of {instance.price_date} "
-                                            f"({instance.price_source})") for instance in instances),
-        ]
-
-    def _cpu_model(self, instance: Instance) -> str:
-        if instance.type == self.basis.instance_type:
-            return f"{instance.processor}: measured on it"
-        return (f"{instance.processor}; no correction from {self.basis.cpu_model}: a CPU measured there "
-                "is taken to be a vCPU here (not measured)")
-
-    def _hyper_threads(self, instances: Sequence[Instance]) -> str:
-        shared = ", ".join(f"{i.type}: {i.threads_per_core} per core" for i in instances if i.threads_per_core > 1)
-        if self.basis.instance_type:
-            return (f"measured in the vCPUs of an {self.basis.instance_type}, each one hyper-thread "
-                    f"({shared}): no correction")
-        return (f"a vCPU is one hyper-thread of a core ({shared}), which does less while its sibling is "
-                "busy; no correction (not measured): where the measured CPUs were whole cores, the "
-                "projection is optimistic by what a hyper-thread loses")
-
-
-def _cpus(count: int) -> str:
-    return f"{count} CPU" if count == 1 else f"{count} CPUs"
 
 
 @dataclass(frozen=True)

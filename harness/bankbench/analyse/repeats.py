@@ -1,38 +1,30 @@
 """A run's figures over the repeats of each level: the median of the usable repeats with its 95 %
-interval (bankbench.estimates says how), the errors by status, and the terminal tables that
-`bench` and `summarize` print."""
+interval (bankbench.estimates says how), and the errors by status; and two runs side by side
+(`differences`): the question after changing one knob (`bankbench compare` prints them)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import pandas as pd
-from tabulate import tabulate
 
 from bankbench import estimates
-from bankbench.analyse import formatting
+from bankbench.errors import UserError
+from bankbench.results.runs import Run
 from bankbench.results.summaries import (
     COUNTS,
     ERRORS_BY_STATUS,
     FAILED,
     LEVEL_KEYS,
-    THROUGHPUT,
     VALID,
-    load_header,
     service_order,
     status_columns,
     usable,
     verdicts,
 )
 
-# comparison_table columns: summary.csv column -> header suffix
-COMPARED = {
-    THROUGHPUT: "req/s",
-    "overall.p50_ms": "p50 ms",
-    "overall.p99_ms": "p99 ms",
-    "overall.error_pct": "err %",
-}
-REPEATS = "repeats"  # the header of how many of a group's repeats count (`formatting.counted`), in every table
+P99, ERRORS = "overall.p99_ms", "overall.error_pct"  # summary.csv's columns, beside summaries.THROUGHPUT
+COMPARED = {"overall.throughput_rps": "req/s", P99: "p99 ms", ERRORS: "err %"}  # what `differences` compares
 
 
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
@@ -44,7 +36,7 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
     what the intervals were taken over), `verdicts` (each repeat's number and
     `summaries.verdicts` standing, in order) and each column's `<column>.each` (each repeat's
     value, in the same order): what a table shows where some repeats do not count
-    (`formatting.spread_column`). A group with no usable repeat has no medians (NaN).
+    (publish.formatting.spread_column). A group with no usable repeat has no medians (NaN).
     """
     standing = verdicts(frame)
     ordered = frame.sort_values("repeat", kind="stable")
@@ -114,33 +106,28 @@ def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return figures, statuses
 
 
-def comparison_table(summary: pd.DataFrame) -> str:
-    """Side-by-side terminal table: a row per users (and pool); per service, how many repeats
-    count, then throughput/p50/p99/error % (`formatting.spread_column`)."""
-    cells = aggregate_repeats(summary, list(COMPARED))
-    for column in COMPARED:
-        cells[column] = formatting.spread_column(cells, column)
-    cells[REPEATS] = formatting.counted(cells)
-    shown = {REPEATS: REPEATS, **COMPARED}
-    rows = row_keys(summary)
-    wide = cells.pivot(index=rows, columns="service", values=list(shown))
-    services = sorted(cells["service"].unique(), key=service_order)
-    wide = wide.reindex(columns=[(metric, service) for service in services for metric in shown])
-    headers = [load_header(summary) if key == "users" else key for key in rows] + [
-        f"{service} {shown[metric]}" for metric, service in wide.columns]
-    return tabulate(wide.fillna("-").reset_index().values.tolist(), headers, disable_numparse=True,
-                    stralign="right")
+def differences(a: Run, b: Run) -> pd.DataFrame:
+    """A row per (service, users, pool, figure) that both runs measured: each figure with its 95 %
+    interval, the ratio B/A with its interval, and whether the difference is significant."""
+    rows = []
+    for column, name in COMPARED.items():
+        in_a, in_b = (level_figures(run.summary, column) for run in (a, b))
+        for key in sorted(in_a.keys() & in_b.keys(), key=lambda k: (service_order(k[0]), *k[1:])):
+            ratio = estimates.ratio(in_a[key], in_b[key])
+            same_zero = in_a[key].values and not any(in_a[key].values) and not any(in_b[key].values)
+            rows.append({**dict(zip(LEVEL_KEYS, key, strict=True)), "figure": name,
+                         "a": in_a[key], "b": in_b[key], "ratio": ratio,
+                         "verdict": "both 0" if same_zero else ratio_verdict(ratio)})
+    if not rows:
+        raise UserError(f"{a.id} and {b.id} have no level (service, users, pool) in common")
+    return pd.DataFrame(rows)
 
 
-def spread_table(summary: pd.DataFrame) -> str:
-    """Terminal table: per service and level, how much throughput and p99 varied between the
-    repeats that count (coefficient of variation, `estimates.cv_pct`), and how many of all they are."""
-    ok = usable(summary)
-    rows = [
-        [service, f"{users:,}", pool, f"{len(passed)} of {len(group)}",
-         *(formatting.number(estimates.cv_pct(passed[column])) for column in (THROUGHPUT, "overall.p99_ms"))]
-        for (service, users, pool), group in summary.groupby(list(LEVEL_KEYS))
-        for passed in [group[ok[group.index]]]
-    ]
-    return tabulate(rows, ["service", load_header(summary), "pool", "repeats", "CV req/s %", "CV p99 %"],
-                    disable_numparse=True, stralign="right")
+def ratio_verdict(ratio: estimates.Ratio) -> str:
+    """"B higher", "B lower" or "within noise" (estimates.Ratio.significant); "no interval" where
+    there is no ratio to test (a figure without interval, or 0 in A)."""
+    if pd.isna(ratio.low):
+        return "no interval"
+    if not ratio.significant:
+        return "within noise"
+    return "B higher" if ratio.low > 1 else "B lower"

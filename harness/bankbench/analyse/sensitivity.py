@@ -3,7 +3,7 @@ per CPU placement (bankbench.tools.placement), compared at each users level of t
 
 Within each run, per figure (p99, errors, throughput), the verdict is the service whose median is
 best together with every service within noise of it (`estimates.leader`, `estimates.Ratio.significant`,
-as the narrative names a leader): "go", "go or java (within noise)", or "within noise" when no
+as a run page names a leader): "go", "go or java (within noise)", or "within noise" when no
 service stands out. The verdict changes with the placement where two placements name a different
 winner (the one best service, or none) at a users level and figure: "go or java (within noise)" and
 "within noise" both name none, so a tie that only changes shape is no change. A verdict taken
@@ -15,14 +15,16 @@ services: it is shown, marked, and left out of that question.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pandas as pd
 
 from bankbench import estimates
 from bankbench.analyse import repeats
-from bankbench.analyse.narrative import ERRORS, P99, THROUGHPUT
+from bankbench.analyse.repeats import ERRORS, P99
 from bankbench.results import summaries
-from bankbench.results.runs import Run, by_series
+from bankbench.results.runs import Run
+from bankbench.results.summaries import THROUGHPUT
 from bankbench.tools import placement
 
 FIGURES = {P99: ("p99 ms", False), ERRORS: ("err %", False), THROUGHPUT: ("req/s", True)}  # (name, high is best)
@@ -39,18 +41,6 @@ class Verdict:
     services: tuple[str, ...]  # every service with the figure there
     limited: bool  # the load generator did not hold up in some repeat of some service
     zero: bool = False  # every service's figure was 0 in every repeat (errors, say)
-
-    @property
-    def text(self) -> str:
-        if not self.services and self.limited:
-            return "n/a"  # no repeat the load generator held up in
-        if len(self.services) < 2:
-            return f"{''.join(self.services) or 'no service'} alone"
-        if self.zero:
-            return "all 0"
-        if len(self.best) == len(self.services):
-            return "within noise"
-        return self.best[0] if len(self.best) == 1 else f"{' or '.join(self.best)} (within noise)"
 
     @property
     def winner(self) -> str | None:
@@ -94,19 +84,26 @@ def verdicts(series: list[Run]) -> list[Verdict]:
     return out
 
 
-def changes(found: list[Verdict]) -> list[str]:
-    """Where the placements name different winners, in words (verdicts taken where the load
-    generator did not hold up left out): "at 10,000 users, p99: go under split, ..."."""
+class Change(NamedTuple):
+    """A users level and figure whose verdict names different winners under the placements."""
+
+    users: int
+    figure: str
+    verdicts: tuple[Verdict, ...]  # each placement's, in order, those taken where the load generator held up
+
+
+def changes(found: list[Verdict]) -> list[Change]:
+    """Where the placements name different winners (verdicts taken where the load generator did
+    not hold up left out)."""
     out = []
     for (users, figure), group in _by_point(found).items():  # placements in order within each
-        valid = [v for v in group if not v.limited]
+        valid = tuple(v for v in group if not v.limited)
         if len({v.winner for v in valid}) > 1:
-            out.append(f"at {users:,} users, {figure}: "
-                       + ", ".join(f"{v.text} under {v.placement}" for v in valid))
+            out.append(Change(users, figure, valid))
     return out
 
 
-def _by_users(found: list[Verdict]) -> list[Verdict]:
+def by_users(found: list[Verdict]) -> list[Verdict]:
     """`found` (placement by placement, as `verdicts` gives them) by users level, placements in
     their order within each."""
     return sorted(found, key=lambda v: v.users)
@@ -114,39 +111,6 @@ def _by_users(found: list[Verdict]) -> list[Verdict]:
 
 def _by_point(found: list[Verdict]) -> dict[tuple[int, str], list[Verdict]]:
     points: dict[tuple[int, str], list[Verdict]] = {}
-    for v in _by_users(found):
+    for v in by_users(found):
         points.setdefault((v.users, v.figure), []).append(v)
     return points
-
-
-def sentence(series: list[Run]) -> str:
-    """Whether the verdict changes with the placement, and what was left out of that question."""
-    found = verdicts(series)
-    modes = ", ".join(run.placement for run in ordered(series))
-    if len(series) < 2:
-        return f"Only one placement ({modes}) was measured: nothing to compare."
-    limited = "; ".join(dict.fromkeys(f"{v.users:,} users under {v.placement}" for v in _by_users(found) if v.limited))
-    users = sorted({v.users for v in found if not v.limited})
-    if not users:
-        return f"No verdict to compare: the load generator did not hold up at any level ({limited})."
-    left_out = f" Left out, as the load generator did not hold up there: {limited}." if limited else ""
-    diff = changes(found)
-    if diff:
-        return f"The verdict changes with the CPU placement ({modes}): {'; '.join(diff)}.{left_out}"
-    return (f"The verdict is the same under every placement ({modes}) at "
-            f"{' and '.join(f'{u:,}' for u in users)} users, on {', '.join(n for n, _ in FIGURES.values())}."
-            + left_out)
-
-
-def headline(runs: list[Run]) -> str | None:
-    """For the report's headline: whether the verdict changes with the CPU placement, from the
-    series among `runs` that measured two placements or more (None without one)."""
-    series, _ = by_series(runs)
-    groups = [group for group in series.values() if len(group) > 1]
-    if not groups:
-        return None
-    diff = [change for group in groups for change in changes(verdicts(group))]
-    if not diff:
-        return " ".join(sentence(group) for group in groups) + " See Placement sensitivity."
-    return ("The verdict depends on the test bed: it changes with the CPU placement of the load "
-            f"generator, the service and PostgreSQL ({'; '.join(diff)}); see Placement sensitivity.")

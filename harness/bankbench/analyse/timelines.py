@@ -10,8 +10,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from bankbench.analyse.repeats import main_pool
-from bankbench.results import histograms, service_metrics
-from bankbench.results.files import SERVICE_METRICS, read_json, read_service_metrics
+from bankbench.results import files, histograms, service_metrics
 from bankbench.results.summaries import sort_key, usable
 
 
@@ -25,7 +24,7 @@ class Timeline(NamedTuple):
 
 def timeline(level_dir: Path) -> Timeline:
     """Throughput, errors and p50/p99 latency of a level per second of request start."""
-    level = read_json(level_dir / "level.json")
+    level = files.level_document(level_dir)
     requests = histograms.read(level_dir / histograms.FILE)
     rows = requests.rows
     latency = pd.Series(requests.latencies(), dtype="float64").groupby(requests.seconds())
@@ -61,9 +60,9 @@ def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str
 def service_timeline(level_dir: Path) -> Timeline | None:
     """The service's own figures per scrape (`service_metrics.per_second`, `t_s` since the level's
     start) with its warm-up end and faults; None for a level without service metrics."""
-    if not (level_dir / SERVICE_METRICS).exists():
+    if not files.has_service_metrics(level_dir):
         return None
-    level = read_json(level_dir / "level.json")
-    frame = service_metrics.per_second(read_service_metrics(level_dir / SERVICE_METRICS))
+    level = files.level_document(level_dir)
+    frame = service_metrics.per_second(files.read_service_metrics(level_dir))
     frame.insert(0, "t_s", (frame.pop("t_ms") - level["started_ms"]) / 1000)
     return _timeline(frame, level)

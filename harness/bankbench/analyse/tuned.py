@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bankbench import config, paths, registry
 from bankbench.analyse.capacity_figures import Capacity, figures, is_capacity_run
-from bankbench.results.files import read_json
+from bankbench.results import files
 from bankbench.results.probes import Basis, Target
 from bankbench.results.runs import (
     CAPACITY_FILE,
@@ -29,10 +29,10 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
     found: dict[str, Basis] = {}
     heaps: dict[str, tuple[int, str]] = {}
     for path in reversed(find_runs(root)):  # newest first
-        manifest = read_json(path / "manifest.json")
+        manifest = files.manifest(path)
         if not (path / CAPACITY_FILE).is_file() or tuned_of(manifest):
             continue
-        doc = read_json(path / CAPACITY_FILE)
+        doc = files.record(path, CAPACITY_FILE)
         for service, record in doc["services"].items():
             if (heap := record.get("heap", {}).get("found")) is not None:
                 heaps.setdefault(service, (heap, path.name))
@@ -81,7 +81,7 @@ def found(selected: list[Run]) -> dict[str, tuple[Run, dict]]:
     (tuning.json's `services.<name>`, with `tuned`), in the order the runs tuned them."""
     newest: dict[str, tuple[Run, dict]] = {}
     for run in sorted((run for run in selected if run.swept), key=lambda run: run.id):
-        for service, record in read_json(run.path / TUNING_FILE)["services"].items():
+        for service, record in files.record(run.path, TUNING_FILE)["services"].items():
             if "tuned" in record:
                 newest[service] = (run, record)
     return newest
@@ -92,9 +92,3 @@ def is_shipped(service: str, settings: dict) -> bool:
     value of each of make tune's knobs (services.yaml's `tune`), no heap of its own."""
     shipped = registry.combine(*(next(iter(values.values())) for values in registry.get(service).tune.values()))
     return settings["pool"] == config.DEFAULT_POOL_SIZE and settings["env"] == shipped
-
-
-def settings_text(settings: dict) -> str:
-    """A [tuned.<service>] table in words: `pool 16; GOGC=200, GOMEMLIMIT=64MiB`."""
-    env = ", ".join(f"{name}={value}" for name, value in settings["env"].items())
-    return f"pool {settings['pool']}" + (f"; {env}" if env else "")

@@ -10,11 +10,11 @@ import dataclasses
 import signal
 
 from bankbench import config, registry, runid
-from bankbench.analyse import capacity_figures as figures
 from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_tuned_argument
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.publish import terminal
 from bankbench.results import probes, summaries
 from bankbench.results.runs import load_run
 from bankbench.run.environments.interface import Options
@@ -75,5 +75,5 @@ def main(args: argparse.Namespace) -> int:
         run_dir = capacity_search.run(opts, probes.Target(p99_ms=args.p99_ms), args.budget_min * 60,
                                       heaps if i == 0 else ())
         summaries.summarize_run(run_dir)
-        print(f"results in {run_dir} ({mode})\n{figures.text(load_run(run_dir))}")
+        print(f"results in {run_dir} ({mode})\n{terminal.capacities(load_run(run_dir))}")
     return 0

@@ -67,7 +67,9 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
         raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity}` first, "
                         "or pass RATE= (iterations/s)")
-    return profiles.with_rates(profile, *found)
+    rates, run_name, found_under = found
+    where = f"CPU placement {found_under}" + ("" if found_under == mode else f"; none ran under this run's {mode}")
+    return profiles.with_rates(profile, rates, f"the capacity make capacity found in run {run_name}, {where}")
 
 
 def first_placement(profile: profiles.Profile) -> str:

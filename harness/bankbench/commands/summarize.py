@@ -1,6 +1,8 @@
 """`bankbench summarize [RUN ...]`: the one step that writes a run's summaries (of
 `summaries.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
-spread between repeats, and for a series over CPU placements whether the verdict changes.
+spread between repeats, and for a series over CPU placements whether the verdict changes; with
+--verdict (make bench), this machine's verdict on each run in a few lines instead of its tables,
+and the run's page beside its files (bankbench.publish.own_run).
 
 A run from before histograms is compacted first (bankbench.results.compaction): its raw samples
 folded into histograms, its service's log and metrics gzipped."""
@@ -11,10 +13,9 @@ import argparse
 from pathlib import Path
 
 from bankbench import paths
-from bankbench.analyse import repeats, sensitivity
-from bankbench.analyse.formatting import markdown
 from bankbench.errors import UserError
-from bankbench.publish import tables
+from bankbench.publish import own_run, tables, terminal, verdict_words
+from bankbench.publish.formatting import markdown
 from bankbench.results import compaction, runs, summaries
 
 
@@ -24,27 +25,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the other runs of its series)")
     parser.add_argument("--force", action="store_true",
                         help="recompute every level, even where summary.json is newer than its inputs")
+    parser.add_argument("--verdict", action="store_true",
+                        help="instead of each run's tables, this machine's verdict in a few lines, and "
+                             "the run's page in <run>/report/ (make bench)")
 
 
 def main(args: argparse.Namespace) -> int:
     run_dirs = args.runs or runs.newest()
     if not run_dirs:
         raise UserError(f"no runs under {paths.RUNS}: run `make bench` first")
-    summarize(run_dirs, args.force)
+    summarize(run_dirs, args.force, args.verdict)
     return 0
 
 
-def summarize(run_dirs: list[Path], force: bool = False) -> None:
-    """Summarizes each run and prints its comparison table; then, for each series over CPU
-    placements among them, its figures and verdicts."""
+def summarize(run_dirs: list[Path], force: bool = False, verdict: bool = False) -> None:
+    """Summarizes each run and prints its comparison table (with `verdict`, none); then, for each
+    series over CPU placements among them, its figures and verdicts; with `verdict`, last, each
+    run's verdict and the path of its page."""
     for run_dir in run_dirs:
         compaction.compact_run(run_dir)
         summary = summaries.summarize_run(run_dir, force=force)
-        print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
-              f"{repeats.comparison_table(summary)}\n\nSpread between repeats\n"
-              f"{repeats.spread_table(summary)}\n")
-    series, _ = runs.by_series([runs.load_run(run_dir) for run_dir in run_dirs])
+        if not verdict:
+            print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
+                  f"{terminal.comparison_table(summary)}\n\nSpread between repeats\n"
+                  f"{terminal.spread_table(summary)}\n")
+    loaded = [runs.load_run(run_dir) for run_dir in run_dirs]
+    series, _ = runs.by_series(loaded)
     for name, group in series.items():
         print(f"Placement sensitivity, series {name}: median [95 % interval]\n"
               f"{markdown(tables.placement_figures(group))}\n\n{markdown(tables.placement_verdicts(group))}\n\n"
-              f"{sensitivity.sentence(group)}\n")
+              f"{verdict_words.placements(group)}\n")
+    if verdict:
+        print("\n\n".join(own_run.ending(run) for run in loaded))

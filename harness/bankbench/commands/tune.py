@@ -14,8 +14,7 @@ from bankbench.analyse import tuned
 from bankbench.commands.bench import interrupted
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.results import summaries
-from bankbench.results.files import read_json
+from bankbench.results import files, summaries
 from bankbench.results.runs import TUNING_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
@@ -58,5 +57,5 @@ def main(args: argparse.Namespace) -> int:
     run_dir = tuning.run(opts, found, args.budget_min * 60, profiles.int_list(args.pools) or (), args.p99_ms)
     summaries.summarize_run(run_dir)
     print(f"results in {run_dir}; each service's settings, for profiles.toml (then TUNED=1):\n\n"
-          f"{tuning.tables(read_json(run_dir / TUNING_FILE), run_dir.name)}")
+          f"{tuning.tables(files.record(run_dir, TUNING_FILE), run_dir.name)}")
     return 0

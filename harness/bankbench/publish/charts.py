@@ -21,8 +21,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 from bankbench import registry
 from bankbench.analyse import overload
 from bankbench.analyse.capacity_figures import MISSED, UNDECIDED, Capacity
-from bankbench.analyse.narrative import P99
-from bankbench.analyse.repeats import main_pool
+from bankbench.analyse.repeats import P99, main_pool
 from bankbench.analyse.timelines import Timeline
 from bankbench.results.summaries import THROUGHPUT, by_service, floor
 
@@ -384,7 +383,8 @@ def rss_vs_heap(frame: pd.DataFrame) -> Figure:
     if not swept.empty:
         _level_axis(ax, swept["heap_mb"], "heap limit (MB)")
     _value_axis(ax, "peak RSS (MB)")
-    ax.legend(fontsize="small")
+    if ax.get_legend_handles_labels()[0]:  # nothing labelled where no heap was swept and no own settings kept
+        ax.legend(fontsize="small")
     fig.suptitle("RSS vs heap limit at the capacity rate (hollow: missed the target; x: undecided)")
     return fig
 

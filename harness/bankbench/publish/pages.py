@@ -6,13 +6,12 @@ probe instead, a make tune run's the settings it found and every value it swept.
 experiment's folder kept beside the runs is a run folder too, and gets the same page.
 
 Pages only render: the figures come from `analyse`, the charts from `charts`, the tables from
-`tables`, the sentences from `narrative`.
+`tables`, the sentences from `run_words`.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import os
 from pathlib import Path
 
@@ -21,21 +20,13 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from bankbench import paths
-from bankbench.analyse import (
-    capacity_figures as capacity,
-    narrative,
-    overload,
-    projection,
-    repeats,
-    timelines,
-)
-from bankbench.analyse.formatting import markdown
-from bankbench.analyse.verdict import Verdict
+from bankbench.analyse import capacity_figures as capacity, overload, projection, repeats, timelines
+from bankbench.analyse.findings import Verdict
 from bankbench.checks import verify
 from bankbench.load import generator, profiles
-from bankbench.publish import charts, tables
-from bankbench.results import summaries
-from bankbench.results.files import read_json
+from bankbench.publish import charts, run_words, tables, terminal, verdict_words
+from bankbench.publish.formatting import markdown
+from bankbench.results import files, summaries
 from bankbench.results.runs import TUNING_FILE, Run
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
@@ -173,7 +164,7 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
                                  if verdict is not None and run is verdict.measured else {})
     name = page_name(run.path)
     parts = [
-        narrative.reading(run.summary),
+        run_words.reading(run.summary, run.admission_limit),
         *setup(run),
         "## Same database work",
         equivalence_text(run),
@@ -183,8 +174,8 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
         *overload_section(run, out_dir),
         "## Side by side",
         f"Throughput in requests/s, latency in ms; median [95 % interval].\n\n```text\n"
-        f"{repeats.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
-        f"variation):\n\n```text\n{repeats.spread_table(run.summary)}\n```",
+        f"{terminal.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
+        f"variation):\n\n```text\n{terminal.spread_table(run.summary)}\n```",
         *efficiency_table(run),
         "## Charts",
         *(save(figure, out_dir, f"{name}-{chart}", page_dir) for chart, figure in figures.items()),
@@ -221,7 +212,7 @@ def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
 def tuning_page(run: Run) -> list[str]:
     """A make tune run's page: the settings it found, every value of every knob it swept, and
     every probe."""
-    doc = read_json(run.path / TUNING_FILE)
+    doc = files.record(run.path, TUNING_FILE)
     return [
         TUNING.format(profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60),
         "## The settings found", markdown(tables.tuning_settings(doc["services"])),
@@ -289,19 +280,13 @@ def cpus(manifest: dict) -> str:
 def money_text(run: Run) -> str:
     """The money check of every level: a sentence, and what failed as a table."""
     failures = tables.money_failures(run)
-    text = narrative.money(run.summary)
+    text = run_words.money(run.summary)
     return text if failures.empty else f"{text}\n\n{markdown(failures.astype(str))}"
-
-
-def verified(run: Run) -> dict | None:
-    """What `verify` found before the run's first level (its verify.json), None where it did not run."""
-    path = run.path / "verify.json"
-    return json.loads(path.read_text()) if path.exists() else None
 
 
 def equivalence_text(run: Run) -> str:
     """What `verify` proved before the run's first level (bankbench.checks.verify), as a table."""
-    check = verified(run)
+    check = files.verify(run.path)
     if check is None:
         return ("Not checked: the folder holds no verify.json (the run predates `make verify`, or its "
                 "check was not kept).")
@@ -319,7 +304,7 @@ def projection_section(verdict: Verdict) -> list[str]:
     the figures and what they assume; or why there is none."""
     heading = "## Projected cost per million requests"
     if verdict.assumptions is None:
-        return [heading, verdict.unprojected] if verdict.unprojected else []
+        return [heading, verdict_words.unprojected(verdict)] if verdict.unprojected else []
     instances = projection.instances_of(verdict.projected)
     return [f"{heading} on {' and '.join(i.type for i in instances)}", PROJECTION_LIMITS,
             markdown(tables.projection(verdict.projected, verdict.assumptions)),
@@ -367,7 +352,7 @@ def faults_section(run: Run) -> list[str]:
     heading and a table, or nothing for a run without faults."""
     rows = []
     for level_id in run.summary["level_id"]:
-        level = json.loads((run.level_dir(level_id) / "level.json").read_text())
+        level = files.level_document(run.level_dir(level_id))
         rows += [{"level": level_id, "fault": f["fault"],
                   "struck at (s)": round((f["at_ms"] - level["started_ms"]) / 1000, 1),
                   "healthy again after (s)": f["recovery_s"], "failed requests": f["errors"],

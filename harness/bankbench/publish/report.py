@@ -1,7 +1,7 @@
 """The results report: results/report/README.md, an index that opens on the verdict, with a page
 per run under runs/ and PNG charts under charts/, plus the executed notebook as HTML on demand.
 
-The index: the first screen (the verdict in sentences, `analyse.conclusions`, and the first table,
+The index: the first screen (the verdict in sentences, `verdict_words`, and the first table,
 `tables.first`), the headline chart, then one short section per question, each with its chart and
 links to the runs' pages (`pages`), the method, and the runs shown with why they are kept
 (results/published.csv), then the experiments' folders kept beside them, a page each too. It only
@@ -18,24 +18,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import config, estimates, paths
-from bankbench.analyse import (
-    capacity_figures as capacity,
-    conclusions,
-    narrative,
-    overload,
-    sensitivity,
-    tuned,
-)
-from bankbench.analyse.findings import START_NAMES, Findings, p99_by_start
-from bankbench.analyse.formatting import markdown, with_interval
-from bankbench.analyse.verdict import Verdict
+from bankbench import config, paths
+from bankbench.analyse import capacity_figures as capacity, overload, sensitivity, tuned
+from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.publish import charts, notebook, pages, tables
-from bankbench.results import runs
+from bankbench.publish import charts, notebook, own_run, pages, run_words, tables, verdict_words
+from bankbench.publish.formatting import figure_text, markdown
+from bankbench.publish.verdict_words import START_NAMES, rate_text, settings_text, unprojected
+from bankbench.results import files, runs
 from bankbench.results.runs import Run
-from bankbench.tools.placement import SPLIT_WORDS
 
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
@@ -47,10 +39,10 @@ Latency percentiles come from each level's HdrHistograms (exact below 2,048 ms, 
 above), over its measured window: requests of the ramp-up and warm-up are left out. Each figure
 is the median of the repeats whose money check passed and whose load generator held up, with its
 95 % confidence interval in brackets and as bars or bands in the charts: a bootstrap of the
-median over the repeats where a level has at least 3, else over the level's per-second buckets
+median over the repeats where a level has at least 3 (over 3, their range), else over the level's per-second buckets
 (throughput and p99 only). Two services differ at a level only when the 95 % interval of the
 ratio of their figures excludes 1 and, over repeats, Welch's t-test on the logarithms gives
-p < 0.05; otherwise the text says "within noise" (`harness/bankbench/analyse/estimates.py`). A level
+p < 0.05; otherwise the text says "within noise" (`harness/bankbench/estimates.py`). A level
 whose money check failed is marked FAILED, one at which the load generator did not hold up (short
 of CPU, an arrival rate offered below the plan's, or a plan beyond what its calibration drove:
 `harness/bankbench/load/generator.py`) is marked INVALID. The tables' `repeats` column says how
@@ -97,7 +89,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     readme = out_dir / "README.md"
     sections = [
         *first_screen(findings, out_dir),
-        *starts_section(selected),
+        *starts_section(selected, findings),
         *capacity_section(findings, verdict, out_dir, [run for run in single if run.searched]),
         *tuned_sections(single),
         *memory_section(findings, verdict, out_dir),
@@ -145,39 +137,27 @@ def kept_notes(run: Run, why: dict[Path, str], out_dir: Path) -> list[str]:
 
 
 def first_screen(f: Findings, out_dir: Path) -> list[str]:
-    """The title, the verdict in sentences, the first table with what its columns mean, and the
-    headline chart."""
-    told = "\n".join(conclusions.sentences(f))
+    """The title, the verdict in sentences, the hardware in a line, the first table with what its
+    cells are, and the headline chart: at most 25 lines."""
+    told = "\n".join(verdict_words.sentences(f))
     if not f.services:
-        return [TITLE, told, "None of the runs shown is a start of the articles' plan or a capacity search, "
-                             "whose figures the verdict reads: each run's figures are on its page "
-                             f"([Runs](#{anchor('Runs')}))."]
+        return [TITLE, *filter(None, [told]), "None of the runs shown is a start of the articles' plan or a "
+                "capacity search, whose figures the verdict reads: each run's figures are on its page "
+                f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
-    placement = f", {f.capacity_run.placement} placement" if f.capacity_run else ""
-    if f.verdict and f.verdict.split:
-        placement += (f", then under {f.verdict.split.placement} ({SPLIT_WORDS}, "
-                      f"{page_link(f.verdict.split, 'its run')})")
-    legend = (
-        f"Median [95 % interval], then n of N: the repeats (capacity, CPU and RSS: the probes of "
-        f"`make capacity`) whose figures count, of those run (money check passed, load generator held "
-        f"up). p99 at {f'{f.users:,} users, ' if f.users else ''}the articles' largest level; capacity: the highest "
-        f"open-model rate that held p99 <= {f.target_ms:g} ms{placement}, \"≥\" where the load "
-        f"generator fell short at the next rate (\"beside PostgreSQL\": on the CPU they shared); the cost per "
-        f"million requests is projected, apart, for "
-        f"the service from its capacity onto an {f.instance} (\"≤\" where the capacity is a lower bound) "
-        f"and for PostgreSQL from its CPU time onto a {f.database_instance} (a projection, not a "
-        f"measurement); RSS: the peak at the smallest heap limit that held; past capacity: "
-        f"{_overload_legend(f)}. Each header links to its question below.")
-    parts = [TITLE, told, markdown(table), legend]
+    cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
+    legend = verdict_words.legend(f, cells)
+    parts = [TITLE, *filter(None, [told]), verdict_words.machine(f), markdown(table), legend]
     if f.start_runs:
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
         parts.append(pages.save(figure, out_dir, "headline", out_dir))
     return parts
 
 
-def starts_section(selected: list[Run]) -> list[str]:
-    """Cold vs warm: what each start asks and, per profile family run under several starts (the
-    articles' plan), its runs and the p99 of every level under each start."""
+def starts_section(selected: list[Run], f: Findings) -> list[str]:
+    """Cold vs warm: what each start asks, the verdict's rankings with their intervals and, per
+    profile family run under several starts (the articles' plan), its runs and the p99 of every
+    level under each start."""
     families = runs.by_start(selected)
     if not families:
         return []
@@ -186,7 +166,8 @@ def starts_section(selected: list[Run]) -> list[str]:
              "before its first measured request, and so the question its figures answer. The starts "
              "compare runs taken at different times: read a difference smaller than the machine's drift "
              "between runs (10-30 % on the machine of the committed runs) as within noise. p99 in ms, "
-             "median [95 % interval]; each run's page has its throughput, errors and every level."]
+             "median [95 % interval: over 3 repeats, their range]; each run's page has its throughput, errors "
+             "and every level.", *filter(None, [verdict_words.details(f, "starts")])]
     for family, table in tables.starts_p99(selected).items():
         starts = "\n".join(f"- **{START_NAMES[start]}** ({page_link(run)}): {profiles.STARTS[start]}."
                            for start, run in families[family].items())
@@ -215,14 +196,11 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         return ["\n\n".join([*parts, "No capacity run at the tuned settings is shown yet: `make capacity TUNED=1` "
                                       "searches it."])]
 
-    def rate(figure: estimates.Figure) -> str:
-        return with_interval(figure.value, figure.low, figure.high)
-
     table = pd.DataFrame([{
-        "service": pair.service, "CPUs": pair.placement, "capacity it/s, shipped": pair.shipped.rate_text(),
-        "capacity it/s, tuned": pair.tuned.rate_text(), "req/s, shipped": rate(pair.shipped.throughput),
-        "req/s, tuned": rate(pair.tuned.throughput),
-        "tuned settings": tuned.settings_text(pair.settings) + (" (the shipped ones)" if pair.same else "")}
+        "service": pair.service, "CPUs": pair.placement, "capacity it/s, shipped": rate_text(pair.shipped),
+        "capacity it/s, tuned": rate_text(pair.tuned), "req/s, shipped": figure_text(pair.shipped.throughput),
+        "req/s, tuned": figure_text(pair.tuned.throughput),
+        "tuned settings": settings_text(pair.settings) + (" (the shipped ones)" if pair.same else "")}
         for pair in found])
     runs_text = "; ".join(sorted({f"`{shipped}` and `{at_tuned}`" for shipped, at_tuned in (p.runs for p in found)}))
     return ["\n\n".join([
@@ -262,15 +240,17 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             "there. The run's page has every "
             f"probe, the CPU of PostgreSQL, and what the cost projection assumes and leaves out: "
             f"{page_link(run)}.{efficiency}",
+            verdict_words.details(f, "capacity"),
             pages.save(figure, out_dir, "capacity", out_dir),
             *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions
-              else [verdict.unprojected]),
-            *(other_capacities(other) for other in searched if other is not run)]
+              else [unprojected(verdict)]),
+            "\n".join(f"- {capacities_found(found)}" for found in [run, *(other for other in searched
+                                                                           if other is not run)])]
 
 
-def other_capacities(run: Run) -> str:
-    """What a capacity run other than the verdict's found, in a sentence with its page."""
-    found = "; ".join(f"{c.service} {c.rate_text()}" for c in capacity.figures(run))
+def capacities_found(run: Run) -> str:
+    """What a capacity run found, in a sentence with its page."""
+    found = "; ".join(f"{c.service} {rate_text(c)}" for c in capacity.figures(run))
     limit = run.admission_limit
     other_limit = f", admission limit {limit:,}" if limit != config.DEFAULT_MAX_CONCURRENT_REQUESTS else ""
     return (f"Under CPU placement {run.placement}{', tuned' if run.tuned else ''}{other_limit} ({page_link(run)}), "
@@ -288,9 +268,11 @@ def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[
             "At each service's capacity rate, `make capacity` swept the heap limit down (GOMEMLIMIT, -Xmx) "
             "to the smallest that still held the target: a heap held where most of its probes held, "
             "missed where most missed, and is undecided where the load generator fell short. The peak "
-            f"RSS at each heap, and with the service's own settings as a line ({page_link(verdict.searched)}):",
+            f"RSS at each heap, and with the service's own settings as a line ({page_link(verdict.searched)}). "
+            + verdict_words.details(f, "memory"),
             pages.save(charts.rss_vs_heap(heaps), out_dir, "memory", out_dir),
-            markdown(tables.memory(verdict.found))]
+            markdown(tables.verdict(verdict.found, [], verdict.target_ms)[
+                ["service", "RSS MB, own heap", "smallest heap MB", "RSS MB at it"]])]
 
 
 def placement_section(series: list[Run]) -> str:
@@ -303,24 +285,12 @@ def placement_section(series: list[Run]) -> str:
         f"under each CPU placement, a run each, one after the other on one machine (series "
         f"`{first.series}`: {links}). The verdict on a figure is the service with the best median "
         "together with any within noise of it (`harness/bankbench/analyse/sensitivity.py`).",
-        f"**{sensitivity.sentence(series)}**",
+        f"**{verdict_words.placements(series)}**",
         markdown(tables.placement_verdicts(series)),
         "Median [95 % interval] over the repeats at the main pool, or a row per repeat where some did "
         "not count:",
         markdown(tables.placement_figures(series)),
     ])
-
-
-def _overload_legend(f: Findings) -> str:
-    """What the first table's last column says, from which run."""
-    if f.overload_run is None:
-        return "no run of `make overload` yet"
-    return (f"{pages.phases_text(f.overload_run)} of its capacity ({f.overload_run.placement} placement), "
-            f"whether it held up (no exit, memory within its bound, only {', '.join(overload.ALLOWED)}, the p99 "
-            f"of its 200s within the acquire timeout and back under {overload.RECOVERY_P99_MS:g} ms within "
-            f"{overload.RECOVERY_MAX_S} s, money kept), then the 503s, that p99, the seconds to be back, the "
-            "peak RSS against the memory it may use; n of N: the levels where the load generator offered the "
-            f"plan, of those run ({page_link(f.overload_run)})")
 
 
 def overload_section(selected: list[Run]) -> list[str]:
@@ -341,11 +311,11 @@ def overload_section(selected: list[Run]) -> list[str]:
 
 def equivalence_section(selected: list[Run]) -> str:
     """Whether every run did the same database work (make verify) and kept the money right."""
-    checks = {run.id: pages.verified(run) for run in selected}
+    checks = {run.id: files.verify(run.path) for run in selected}
     passed = [run for run in selected if checks[run.id] and checks[run.id]["ok"]]
     others = [f"{page_link(run)}: {'FAILED' if checks[run.id] else 'not checked (it predates `make verify`)'}"
               for run in selected if run not in passed]
-    money = [f"{page_link(run)}: {narrative.money(run.summary)}" for run in selected
+    money = [f"{page_link(run)}: {run_words.money(run.summary)}" for run in selected
              if not run.summary["money_ok"].astype(bool).all()]
     return "\n\n".join([
         "## Equivalence",
@@ -410,13 +380,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="report folder (default: results/report/)")
     parser.add_argument("--html", dest="notebook", action="store_true",
                         help="also execute the notebook into results.html (make report-html; minutes)")
+    parser.add_argument("--publish", type=Path, metavar="RUN",
+                        help="first list the run folder RUN in results/published.csv, and keep it in git "
+                             "(make publish; bankbench.publish.own_run)")
+    parser.add_argument("--why", default="", help="with --publish: why the run is kept, for results/published.csv")
 
 
 def main(args: argparse.Namespace) -> int:
-    """Builds the report, says where it is, and which runs it left out as unpublished."""
+    """Builds the report (having listed the run to --publish), says where it is, and which runs it
+    left out as unpublished."""
+    to_add = own_run.publish(args.publish, args.why) if args.publish else ""
     readme = build(args.runs, args.out, execute_notebook=args.notebook)
     print(f"report: {readme}" + (f" and {args.out / 'results.html'}" if args.notebook else ""))
+    if to_add:
+        print(f"published {args.publish}; to commit it: {to_add}")
     if args.runs is None and (left := runs.unpublished()) and runs.published():
         print(f"not shown, as results/published.csv does not list them: {', '.join(p.name for p in left)} "
-              "(list a run there with why it is kept, or choose: make report RUNS=...)")
+              "(make publish RUN=<folder> WHY=... lists one, or choose: make report RUNS=...)")
     return 0

@@ -12,12 +12,10 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from bankbench import estimates
-from bankbench.analyse import conclusions, formatting, repeats, sensitivity, tuned
+from bankbench.analyse import repeats, sensitivity
 from bankbench.analyse.capacity_figures import Capacity
-from bankbench.analyse.findings import START_NAMES, Cell, Findings
-from bankbench.analyse.formatting import count, number, significant, with_interval
-from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome, held_up
+from bankbench.analyse.findings import COST_BOUND, Cell, Findings
+from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome
 from bankbench.analyse.projection import (
     AT_MOST,
     DATABASE,
@@ -27,10 +25,19 @@ from bankbench.analyse.projection import (
     Projection,
 )
 from bankbench.load.profiles import GENERATORS
-from bankbench.results import summaries
-from bankbench.results.files import read_json
+from bankbench.publish import formatting, verdict_words
+from bankbench.publish.formatting import (
+    REPEATS,
+    bounded,
+    count,
+    figure_text,
+    number,
+    significant,
+    whole,
+)
+from bankbench.publish.verdict_words import START_NAMES, held_up
+from bankbench.results import files, summaries
 from bankbench.results.runs import Run, by_start
-from bankbench.tools import placement
 
 # latency_stats figure -> (header, format), in the order the tables show them
 LATENCY = {
@@ -193,7 +200,7 @@ def side_by_side(group: dict[str, Run], columns: dict, names: dict[str, str]) ->
     keys = sorted(set().union(*(text.index for text in texts.values())),
                   key=lambda key: (key[0], summaries.service_order(key[1])))
     table = pd.DataFrame(keys, columns=["users", "service"])
-    for header in [repeats.REPEATS, *(header for header, _ in columns.values())]:
+    for header in [REPEATS, *(header for header, _ in columns.values())]:
         for key in group:
             table[f"{header} {names[key]}"] = [texts[key][header].get(level, "n/a") for level in keys]
     return table
@@ -205,7 +212,7 @@ def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict, each_row: bo
     has lists of its repeats' cells, for `_rows`."""
     aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
     table = aggregated[keys].copy()
-    table[repeats.REPEATS] = formatting.counted(aggregated, each_row)
+    table[REPEATS] = formatting.counted(aggregated, each_row)
     for column, (header, fmt) in columns.items():
         table[header] = formatting.spread_column(aggregated, column, fmt, each_row)
     return table
@@ -240,72 +247,48 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 # The first table's columns: what each shows -> the question (report section) that explains it
-QUESTIONS = {"warm": "starts", "cold": "starts", "capacity": "capacity", "cpu": "capacity",
-             "cost": "capacity", "rss": "memory", "overload": "overload"}
+QUESTIONS = {"warm": "starts", "cold": "starts", "aot": "starts", "capacity": "capacity", "cpu": "capacity",
+             "rss": "memory", "cost": "capacity"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
-    """The report's first table, a row per service: p99 under each start at the articles' largest
-    level (cold and cold+AOT in one column), the capacity at the latency target (and under split in
-    the same column, `Findings.split_capacity`, where there is one), the CPU per request there, the
-    projected cost of the service and of PostgreSQL (`≤` where the capacity is a lower bound), the
-    RSS at the smallest heap that held, each `median [95 % interval], n of N`
-    (bankbench.analyse.findings), and whether it held up past its capacity. `link` makes a header
-    from its text and its QUESTIONS key."""
+    """The report's first table, a row per service, one figure with its interval in each cell
+    (`first_cells`): p99 under each start at the articles' largest level, the capacity the verdict
+    ranks (`verdict_words.first_capacity`), the CPU per request at the capacity, the RSS at the
+    smallest heap that held, the service's projected cost (`≤` where the capacity it follows is a
+    lower bound). `link` makes a header from its text and its QUESTIONS key."""
+    shown, where = verdict_words.first_capacity(f)
     headers = {
-        "warm": f"p99 ms {START_NAMES['warm']}",
-        "cold": f"p99 ms {START_NAMES['cold']}; {START_NAMES['aot']}",
-        "capacity": f"capacity it/s, p99 <= {f.target_ms:g} ms"
-                    + (f": {f.capacity_run.placement}; {placement.SPLIT}" if f.split_capacity else ""),
-        "cpu": "CPU ms/request",
-        "cost": f"$ per 1M requests: service ({f.instance}) + PostgreSQL ({f.database_instance})",
-        "rss": "RSS MB at the smallest heap",
-        "overload": "past capacity: held up?",
+        **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
+        "capacity": "capacity it/s" + (f" ({where})" if shown is f.split_capacity else ""),
+        "cpu": "CPU ms/request", "rss": "peak RSS MB", "cost": "$ per 1M requests",
     }
-    rows = [{
-        "service": service,
-        "warm": _cell(f.p99["warm"][service], _median(number)),
-        "cold": f"{_cell(f.p99['cold'][service], _median(number))}; {_cell(f.p99['aot'][service], _median(number))}",
-        "capacity": "; ".join(_cell(cells[service], lambda cell: conclusions.rate(cell, unit=""))
-                              for cells in (f.capacity, f.split_capacity) if cells),
-        "cpu": _cell(f.cpu_ms[service], _median(significant)),
-        "cost": _cell(f.cost[service], _at_most(significant), "" if f.database_cost[service].missing
-                      else f" + {_median(significant)(f.database_cost[service])}"),
-        "rss": _cell(f.rss_mb[service], _median(number), f" at {f.heap_mb[service]} MB" if f.heap_mb[service] else ""),
-        "overload": _held_up(f.overload.get(service, ())),
-    } for service in f.services]
-    table = pd.DataFrame(rows, columns=["service", *headers])
+    table = pd.DataFrame([{"service": service, **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
+                          for service, cells in first_cells(f).items()], columns=["service", *headers])
     return table.rename(columns={key: link(header, QUESTIONS[key]) for key, header in headers.items()})
 
 
-def _held_up(levels: tuple[Outcome, ...]) -> str:
-    """Whether a service held up past its capacity, with what says so (bankbench.analyse.overload):
-    its last level's, then n of N, the levels the load generator held up in of those run."""
-    if not levels:
-        return "no run yet"
-    o = levels[-1]
-    recovered = "never back" if o.recovery_s is None else f"back in {o.recovery_s} s"
-    return (f"{held_up(o, why=False)}: 503 {number(o.refused_pct)} %, p99 {count(o.p99_ok_ms)} ms, {recovered}, "
-            f"RSS {count(o.peak_rss_mb)} of {count(o.bound_mb)} MB, "
-            f"{sum(level.generator_ok for level in levels)} of {len(levels)}")
+def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Format]]]:
+    """Per service, the first table's cells by QUESTIONS key, each with its format."""
+    shown, _ = verdict_words.first_capacity(f)
+    return {service: {**{start: (f.p99[start][service], whole) for start in ("warm", "cold", "aot")},
+                      "capacity": (shown[service], count), "cpu": (f.cpu_ms[service], significant),
+                      "rss": (f.rss_mb[service], number), "cost": (f.cost[service], significant)}
+            for service in f.services}
 
 
-def _median(fmt: formatting.Format) -> Callable[[Cell], str]:
-    return lambda cell: with_interval(cell.figure.value, cell.figure.low, cell.figure.high, fmt)
-
-
-def _at_most(fmt: formatting.Format) -> Callable[[Cell], str]:
-    """`≤ 0.00316 [0.00315-0.00317]` where the cell is a bound (a cost: an upper one), else the median."""
-    return lambda cell: f"{AT_MOST if cell.bound else ''} {_median(fmt)(cell)}".lstrip()
-
-
-def _cell(cell: Cell, show: Callable[[Cell], str], after: str = "") -> str:
-    """`median [low-high]<after>, n of N`, or why there is no figure."""
+def _cell(cell: Cell, fmt: formatting.Format) -> str:
+    """`median [low-high]`, after `≥`/`≤` where it is a bound (a capacity: a lower one, a cost: an
+    upper one) and before `(n of N)` where some repeats did not count; or why there is no figure."""
     if cell.missing:
         return cell.missing
     if cell.n == 0:
-        return f"no usable repeat, 0 of {cell.of}"
-    return f"{show(cell)}{after}, {cell.n} of {cell.of}"
+        return f"no usable repeat (0 of {cell.of})"
+    if cell.bound == COST_BOUND:
+        text = f"{AT_MOST} {figure_text(cell.figure, fmt)}"
+    else:
+        text = f"≥ {fmt(cell.figure.value)}" if cell.bound else figure_text(cell.figure, fmt)
+    return text + (f" ({cell.n} of {cell.of})" if cell.n < cell.of else "")
 
 
 def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
@@ -317,30 +300,18 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     for c in found:
         rows.append({
             "service": c.service,
-            f"capacity it/s at p99 <= {target_ms:g} ms": c.rate_text(),
-            "req/s there": _figure(c.throughput, number),
-            "p99 ms": _figure(c.p99_ms, number),
-            "CPU ms/request": _figure(c.cpu_ms, significant),
-            "PostgreSQL CPU ms/request": _figure(c.pg_cpu_ms, significant),
-            "RSS MB, own heap": _figure(c.rss_mb, number),
-            "smallest heap MB": c.heap_text(),
-            "RSS MB at it": _figure(c.rss_heap_mb, number),
-            **{f"projected $ per 1M requests, {on}": prices[c.service, on].text(significant)
+            f"capacity it/s at p99 <= {target_ms:g} ms": verdict_words.rate_text(c),
+            "req/s there": figure_text(c.throughput, number),
+            "p99 ms": figure_text(c.p99_ms, number),
+            "CPU ms/request": figure_text(c.cpu_ms, significant),
+            "PostgreSQL CPU ms/request": figure_text(c.pg_cpu_ms, significant),
+            "RSS MB, own heap": figure_text(c.rss_mb, number),
+            "smallest heap MB": verdict_words.heap_text(c),
+            "RSS MB at it": figure_text(c.rss_heap_mb, number),
+            **{f"projected $ per 1M requests, {on}": bounded(prices[c.service, on], significant)
                if (c.service, on) in prices else "-" for on in priced},
         })
     return pd.DataFrame(rows)
-
-
-def _figure(figure: estimates.Figure, fmt: formatting.Format) -> str:
-    return with_interval(figure.value, figure.low, figure.high, fmt)
-
-
-def memory(found: list[Capacity]) -> pd.DataFrame:
-    """Per service: the peak RSS with its own heap settings at its capacity rate, and at the
-    smallest heap of the sweep that held there (`Capacity.heap_text`)."""
-    return pd.DataFrame([{"service": c.service, "RSS MB, own heap": _figure(c.rss_mb, number),
-                          "smallest heap MB": c.heap_text(), "RSS MB at it": _figure(c.rss_heap_mb, number)}
-                         for c in found])
 
 
 def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = None) -> pd.DataFrame:
@@ -351,7 +322,7 @@ def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = N
     for service, record in records.items():
         heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else "shipped"
         unswept = [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]]
-        found = tuned.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
+        found = verdict_words.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
         rows.append({"service": service, "tuned at": f"{record['rate']} it/s (capacity of {record['run']})",
                      "heap": heap, "settings found": found + (f" ({', '.join(unswept)}: budget ran out, shipped)"
                                                               if unswept else ""),
@@ -405,10 +376,10 @@ def projection(projections: list[Projection], assumptions: Assumptions) -> pd.Da
     (`≤ 0.00316`) where it is one: a projection, so named."""
     def measured(p: Projection) -> str:
         unit, fmt = MEASURED[p.line]
-        return f"{p.measured.text(fmt)} {unit}"
+        return f"{bounded(p.measured, fmt)} {unit}"
 
     rows = [{"service": p.service, "line": p.line, "instance": p.on.name, "measured": measured(p),
-             **{header.format(load=count(assumptions.load_rps)): getattr(p, name).text(fmt)
+             **{header.format(load=count(assumptions.load_rps)): bounded(getattr(p, name), fmt)
                 for name, (header, fmt) in PROJECTED.items()}}
             for p in projections]
     return pd.DataFrame(rows)
@@ -416,7 +387,7 @@ def projection(projections: list[Projection], assumptions: Assumptions) -> pd.Da
 
 def projection_assumptions(assumptions: Assumptions, instances: list[Instance]) -> pd.DataFrame:
     """What the projection onto `instances` assumes, one row each."""
-    return pd.DataFrame(assumptions.rows(instances), columns=["item", "value"])
+    return pd.DataFrame(verdict_words.assumptions(assumptions, instances), columns=["item", "value"])
 
 
 def context(manifest: dict) -> pd.DataFrame:
@@ -449,8 +420,7 @@ def money_failures(run: Run) -> pd.DataFrame:
     """The levels whose money check failed, with what the check found where the folder kept it
     (empty when all passed)."""
     failed = run.summary.loc[~run.summary["money_ok"].astype(bool), "level_id"]
-    kept = {level: run.level_dir(level) / "money.json" for level in failed}
-    checks = [{"level": level, **(read_json(path) if path.is_file() else {})} for level, path in kept.items()]
+    checks = [{"level": level, **files.money(run.level_dir(level))} for level in failed]
     return pd.DataFrame(checks, columns=["level", "ok", "clients", "sum_balances", "sum_deposits",
                                          "ledger_mismatches", "negative_balances"])
 
@@ -460,7 +430,7 @@ def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame
     at_pool = summary[summary["pool"] == repeats.main_pool(summary)]
     now = repeats.aggregate_repeats(at_pool, [f"overall.{name}" for name in THEN_AND_NOW])
     ours = now[["users", "service"]].copy()
-    ours[f"this run {repeats.REPEATS}"] = formatting.counted(now)
+    ours[f"this run {REPEATS}"] = formatting.counted(now)
     for name, header in THEN_AND_NOW.items():
         ours[f"this run {header}"] = formatting.spread_column(now, f"overall.{name}")
     theirs = _published(published)
@@ -492,7 +462,7 @@ def placement_figures(series: list[Run]) -> pd.DataFrame:
         tables.append(table.assign(rank=rank, placement=run.placement))
     table = pd.concat(tables).sort_values(["users", "rank"], kind="stable")  # services in order within
     table["users"] = table["users"].map("{:,}".format)
-    shown = ["users", "placement", "service", repeats.REPEATS, *(name for name, _ in columns.values())]
+    shown = ["users", "placement", "service", REPEATS, *(name for name, _ in columns.values())]
     return table[shown].reset_index(drop=True)
 
 
@@ -501,7 +471,7 @@ def placement_verdicts(series: list[Run]) -> pd.DataFrame:
     rows: dict[tuple[int, str], dict[str, str]] = {}
     for v in sensitivity.verdicts(series):  # placement by placement, in order
         row = rows.setdefault((v.users, v.placement), {"users": f"{v.users:,}", "placement": v.placement})
-        row[v.figure] = v.text + (" (load generator invalid)" if v.limited else "")
+        row[v.figure] = verdict_words.placement_verdict(v) + (" (load generator invalid)" if v.limited else "")
     return pd.DataFrame([rows[key] for key in sorted(rows, key=lambda key: key[0])])
 
 
@@ -514,11 +484,13 @@ def overload(outcomes: list[Outcome]) -> pd.DataFrame:
     return pd.DataFrame([{
         "service": o.service, "level": o.level_id, "base rate it/s": count(o.base_rate),
         "peak RSS MB": count(o.peak_rss_mb), "memory bound MB": count(o.bound_mb),
-        "503 % in the overload": number(o.refused_pct), "p99 ms of its 200s in it": number(o.p99_ok_ms),
+        "503 % in the overload": number(o.refused_pct),
+        "503s from": verdict_words.refused_by(o.refusals) if o.refusals else "-",
+        "p99 ms of its 200s in it": number(o.p99_ok_ms),
         "answers": ", ".join(o.answers),
         f"s to p99 <= {RECOVERY_P99_MS:g} ms": "not recovered" if o.recovery_s is None else str(o.recovery_s),
         "money": "ok" if o.money_ok else "FAILED", "exited": exited(o.exit),
         "held up": held_up(o),
     } for o in outcomes], columns=["service", "level", "base rate it/s", "peak RSS MB", "memory bound MB",
-                                   "503 % in the overload", "p99 ms of its 200s in it", "answers",
+                                   "503 % in the overload", "503s from", "p99 ms of its 200s in it", "answers",
                                    f"s to p99 <= {RECOVERY_P99_MS:g} ms", "money", "exited", "held up"])

@@ -12,15 +12,13 @@ import shutil
 from pathlib import Path
 
 from bankbench.load import generators
-from bankbench.results import histograms
-from bankbench.results.files import SERVICE_METRICS, read_json
+from bankbench.results import files, histograms
 
 # Written as the level runs, compressed when it ends (readers infer the compression from the
 # name). xz, whose header holds no time, for the metrics: a second of scrapes repeats the names
 # of every series, which xz's window finds (an overload level's 18 KB gzipped, 11 KB so).
 GZIPPED = "service.log"
-XZ = SERVICE_METRICS.removesuffix(".xz")
-V5_METRICS = XZ + ".gz"  # the service metrics of layout version 5
+V5_METRICS = files.SCRAPES + ".gz"  # the service metrics of layout version 5
 
 
 def compact(level_dir: Path) -> None:
@@ -31,22 +29,21 @@ def compact(level_dir: Path) -> None:
         histograms.upgrade(level_dir)
     raw = generators.level_samples(level_dir)
     if raw is not None and not (level_dir / histograms.FILE).exists():
-        level = read_json(level_dir / "level.json")
+        level = files.level_document(level_dir)
         histograms.convert(raw, level["measure_from_ms"], level_dir / histograms.FILE)
     if (plain := level_dir / GZIPPED).exists():
         # No time in the gzip header: the same log gives the same bytes.
         with open(plain, "rb") as src, gzip.GzipFile(plain.with_name(GZIPPED + ".gz"), "wb", mtime=0) as dst:
             shutil.copyfileobj(src, dst)
         plain.unlink()
-    for source, opener in ((level_dir / XZ, open), (level_dir / V5_METRICS, gzip.open)):
+    for source, opener in ((files.scrapes_path(level_dir), open), (level_dir / V5_METRICS, gzip.open)):
         if source.exists():
-            with opener(source, "rb") as src, lzma.open(level_dir / SERVICE_METRICS, "wb") as dst:
+            with opener(source, "rb") as src, lzma.open(level_dir / files.SERVICE_METRICS, "wb") as dst:
                 shutil.copyfileobj(src, dst)
             source.unlink()
 
 
 def compact_run(run_dir: Path) -> None:
     """`compact` on every level of a run (runs written before layout version 6)."""
-    for level_dir in sorted((run_dir / "levels").glob("*")):
-        if (level_dir / "level.json").is_file():
-            compact(level_dir)
+    for level_dir in files.level_dirs(run_dir):
+        compact(level_dir)

@@ -1,5 +1,6 @@
-"""Reading and writing a run's JSON and measured CSV files (results/LAYOUT.md), with only the
-columns the analysis needs; the load generator's requests are bankbench.results.histograms'."""
+"""The files of a run folder and of its levels (results/LAYOUT.md), read and written here alone:
+every other floor names a folder and calls these. Measured CSVs are read with only the columns
+the analysis needs; the load generator's requests are bankbench.results.histograms'."""
 
 from __future__ import annotations
 
@@ -19,9 +20,22 @@ METRIC_DTYPES = {
     "loadgen_cpu_pct": "float32",
     "machine_cpu_pct": "float32",
 }
+# A run folder's files.
+MANIFEST = "manifest.json"
+VERIFY = "verify.json"
+CALIBRATION = "calibration.json"
+LEVELS = "levels"
+# A level folder's files.
+LEVEL = "level.json"
+MONEY = "money.json"
+METRICS = "metrics.csv"
+SERVICE_LOG = "service.log"
+CHAOS = "chaos.json"
+PG_CAPTURE = "pg.pcap"  # make pgwire's capture of PostgreSQL's port during the level (not committed)
 # The service's own figures as a level keeps them: the scraper's service_metrics.csv, compressed
 # when the level ends (bankbench.results.compaction).
-SERVICE_METRICS = "service_metrics.csv.xz"
+SCRAPES = "service_metrics.csv"
+SERVICE_METRICS = SCRAPES + ".xz"
 SERVICE_METRIC_DTYPES = {"t_ms": "int64", "series": "category", "value": "float64"}
 
 
@@ -38,16 +52,114 @@ def write_json(path: Path, value: dict) -> None:
     path.write_text(json.dumps(value, indent=2) + "\n")
 
 
-def read_metrics(path: Path) -> pd.DataFrame:
+def manifest(run_dir: Path) -> dict:
+    """The run's context: commit, versions, machine, settings (bankbench.measure.manifest)."""
+    return read_json(run_dir / MANIFEST)
+
+
+def write_manifest(run_dir: Path, document: dict) -> None:
+    write_json(run_dir / MANIFEST, document)
+
+
+def level_dir(run_dir: Path, level_id: str) -> Path:
+    """The folder of one level of a run, by its id (go-u1000-p95-r1)."""
+    return run_dir / LEVELS / level_id
+
+
+def level_dirs(run_dir: Path) -> list[Path]:
+    """The run's level folders that hold a level, in the order of their ids."""
+    return sorted(p for p in (run_dir / LEVELS).glob("*") if (p / LEVEL).is_file())
+
+
+def level_document(level_dir: Path) -> dict:
+    """What the level ran (level.json)."""
+    return read_json(level_dir / LEVEL)
+
+
+def write_level_document(level_dir: Path, document: dict) -> None:
+    write_json(level_dir / LEVEL, document)
+
+
+def money(level_dir: Path) -> dict:
+    """The money check after the level (`ok` and the sums); {} for a level that has none."""
+    return read_json(level_dir / MONEY) if (level_dir / MONEY).is_file() else {}
+
+
+def write_money(level_dir: Path, check: dict) -> None:
+    write_json(level_dir / MONEY, check)
+
+
+def write_chaos(level_dir: Path, faults: list[dict]) -> None:
+    """The faults struck during the level, with their bursts."""
+    write_json(level_dir / CHAOS, faults)
+
+
+def verify(run_dir: Path) -> dict | None:
+    """`make verify`'s findings before the run's first level; None for a run without them."""
+    return read_json(run_dir / VERIFY) if (run_dir / VERIFY).is_file() else None
+
+
+def verify_path(run_dir: Path) -> Path:
+    """Where the check before the first level writes its findings."""
+    return run_dir / VERIFY
+
+
+def calibration_path(run_dir: Path) -> Path:
+    return run_dir / CALIBRATION
+
+
+def record(run_dir: Path, name: str) -> dict:
+    """An experiment's record in the run folder (capacity.json, tuning.json: results.runs)."""
+    return read_json(run_dir / name)
+
+
+def write_record(run_dir: Path, name: str, document: dict) -> None:
+    write_json(run_dir / name, document)
+
+
+def metrics_path(level_dir: Path) -> Path:
+    """Where the resource sampler writes its per-second rows (bankbench.measure.resources)."""
+    return level_dir / METRICS
+
+
+def has_metrics(level_dir: Path) -> bool:
+    """On AWS the resources come when the run closes: until then a level has none."""
+    return (level_dir / METRICS).exists()
+
+
+def read_metrics(level_dir: Path) -> pd.DataFrame:
     """Per-second resource samples (metrics.csv), every column of the layout."""
-    return _read_csv(path, METRIC_DTYPES)
+    return _read_csv(level_dir / METRICS, METRIC_DTYPES)
 
 
-def read_service_metrics(path: Path) -> pd.DataFrame:
+def scrapes_path(level_dir: Path) -> Path:
+    """Where the scraper appends the service's figures during the level (bankbench.measure.scrape)."""
+    return level_dir / SCRAPES
+
+
+def pg_capture_path(level_dir: Path) -> Path:
+    return level_dir / PG_CAPTURE
+
+
+def staged_capture_path(run_dir: Path, level_id: str) -> Path:
+    """Where a level's capture is written while the level runs, before its folder exists."""
+    return run_dir / f"{level_id}-{PG_CAPTURE}"
+
+
+def service_log_path(level_dir: Path) -> Path:
+    return level_dir / SERVICE_LOG
+
+
+def has_service_metrics(level_dir: Path) -> bool:
+    """Levels of runs before the scraper have none."""
+    return (level_dir / SERVICE_METRICS).exists()
+
+
+def read_service_metrics(level_dir: Path) -> pd.DataFrame:
     """The service's own figures (service_metrics.csv), one row per scrape: `t_ms`, then a column
     per series (`up`, the keys of api/metrics.yaml, `requests_<status>`), NaN where a scrape has
     none (a failed one has only `up` = 0)."""
-    long = _read_csv(path, SERVICE_METRIC_DTYPES)
+    long = _read_csv(level_dir / SERVICE_METRICS, SERVICE_METRIC_DTYPES)
     wide = long.pivot_table(index="t_ms", columns="series", values="value", aggfunc="last", observed=True)
     return wide.rename_axis(columns=None).reset_index()
 

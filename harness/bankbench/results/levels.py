@@ -44,14 +44,13 @@ import pandas as pd
 
 from bankbench import estimates
 from bankbench.load import generator
-from bankbench.results import histograms, service_metrics
-from bankbench.results.files import SERVICE_METRICS, read_json, read_metrics, read_service_metrics
+from bankbench.results import files, histograms, service_metrics
 from bankbench.results.histograms import Histograms
 
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
 # What a level's summary is computed from.
-INPUTS = ("level.json", histograms.FILE, "metrics.csv", "money.json")
-OPTIONAL_INPUTS = (SERVICE_METRICS,)  # levels of runs before it have none
+INPUTS = (files.LEVEL, histograms.FILE, files.METRICS, files.MONEY)
+OPTIONAL_INPUTS = (files.SERVICE_METRICS,)  # levels of runs before it have none
 ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
 # summary.json resource figure -> (metrics.csv column, pandas aggregation)
 RESOURCES = {
@@ -73,26 +72,26 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     """A level's figures (its summary.json but the version), computed from its files; without
     `intervals`, no `seconds_ci` (its bootstrap takes seconds: the progress line of a level does
     not need it); without `resources`, no metrics.csv read (on AWS it comes when the run closes)."""
-    level = read_json(level_dir / "level.json")
+    level = files.level_document(level_dir)
     requests = histograms.read(level_dir / histograms.FILE)
     measured, seconds = measured_window(level, requests)
     summary = {
         "level": level,
-        "money_ok": bool(read_json(level_dir / "money.json")["ok"]),
+        "money_ok": bool(files.money(level_dir)["ok"]),
         "overall": latency_stats(requests, measured, seconds),
         "labels": {str(label): latency_stats(requests, rows.index, seconds)
                    for label, rows in requests.rows.loc[measured].groupby("label", observed=True)},
     }
     if resources:
-        metrics = resource_window(level, read_metrics(level_dir / "metrics.csv"), seconds)
+        metrics = resource_window(level, files.read_metrics(level_dir), seconds)
         summary["resources"] = resource_stats(metrics, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
         summary["efficiency"] = cpu_per_request(metrics, summary["overall"]["throughput_rps"])
     summary["loadgen"] = generator.judge(level, summary.get("resources"), offered(requests, level),
                                          summary["overall"]["throughput_rps"], offered_by_phase(requests, level))
     if intervals:
         summary["seconds_ci"] = estimates.second_intervals(requests.seconds(measured), requests.latencies(measured))
-    if (level_dir / SERVICE_METRICS).exists():
-        scrapes = read_service_metrics(level_dir / SERVICE_METRICS)
+    if files.has_service_metrics(level_dir):
+        scrapes = files.read_service_metrics(level_dir)
         # The generator's measured window: after the load the service idles, which would dilute rates.
         summary["service_metrics"] = service_metrics.window_stats(scrapes, level["measure_from_ms"],
                                                                level["measure_from_ms"] + seconds * 1000)

@@ -14,14 +14,15 @@ import pandas as pd
 from bankbench import config, paths
 from bankbench.errors import UserError
 from bankbench.load.profiles import STARTS
-from bankbench.results import summaries
-from bankbench.results.files import read_json, write_json
+from bankbench.results import files, summaries
+from bankbench.results.files import write_json
 
 ARTICLES_CSV = paths.RESULTS / "articles.csv"
 # The run folders kept in git and why (results/LAYOUT.md): the report shows these and no other.
 PUBLISHED_CSV = paths.RESULTS / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
+PGWIRE_FILE = "pgwire.json"  # what one request cost PostgreSQL (bankbench.run.experiments.pg_capture)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 
@@ -45,7 +46,7 @@ class Run:
 
     def level_dir(self, level: str) -> Path:
         """The folder of one level, by name (go-u1000-p95-r1)."""
-        return self.path / "levels" / level
+        return files.level_dir(self.path, level)
 
     @property
     def placement(self) -> str:
@@ -155,7 +156,7 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
     for path in find_runs(root):  # oldest first
         if (path / TUNING_FILE).is_file():
             continue
-        manifest = read_json(path / "manifest.json")
+        manifest = files.manifest(path)
         key = (manifest.get("profile", ""), manifest.get("env", ""), bool(tuned_of(manifest)))
         name = series_of(manifest)
         same = name and key in latest and latest[key][0] == name
@@ -188,7 +189,7 @@ def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[
 
 
 def _profile_and_env(path: Path) -> tuple[str, str]:
-    manifest = read_json(path / "manifest.json")
+    manifest = files.manifest(path)
     return manifest.get("profile", ""), manifest.get("env", "")
 
 
@@ -211,10 +212,10 @@ def newest(root: Path = paths.RUNS) -> list[Path]:
     found = find_runs(root)
     if not found:
         return []
-    name = series_of(read_json(found[-1] / "manifest.json"))
+    name = series_of(files.manifest(found[-1]))
     if not name:
         return found[-1:]
-    return [path for path in found if series_of(read_json(path / "manifest.json")) == name]
+    return [path for path in found if series_of(files.manifest(path)) == name]
 
 
 def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
@@ -250,9 +251,9 @@ def load_run(path: Path, services: list[str] | None = None) -> Run:
 
 
 def _manifest(path: Path) -> dict:
-    if not (path / "manifest.json").is_file():
+    if not (path / files.MANIFEST).is_file():
         raise UserError(f"{path} is not a run folder (no manifest.json)")
-    return read_json(path / "manifest.json")
+    return files.manifest(path)
 
 
 def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:

@@ -15,7 +15,7 @@ import pandas as pd
 
 from bankbench import registry
 from bankbench.errors import UserError
-from bankbench.results import levels
+from bankbench.results import files, levels
 from bankbench.results.files import read_json, write_json
 
 LEVEL_KEYS = ("service", "users", "pool")
@@ -47,7 +47,7 @@ def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
 
     A level's summary.json of this version and newer than its inputs is reused, unless `force`.
     """
-    level_dirs = sorted(p for p in (run_dir / "levels").glob("*") if (p / "level.json").is_file())
+    level_dirs = files.level_dirs(run_dir)
     if not level_dirs:
         raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
     rows = [flatten(_summary(level_dir, force), level_dir.name) for level_dir in level_dirs]
@@ -172,7 +172,7 @@ def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
     rows = [
         {**level[["level_id", *LEVEL_KEYS, "repeat", "model", "money_ok", VALID]].to_dict(), "label": label, **stats}
         for _, level in summary.iterrows()
-        for label, stats in read_json(run_dir / "levels" / level["level_id"] / "summary.json")["labels"].items()
+        for label, stats in read_json(files.level_dir(run_dir, level["level_id"]) / "summary.json")["labels"].items()
     ]
     return pd.DataFrame(rows)
 

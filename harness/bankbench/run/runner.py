@@ -7,7 +7,6 @@ Writes results/runs/<run>/ as results/LAYOUT.md describes, printing a progress l
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -17,8 +16,7 @@ from bankbench.errors import UserError
 from bankbench.load import generator
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_text
 from bankbench.measure import manifest
-from bankbench.results import compaction, levels, runs
-from bankbench.results.files import write_json
+from bankbench.results import compaction, files, levels, runs
 from bankbench.run.environments.interface import Env, Options
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
@@ -36,7 +34,7 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
             print(f"bankbench: base rates {rates_text(opts.profile.rates, opts.profile.rate_source)}", flush=True)
         calibrated = session.where.calibrate(levels, session.run_dir)
         for i, level in enumerate(levels, 1):
-            session.run_level(level, f"[{i}/{len(levels)}]", _remaining(levels[i - 1:]), calibrated.get(level.users))
+            session.run_level(level, f"[{i}/{len(levels)}]", remaining(levels[i - 1:]), calibrated.get(level.users))
     return session.final
 
 
@@ -67,11 +65,11 @@ class Session:
         # A warm service serves the following levels of its service and pool (experiments.warmup).
         self.kept = warmup.Kept() if opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu) else None
         try:
-            (self.run_dir / "levels").mkdir(parents=True)
+            (self.run_dir / files.LEVELS).mkdir(parents=True)
             self.pg = parse_settings(self.where.psql(SETTINGS_SQL))
             self._write_manifest()
             if self.where.local_build:  # first the proof that they do the same database work (loud when not)
-                verify.run(opts.profile.services, self.run_dir, self.run_dir / "verify.json")
+                verify.run(opts.profile.services, self.run_dir, files.verify_path(self.run_dir))
         except BaseException as err:
             self._close(err)
             raise
@@ -80,7 +78,7 @@ class Session:
     def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None) -> Path:
         """Runs `level` into levels/<its id>/ and returns that folder; `calibrated`: what the
         load generator's calibration found for its load (bankbench.run.experiments.calibration)."""
-        out = self.run_dir / "levels" / level.id
+        out = files.level_dir(self.run_dir, level.id)
         _run_level(out, level, self.where, int(self.pg["max_connections"]), calibrated, tag, remaining_s,
                    self.kept)
         return out
@@ -118,10 +116,10 @@ class Session:
             "profile_cpu": opts.profile_cpu,
             **({"series": opts.series} if opts.series else {}),
             **where.settings()})
-        (self.run_dir / "manifest.json").write_text(json.dumps(doc, indent=2) + "\n")
+        files.write_manifest(self.run_dir, doc)
 
 
-def _remaining(todo: list[Level]) -> float:
+def remaining(todo: list[Level]) -> float:
     """Seconds left for these levels, counting ~15 s of database reset and start-up each, and
     for a warm start a warm-up at most per service and repeat."""
     warmups = {(level.service, level.repeat) for level in todo if level.profile.start == "warm"}
@@ -141,7 +139,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
         if kept:
             kept.stop()
         where.reset()
-        svc = where.start(level.service, level.pool, out / "service.log",
+        svc = where.start(level.service, level.pool, files.service_log_path(out),
                           registry.combine(load.service_env(), level.service_env()) or None,
                           aot=level.profile.start == "aot")
         started = {}
@@ -159,14 +157,14 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
             svc.stop()
     extra = load.finish((started_ms, ended_ms))
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
-    (out / "money.json").write_text(json.dumps(check, indent=2) + "\n")
+    files.write_money(out, check)
     document = runs.level_document(level.as_dict(), started_ms, ended_ms, pg_max_connections,
                                    **where.level_settings(), **started, **extra,
                                    **({"calibration": calibrated} if calibrated else {}))
-    write_json(out / "level.json", document)
+    files.write_level_document(out, document)
     compaction.compact(out)
     verdict = _print_level(out, level, tag, check, extra.get("faults", []), started_ms)
-    write_json(out / "level.json", {**document, "loadgen": verdict})  # as judged when the level ended
+    files.write_level_document(out, {**document, "loadgen": verdict})  # as judged when the level ended
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 
@@ -174,7 +172,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
 def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> dict:
     """The level's line of figures (`summarize` writes the summaries) with the load generator's
     verdict, and its faults; returns the verdict (bankbench.load.generator)."""
-    summary = levels.level_summary(out, intervals=False, resources=(out / "metrics.csv").exists())
+    summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out))
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
     details = [f"calibration: {calibration.brief(summary['level'].get('calibration'))}"]
     if verdict["valid"]:

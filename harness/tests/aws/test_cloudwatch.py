@@ -58,6 +58,6 @@ def test_the_rows_are_written_as_every_environments_metrics_csv(tmp_path):
     series = {"service_cpu": {T0: 1024.0}, "service_mem": {}, "pg_cpu": {T0: 512.0},
               "pg_mem": {T0: 900.0}, "loadgen_cpu": {T0: 1024.0}, "machine_cpu": {T0: 50.0}}
     insights.write(tmp_path / "metrics.csv", insights.rows(series, loadgen_tasks=2))
-    frame = read_metrics(tmp_path / "metrics.csv")
+    frame = read_metrics(tmp_path)
     assert frame["service_cpu_pct"].tolist() == [100.0] and frame["loadgen_cpu_pct"].tolist() == [200.0]
     assert frame["service_rss_mb"].isna().all()

@@ -18,6 +18,7 @@ from bankbench.load.profiles import Level
 from bankbench.measure import cpuprofile, manifest
 from bankbench.measure.resources import Sampler
 from bankbench.measure.scrape import Scraper
+from bankbench.results import files
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import calibration, chaos
 from bankbench.system import processes
@@ -94,8 +95,8 @@ class LocalLoad:
         (started, ended) ms."""
         level, out, where = self.level, self.out, self.where
         props = {**level.load_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
-        scraper = Scraper(out / "service_metrics.csv", svc.url, level.service)  # GET /metrics, 1/s
-        sampler = Sampler(out / "metrics.csv", where.measure(svc.pid), where.measure(where.pg_pid()))
+        scraper = Scraper(files.scrapes_path(out), svc.url, level.service)  # GET /metrics, 1/s
+        sampler = Sampler(files.metrics_path(out), where.measure(svc.pid), where.measure(where.pg_pid()))
         jm = None
         try:
             sampler.start()
@@ -109,7 +110,7 @@ class LocalLoad:
                 self.profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s,
                                      level.expected_s - level.measure_offset_s)
             self.injector = chaos.start(self.faults, level, where, svc, sampler,
-                                        lambda: jm.progress.started_ms, out / "service.log")
+                                        lambda: jm.progress.started_ms, files.service_log_path(out))
             _follow(jm, level, tag, remaining_s, lambda: self.generator_so_far(sampler, jm))
             rc = jm.wait(timeout=level.expected_s + 300)
             if self.injector:

@@ -31,8 +31,7 @@ from bankbench.errors import UserError
 from bankbench.load import gatling, generator, generators, jmeter
 from bankbench.load.profiles import GENERATORS, Level
 from bankbench.measure import manifest, resources
-from bankbench.results import histograms, levels, runs
-from bankbench.results.files import read_json, read_metrics, write_json
+from bankbench.results import files, histograms, levels, runs
 from bankbench.system import processes
 from bankbench.tools.pg import free_port
 from bankbench.tools.placement import SHARED, Placement
@@ -61,7 +60,7 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
         key, inputs = keys[users]
         path = CACHE / f"{key}.json"
         if users not in todo:
-            found[users] = read_json(path)["figures"]
+            found[users] = files.read_json(path)["figures"]
         else:
             found[users] = figures = measure(loads[users], placement, key)
             if figures["other_cpu_mean"] is not None and figures["other_cpu_mean"] > OTHER_CPU_MAX:
@@ -69,14 +68,14 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
                       "a core meanwhile: not cached, measure again on a quiet machine", flush=True)
             else:
                 CACHE.mkdir(parents=True, exist_ok=True)
-                write_json(path, {"inputs": inputs, "figures": figures})
+                files.write_json(path, {"inputs": inputs, "figures": figures})
         print(f"calibration u{users}: {describe(found[users])}", flush=True)
     if run_dir is not None:
-        record = run_dir / "calibration.json"
-        loads = {int(users): figures for users, figures in read_json(record)["loads"].items()} \
+        record = files.calibration_path(run_dir)
+        loads = {int(users): figures for users, figures in files.read_json(record)["loads"].items()} \
             if record.exists() else {}
         loads.update(found)
-        write_json(record, {
+        files.write_json(record, {
             "target": str(TARGET.relative_to(paths.ROOT)), "cpu_placement": placement.as_dict(),
             "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS,
             "loads": {str(users): loads[users] for users in sorted(loads)}})
@@ -111,7 +110,7 @@ def measure(level: Level, placement: Placement, key: str) -> dict:
         run = drive(level, placement, out)
         samples = out / generators.MODULES[level.profile.generator].SAMPLES
         requests = histograms.from_samples(histograms.read_samples(samples), run["measure_from_ms"])
-        figures = levels.generator_figures(run, requests, read_metrics(out / "metrics.csv"))
+        figures = levels.generator_figures(run, requests, files.read_metrics(out))
     # The machine's CPU is in % of all its CPUs, the processes' in % of one core.
     machine, ours = figures["machine_cpu_mean"], (figures["loadgen_cpu_mean"] or 0) + (figures["service_cpu_mean"] or 0)
     other = None if machine is None else round(machine * (os.cpu_count() or 1) - ours, 1)
@@ -126,7 +125,7 @@ def drive(level: Level, placement: Placement, out: Path) -> dict:
     hot = level.profile.hot_accounts if level.profile.scenario == "contention" else 0
     target = processes.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
         port=free_port(), pool=1, db_env={}, log=out / "target.log", cpus=placement.service_cpus)
-    sampler = resources.Sampler(out / "metrics.csv", resources.Tree(target.pid), resources.Tree(None))
+    sampler = resources.Sampler(files.metrics_path(out), resources.Tree(target.pid), resources.Tree(None))
     jm = None
     try:
         sampler.start()

@@ -20,7 +20,6 @@ bankbench.run.experiments.warmup.MAX_S, may come on top).
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -31,7 +30,7 @@ from bankbench import registry
 from bankbench.errors import UserError
 from bankbench.load import generator
 from bankbench.load.profiles import Level
-from bankbench.results import levels
+from bankbench.results import files, levels
 from bankbench.results.probes import LOADGEN, Target
 from bankbench.results.runs import CAPACITY_FILE
 from bankbench.run.environments.interface import Options
@@ -98,8 +97,7 @@ class Prober:
         try:
             out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
         except UserError as err:
-            out = self.session.run_dir / "levels" / level.id
-            if not may_fail_to_start or (out / "money.json").exists():
+            if not may_fail_to_start or files.money(files.level_dir(self.session.run_dir, level.id)):
                 raise  # a service that cannot start with its own settings, or lost money: stop loudly
             print(f"{tag} {level.id}: did not start ({err})", flush=True)
             return self._add(level, about, {"failed": str(err).splitlines()[0], "missed": ["start"]})
@@ -122,7 +120,7 @@ class Prober:
         return probe
 
     def write(self) -> None:
-        (self.session.run_dir / self.file).write_text(json.dumps(self.doc, indent=2) + "\n")
+        files.write_record(self.session.run_dir, self.file, self.doc)
 
 
 class _Service(Prober):

@@ -18,7 +18,6 @@ the latency-over-time chart. The money check after the level proves no transfer 
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import threading
@@ -32,7 +31,7 @@ from bankbench.errors import UserError
 from bankbench.load import generators
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
-from bankbench.results import bursts
+from bankbench.results import bursts, files
 from bankbench.system import processes
 
 FAULTS = ("pg-restart", "service-kill")
@@ -133,7 +132,7 @@ def record(level_dir: Path, injector: Injector | None) -> list[dict]:
     if injector is None:
         return []
     faults = bursts.with_bursts(injector.finish(), generators.level_samples(level_dir))
-    (level_dir / "chaos.json").write_text(json.dumps(faults, indent=2) + "\n")
+    files.write_chaos(level_dir, faults)
     return faults
 
 

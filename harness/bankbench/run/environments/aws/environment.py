@@ -20,6 +20,7 @@ from bankbench import config, registry
 from bankbench.errors import UserError
 from bankbench.load import gatling, profiles
 from bankbench.load.profiles import Level
+from bankbench.results import files
 from bankbench.run.environments import images
 from bankbench.run.environments.aws import cloudwatch, database, ecs, tf, workload
 from bankbench.run.environments.aws.results import RunStore
@@ -206,7 +207,7 @@ class Aws:
             for window in self.windows:
                 queries = cloudwatch.queries(self.stack, window.service, window.loadgen)
                 series = cloudwatch.fetch_when_complete(self.cloudwatch, queries, window.started_ms, window.ended_ms)
-                cloudwatch.write(window.out / "metrics.csv", cloudwatch.rows(series, window.loadgen_tasks))
+                cloudwatch.write(files.metrics_path(window.out), cloudwatch.rows(series, window.loadgen_tasks))
         print(f"aws: the stack still costs ${self.stack['cost_per_hour_usd']:.2f}/h: `make aws-down` when done.")
 
 

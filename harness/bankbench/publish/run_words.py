@@ -1,5 +1,5 @@
-"""A one-paragraph reading of a run, every sentence computed from its figures (no verdict
-is written in advance: who comes first, by how much and where is whatever the numbers say).
+"""A run page's words: a one-paragraph reading of a run, every sentence computed from its figures
+(no verdict is written in advance: who comes first, by how much and where is whatever the numbers say).
 
 A median is over every repeat of its level unless the sentence says how many of them it is over
 (`_over`); a throughput the load generator capped in a closed loop is a lower bound, "at least"
@@ -7,21 +7,24 @@ A median is over every repeat of its level unless the sentence says how many of 
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from bankbench import estimates
-from bankbench.analyse import repeats
-from bankbench.analyse.formatting import count, number, with_interval
+from bankbench.analyse import overload, repeats
+from bankbench.analyse.repeats import ERRORS, P99
 from bankbench.load import generator as load_generator
+from bankbench.publish.formatting import count, interval, number, times, with_interval
+from bankbench.publish.verdict_words import names, refused_by
 from bankbench.results import summaries
+from bankbench.results.summaries import THROUGHPUT
 
 ERROR_LIMIT_PCT = 1.0  # error rate from which a level counts as failing its users
-THROUGHPUT, P99, ERRORS = summaries.THROUGHPUT, "overall.p99_ms", "overall.error_pct"
+REFUSED = summaries.ERRORS_BY_STATUS + "503"  # the 503s the load generator counted
 
 
-def reading(summary: pd.DataFrame) -> str:
-    """The paragraph for one run's summary frame (one row per level)."""
+def reading(summary: pd.DataFrame, limit: int | None = None) -> str:
+    """The paragraph for one run's summary frame (one row per level); `limit`: the run's admission
+    limit (Run.admission_limit), which the cause of its 503s names."""
     levels = repeats.aggregate_levels(summary)
     measured = levels.dropna(subset=[THROUGHPUT])
     pooled = levels[levels["pool"] == repeats.main_pool(summary)]
@@ -32,7 +35,7 @@ def reading(summary: pd.DataFrame) -> str:
         largest_load(summary, pooled, unit),
         *(peak(summary, service, rows, unit) for service, rows in summaries.by_service(pooled)),
         errors(at_pool, unit),
-        statuses(summary, unit),
+        statuses(summary, unit, limit),
         service_side(at_pool, unit),
         pools(summary, measured, unit),
         generator(summary),
@@ -86,32 +89,6 @@ def versus(figures: dict[str, estimates.Figure], name: str, high_is_best: bool) 
         for service, r in gaps
     ]
     return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: " + "; ".join(parts) + "."
-
-
-def factor(r: estimates.Ratio, high_is_best: bool) -> estimates.Ratio:
-    """How many times better the leader of `estimates.leader` is, with the interval: its ratio (the
-    leader's figure over the other's) as is where higher is best, turned over where lower is, so
-    that a lead reads above 1 either way ("440× lower", not "0.00 times")."""
-    if high_is_best:
-        return r
-    with np.errstate(divide="ignore"):
-        return estimates.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p)
-
-
-def times(r: estimates.Ratio, high_is_best: bool) -> str:
-    """`2.00× higher`, `440× lower`: the leader's `factor`; `lower (0)` for a leader at 0."""
-    f = factor(r, high_is_best)
-    way = "higher" if high_is_best else "lower"
-    return f"{way} (0)" if np.isinf(f.value) else f"{number(f.value)}× {way}"
-
-
-def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
-    """The 95 % interval of a `factor` and, with `welch`, Welch's p where there was a t-test, in words."""
-    f = factor(r, high_is_best)
-    if pd.isna(f.low):
-        return "no interval to tell"
-    ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
-    return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, estimates.Figure]:
@@ -209,14 +186,16 @@ def errors(levels: pd.DataFrame, unit: str) -> str | None:
     return f"The error rate was {'; '.join(parts)}." if parts else None
 
 
-def statuses(summary: pd.DataFrame, unit: str) -> str | None:
-    """What the failed requests at the largest load (main pool) were answered, per service."""
+def statuses(summary: pd.DataFrame, unit: str, limit: int | None = None) -> str | None:
+    """What the failed requests at the largest load (main pool) were answered, per service, and
+    what sent the 503s, from the services' own counters (`verdict_words.refused_by`)."""
     columns = summaries.status_columns(summary)
     if not columns:
         return None
     counts = repeats.aggregate_repeats(summary, columns)
     at_pool = counts[counts["pool"] == repeats.main_pool(summary)]
     rows = at_pool[at_pool["users"] == at_pool["users"].max()]
+    refused, causes = overload.refusals(summary, limit), {}
     parts = []
     for service, of_service in summaries.by_service(rows):
         row = of_service.iloc[0]
@@ -224,12 +203,16 @@ def statuses(summary: pd.DataFrame, unit: str) -> str | None:
                   for column in columns if row[column] > 0]
         if failed:
             parts.append(f"{service} {', '.join(failed)}{_noted(row)}")
+        levels = summary.loc[(summary[list(summaries.LEVEL_KEYS)] == row[list(summaries.LEVEL_KEYS)]).all(axis=1)]
+        answered = [level for level in levels["level_id"] if level in refused] if row.get(REFUSED, 0) > 0 else []
+        for cause in dict.fromkeys(refused_by(refused[level]) for level in answered):
+            causes.setdefault(cause, []).append(service)
     if not parts:
         return None
+    why = "; ".join(f"from {names(services)}, {cause}" for cause, services in causes.items())
     return (f"The failed requests at {rows['users'].max():,} {unit} (median of every repeat unless said) were "
-            f"{'; '.join(parts)} (503: no pooled connection within the acquire timeout, or the "
-            f"database unavailable; assertion: an answer with the wrong body; no response: no HTTP "
-            f"answer at all).")
+            f"{'; '.join(parts)} (503: {why or 'the services recorded no counter that tells why'}; assertion: an "
+            f"answer with the wrong body; no response: no HTTP answer at all).")
 
 
 def service_side(levels: pd.DataFrame, unit: str) -> str | None:

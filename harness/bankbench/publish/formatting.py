@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+from bankbench import estimates
+from bankbench.analyse.projection import Span
 from bankbench.results import summaries
 
 Format = Callable[[float], str]
@@ -15,6 +17,7 @@ FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND re
 # Left-aligned in Markdown:
 NAME_COLUMNS = {"service", "line", "instance", "label", "level", "item", "value", "errors by status", "placement",
                 "load generator", "run", "folder", "profile", "why it is kept", "money check"}
+REPEATS = "repeats"  # the header of how many of a group's repeats count (`counted`), in every table
 
 
 def number(value: float) -> str:
@@ -24,6 +27,12 @@ def number(value: float) -> str:
     if abs(value) >= 100:
         return f"{value:.0f}"
     return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
+
+
+def whole(value: float) -> str:
+    """`number`, but a whole number as one: `4`, not `4.00` (whole milliseconds, as the load
+    generators measure them; a factor of 2)."""
+    return count(value) if not pd.isna(value) and float(value).is_integer() else number(value)
 
 
 def count(value: float) -> str:
@@ -44,6 +53,42 @@ def with_interval(value: float, low: float, high: float, fmt: Format = number) -
     """`value [low-high]`, or the value alone without an interval or where both ends print alike."""
     text, low_text, high_text = fmt(value), fmt(low), fmt(high)
     return text if pd.isna(low) or low_text == high_text else f"{text} [{low_text}-{high_text}]"
+
+
+def figure_text(figure: estimates.Figure | Span, fmt: Format = number) -> str:
+    """A figure with its interval, as `with_interval` has it."""
+    return with_interval(figure.value, figure.low, figure.high, fmt)
+
+
+def bounded(span: Span, fmt: Format = number) -> str:
+    """`≤ 0.00316 [0.00315-0.00317]`: the bound's sign where it is one, the figure, its interval."""
+    return f"{span.bound} {figure_text(span, fmt)}" if span.bound else figure_text(span, fmt)
+
+
+def factor(r: estimates.Ratio, high_is_best: bool) -> estimates.Ratio:
+    """How many times better the leader of `estimates.leader` is, with the interval: its ratio (the
+    leader's figure over the other's) as is where higher is best, turned over where lower is, so
+    that a lead reads above 1 either way ("440× lower", not "0.00 times")."""
+    if high_is_best:
+        return r
+    with np.errstate(divide="ignore"):
+        return estimates.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p)
+
+
+def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:
+    """`2.00× higher`, `440× lower`: the leader's `factor`; `lower (0)` for a leader at 0."""
+    f = factor(r, high_is_best)
+    way = "higher" if high_is_best else "lower"
+    return f"{way} (0)" if np.isinf(f.value) else f"{fmt(f.value)}× {way}"
+
+
+def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
+    """The 95 % interval of a `factor` and, with `welch`, Welch's p where there was a t-test, in words."""
+    f = factor(r, high_is_best)
+    if pd.isna(f.low):
+        return "no interval to tell"
+    ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
+    return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,

@@ -1,0 +1,169 @@
+"""A run of `make bench` on this machine, ended with its own verdict; and `make publish`, which puts
+such a run into the published report.
+
+The verdict (`verdict`) is what the report's first table (`tables.first`) has of a bench run, a
+line per service and level: its p99, its CPU per request and its peak RSS, each the median of the
+repeats that counted with its interval, and how many counted of those run; then, where several
+services ran, who was ahead at the largest level (`verdict_words.ranking`). At most `WIDTH` columns.
+The run's page (`pages`) and the same verdict as its index go beside its files, in
+<run>/report/ (`write_page`); git ignores both, as it ignores every new run under results/runs/
+(.gitignore). `publish` lists one in results/published.csv, with why it is kept.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+from tabulate import tabulate
+
+from bankbench import estimates, paths
+from bankbench.analyse import findings, repeats
+from bankbench.analyse.findings import Cell
+from bankbench.errors import UserError
+from bankbench.publish import pages, verdict_words
+from bankbench.publish.formatting import Format, number, significant, whole, with_interval
+from bankbench.results import runs, summaries
+from bankbench.results.runs import Run
+
+WIDTH = 100  # the terminal's columns the verdict fits in
+REPORT_DIR = "report"  # a run's own report under its folder: README.md (the verdict) and its page
+
+
+# What the verdict shows of each level, as the first table has it: summary.csv column -> (header, format)
+FIGURES = {
+    "overall.p99_ms": ("p99 ms", whole),
+    "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
+    "resources.service_rss_max_mb": ("peak RSS MB", number),
+}
+P99 = "overall.p99_ms"
+
+
+def cells(summary: pd.DataFrame, column: str) -> dict[tuple, Cell]:
+    """`column` per level (service, users, pool) as the first table's cells: the median of the
+    repeats that count with its interval (`repeats.level_figures`), n of N."""
+    figures = repeats.level_figures(summary, column)
+    counted = repeats.aggregate_repeats(summary, [])
+    return {key: Cell(figures.get(key, findings.NONE), *findings.n_of_n(row))
+            for row in counted.to_dict("records")
+            for key in [tuple(row[k] for k in summaries.LEVEL_KEYS)]}
+
+
+def verdict(run: Run) -> str:
+    """This machine's verdict on `run`, for the terminal: a line per service and level, what the
+    brackets are, who was ahead at the largest level; at most WIDTH columns."""
+    summary = run.summary
+    by_column = {column: cells(summary, column) for column in FIGURES}
+    return "\n".join([
+        f"This machine's verdict on run {run.id} (CPU placement {run.placement}):",
+        _table(summary, by_column),
+        *_wrapped(_legend(list(by_column[P99].values()))),
+        *_wrapped(_ahead(summary, by_column[P99])),
+    ])
+
+
+def _table(summary: pd.DataFrame, by_column: dict[str, dict[tuple, Cell]]) -> str:
+    """A row per level: its load (and pool where it varies), service, FIGURES, n of N; the n of N
+    in fewer words where the table would be wider than WIDTH."""
+    keys = sorted(by_column[P99], key=lambda key: (key[1], key[2], summaries.service_order(key[0])))
+    pooled = "pool" in repeats.row_keys(summary)
+    headers = [summaries.load_header(summary), *(["pool"] if pooled else []), "service",
+               *(header for header, _ in FIGURES.values())]
+    figures = [[f"{key[1]:,}", *([str(key[2])] if pooled else []), key[0],
+                *(_cell(by_column[column][key], fmt) for column, (_, fmt) in FIGURES.items())] for key in keys]
+    align = ["right"] * (1 + pooled) + ["left"] + ["right"] * len(FIGURES) + ["left"]
+    for words, header in ((True, ""), (False, "repeats\ncounted")):
+        rows = [[*row, _counted(by_column[P99][key], words)] for row, key in zip(figures, keys, strict=True)]
+        table = tabulate(rows, [*headers, header], disable_numparse=True, colalign=align)
+        if max(map(len, table.splitlines())) <= WIDTH:
+            break
+    return table
+
+
+def _cell(cell: Cell, fmt: Format) -> str:
+    """`4 [3-5]`: the median and its interval; `-` with no repeat that counts."""
+    return with_interval(cell.figure.value, cell.figure.low, cell.figure.high, fmt)
+
+
+def _counted(cell: Cell, words: bool = True) -> str:
+    """`3 of 3 repeats counted`, or without `words` `3 of 3`."""
+    return f"{cell.n} of {cell.of}" + (f" repeat{'s' if cell.of > 1 else ''} counted" if words else "")
+
+
+def _legend(p99: list[Cell]) -> str:
+    """What a figure and its brackets are over, as the run's levels have them."""
+    over = sorted({cell.n for cell in p99 if cell.figure.source == estimates.REPEATS})
+    brackets = [f"the range of its {n} repeats" if n == 3 else f"its 95 % interval over its {n} repeats"
+                for n in over]
+    if any(cell.figure.source == estimates.SECONDS for cell in p99):
+        brackets.append(f"for a p99 over fewer than {estimates.MIN_REPEATS} repeats, its 95 % interval over the "
+                        "seconds of each repeat")
+    return ("Each figure is the median of the repeats that counted (money check passed, load generator held "
+            "up)" + (f"; in brackets, {'; '.join(brackets)}" if brackets else "") + ". Figures of this machine "
+            "alone: compare the services with each other.")
+
+
+def _ahead(summary: pd.DataFrame, p99: dict[tuple, Cell]) -> str:
+    """Who had the lowest p99 at the largest load that two services or more ran at the main pool,
+    or nothing."""
+    pool = repeats.main_pool(summary)
+    at_pool = {key: cell for key, cell in p99.items() if key[2] == pool}
+    shared = [users for users in {key[1] for key in at_pool} if sum(key[1] == users for key in at_pool) > 1]
+    if not shared:
+        return ""
+    users = max(shared)
+    told = verdict_words.ranking({service: cell for (service, u, _), cell in at_pool.items() if u == users}, "p99",
+                                 verdict_words.figure("ms", whole), high_is_best=False)
+    pooled = f" (pool {pool})" if "pool" in repeats.row_keys(summary) else ""
+    return f"At {users:,} {summaries.load_unit(summary)}{pooled}, {told}." if told else ""
+
+
+def _wrapped(text: str) -> list[str]:
+    return textwrap.wrap(text, WIDTH, break_on_hyphens=False)
+
+
+def write_page(run: Run) -> Path:
+    """Writes the run's page (`pages.write`) and an index with its verdict into <run>/report/;
+    returns the page's path."""
+    out_dir = run.path / REPORT_DIR
+    for owned in (pages.CHARTS_DIR, pages.PAGES_DIR):
+        (out_dir / owned).mkdir(parents=True, exist_ok=True)
+    page = pages.write(run, out_dir, runs.read_articles(), None, [])
+    (out_dir / "README.md").write_text("\n\n".join([
+        f"# Run `{run.id}` on this machine",
+        f"```text\n{verdict(run)}\n```",
+        f"Every figure, chart and level: [its page]({pages.relative(page, out_dir)}). Not in the published "
+        f"report (results/report/): `make publish RUN={_shown(run.path)} WHY=\"...\"` lists it there."]) + "\n")
+    return page
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the current folder where it is under it (results/runs/...), else as it is."""
+    resolved = path.resolve()
+    return os.path.relpath(resolved) if resolved.is_relative_to(Path.cwd()) else str(path)
+
+
+def ending(run: Run) -> str:
+    """What `make bench` ends with for `run`: its verdict, then its page's path."""
+    return f"{verdict(run)}\nIts page, with every figure and chart:\n  {_shown(write_page(run))}"
+
+
+def publish(run_dir: Path, why: str, listing: Path = runs.PUBLISHED_CSV) -> str:
+    """Lists `run_dir`, a summarized run folder under results/, in `listing` with `why` it is kept;
+    returns the git command that adds it (forced: git ignores new runs) with what changed. The
+    report is the caller's to rebuild."""
+    run = runs.load_run(run_dir)  # refuses a folder that is not a summarized run
+    folder = run_dir.resolve()
+    if not folder.is_relative_to(paths.RESULTS):
+        raise UserError(f"{run_dir} is not under {paths.RESULTS}: the report shows only folders kept there")
+    if not why.strip():
+        raise UserError('say why the run is kept: make publish RUN=<folder> WHY="..."')
+    if folder in runs.listed(listing):
+        raise UserError(f"{run_dir} is already in {listing.name}")
+    with listing.open("a", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerow([folder.relative_to(paths.RESULTS).as_posix(), run.profile,
+                                                     why.strip()])
+    return "git add -f " + " ".join(_shown(path) for path in [listing, folder, paths.RESULTS / "report"])

@@ -1,0 +1,414 @@
+"""The verdict in words: in at most five sentences, each computed from `findings.Findings`, who is
+ahead on what and by how much with the 95 % interval of the ratio, under which start and load;
+what is within noise; what this test bed cannot tell. Then whether the verdict changes with the
+CPU placement (bankbench.analyse.sensitivity), and whether a service held up past its capacity
+(bankbench.analyse.overload). Last, the words of what it rests on: a capacity search, the cost
+projected from it (bankbench.analyse.capacity_figures, .projection) and the settings make tune
+found.
+
+A service leads only where the interval of its ratio to the other's excludes 1 (and Welch's test
+agrees, `estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a figure
+the load generator capped, or one without a usable repeat, never leads, whatever its median.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bankbench import estimates
+from bankbench.analyse import sensitivity
+from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT, MISSED, NOT_ALONE, Capacity
+from bankbench.analyse.findings import BED_BOUND, GENERATOR_BOUND, TOP_RATE, Cell, Findings, Verdict
+from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome, Refusals
+from bankbench.analyse.projection import AT_LEAST, AT_MOST, DATABASE, SERVICE, Assumptions, Instance
+from bankbench.analyse.repeats import P99
+from bankbench.analyse.sensitivity import FIGURES, Change
+from bankbench.publish import formatting
+from bankbench.publish.formatting import Format, count, figure_text, number, significant, whole
+from bankbench.results.runs import Run
+from bankbench.tools.placement import SERVICE_ALONE, SHARED, SPLIT
+
+Show = Callable[[Cell], str]  # a cell's figure in a sentence
+START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them
+# Where the service ran, as a sentence of the verdict says it (tools.placement's modes)
+PLACED = {SPLIT: "beside PostgreSQL", SERVICE_ALONE: "alone on its CPUs", SHARED: "with every process on every CPU"}
+# What a capacity that is a lower bound (Cell.bound) ran into, in a sentence
+OUTRAN = {GENERATOR_BOUND: "outran the load generator", BED_BOUND: f"outran the {BED_BOUND}",
+          TOP_RATE: "held the highest rate tried"}
+
+
+def sentences(f: Findings) -> list[str]:
+    """The verdict in at most five short sentences, those with figures to tell: warm, cold (and with
+    the AOT cache), capacity, what a request costs there, past capacity. They give ratios and
+    causes; the figures themselves are the first table's (tables.first), and the intervals of the
+    ratios its sections' (`details`)."""
+    return [text for text in (warm(f), cold(f), capacity(f), costs(f), past(f)) if text]
+
+
+def gaps(cells: dict[str, Cell], high_is_best: bool) -> tuple[str, list[tuple[str, estimates.Ratio]]] | None:
+    """The leader among the cells whose figure counts, and each other's ratio to it (`estimates.leader`);
+    None with fewer than two such cells."""
+    counted = {service: cell.figure for service, cell in cells.items() if cell.counts}
+    return estimates.leader(counted, high_is_best) if len(counted) > 1 else None
+
+
+def lead(cells: dict[str, Cell], what: str, high_is_best: bool, show: Show | None = None) -> str | None:
+    """`go's p99 was lowest: 117× lower than java's and 180× lower than java-virtual's` (gaps of one
+    size named together: `1.50× higher than java's and java-virtual's`); with `show`, the leader's
+    figure and each ratio's 95 % interval (`go's p99 was lowest, 3 [3-4] ms: 117× lower than java's
+    (95 % interval 57.5-319×)`). Or that the services' figures were within noise; those whose figure
+    does not count named after (`_apart`). None with fewer than two figures that count."""
+    if (found := gaps(cells, high_is_best)) is None:
+        return None
+    leader, ratios = found
+    if not any(r.significant for _, r in ratios):
+        values = ", ".join(f"{service} {show(cell)}" for service, cell in cells.items() if cell.counts and show)
+        return f"the services' {what} was within noise{f' ({values})' if values else ''}{_apart(cells)}"
+    sizes: dict[str, list[str]] = {}
+    for service, r in ratios:  # Welch's p left to the runs' pages: the verdict reads in a sitting
+        size = formatting.times(r, high_is_best, number if show else whole)
+        if show:  # each gap apart, with its interval
+            interval = formatting.interval(r, high_is_best, welch=False)
+            sizes[f"{size} than {service}'s ({interval})" if r.significant
+                  else f"within noise of {service}'s ({size}, {interval})"] = []
+        else:
+            sizes.setdefault(f"{size} than" if r.significant else "within noise of", []).append(f"{service}'s")
+    told = " and ".join(f"{size} {' and '.join(names)}".rstrip() for size, names in sizes.items())
+    figure = f", {show(cells[leader])}" if show else ""
+    return f"{leader}'s {what} was {'highest' if high_is_best else 'lowest'}{figure}: {told}{_apart(cells)}"
+
+
+def _at(f: Findings) -> str:
+    """`at 10,000 users (about 1,160 requests/s)`."""
+    rate = f" (about {whole(float(f'{f.users_rps:.3g}'))} requests/s)" if f.users_rps else ""
+    return f"at {f.users:,} users{rate}"
+
+
+def warm(f: Findings) -> str | None:
+    told = lead(f.p99["warm"], "p99", high_is_best=False)
+    return told and f"Warm, {_at(f)}, {told}{_placed(f, 'warm')}."
+
+
+def cold(f: Findings) -> str | None:
+    """Cold, then with the JDK's AOT cache, which a service that is not a JVM lacks: it stands with
+    its cold figure there. Where the leader and the order are the same, the AOT cache's ratios alone."""
+    told = lead(f.p99["cold"], "p99", high_is_best=False)
+    if not told:
+        return None
+    aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
+           for service, cell in f.p99["aot"].items()}
+    with_cache, without = gaps(aot, False), gaps(f.p99["cold"], False)
+    native = f" ({' and '.join(sorted(f.without_aot))} has none)" if f.without_aot else ""
+    cache = ""
+    if with_cache and without and with_cache[0] == without[0] and all(r.significant for _, r in with_cache[1]) \
+            and [s for s, _ in with_cache[1]] == [s for s, _ in without[1]]:
+        sizes = " and ".join(formatting.times(r, False, whole).split(" ")[0] for _, r in with_cache[1])
+        cache = f"; with the JDK's AOT cache{native}, {sizes}"
+    elif with_cache:
+        cache = f"; with the JDK's AOT cache{native}, {lead(aot, 'p99', high_is_best=False)}"
+    at = "" if warm(f) else f", {_at(f)}"
+    return f"Cold{at}, {told}{cache}{_placed(f, 'cold')}."
+
+
+def _placed(f: Findings, start: str) -> str:
+    """Where the placement series over this start (Findings.placements) names another winner of the
+    p99 at `users` than the start's own run, or could not judge it there."""
+    p, run = f.placements, f.start_runs.get(start)
+    if p is None or p.start != start or run is None:
+        return ""
+    if f.users in p.limited:
+        return "; under the other CPU placements, not judged (the load generator fell short)"
+    ours = {v.placement: v.winner for c in p.changes if (c.users, c.figure) == (f.users, FIGURES[P99][0])
+            for v in c.verdicts}
+    other = [(placement, winner) for placement, winner in ours.items()
+             if placement != run.placement and winner != ours.get(run.placement)]
+    return "".join(f"; {PLACED.get(placement, f'under {placement}')}, "
+                   + (f"{winner} led" if winner else "the p99s were within noise") for placement, winner in other)
+
+
+def first_capacity(f: Findings) -> tuple[dict[str, Cell], str]:
+    """The capacities the verdict ranks, and their placement: under split where PostgreSQL beside
+    the load generator capped a capacity under service-alone and a split run is shown
+    (`Findings.split_capacity`), else the capacity run's."""
+    if f.split_capacity and any(cell.bound == BED_BOUND for cell in f.capacity.values()):
+        return f.split_capacity, SPLIT
+    return f.capacity, f.capacity_run.placement if f.capacity_run else ""
+
+
+def capacity(f: Findings) -> str | None:
+    """The capacities ranked (`first_capacity`), and where those under the capacity run are only
+    lower bounds, what capped them (Cell.bound, from the record: the load generator, and whether
+    PostgreSQL shared its CPU)."""
+    if f.capacity_run is None:
+        return None
+    shown, placement = first_capacity(f)
+    told = lead(shown, "capacity", high_is_best=True)
+    capped = [cell for cell in f.capacity.values() if cell.bound in OUTRAN]
+    where = PLACED.get(placement, f"under {placement}")
+    if capped:
+        rates = sorted({cell.figure.value for cell in capped})
+        alone = PLACED.get(f.capacity_run.placement, f"under {f.capacity_run.placement}")
+        bounded = (f"{alone}, {'each service' if len(capped) > 1 else 'one service'} {OUTRAN[capped[0].bound]}, "
+                   f"so there its capacity is only known to be at least "
+                   f"{'-'.join(dict.fromkeys(count(r) for r in (rates[0], rates[-1])))} iterations/s")
+        if shown is f.capacity:
+            return f"At p99 ≤ {f.target_ms:g} ms, {bounded}" + (f"; {told}" if told else "") + "."
+        return f"At p99 ≤ {f.target_ms:g} ms, {where}, {told}; {bounded}." if told else None
+    return told and f"At p99 ≤ {f.target_ms:g} ms, {where}, {told}."
+
+
+def costs(f: Findings) -> str | None:
+    """CPU per request at the capacity, and the peak RSS at the smallest heap that held."""
+    parts = [f"{at}, {told}" for at, told in (
+        ("at its capacity", lead(f.cpu_ms, "CPU per request", high_is_best=False)),
+        ("at the smallest heap that held", lead(f.rss_mb, "peak RSS", high_is_best=False))) if told]
+    return f"{parts[0][0].upper()}{'; '.join(parts)[1:]}." if parts else None
+
+
+def past(f: Findings) -> str | None:
+    """Whether each service held up past its capacity (its last level of the newest make overload
+    run), what sent its 503s (`refused_by`, from its own counters) and how soon its p99 was back."""
+    levels = {service: found[-1] for service, found in f.overload.items() if found}
+    if not levels or f.overload_run is None:
+        return None
+    multiple = max(m for _, m in f.overload_run.settings["phases"])
+    judged = {service: o for service, o in levels.items() if o.generator_ok}
+    missed = {service: o.misses() for service, o in judged.items() if o.misses()}
+    held = [service for service in judged if service not in missed]
+    parts = [f"{'every service' if len(held) == len(levels) else names(held)} held up" if held else "",
+             *(f"{service} did not ({', '.join(misses)})" for service, misses in missed.items()),
+             *(f"{service} was not judged (the load generator fell short)"
+               for service in levels if service not in judged)]
+    causes = list(dict.fromkeys(refused_by(o.refusals) for o in judged.values() if o.refusals))
+    back = [o.recovery_s for service, o in judged.items() if service in held and o.recovery_s is not None]
+    return (f"At {multiple:g}× its capacity, {'; '.join(filter(None, parts))}"
+            + (f": the 503s came from {' or '.join(causes)}" if causes else "")
+            + (f", and the p99 was back under {RECOVERY_P99_MS:g} ms within {max(back)} s" if back else "") + ".")
+
+
+def refused_by(r: Refusals) -> str:
+    """What sent a level's 503s, from the service's own counters (overload.Refusals)."""
+    limit = f"{r.limit:,} requests at once" if r.limit else "MAX_CONCURRENT_REQUESTS"
+    if r.timeouts >= r.answered:
+        return "the pool: no connection within the acquire timeout"
+    if r.created:
+        return f"the admission limit ({limit}) or a connection the database refused (the pool opened {r.created:,})"
+    if r.timeouts:
+        return f"the pool's acquire timeout ({r.timeouts:,}) and the admission limit ({limit})"
+    return f"the admission limit ({limit}: no pool wait timed out)"
+
+
+def machine(f: Findings) -> str:
+    """The hardware, in one line."""
+    cpu = f" ({f.cpu_model})" if f.cpu_model else ""
+    return (f"Measured on one machine, {f'{f.cores} cores' if f.cores else 'its cores'}{cpu} shared by the load "
+            "generator, the services and PostgreSQL: compare the services with each other, not with other hardware.")
+
+
+def legend(f: Findings, cells: list[Cell]) -> str:
+    """What the first table's brackets and counts are (`cells`: the table's), in at most 80 words:
+    "n of N" once, in words; an interval over 3 repeats is their range."""
+    p99 = [cell for start in ("warm", "cold", "aot") for cell in f.p99[start].values() if cell.of]
+    repeats = "/".join(map(str, sorted({cell.of for cell in p99}))) or "its"
+    probes = "/".join(map(str, sorted({cell.of for cell in [*f.cpu_ms.values(), *f.rss_mb.values()] if cell.of})))
+    ranges = repeats == "3" and all(cell.figure.source == estimates.REPEATS for cell in p99)
+    over = "the range of its 3 repeats" if ranges else f"the 95 % interval over {repeats} repeats"
+    short = next((cell for cell in cells if 0 < cell.n < cell.of), None)
+    kind = "repeats" if any(short is cell for cell in p99) else "probes"
+    counted = (f'"{short.n} of {short.of}": {short.n} of its {short.of} {kind} counted' if short
+               else f"All {repeats} of {repeats} repeats counted")
+    return (f"Cells: the median, in brackets {over} (capacity: from the rate that held to the next, which missed; "
+            f"CPU, RSS: the 95 % interval over {probes or 'its'} probes). {counted} (money check passed, load "
+            "generator kept up); probes the load generator spoiled are void, not failures. $: the service's "
+            f"projected cost on an {f.instance}, from its capacity alone on its CPUs (≤: at most). Headers link "
+            "to sections.")
+
+
+def details(f: Findings, question: str) -> str:
+    """A section's sentences behind the verdict's: each ranking with the 95 % interval of its ratios."""
+    ms = figure("ms", whole)
+    aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
+           for service, cell in f.p99["aot"].items()}
+    shown, placement = first_capacity(f)
+    told = {
+        "starts": [(f"warm, at {f.users:,} users", f.p99["warm"], "p99", ms, False),
+                   ("cold", f.p99["cold"], "p99", ms, False),
+                   ("cold with the JDK's AOT cache", aot, "p99", ms, False)],
+        "capacity": [(f"at p99 ≤ {f.target_ms:g} ms, {PLACED.get(placement, placement)}", shown, "capacity",
+                      rate, True),
+                     ("at the capacity", f.cpu_ms, "CPU per request", figure("ms", significant), False)],
+        "memory": [("at the smallest heap that held", f.rss_mb, "peak RSS", figure("MB"), False)],
+    }[question]
+    parts = [f"{at}, {text}" for at, cells, what, show, high in told if (text := ranking(cells, what, show, high))]
+    return " ".join(f"{part[0].upper()}{part[1:]}." for part in parts)
+
+
+def figure(unit: str, fmt: Format = number) -> Show:
+    """`6 [6-13] ms`: the median and its interval."""
+    return lambda cell: f"{figure_text(cell.figure, fmt)} {unit}"
+
+
+def rate(cell: Cell, unit: str = "iterations/s") -> str:
+    """`400 iterations/s (450 missed)`, `≥ 93 iterations/s (load generator)`."""
+    found = " ".join(filter(None, ("≥" if cell.bound else "", count(cell.figure.value), unit)))
+    return f"{found} ({cell.bound or f'{count(cell.figure.high)} missed'})"
+
+
+def ranking(cells: dict[str, Cell], what: str, show: Show, high_is_best: bool) -> str | None:
+    """`lead` with the leader's figure and each ratio's interval."""
+    return lead(cells, what, high_is_best, show)
+
+
+def _apart(cells: dict[str, Cell]) -> str:
+    """The services whose figure does not count, and why."""
+    out = [f"{service}: {cell.missing or ('a lower bound' if cell.bound else 'no usable repeat')}"
+           for service, cell in cells.items() if not cell.counts]
+    return f" ({'; '.join(out)})" if out else ""
+
+
+def names(services: list[str]) -> str:
+    """`go, java and java-virtual`."""
+    return " and ".join([", ".join(services[:-1]), services[-1]] if len(services) > 2 else services)
+
+
+def held_up(o: Outcome, why: bool = True) -> str:
+    """Whether the level judged the service and how it fared past its capacity (Outcome.misses);
+    `why`: with the load generator's reasons where it fell short."""
+    if not o.generator_ok:
+        return "not judged: the load generator fell short" + (f" ({o.generator_reasons})" if why else "")
+    return "yes" if not (misses := o.misses()) else f"NO: {', '.join(misses)}"
+
+
+def placement_verdict(v: sensitivity.Verdict) -> str:
+    """A placement's verdict on a figure: `go`, `go or java (within noise)`, `within noise`, ..."""
+    if not v.services and v.limited:
+        return "n/a"  # no repeat the load generator held up in
+    if len(v.services) < 2:
+        return f"{''.join(v.services) or 'no service'} alone"
+    if v.zero:
+        return "all 0"
+    if len(v.best) == len(v.services):
+        return "within noise"
+    return v.best[0] if len(v.best) == 1 else f"{' or '.join(v.best)} (within noise)"
+
+
+def change(c: Change) -> str:
+    """`at 10,000 users, p99 ms: go under split, within noise under shared`."""
+    return f"at {c.users:,} users, {c.figure}: " + ", ".join(
+        f"{placement_verdict(v)} under {v.placement}" for v in c.verdicts)
+
+
+def placements(series: list[Run]) -> str:
+    """Whether the verdict changes with the CPU placement over a series of runs, and what was left
+    out of that question (bankbench.analyse.sensitivity)."""
+    found = sensitivity.verdicts(series)
+    modes = ", ".join(run.placement for run in sensitivity.ordered(series))
+    if len(series) < 2:
+        return f"Only one placement ({modes}) was measured: nothing to compare."
+    limited = "; ".join(dict.fromkeys(f"{v.users:,} users under {v.placement}"
+                                      for v in sensitivity.by_users(found) if v.limited))
+    users = sorted({v.users for v in found if not v.limited})
+    if not users:
+        return f"No verdict to compare: the load generator did not hold up at any level ({limited})."
+    left_out = f" Left out, as the load generator did not hold up there: {limited}." if limited else ""
+    diff = sensitivity.changes(found)
+    if diff:
+        return f"The verdict changes with the CPU placement ({modes}): {'; '.join(map(change, diff))}.{left_out}"
+    return (f"The verdict is the same under every placement ({modes}) at "
+            f"{' and '.join(f'{u:,}' for u in users)} users, on {', '.join(n for n, _ in FIGURES.values())}."
+            + left_out)
+
+
+def rate_text(c: Capacity) -> str:
+    """`400 (450 missed)`: the rate found and the one above it that missed, or why none; and why
+    the search ended before it was done (`ended`)."""
+    why = ended(c)
+    if c.rate is None:
+        held = f"none confirmed: {c.held_once:,} held" if c.held_once else "none held"
+        return held + (f"; {why}" if why else "")
+    if c.generator_bound:
+        return f">= {c.rate:,} (at {c.failed_at:,} the {c.bound_by} fell short)" + (f", {why}" if why else "")
+    above = f" ({c.failed_at:,} missed)" if c.failed_at else " (the top rate tried)"
+    return f"{c.rate:,}{above}" + (f", {why}" if why else "")
+
+
+def ended(c: Capacity) -> str:
+    """Why a service's search ended before it was done, as its record shows: the service exited at
+    a probe (its level's exit status), else the budget ran out; "" for a search that was done."""
+    if c.complete:
+        return ""
+    if c.exited:
+        return f"the service exited (status {c.exited[1]}) at {c.exited[0]:,}, which ended the search"
+    return "budget ran out"
+
+
+def heap_text(c: Capacity) -> str:
+    """`256 (128 missed)`, `256 (at 128 the load generator fell short)`, or `-` where there
+    was no sweep or no heap held."""
+    if c.heap is None:
+        return "-"
+    below = c.below
+    if below is None:
+        return f"{c.heap.heap_mb} (none smaller probed)"
+    if below.verdict == MISSED:
+        return f"{c.heap.heap_mb} ({below.heap_mb} missed in {below.missed} of {below.probes})"
+    if below.held == below.missed == 0:
+        return f"{c.heap.heap_mb} (at {below.heap_mb} the load generator fell short)"
+    return f"{c.heap.heap_mb} (at {below.heap_mb} as many probes missed as held)"
+
+
+def unprojected(verdict: Verdict) -> str:
+    """Why the verdict has no cost projection (`Verdict.unprojected`), "" where it has one."""
+    if verdict.unprojected == NOT_ALONE and verdict.searched is not None:
+        return (f"No cost projection: the capacity run shown ran under CPU placement {verdict.searched.placement}, "
+                f"where its requests/s are not the service's alone; the projection reads a capacity under "
+                f"{BUDGET_PLACEMENT} (the service alone on its CPU), and none is shown.")
+    return "No cost projection: no service held the target." if verdict.unprojected else ""
+
+
+def settings_text(settings: dict) -> str:
+    """A [tuned.<service>] table in words: `pool 16; GOGC=200, GOMEMLIMIT=64MiB`."""
+    env = ", ".join(f"{name}={value}" for name, value in settings["env"].items())
+    return f"pool {settings['pool']}" + (f"; {env}" if env else "")
+
+
+def assumptions(a: Assumptions, instances: Sequence[Instance]) -> list[tuple[str, str]]:
+    """What the projection onto `instances` assumes, an (item, value) row each."""
+    basis, on_aws = a.basis, a.basis.instance_type
+    at = (f"at its capacity for p99 <= {a.target_ms:g} ms" if a.searched else
+          f"at the highest offered rate at which it held p99 <= {a.target_ms:g} ms (not searched further)")
+    where = (f"on AWS, the service on an {on_aws} ({basis.cpu_model})" if on_aws
+             else f"on {basis.cpu_model}, {basis.cpus} CPUs as the kernel saw them")
+    headroom = ("none: the service at the rate that held the latency target, PostgreSQL's vCPUs busy all "
+                "the time (a floor on its instances and cost: the latency at that load is not known)"
+                if a.headroom == 1 else f"each line uses {a.headroom:.0%} of its instances' vCPUs")
+    cpus = f"{basis.service_cpus} CPU" + ("" if basis.service_cpus == 1 else "s")
+    shared = ", ".join(f"{i.type}: {i.threads_per_core} per core" for i in instances if i.threads_per_core > 1)
+    threads = (f"measured in the vCPUs of an {on_aws}, each one hyper-thread ({shared}): no correction" if on_aws
+               else f"a vCPU is one hyper-thread of a core ({shared}), which does less while its sibling is "
+                    "busy; no correction (not measured): where the measured CPUs were whole cores, the "
+                    "projection is optimistic by what a hyper-thread loses")
+    return [
+        ("a projection", "arithmetic on what the run below measured, not measured on these instances"),
+        ("measured", f"run {basis.run_id}, {where}"),
+        (f"{SERVICE}: req/s per vCPU",
+         f"its requests/s {at} ({basis.placement}) over its {cpus}; "
+         f"where that is a lower bound ({AT_LEAST}), so is this, and its instances and cost are upper "
+         f"bounds ({AT_MOST})"),
+        (f"{DATABASE}: req/s per vCPU",
+         f"1000 / its CPU ms per request {at}, its own processes: CPU time extrapolated to "
+         "a whole vCPU, for no capacity of its own was measured; a floor on its instances and cost"),
+        *((f"CPU of {i.type}", f"{i.processor}: measured on it" if i.type == on_aws else
+           f"{i.processor}; no correction from {basis.cpu_model}: a CPU measured there is taken to be a vCPU "
+           "here (not measured)") for i in instances),
+        ("hyper-threads", threads),
+        ("scaling", f"the {SERVICE}: one process per instance, its requests/s linear in the vCPUs; "
+                    f"{DATABASE}: its work spread over every vCPU linearly (one server does not scale "
+                    "out: its instances are the vCPUs it needs); the load balancer and the network are "
+                    "not counted"),
+        ("headroom", headroom),
+        ("load", f"{a.load_rps:,.0f} requests/s"),
+        *((f"price of {instance.type}", f"${instance.usd_per_hour}/hour on demand, Linux, "
+                                        f"{instance.region}, as of {instance.price_date} "
+                                        f"({instance.price_source})") for instance in instances),
+    ]

@@ -1,0 +1,100 @@
+"""What `make bench` ends with (bankbench.publish.own_run), read off a committed run: this machine's
+verdict in a few lines, and `make publish`, which lists a run in the report and keeps it in git.
+No process runs but `git check-ignore`."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from bankbench import paths
+from bankbench.errors import UserError
+from bankbench.publish import own_run
+from bankbench.publish.formatting import whole
+from bankbench.results import runs
+
+# The README's make bench, in results/published.csv: 3 services x 3 users levels x 3 repeats.
+LOCAL = paths.RESULTS / "runs" / "20261127T051714Z-native-local"
+LAST_KEPT = paths.RESULTS / "runs" / "20261127T141909Z-native-efficiency"  # the last row of results/published.csv
+
+
+@pytest.fixture(scope="module")
+def local() -> runs.Run:
+    return runs.load_run(LOCAL)
+
+
+def test_whole_milliseconds_print_whole() -> None:
+    assert [whole(v) for v in (4.0, 126.0, 1234.0, 4.5, 65.01, np.nan)] == \
+        ["4", "126", "1,234", "4.50", "65.0", "-"]
+
+
+def test_the_verdict_fits_a_terminal_and_says_what_counted(local: runs.Run) -> None:
+    text = own_run.verdict(local)
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= own_run.WIDTH, text
+    assert len(lines) <= 20, text
+    assert not re.search(r"\b\d+\.00\b", text), text  # whole milliseconds as whole numbers
+    rows = [line for line in lines if re.match(r"\s+[\d,]+\s+(go|java|java-virtual)\s", line)]
+    assert len(rows) == 9 and all(row.endswith("3 of 3 repeats counted") for row in rows), text
+    assert re.match(r"\s+2,000\s+go\s+126 \[123-168\]\s", rows[6]), rows[6]  # p99 of the README's 2,000 users
+    assert "the range of its 3 repeats" in text and "95 % interval" in text  # the ratio's, in the last sentence
+    assert lines[-2].startswith("At 2,000 users, go's p99 was lowest"), text
+
+
+def test_one_repeat_has_its_p99_over_seconds(local: runs.Run) -> None:
+    """A smoke-like run: one repeat of one level per service."""
+    summary = local.summary
+    one = dataclasses.replace(local, summary=summary[(summary["users"] == 100) & (summary["repeat"] == 1)])
+    text = own_run.verdict(one)
+    assert max(map(len, text.splitlines())) <= own_run.WIDTH, text
+    assert text.count("1 of 1 repeat counted") == 3 and "range" not in text, text
+    assert "for a p99 over fewer than 3 repeats, its 95 % interval over the seconds of each repeat" in \
+        " ".join(text.split()), text
+
+
+def test_publish_lists_the_run_and_says_how_to_add_it(tmp_path) -> None:
+    """The listing without the last run kept, then published again: as it was (its row now the
+    listing's last), and the git command forces the ignored folder in."""
+    listing = tmp_path / "published.csv"
+    name = f"runs/{LAST_KEPT.name}"
+    rows = runs.PUBLISHED_CSV.read_text().splitlines(keepends=True)
+    (row,) = [line for line in rows if line.startswith(f"{name},")]
+    listing.write_text("".join(line for line in rows if line != row))
+    why = row.removeprefix(f"{name},efficiency,").strip().strip('"')
+    told = own_run.publish(LAST_KEPT, why, listing)
+    assert listing.read_text().splitlines(keepends=True) == [line for line in rows if line != row] + [row]
+    assert told.startswith("git add -f ") and told.endswith("results/report") and str(listing) in told
+    assert f"results/{name}" in told
+
+
+def test_publish_refuses_what_it_cannot_list(tmp_path) -> None:
+    with pytest.raises(UserError, match=r"already in published\.csv"):
+        own_run.publish(LOCAL, "again", runs.PUBLISHED_CSV)
+    listing = tmp_path / "published.csv"
+    listing.write_text("run,profile,why\n")
+    with pytest.raises(UserError, match="say why"):
+        own_run.publish(LOCAL, " ", listing)
+    elsewhere = shutil.copytree(LOCAL, tmp_path / LOCAL.name, ignore=shutil.ignore_patterns("levels"))
+    with pytest.raises(UserError, match="not under"):
+        own_run.publish(elsewhere, "why", listing)
+
+
+@pytest.mark.skipif(not (paths.ROOT / ".git").exists(), reason="not a git checkout")
+def test_git_ignores_a_new_run_and_its_page_not_a_published_run() -> None:
+    """A new run of make bench, and the page beside any run, stay out of git status; the runs
+    results/published.csv lists are tracked."""
+    published = [path for path in runs.listed() if path.parent == paths.RESULTS / "runs"]
+    assert published
+    new = paths.RESULTS / "runs" / "20991231T000000Z-native-smoke"
+    expected = {**{path / "summary.csv": False for path in published}, new / "summary.csv": True,
+                new / own_run.REPORT_DIR / "README.md": True, LOCAL / own_run.REPORT_DIR / "README.md": True}
+    asked = {path.relative_to(paths.ROOT).as_posix(): ignored for path, ignored in expected.items()}
+    out = subprocess.run(["git", "check-ignore", "--stdin"], cwd=paths.ROOT, capture_output=True,
+                         text=True, input="\n".join(asked) + "\n")
+    found = set(out.stdout.splitlines())
+    assert {path: path in found for path in asked} == asked
