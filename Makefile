@@ -113,13 +113,14 @@ verify: venv build ## prove the services run the same statements, one per reques
 # `bench` writes raw results; `summarize` computes the newest run's figures; `report` only reads.
 BENCH = $(PY) -m bankbench bench --env $(ENV) $(BENCH_KNOBS)
 SUMMARIZE = $(PY) -m bankbench summarize
-bench: doctor venv build jmeter-install gatling-install ## every service (or SERVICE=) on PROFILE (default local), then the report
+# A run ends with this machine's verdict and the run's own page (results/runs/<run>/report/); git ignores
+# it, and the published report stays as it is until `make publish` puts the run in.
+bench: doctor venv build jmeter-install gatling-install ## every service (or SERVICE=) on PROFILE (default local), then this machine's verdict and the run's page
 	$(BENCH)
-	$(SUMMARIZE)
-	$(PY) -m bankbench report
-bench-%: doctor venv build jmeter-install gatling-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual
+	$(SUMMARIZE) --verdict
+bench-%: doctor venv build jmeter-install gatling-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual; ends as bench does
 	$(BENCH) --service $*
-	$(SUMMARIZE)
+	$(SUMMARIZE) --verdict
 crosscheck: ## the two load generators on the same levels, back to back (profiles crosscheck, crosscheck-gatling; ~16 min)
 	$(MAKE) bench PROFILE=crosscheck
 	$(MAKE) bench PROFILE=crosscheck-gatling
@@ -136,6 +137,11 @@ tune: doctor venv build jmeter-install gatling-install ## per service at its cap
 	$(PY) -m bankbench tune $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
 		$(if $(TUNE_MIN),--budget-min $(TUNE_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
 		$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP))
+pgwire: doctor venv build jmeter-install gatling-install ## what one request costs PostgreSQL per service at one rate (tshark; profile pgwire)
+	@$(DOCTOR) tshark
+	$(PY) -m bankbench pgwire $(BENCH_KNOBS)
+startup: venv build ## each service's time from its start to its first 200, cold and cold+AOT (STARTS=10 each)
+	$(PY) -m bankbench startup $(if $(SERVICE),--service $(SERVICE)) $(if $(STARTS),--starts $(STARTS))
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
@@ -157,6 +163,9 @@ compare: venv ## each service and level of run B against run A, with intervals: 
 
 report: venv ## render results/report/ from the runs results/published.csv lists (RUNS="dir ..." to choose)
 	$(PY) -m bankbench report $(if $(RUNS),--runs $(RUNS))
+publish: venv ## put a run into the report: make publish RUN=results/runs/<run> WHY="why it is kept" (then git add)
+	@[ -n "$(RUN)" ] && [ -n "$(WHY)" ] || { echo 'usage: make publish RUN=results/runs/<run> WHY="why it is kept"' >&2; exit 2; }
+	$(PY) -m bankbench report --publish $(RUN) --why "$$WHY"
 report-html: venv ## the report and the executed notebook as results/report/results.html (not in git; minutes)
 	$(PY) -m bankbench report --html $(if $(RUNS),--runs $(RUNS))
 clean-raw: ## delete the load generator's raw samples and logs kept beside each level (git ignores them)
@@ -183,5 +192,5 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
 	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity tune quick-bench \
-	fuzz connections plan calibrate summarize compare report report-html clean-raw compose-file newcomer offline-images \
+	fuzz connections plan calibrate summarize compare report publish report-html clean-raw compose-file newcomer offline-images \
 	images jmeter-gui

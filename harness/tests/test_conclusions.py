@@ -135,11 +135,11 @@ def test_the_first_table_holds_one_figure_per_cell_and_n_of_n_where_some_did_not
              cost={"go": Cell(estimates.Figure(0.00316, 0.00315, 0.00317, "", ()), 4, 4, bound=findings.COST_BOUND),
                    "java": Cell(estimates.Figure(0.0038, 0.0037, 0.0039, "", ()), 3, 5)})
     table = tables.first(f, link=lambda header, question: f"[{header}](#{question})")
-    assert list(table.columns)[:2] == ["service", "[p99 ms warm](#starts)"] and len(table.columns) <= 8
+    assert list(table.columns)[:4] == ["service", "[start-up s cold](#starts)", "[start-up s cold+AOT](#starts)",
+                                       "[p99 ms warm](#starts)"] and len(table.columns) <= 8
+    assert table["[start-up s cold](#starts)"].tolist() == ["no make startup yet"] * 2
     assert table["[p99 ms warm](#starts)"].tolist() == ["10 [9-11]", "5.50 (2 of 3)"]
     assert table["[capacity it/s](#capacity)"].tolist() == ["≥ 93", "125 [125-137]"]
-    assert table["[$ per 1M requests](#capacity)"].tolist() == ["≤ 0.00316 [0.00315-0.00317]",
-                                                                "0.0038 [0.0037-0.0039] (3 of 5)"]
     assert table["[p99 ms cold](#starts)"].tolist() == ["no run yet"] * 2
     cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
     legend = verdict_words.legend(f, cells)

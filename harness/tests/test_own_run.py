@@ -20,7 +20,7 @@ from bankbench.results import runs
 
 # The README's make bench, in results/published.csv: 3 services x 3 users levels x 3 repeats.
 LOCAL = paths.RESULTS / "runs" / "20261127T051714Z-native-local"
-LAST_KEPT = paths.RESULTS / "runs" / "20261127T141909Z-native-efficiency"  # the last row of results/published.csv
+LAST_KEPT = list(runs.listed())[-1]  # the last row of results/published.csv, a run under results/runs/
 
 
 @pytest.fixture(scope="module")
@@ -57,44 +57,46 @@ def test_one_repeat_has_its_p99_over_seconds(local: runs.Run) -> None:
         " ".join(text.split()), text
 
 
-def test_publish_lists_the_run_and_says_how_to_add_it(tmp_path) -> None:
-    """The listing without the last run kept, then published again: as it was (its row now the
-    listing's last), and the git command forces the ignored folder in."""
-    listing = tmp_path / "published.csv"
+def test_publish_lists_the_run_and_keeps_it_in_git(tmp_path) -> None:
+    """The listing and .gitignore without the last run kept, then published again: as they were
+    (its row now the listing's last)."""
+    listing, gitignore = tmp_path / "published.csv", tmp_path / ".gitignore"
     name = f"runs/{LAST_KEPT.name}"
     rows = runs.PUBLISHED_CSV.read_text().splitlines(keepends=True)
     (row,) = [line for line in rows if line.startswith(f"{name},")]
     listing.write_text("".join(line for line in rows if line != row))
-    why = row.removeprefix(f"{name},efficiency,").strip().strip('"')
-    told = own_run.publish(LAST_KEPT, why, listing)
+    kept = own_run.KEPT.format(name=LAST_KEPT.name)
+    gitignore.write_text(own_run.GITIGNORE.read_text().replace(f"{kept}\n", ""))
+    why = row.split(",", 2)[2].strip().strip('"')
+    told = own_run.publish(LAST_KEPT, why, listing, gitignore)
     assert listing.read_text().splitlines(keepends=True) == [line for line in rows if line != row] + [row]
-    assert told.startswith("git add -f ") and told.endswith("results/report") and str(listing) in told
-    assert f"results/{name}" in told
+    assert gitignore.read_text() == own_run.GITIGNORE.read_text()
+    assert told.startswith("git add ") and told.endswith("results/report") and str(listing) in told
 
 
 def test_publish_refuses_what_it_cannot_list(tmp_path) -> None:
     with pytest.raises(UserError, match=r"already in published\.csv"):
-        own_run.publish(LOCAL, "again", runs.PUBLISHED_CSV)
+        own_run.publish(LOCAL, "again", runs.PUBLISHED_CSV, tmp_path / ".gitignore")
     listing = tmp_path / "published.csv"
     listing.write_text("run,profile,why\n")
     with pytest.raises(UserError, match="say why"):
-        own_run.publish(LOCAL, " ", listing)
+        own_run.publish(LOCAL, " ", listing, tmp_path / ".gitignore")
     elsewhere = shutil.copytree(LOCAL, tmp_path / LOCAL.name, ignore=shutil.ignore_patterns("levels"))
     with pytest.raises(UserError, match="not under"):
-        own_run.publish(elsewhere, "why", listing)
+        own_run.publish(elsewhere, "why", listing, tmp_path / ".gitignore")
 
 
 @pytest.mark.skipif(not (paths.ROOT / ".git").exists(), reason="not a git checkout")
 def test_git_ignores_a_new_run_and_its_page_not_a_published_run() -> None:
-    """A new run of make bench, and the page beside any run, stay out of git status; the runs
-    results/published.csv lists are tracked."""
+    """Every run results/published.csv lists under results/runs/ is kept by a line of .gitignore,
+    and no other run: a run of make bench, and the page beside any run, stay out of git status."""
     published = [path for path in runs.listed() if path.parent == paths.RESULTS / "runs"]
     assert published
     new = paths.RESULTS / "runs" / "20991231T000000Z-native-smoke"
     expected = {**{path / "summary.csv": False for path in published}, new / "summary.csv": True,
                 new / own_run.REPORT_DIR / "README.md": True, LOCAL / own_run.REPORT_DIR / "README.md": True}
     asked = {path.relative_to(paths.ROOT).as_posix(): ignored for path, ignored in expected.items()}
-    out = subprocess.run(["git", "check-ignore", "--stdin"], cwd=paths.ROOT, capture_output=True,
+    out = subprocess.run(["git", "check-ignore", "--no-index", "--stdin"], cwd=paths.ROOT, capture_output=True,
                          text=True, input="\n".join(asked) + "\n")
     found = set(out.stdout.splitlines())
     assert {path: path in found for path in asked} == asked

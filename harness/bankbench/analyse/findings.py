@@ -45,7 +45,7 @@ from bankbench.analyse.projection import Projection
 from bankbench.analyse.repeats import P99
 from bankbench.analyse.sensitivity import Change
 from bankbench.load.profiles import STARTS
-from bankbench.results import probes, runs, summaries
+from bankbench.results import probes, runs, startup_record, summaries
 from bankbench.results.runs import Run
 from bankbench.results.summaries import service_order
 from bankbench.system import processes
@@ -165,6 +165,9 @@ class Findings:
     overload: dict[str, tuple[Outcome, ...]] = field(default_factory=dict)  # service -> its levels in that run
     # Beside a capacity under service-alone, each service's under split (Verdict.split); empty without one.
     split_capacity: dict[str, Cell] = field(default_factory=dict)
+    # make startup's newest record: start (cold, cold+AOT) -> service -> seconds to its first 200.
+    startup: dict[str, dict[str, Cell]] = field(default_factory=dict)
+    startup_stamp: str = ""
 
     @property
     def capacity_run(self) -> Run | None:
@@ -200,7 +203,27 @@ class Findings:
             *(next((run.manifest.get("machine", {}).get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
             past, _by_service(overload.outcomes(past) if past else []),
-            _capacities(verdict.split_found, services, "not searched") if verdict and verdict.split else {})
+            _capacities(verdict.split_found, services, "not searched") if verdict and verdict.split else {},
+            *_startups(services, without_aot))
+
+
+def _startups(services: tuple[str, ...], without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str]:
+    """Per start and service, the median seconds to the first 200 over make startup's newest
+    record, with their interval, and the record's stamp; ({}, "") where none was made."""
+    newest = startup_record.newest()
+    if newest is None:
+        return {}, ""
+    stamp, record = newest
+    seconds = record["seconds"]
+
+    def cell(service: str, start: str) -> Cell:
+        values = seconds.get(service, {}).get(start)
+        if not values:
+            return Cell(missing="n/a: not a JVM" if service in without_aot and start == startup_record.AOT
+                        else "not measured")
+        return Cell(estimates.figure(pd.DataFrame({"s": values}), "s"), len(values), len(values))
+
+    return {start: {s: cell(s, start) for s in services} for start in (startup_record.COLD, startup_record.AOT)}, stamp
 
 
 def _by_service(outcomes: list[Outcome]) -> dict[str, tuple[Outcome, ...]]:

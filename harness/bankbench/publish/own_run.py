@@ -6,8 +6,8 @@ line per service and level: its p99, its CPU per request and its peak RSS, each 
 repeats that counted with its interval, and how many counted of those run; then, where several
 services ran, who was ahead at the largest level (`verdict_words.ranking`). At most `WIDTH` columns.
 The run's page (`pages`) and the same verdict as its index go beside its files, in
-<run>/report/ (`write_page`); git ignores both, as it ignores every new run under results/runs/
-(.gitignore). `publish` lists one in results/published.csv, with why it is kept.
+<run>/report/ (`write_page`); git ignores both, as it ignores every run under results/runs/ that
+results/published.csv does not list (.gitignore). `publish` lists one there, with why it is kept.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from bankbench.results import runs, summaries
 from bankbench.results.runs import Run
 
 WIDTH = 100  # the terminal's columns the verdict fits in
+GITIGNORE = paths.ROOT / ".gitignore"
+KEPT = "!results/runs/{name}/"  # the .gitignore line that keeps a published run under results/runs/ in git
 REPORT_DIR = "report"  # a run's own report under its folder: README.md (the verdict) and its page
 
 
@@ -151,10 +153,11 @@ def ending(run: Run) -> str:
     return f"{verdict(run)}\nIts page, with every figure and chart:\n  {_shown(write_page(run))}"
 
 
-def publish(run_dir: Path, why: str, listing: Path = runs.PUBLISHED_CSV) -> str:
-    """Lists `run_dir`, a summarized run folder under results/, in `listing` with `why` it is kept;
-    returns the git command that adds it (forced: git ignores new runs) with what changed. The
-    report is the caller's to rebuild."""
+def publish(run_dir: Path, why: str, listing: Path = runs.PUBLISHED_CSV, gitignore: Path = GITIGNORE) -> str:
+    """Lists `run_dir`, a summarized run folder under results/, in `listing` with `why` it is kept,
+    and for one under results/runs/ adds the .gitignore line that keeps it in git (`KEPT`; its raw
+    files stay ignored); returns the git command that adds what changed. The report is the
+    caller's to rebuild."""
     run = runs.load_run(run_dir)  # refuses a folder that is not a summarized run
     folder = run_dir.resolve()
     if not folder.is_relative_to(paths.RESULTS):
@@ -166,4 +169,10 @@ def publish(run_dir: Path, why: str, listing: Path = runs.PUBLISHED_CSV) -> str:
     with listing.open("a", newline="") as f:
         csv.writer(f, lineterminator="\n").writerow([folder.relative_to(paths.RESULTS).as_posix(), run.profile,
                                                      why.strip()])
-    return "git add -f " + " ".join(_shown(path) for path in [listing, folder, paths.RESULTS / "report"])
+    added = [listing, folder, paths.RESULTS / "report"]
+    if folder.parent == paths.RUNS.resolve():
+        lines = gitignore.read_text().splitlines()
+        last = max(i for i, line in enumerate(lines) if line.startswith(KEPT.split("{")[0]))
+        gitignore.write_text("\n".join([*lines[:last + 1], KEPT.format(name=folder.name), *lines[last + 1:]]) + "\n")
+        added.insert(0, gitignore)
+    return "git add " + " ".join(_shown(path) for path in added)

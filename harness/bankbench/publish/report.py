@@ -19,7 +19,13 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import config, paths
-from bankbench.analyse import capacity_figures as capacity, overload, sensitivity, tuned
+from bankbench.analyse import (
+    capacity_figures as capacity,
+    overload,
+    request_cost,
+    sensitivity,
+    tuned,
+)
 from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -32,7 +38,8 @@ from bankbench.results.runs import Run
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
-QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "memory": "Memory", "overload": "Past capacity"}
+QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "request": "What one request costs",
+             "memory": "Memory", "overload": "Past capacity"}
 METHOD = """\
 Every figure is computed by `harness/bankbench` from the run folders (`results/LAYOUT.md`) only.
 Latency percentiles come from each level's HdrHistograms (exact below 2,048 ms, within 0.1 %
@@ -91,6 +98,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *first_screen(findings, out_dir),
         *starts_section(selected, findings),
         *capacity_section(findings, verdict, out_dir, [run for run in single if run.searched]),
+        *request_cost_section(selected),
         *tuned_sections(single),
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
@@ -172,6 +180,11 @@ def starts_section(selected: list[Run], f: Findings) -> list[str]:
         starts = "\n".join(f"- **{START_NAMES[start]}** ({page_link(run)}): {profiles.STARTS[start]}."
                            for start, run in families[family].items())
         parts += [f"Profile {family}:\n\n{starts}", markdown(table)]
+    if f.startup:
+        parts += [f"Start-up, the time from a process's start to its first 200 on GET /health (which asks the "
+                  f"database): `make startup`, record `results/startup/{f.startup_stamp}.json`, each service "
+                  "started again and again on the CPUs it has under the default placement. Seconds, median "
+                  "[95 % interval] over the processes started.", markdown(tables.startup(f))]
     return parts
 
 
@@ -291,6 +304,21 @@ def placement_section(series: list[Run]) -> str:
         "not count:",
         markdown(tables.placement_figures(series)),
     ])
+
+
+def request_cost_section(selected: list[Run]) -> list[str]:
+    """What one request costs PostgreSQL and the service, each at the same rate (make pgwire), and
+    where the difference comes from (docs/request-cost.md)."""
+    run = request_cost.newest(selected)
+    if run is None:
+        return []
+    return [f"## {QUESTIONS['request']}",
+            f"Each service at the same rate in turn, PostgreSQL's port captured ({page_link(run)}, CPUs "
+            f"{pages.cpus(run.manifest)}): the CPU each request took in the service and in PostgreSQL, the "
+            "backends that served, PostgreSQL's context switches and the protocol messages it was sent, per "
+            "request, the median over the run's repeats. Why they differ, and what was tried: "
+            "[docs/request-cost.md](../../docs/request-cost.md).",
+            markdown(tables.request_cost(request_cost.per_service(run)))]
 
 
 def overload_section(selected: list[Run]) -> list[str]:

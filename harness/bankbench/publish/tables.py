@@ -14,10 +14,9 @@ import pandas as pd
 
 from bankbench.analyse import repeats, sensitivity
 from bankbench.analyse.capacity_figures import Capacity
-from bankbench.analyse.findings import COST_BOUND, Cell, Findings
+from bankbench.analyse.findings import Cell, Findings
 from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome
 from bankbench.analyse.projection import (
-    AT_MOST,
     DATABASE,
     SERVICE,
     Assumptions,
@@ -38,6 +37,7 @@ from bankbench.publish.formatting import (
 from bankbench.publish.verdict_words import START_NAMES, held_up
 from bankbench.results import files, summaries
 from bankbench.results.runs import Run, by_start
+from bankbench.results.startup_record import AOT, COLD
 
 # latency_stats figure -> (header, format), in the order the tables show them
 LATENCY = {
@@ -247,21 +247,23 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 # The first table's columns: what each shows -> the question (report section) that explains it
-QUESTIONS = {"warm": "starts", "cold": "starts", "aot": "starts", "capacity": "capacity", "cpu": "capacity",
-             "rss": "memory", "cost": "capacity"}
+NOT_MEASURED = Cell(missing="no make startup yet")
+QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
+             "capacity": "capacity", "cpu": "capacity"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
     """The report's first table, a row per service, one figure with its interval in each cell
-    (`first_cells`): p99 under each start at the articles' largest level, the capacity the verdict
-    ranks (`verdict_words.first_capacity`), the CPU per request at the capacity, the RSS at the
-    smallest heap that held, the service's projected cost (`≤` where the capacity it follows is a
-    lower bound). `link` makes a header from its text and its QUESTIONS key."""
+    (`first_cells`): the start-up time, cold and cold+AOT (make startup), p99 under each start at
+    the articles' largest level, the capacity the verdict ranks (`verdict_words.first_capacity`),
+    the CPU per request at the capacity. Memory and cost have their sections. `link` makes a
+    header from its text and its QUESTIONS key."""
     shown, where = verdict_words.first_capacity(f)
     headers = {
+        "startup": "start-up s cold", "startup_aot": "start-up s cold+AOT",
         **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
         "capacity": "capacity it/s" + (f" ({where})" if shown is f.split_capacity else ""),
-        "cpu": "CPU ms/request", "rss": "peak RSS MB", "cost": "$ per 1M requests",
+        "cpu": "CPU ms/request",
     }
     table = pd.DataFrame([{"service": service, **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
                           for service, cells in first_cells(f).items()], columns=["service", *headers])
@@ -271,23 +273,21 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
 def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Format]]]:
     """Per service, the first table's cells by QUESTIONS key, each with its format."""
     shown, _ = verdict_words.first_capacity(f)
-    return {service: {**{start: (f.p99[start][service], whole) for start in ("warm", "cold", "aot")},
-                      "capacity": (shown[service], count), "cpu": (f.cpu_ms[service], significant),
-                      "rss": (f.rss_mb[service], number), "cost": (f.cost[service], significant)}
+    startup = {key: f.startup.get(start, {}) for key, start in (("startup", COLD), ("startup_aot", AOT))}
+    return {service: {**{key: (cells.get(service, NOT_MEASURED), significant) for key, cells in startup.items()},
+                      **{start: (f.p99[start][service], whole) for start in ("warm", "cold", "aot")},
+                      "capacity": (shown[service], count), "cpu": (f.cpu_ms[service], significant)}
             for service in f.services}
 
 
 def _cell(cell: Cell, fmt: formatting.Format) -> str:
-    """`median [low-high]`, after `≥`/`≤` where it is a bound (a capacity: a lower one, a cost: an
-    upper one) and before `(n of N)` where some repeats did not count; or why there is no figure."""
+    """`median [low-high]`, after `≥` where it is a lower bound (a capacity) and before `(n of N)`
+    where some repeats did not count; or why there is no figure."""
     if cell.missing:
         return cell.missing
     if cell.n == 0:
         return f"no usable repeat (0 of {cell.of})"
-    if cell.bound == COST_BOUND:
-        text = f"{AT_MOST} {figure_text(cell.figure, fmt)}"
-    else:
-        text = f"≥ {fmt(cell.figure.value)}" if cell.bound else figure_text(cell.figure, fmt)
+    text = f"≥ {fmt(cell.figure.value)}" if cell.bound else figure_text(cell.figure, fmt)
     return text + (f" ({cell.n} of {cell.of})" if cell.n < cell.of else "")
 
 
@@ -494,3 +494,22 @@ def overload(outcomes: list[Outcome]) -> pd.DataFrame:
     } for o in outcomes], columns=["service", "level", "base rate it/s", "peak RSS MB", "memory bound MB",
                                    "503 % in the overload", "503s from", "p99 ms of its 200s in it", "answers",
                                    f"s to p99 <= {RECOVERY_P99_MS:g} ms", "money", "exited", "held up"])
+
+
+def request_cost(frame: pd.DataFrame) -> pd.DataFrame:
+    """request_cost.per_service's rows as the report shows them."""
+    return pd.DataFrame({
+        "service": frame["service"], "pool": frame["pool"], "it/s": frame["rate"], "repeats": frame["repeats"],
+        "PostgreSQL CPU ms/request": frame["pg_cpu_ms_per_request"].map(significant),
+        "service CPU ms/request": frame["service_cpu_ms_per_request"].map(significant),
+        "backends": frame["backends"].map(count),
+        "PostgreSQL switches/request": frame["pg_voluntary_switches"].map(number),
+        **{f"{name}/request": frame[name].map(number) for name in ("Parse", "Bind", "Execute", "Sync")},
+    })
+
+
+def startup(f: Findings) -> pd.DataFrame:
+    """make startup's newest record: per service, the seconds to its first 200 under each start."""
+    return pd.DataFrame([{"service": service, **{f"start-up s {start}": _cell(cells[service], significant)
+                                                 for start, cells in f.startup.items()}}
+                         for service in f.services])

@@ -210,17 +210,18 @@ def legend(f: Findings, cells: list[Cell]) -> str:
     "n of N" once, in words; an interval over 3 repeats is their range."""
     p99 = [cell for start in ("warm", "cold", "aot") for cell in f.p99[start].values() if cell.of]
     repeats = "/".join(map(str, sorted({cell.of for cell in p99}))) or "its"
-    probes = "/".join(map(str, sorted({cell.of for cell in [*f.cpu_ms.values(), *f.rss_mb.values()] if cell.of})))
+    probes = "/".join(map(str, sorted({cell.of for cell in f.cpu_ms.values() if cell.of})))
+    starts = "/".join(map(str, sorted({cell.of for cells in f.startup.values() for cell in cells.values() if cell.of})))
     ranges = repeats == "3" and all(cell.figure.source == estimates.REPEATS for cell in p99)
     over = "the range of its 3 repeats" if ranges else f"the 95 % interval over {repeats} repeats"
     short = next((cell for cell in cells if 0 < cell.n < cell.of), None)
     kind = "repeats" if any(short is cell for cell in p99) else "probes"
     counted = (f'"{short.n} of {short.of}": {short.n} of its {short.of} {kind} counted' if short
                else f"All {repeats} of {repeats} repeats counted")
-    return (f"Cells: the median, in brackets {over} (capacity: from the rate that held to the next, which missed; "
-            f"CPU, RSS: the 95 % interval over {probes or 'its'} probes). {counted} (money check passed, load "
-            "generator kept up); probes the load generator spoiled are void, not failures. $: the service's "
-            f"projected cost on an {f.instance}, from its capacity alone on its CPUs (≤: at most). Headers link "
+    return (f"Cells: the median, in brackets {over} (start-up: the 95 % interval over {starts or 'its'} "
+            "processes, from start to first 200; capacity: from the rate that held to the next, which missed; "
+            f"CPU: the 95 % interval over {probes or 'its'} probes). {counted} (money check passed, load "
+            "generator kept up); probes the load generator spoiled are void, not failures. Headers link "
             "to sections.")
 
 

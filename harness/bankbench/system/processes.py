@@ -33,13 +33,18 @@ class Service:
               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
         """Starts the service with environment() and waits until it serves; `cpus` restricts it
         to those CPUs."""
+        running = self.launch(port=port, pool=pool, db_env=db_env, log=log, extra_env=extra_env, cpus=cpus)
+        running.wait_healthy()
+        return running
+
+    def launch(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
+               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
+        """Starts the service's process without waiting for it (start())."""
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
             proc = subprocess.Popen(taskset(cpus, self.command), env=self.environment(port, pool, db_env, extra_env),
                                     stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        running = Running(self, proc, f"http://127.0.0.1:{port}", log, cpus)
-        running.wait_healthy()
-        return running
+        return Running(self, proc, f"http://127.0.0.1:{port}", log, cpus)
 
     def environment(self, port: int, pool: int | None, db_env: dict[str, str],
                     extra_env: dict[str, str] | None = None) -> dict[str, str]:
@@ -70,12 +75,13 @@ class Running:
 
     def wait_healthy(self, timeout: float = 90) -> None:
         try:
-            wait_healthy(self.url, timeout, self._check_alive)
+            wait_healthy(self.url, timeout, self.check_alive)
         except UserError:
             self.stop()
             raise
 
-    def _check_alive(self) -> None:
+    def check_alive(self) -> None:
+        """Raises, with the end of its log, once the process has exited."""
         if self.proc.poll() is not None:
             raise UserError(f"{self.service.name} exited with {self.proc.returncode}; "
                             f"log {self.log}:\n{self.log.read_text()[-3000:]}")

@@ -220,6 +220,7 @@ PREREQUISITES = (
     Prerequisite("pgbench", f"PostgreSQL {pgbin.MAJOR}'s or newer",
                  {"debian12": apt("postgresql-15"), "debian13": apt("postgresql-17"),
                   "ubuntu24.04": apt("postgresql-16")}, _pgbench, "make quick-bench"),
+    Prerequisite("tshark", "any", apt("tshark"), _any_of(("tshark", "--version")), "make pgwire"),
     Prerequisite("docker", "an engine with compose v2",
                  {"debian12": f"{apt('docker.io')}, and docker-compose-plugin from Docker's "
                               "apt repository",

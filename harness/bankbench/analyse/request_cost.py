@@ -1,0 +1,32 @@
+"""What one request cost PostgreSQL and the service in `make pgwire`'s newest run (pgwire.json,
+bankbench.run.experiments.pg_capture): per service and pool, the median over its repeats of each
+figure: the CPU per request of each, the backends that served, PostgreSQL's context switches,
+and the protocol messages it was sent per request."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bankbench.results import files
+from bankbench.results.runs import PGWIRE_FILE, Run
+
+FIGURES = ("pg_cpu_ms_per_request", "service_cpu_ms_per_request", "backends", "pg_voluntary_switches")
+MESSAGES = ("Parse", "Bind", "Execute", "Sync", "Simple query")  # sent to PostgreSQL, per request
+
+
+def newest(selected: list[Run]) -> Run | None:
+    """The newest make pgwire run among `selected`."""
+    return max((run for run in selected if (run.path / PGWIRE_FILE).is_file()), key=lambda run: run.id, default=None)
+
+
+def per_service(run: Run) -> pd.DataFrame:
+    """A row per service and pool, in the run's order: its rate, repeats, FIGURES and MESSAGES."""
+    record = files.record(run.path, PGWIRE_FILE)
+    levels = run.summary.set_index("level_id")[["service", "pool"]]
+    rows = [{"service": levels.loc[level, "service"], "pool": int(levels.loc[level, "pool"]),
+             **{name: figures.get(name) for name in FIGURES},
+             **{name: figures["to_pg"].get(name, 0.0) for name in MESSAGES}}
+            for level, figures in record["levels"].items() if level in levels.index]
+    frame = pd.DataFrame(rows)
+    grouped = frame.groupby(["service", "pool"], sort=False)
+    return grouped.median().join(grouped.size().rename("repeats")).reset_index().assign(rate=record["rate"])

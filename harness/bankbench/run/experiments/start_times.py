@@ -1,0 +1,63 @@
+"""Start-up time, the figure a cold start is about: from a service process's start to its first
+200 on GET /health (which asks the database), for each service, cold and, for a JVM, from its
+AOT cache (bankbench.system.aotcache). Each start is a new process on the same database, on the
+CPUs the service gets under the default placement; health is polled every POLL_S."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+
+from bankbench import config
+from bankbench.errors import UserError
+from bankbench.results.startup_record import AOT, COLD
+from bankbench.system import processes
+from bankbench.tools import placement
+from bankbench.tools.pg import Cluster, free_port
+
+POLL_S = 0.005
+TIMEOUT_S = 90
+
+
+def measure(services: list[str], starts: int, logs: Path) -> tuple[dict[str, dict[str, list[float]]], str]:
+    """Per service and start, the seconds to the first 200 of each of `starts` processes; and the
+    PostgreSQL version they started on."""
+    cpus = placement.plan(placement.default_mode()).service_cpus
+    found: dict[str, dict[str, list[float]]] = {}
+    with Cluster.create(cpus=placement.plan(placement.default_mode()).postgres_cpus) as cluster:
+        for name in services:
+            kinds = {COLD: processes.get(name, aot=False)}
+            if processes.has_aot_cache(name):
+                kinds[AOT] = processes.get(name, aot=True)  # trains the cache first where it must
+            for kind, service in kinds.items():
+                found.setdefault(name, {})[kind] = [
+                    _time_to_first_200(service, cluster, cpus, logs / f"{name}-{kind}-{i}.log")
+                    for i in range(starts)]
+                print(f"startup {name} {kind}: {', '.join(f'{s:.3f}' for s in found[name][kind])} s",
+                      flush=True)
+        return found, cluster.psql("SHOW server_version").strip()
+
+
+def _time_to_first_200(service: processes.Service, cluster: Cluster, cpus: tuple[int, ...],
+                       log: Path) -> float:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/health"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    running = service.launch(port=port, pool=config.DEFAULT_POOL_SIZE, db_env=cluster.env(), log=log,
+                             cpus=cpus)
+    try:
+        with httpx.Client(timeout=2) as client:
+            while time.monotonic() - started < TIMEOUT_S:
+                running.check_alive()
+                try:
+                    if client.get(url).status_code == 200:
+                        return time.monotonic() - started
+                except httpx.HTTPError:
+                    pass
+                time.sleep(POLL_S)
+        raise UserError(f"{service.name} not healthy after {TIMEOUT_S} s; log {log}")
+    finally:
+        running.stop()

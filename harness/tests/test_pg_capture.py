@@ -1,0 +1,37 @@
+"""make pgwire's counting (bankbench.run.experiments.pg_capture) on packets and samples made here:
+no capture, no process."""
+
+from __future__ import annotations
+
+from bankbench.run.experiments.pg_capture import Packet, switched, tally
+
+PG = 5432
+
+
+def sent(t: float, stream: str, *messages: str, syn: bool = False) -> Packet:
+    return Packet(t, PG, 0 if syn else 40, stream, syn, False, list(messages))
+
+
+def answered(t: float, stream: str, *messages: str) -> Packet:
+    return Packet(t, 40000, 40, stream, False, True, list(messages))
+
+
+def test_messages_segments_and_backends_are_counted_per_request_within_the_window() -> None:
+    packets = [
+        sent(0.5, "0", "Bind", "Execute", "Sync"),  # before the window
+        sent(1.0, "0", "Parse", "Bind", "Describe", "Execute", "Sync"), answered(1.001, "0", "Ready for query"),
+        sent(1.5, "1", "Bind", "Execute", "Sync"), answered(1.501, "1", "Ready for query"),
+        sent(1.6, "2", syn=True),  # a new connection: no payload
+        sent(2.0, "0", "Bind", "Execute", "Sync"),  # at the window's end: after it
+    ]
+    figures = tally(packets, PG, (1.0, 2.0), requests=2)
+    assert figures["to_pg"] == {"Bind": 1.0, "Describe": 0.5, "Execute": 1.0, "Parse": 0.5, "Sync": 1.0}
+    assert figures["from_pg"] == {"Ready for query": 1.0}
+    assert (figures["segments_to_pg"], figures["segments_from_pg"], figures["new_connections"]) == (1.0, 1.0, 0.5)
+    assert figures["backends"] == 2
+
+
+def test_context_switches_are_per_request_between_the_first_and_last_sample_in_the_window() -> None:
+    samples = [(0.0, 0, 0), (1.0, 100, 10), (2.0, 300, 30), (3.0, 500, 50), (9.0, 10_000, 1000)]
+    assert switched(samples, (0.5, 3.5), rate=100.0) == {"pg_voluntary_switches": 2.0, "pg_involuntary_switches": 0.2}
+    assert switched(samples, (0.5, 1.5), rate=100.0) == {}
