@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -80,7 +81,7 @@ def test_the_report_starts_with_the_verdict(searched, tmp_path: Path) -> None:
     readme = report.build([run_dir], tmp_path).read_text()
     first_screen = readme[:readme.index("\n## ")]
     row = next(line for line in first_screen.splitlines() if line.startswith("| go "))
-    assert "≥ 20 (top rate tried), 2 of 2" in row and "at 64 MB, 2 of 2" in row  # capacity; RSS at the heap
+    assert re.search(r"\|\s*≥ 20\s*\|", row)  # the capacity, a lower bound: the top rate tried held
     assert readme.index("## Capacity and cost") < readme.index("## Memory")
     page = (tmp_path / "runs" / f"{run_dir.name}.md").read_text()
     assert "RSS vs heap" in page

@@ -232,7 +232,7 @@ def details(f: Findings, question: str) -> str:
            for service, cell in f.p99["aot"].items()}
     shown, placement = first_capacity(f)
     told = {
-        "starts": [(f"warm, at {f.users:,} users", f.p99["warm"], "p99", ms, False),
+        "starts": [(f"warm, at {f.users:,} users" if f.users else "warm", f.p99["warm"], "p99", ms, False),
                    ("cold", f.p99["cold"], "p99", ms, False),
                    ("cold with the JDK's AOT cache", aot, "p99", ms, False)],
         "capacity": [(f"at p99 ≤ {f.target_ms:g} ms, {PLACED.get(placement, placement)}", shown, "capacity",
