@@ -6,7 +6,9 @@
 # Knobs: PROFILE, SERVICE, USERS, RATE, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|service-alone|shared or a
 # comma list of them, a run each, TUNED=1 (each service at its [tuned.<service>] settings of profiles.toml,
-# from make tune) (see docs/benchmarks.md).
+# from make tune) (see docs/benchmarks.md). Make hands each to the harness in the environment of a
+# recipe, as it does every variable of its command line or of the shell: the harness reads them in
+# one place (SETTINGS in harness/bankbench/cli.py), so a recipe names only its verb.
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -27,21 +29,9 @@ CALIBRATE_TARGET := jmeter/calibrate/bin/calibrate
 JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/null)
 GATLING_SOURCES := $(shell find gatling/src gatling/pom.xml -type f 2>/dev/null)
 
-PROFILE ?= local
-ENV ?= native
-PROFILE_ARGS = --profile $(PROFILE) $(if $(SERVICE),--service $(SERVICE)) \
-	$(if $(USERS),--users $(USERS)) $(if $(POOL),--pool $(POOL)) \
-	$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) \
-	$(if $(REPEAT),--repeat $(REPEAT)) \
-	$(if $(SCENARIO),--scenario $(SCENARIO)) $(if $(THINK_MS),--think-ms $(THINK_MS)) \
-	$(if $(START),--start $(START)) $(if $(RATE),--rate $(RATE)) $(if $(filter 1,$(TUNED)),--tuned)
-# The knobs of a benchmark, one list for every environment: `make bench` and `make aws-bench`
-# both pass exactly these (harness/tests/test_knobs.py checks).
-BENCH_KNOBS = $(PROFILE_ARGS) \
-	$(if $(PG_MAX_CONNECTIONS),--pg-max-connections $(PG_MAX_CONNECTIONS)) \
-	$(if $(filter off,$(PG_DURABLE)),--non-durable) \
-	$(if $(CHAOS),--chaos $(CHAOS)) $(if $(filter 1,$(PROFILE_CPU)),--profile-cpu) \
-	$(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT))
+# The harness reading the knobs: only with BANKBENCH_FROM_MAKE=1, so that a run by hand or by a
+# test reads none. `make bench` and `make aws-bench` thus take the same knobs (test_knobs.py checks).
+BANKBENCH := BANKBENCH_FROM_MAKE=1 $(PY) -m bankbench
 
 .PHONY: help
 help: ## list the targets
@@ -81,8 +71,7 @@ gatling/target/classpath.txt: $(GATLING_SOURCES)
 # --- running by hand -----------------------------------------------------------------------
 
 db-up: venv ## start a throwaway PostgreSQL (DB_PORT=, DB_MAX_CONNECTIONS=), settings in .run/db.env
-	$(PY) -m bankbench db up $(if $(DB_PORT),--port $(DB_PORT)) \
-		$(if $(DB_MAX_CONNECTIONS),--max-connections $(DB_MAX_CONNECTIONS))
+	$(BANKBENCH) db up
 db-down: venv ## stop and delete it
 	$(PY) -m bankbench db down
 
@@ -111,8 +100,8 @@ verify: venv build ## prove the services run the same statements, one per reques
 	$(PY) -m bankbench verify
 
 # `bench` writes raw results; `summarize` computes the newest run's figures; `report` only reads.
-BENCH = $(PY) -m bankbench bench --env $(ENV) $(BENCH_KNOBS)
-SUMMARIZE = $(PY) -m bankbench summarize
+BENCH = $(BANKBENCH) bench
+SUMMARIZE = $(BANKBENCH) summarize
 # A run ends with this machine's verdict and the run's own page (results/runs/<run>/report/); git ignores
 # it, and the published report stays as it is until `make publish` puts the run in.
 bench: doctor venv build jmeter-install gatling-install ## every service (or SERVICE=) on PROFILE (default local), then this machine's verdict and the run's page
@@ -128,10 +117,8 @@ overload: ## past capacity: each warm service at 0.5x, 2x, 0.5x its capacity (RA
 	$(MAKE) bench PROFILE=overload
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
 	$(MAKE) bench PROFILE=placement
-capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= P99_MS (50) and errors < 0.1 %, smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=90 each)
-	$(PY) -m bankbench capacity $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
-		$(if $(CAPACITY_MIN),--budget-min $(CAPACITY_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
-		$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP)) $(if $(filter 1,$(TUNED)),--tuned)
+capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=90 each)
+	$(BANKBENCH) capacity
 	$(PY) -m bankbench report
 tune: doctor venv build jmeter-install gatling-install ## per service at its capacity rate (CPU_PLACEMENT=service-alone): pool, then collector or GOGC, one at a time; prints [tuned.*] for profiles.toml (TUNE_MIN=120)
 	$(PY) -m bankbench tune $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
@@ -139,24 +126,26 @@ tune: doctor venv build jmeter-install gatling-install ## per service at its cap
 		$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP))
 pgwire: doctor venv build jmeter-install gatling-install ## what one request costs PostgreSQL per service at one rate (tshark; profile pgwire)
 	@$(DOCTOR) tshark
-	$(PY) -m bankbench pgwire $(BENCH_KNOBS)
+	$(BANKBENCH) pgwire
 startup: venv build ## each service's time from its start to its first 200, cold and cold+AOT (STARTS=10 each)
-	$(PY) -m bankbench startup $(if $(SERVICE),--service $(SERVICE)) $(if $(STARTS),--starts $(STARTS))
+	$(BANKBENCH) startup
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
 	@$(DOCTOR) wrk pgbench
 	$(PY) -m bankbench quick
+java-warmup-profile: venv build-java ## the flame graphs of results/quick/java-warmup.md into results/quick/profiles/ (git ignores them; make db-up first)
+	@$(DOCTOR) wrk
+	$(call with-db,for variant in java java-virtual; do scripts/java-warmup-profile.sh $$variant results/quick/profiles; done)
 fuzz: venv build ## schemathesis against each service (SCHEMATHESIS_SEED=random for new cases)
 	$(PY) -m bankbench fuzz
 connections: venv build ## 10,000 slow keep-alive connections against each service (~5 min)
 	$(PY) -m bankbench connections
 plan: venv ## list the levels PROFILE would run, with the time they take
-	$(PY) -m bankbench plan $(PROFILE_ARGS)
+	$(BANKBENCH) plan
 calibrate: venv build-calibrate jmeter-install gatling-install ## what the profile's load generator drives on its CPUs for each load of PROFILE (cached; FORCE=1 again)
-	$(PY) -m bankbench calibrate $(PROFILE_ARGS) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
-		$(if $(filter 1,$(FORCE)),--force)
+	$(BANKBENCH) calibrate
 
 summarize: venv ## compute a run's figures (RUN=dir; default the newest run)
-	$(SUMMARIZE) $(RUN) $(if $(filter 1,$(FORCE)),--force)
+	$(SUMMARIZE) $(RUN)
 compare: venv ## each service and level of run B against run A, with intervals: make compare A=dir B=dir
 	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=<run dir> B=<run dir>" >&2; exit 2; }
 	$(PY) -m bankbench compare $(A) $(B)
@@ -168,6 +157,9 @@ publish: venv ## put a run into the report: make publish RUN=results/runs/<run> 
 	$(PY) -m bankbench report --publish $(RUN) --why "$$WHY"
 report-html: venv ## the report and the executed notebook as results/report/results.html (not in git; minutes)
 	$(PY) -m bankbench report --html $(if $(RUNS),--runs $(RUNS))
+screenshot: venv ## the first screen of the report's index and newest run page (or PAGE=) at 1280x800 in headless Chromium, checked; PNGs in .cache/screenshots/
+	bash scripts/chromium.sh
+	$(PY) -m bankbench screenshot $(if $(PAGE),--page $(PAGE))
 clean-raw: ## delete the load generator's raw samples and logs kept beside each level (git ignores them)
 	find results -path '*/levels/*' \( -name jmeter.csv.gz -o -name jmeter.log -o -name gatling.csv.gz \
 		-o -name gatling.log -o -name gatling-gc.log -o -name cpu.jfr -o -name cpu.pprof -o -name dashboard -prune \) -exec rm -rf {} +
@@ -192,5 +184,5 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
 	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity tune quick-bench \
-	fuzz connections plan calibrate summarize compare report publish report-html clean-raw compose-file newcomer offline-images \
+	pgwire startup java-warmup-profile fuzz connections plan calibrate summarize compare report publish report-html screenshot clean-raw compose-file newcomer offline-images \
 	images jmeter-gui

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from bankbench.errors import UserError
@@ -34,6 +35,23 @@ VERBS = {
     "compare": ("commands.compare", "compare two summarized runs level by level"),
     "report": ("publish.report",
                "render the results report (Markdown, PNG charts, notebook as HTML)"),
+    "screenshot": ("commands.screenshot",
+                   "the report's first screen at 1280×800 in headless Chromium, checked, as PNGs"),
+}
+
+
+# The Makefile's knobs and the option each sets, in every verb that has it ("capacity --budget-min": in
+# that verb only; NAME=value: the flag, when NAME has that value). Read only with BANKBENCH_FROM_MAKE=1,
+# which the Makefile's recipes set, not by hand or in a test; an empty one is unset; an option given wins.
+FROM_MAKE = "BANKBENCH_FROM_MAKE"
+SETTINGS = {
+    "PROFILE": "--profile", "SERVICE": "--service", "USERS": "--users", "RATE": "--rate", "POOL": "--pool",
+    "DURATION": "--duration", "WARMUP": "--warmup", "REPEAT": "--repeat", "SCENARIO": "--scenario",
+    "THINK_MS": "--think-ms", "START": "--start", "TUNED=1": "--tuned", "ENV": "--env", "CHAOS": "--chaos",
+    "PG_MAX_CONNECTIONS": "--pg-max-connections", "PG_DURABLE=off": "--non-durable", "PROFILE_CPU=1": "--profile-cpu",
+    "CPU_PLACEMENT": "--cpu-placement", "P99_MS": "--p99-ms", "CAPACITY_MIN": "capacity --budget-min",
+    "STARTS": "--starts", "FORCE=1": "--force", "DB_PORT": "--port", "DB_MAX_CONNECTIONS": "--max-connections",
+    "AWS_HOURS": "--hours", "YES=1": "--yes",
 }
 
 
@@ -50,7 +68,22 @@ def parser(argv: list[str]) -> argparse.ArgumentParser:
         verb_parser = sub.add_parser(verb, help=summary, description=module.__doc__)
         module.add_arguments(verb_parser)
         verb_parser.set_defaults(main=module.main)
+        if os.environ.get(FROM_MAKE) == "1":
+            from_make(verb_parser, verb)
     return root
+
+
+def from_make(p: argparse.ArgumentParser, verb: str) -> None:
+    """Sets the defaults of the options of `p` (and of its own verbs': aws up|bench ...) that SETTINGS names."""
+    for action in p._actions:  # argparse lists a parser's options nowhere public
+        for sub in action.choices.values() if isinstance(action.choices, dict) else ():
+            from_make(sub, verb)
+        for setting, option in SETTINGS.items():
+            (name, _, flag), (*verbs, option) = setting.partition("="), option.split()
+            if (value := os.environ.get(name)) and option in action.option_strings and verb in (verbs or [verb]):
+                if action.choices and not flag and value not in action.choices:
+                    p.error(f"{name}={value}: not one of {', '.join(action.choices)}")
+                action.default = value == flag if flag else value  # a str default: converted by its type
 
 
 def main(argv: list[str] | None = None) -> int:

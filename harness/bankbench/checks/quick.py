@@ -234,6 +234,7 @@ def main(args: argparse.Namespace) -> int:
         f"Machine: {m['cpu_model']}, {m['cores']} cores, {m['memory_gb']} GB, {m['os']}. "
         f"Versions: {', '.join(f'{k} {val}' for k, val in v.items())}. "
         f"Commit {doc['git']['commit'][:12]}. Raw figures: `{stamp}.json`. "
-        "Re-run with `make quick-bench`.\n")
+        "Re-run with `make quick-bench`; the flame graphs of [java-warmup.md](java-warmup.md) with "
+        "`make java-warmup-profile`, into `profiles/` (git keeps their `*.threads.txt` only).\n")
     print(markdown)
     return 0

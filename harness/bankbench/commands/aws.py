@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
             v.add_argument("--yes", action="store_true", help="do not ask before creating")
     sub.add_parser("push", help="build the images and push them to ECR")
     b = sub.add_parser("bench", help="run a profile on the stack, results into results/runs/")
-    add_bench_arguments(b)  # the knobs of `make bench`, one list (Makefile: BENCH_KNOBS)
+    add_bench_arguments(b)  # the knobs of `make bench`, one list
     sub.add_parser("down", help="stop every task and destroy the stack")
 
 

@@ -29,8 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_bench_arguments(p: argparse.ArgumentParser) -> None:
-    """The knobs of a benchmark in every environment: the Makefile's BENCH_KNOBS, which
-    `make bench` and `make aws-bench` both pass (the aws verb reads them here too)."""
+    """The knobs of a benchmark in every environment: `make bench` and `make aws-bench` take the
+    same (the aws verb reads them here too; bankbench.cli.SETTINGS names each one's knob)."""
     add_profile_arguments(p)
     p.add_argument("--pg-max-connections", type=int,
                    help="PostgreSQL max_connections (default: db/postgresql.conf's)")
