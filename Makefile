@@ -5,7 +5,7 @@
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
 # Knobs: PROFILE, SERVICE, USERS, RATE, POOL, DURATION, WARMUP, REPEAT, SCENARIO, THINK_MS, START, PG_MAX_CONNECTIONS,
 # PG_DURABLE=off, ENV=native|compose, CHAOS, PROFILE_CPU=1, CPU_PLACEMENT=split|service-alone|shared or a
-# comma list of them, a run each, TUNED=1 (each service at its [tuned.<service>] settings of profiles.toml,
+# comma list of them, a run each, TUNED=1 (each service at its [tuned.<service>] settings of tuned.toml,
 # from make tune) (see docs/benchmarks.md). Make hands each to the harness in the environment of a
 # recipe, as it does every variable of its command line or of the shell: the harness reads them in
 # one place (SETTINGS in harness/bankbench/cli.py), so a recipe names only its verb.
@@ -120,10 +120,9 @@ sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placeme
 capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=90 each)
 	$(BANKBENCH) capacity
 	$(PY) -m bankbench report
-tune: doctor venv build jmeter-install gatling-install ## per service at its capacity rate (CPU_PLACEMENT=service-alone): pool, then collector or GOGC, one at a time; prints [tuned.*] for profiles.toml (TUNE_MIN=120)
-	$(PY) -m bankbench tune $(if $(SERVICE),--service $(SERVICE)) $(if $(P99_MS),--p99-ms $(P99_MS)) \
-		$(if $(TUNE_MIN),--budget-min $(TUNE_MIN)) $(if $(CPU_PLACEMENT),--cpu-placement $(CPU_PLACEMENT)) \
-		$(if $(DURATION),--duration $(DURATION)) $(if $(WARMUP),--warmup $(WARMUP))
+tune: doctor venv build jmeter-install gatling-install ## per service under CPU_PLACEMENT (split) below its capacity: pool, then its knobs, each value in a duel with the incumbent scored by CPU per request; writes tuned.toml, then make capacity TUNED=1 (TUNE_MIN=360)
+	$(BANKBENCH) tune
+	$(MAKE) capacity TUNED=1 CPU_PLACEMENT=$(or $(CPU_PLACEMENT),split)
 pgwire: doctor venv build jmeter-install gatling-install ## what one request costs PostgreSQL per service at one rate (tshark; profile pgwire)
 	@$(DOCTOR) tshark
 	$(BANKBENCH) pgwire

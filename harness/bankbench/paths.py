@@ -24,6 +24,8 @@ METRICS = ROOT / "api" / "metrics.yaml"  # the /metrics series and each dialect'
 JMETER = ROOT / "jmeter"
 PLAN = JMETER / "src" / "test" / "jmeter" / "bank.jmx"
 PROFILES = ROOT / "profiles.toml"  # beside services.yaml: what the harness runs
+# The settings make tune found, which TUNED=1 runs with; BANKBENCH_TUNED moves them (the tests).
+TUNED = Path(os.environ.get("BANKBENCH_TUNED", ROOT / "tuned.toml"))
 RESULTS = ROOT / "results"  # what git keeps of the benchmarks (results/LAYOUT.md) and the report
 # BANKBENCH_RUNS moves results elsewhere (the tests use it to keep results/runs clean).
 RUNS = Path(os.environ.get("BANKBENCH_RUNS", RESULTS / "runs"))

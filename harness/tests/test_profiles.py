@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.load import profiles
 
@@ -124,24 +122,17 @@ def test_int_list() -> None:
 
 
 TABLES = """
-[tuned.go]  # make tune, run 20261201T000000Z-native-tune
+[tuned.go]
 pool = 16
 env = { GOGC = "200", GOMEMLIMIT = "64MiB" }
+found_by = "make tune, run 20261201T000000Z-native-tune"
 """
 
 
-def shipped_profiles() -> str:
-    """profiles.toml without its [tuned.<service>] tables (they come last): what a test adds its
-    own tables to, whatever make tune found."""
-    text = paths.PROFILES.read_text()
-    shipped = text[:text.index("\n[tuned.") + 1] if "\n[tuned." in text else text
-    assert tomllib.loads(shipped) == {key: value for key, value in tomllib.loads(text).items() if key != "tuned"}
-    return shipped
-
-
 def with_tables(tmp_path: Path, tables: str = TABLES) -> Path:
-    path = tmp_path / "profiles.toml"
-    path.write_text(shipped_profiles() + tables)
+    """A tuned.toml of these tables."""
+    path = tmp_path / "tuned.toml"
+    path.write_text(tables)
     return path
 
 
@@ -149,35 +140,37 @@ def test_tuned_levels_run_at_their_tables_settings(tmp_path: Path) -> None:
     """TUNED=1: each service at the pool and environment of its [tuned.<service>] table, recorded in
     the profile (the manifest's) and in each level; without it the same file runs as shipped."""
     path = with_tables(tmp_path)
-    tuned = profiles.load("capacity", {"services": ["go"], "users": [100]}, path=path, tuned=True)
+    tuned = profiles.load("capacity", {"services": ["go"], "users": [100]}, tuned=True, tuned_path=path)
     level = profiles.levels(tuned)[0]
     assert (level.id, level.pool, level.service_env()) == (
         "go-u100-p16-tuned-r1", 16, {"GOGC": "200", "GOMEMLIMIT": "64MiB"})
     assert level.as_dict()["settings_tag"] == "tuned"
-    assert json.loads(json.dumps(tuned.__dict__))["tuned"] == {
-        "go": {"pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"}}}
-    shipped = profiles.levels(profiles.load("capacity", {"services": ["go"], "users": [100]}, path=path))[0]
+    assert json.loads(json.dumps(tuned.__dict__))["tuned"] == {"go": {
+        "pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"},
+        "found_by": "make tune, run 20261201T000000Z-native-tune"}}
+    shipped = profiles.levels(profiles.load("capacity", {"services": ["go"], "users": [100]}))[0]
     assert (shipped.id, shipped.service_env(), shipped.profile.tuned) == ("go-u100-p95-r1", {}, {})
 
 
 def test_tuned_needs_a_table_for_every_service_it_runs(tmp_path: Path) -> None:
     path = with_tables(tmp_path)
     with pytest.raises(UserError, match=r"no \[tuned.<service>\] table for java, java-virtual: run `make tune`"):
-        profiles.load("capacity", path=path, tuned=True)
+        profiles.load("capacity", tuned=True, tuned_path=path)
     with pytest.raises(UserError, match=r"no .* table for go"):
-        profiles.load("capacity", {"services": ["go"]}, tuned=True, path=with_tables(tmp_path, ""))
+        profiles.load("capacity", {"services": ["go"]}, tuned=True, tuned_path=tmp_path / "none.toml")
 
 
 def test_tuned_sets_the_pool_itself(tmp_path: Path) -> None:
     path = with_tables(tmp_path)
     for name, overrides in (("capacity", {"services": ["go"], "pools": [95]}), ("pool", {"services": ["go"]})):
         with pytest.raises(UserError, match="runs each service at its tuned pool"):
-            profiles.load(name, overrides, path=path, tuned=True)
+            profiles.load(name, overrides, tuned=True, tuned_path=path)
 
 
 @pytest.mark.parametrize("table", ['pool = "16"\nenv = {}', "pool = 16", 'pool = 0\nenv = {}',
-                                   'pool = 16\nenv = { GOGC = 200 }', 'pool = 16\nenv = {}\nheap = 64'])
+                                   'pool = 16\nenv = { GOGC = 200 }', 'pool = 16\nenv = {}\nheap = 64',
+                                   'pool = 16\nenv = {}\nfound_by = 3'])
 def test_a_malformed_table_is_refused(tmp_path: Path, table: str) -> None:
     path = with_tables(tmp_path, f"\n[tuned.go]\n{table}\n")
     with pytest.raises(UserError, match=r"\[tuned.go\] needs `pool`"):
-        profiles.load("capacity", {"services": ["go"]}, path=path, tuned=True)
+        profiles.load("capacity", {"services": ["go"]}, tuned=True, tuned_path=path)

@@ -39,25 +39,42 @@ def test_shipped_settings_add_nothing() -> None:
 
 class Fake:
     exited: int | None = None
+    stopped = False
 
     def exit_code(self) -> int | None:
         return self.exited
 
     def stop(self) -> None:
-        pass
+        self.stopped = True
 
 
 def test_a_warm_service_serves_only_levels_started_alike() -> None:
     kept = warmup.Kept()
     shipped = Level("go", 400, 95, 1, PROFILE)
     kept.hold(shipped, Fake())
-    assert kept.serves(Level("go", 800, 95, 2, PROFILE))  # another rate: the same process
-    assert not kept.serves(Level("go", 400, 95, 1, PROFILE, settings={"GOGC": "200"}, settings_tag="GOGC200"))
-    assert not kept.serves(Level("go", 400, 16, 1, PROFILE))
+    assert kept.get(Level("go", 800, 95, 2, PROFILE))[1] == shipped.id  # another rate: the same process
+    assert not kept.get(Level("go", 400, 95, 1, PROFILE, settings={"GOGC": "200"}, settings_tag="GOGC200"))
+    assert not kept.get(Level("go", 400, 16, 1, PROFILE))
 
 
 def test_a_warm_service_that_died_serves_no_more_levels() -> None:
     kept, dead = warmup.Kept(), Fake()
     kept.hold(Level("java-virtual", 700, 95, 1, PROFILE), dead)
     dead.exited = 3  # OutOfMemoryError under the last level's load
-    assert not kept.serves(Level("java-virtual", 750, 95, 1, PROFILE))
+    assert not kept.get(Level("java-virtual", 750, 95, 1, PROFILE))
+
+
+def test_two_warm_services_are_kept_the_one_used_longest_ago_stopped_first() -> None:
+    """make tune's duels: the incumbent and a candidate in turn, each warm; the next candidate
+    replaces the last one, as the incumbent was used after it."""
+    kept = warmup.Kept(2)
+    incumbent, first, second = (Level("go", 400, pool, 1, PROFILE) for pool in (95, 8, 16))
+    services = {level.pool: Fake() for level in (incumbent, first, second)}
+    kept.hold(incumbent, services[95])
+    kept.hold(first, services[8])
+    assert kept.get(incumbent) and kept.get(first) and kept.get(incumbent)
+    kept.make_room()
+    kept.hold(second, services[16])
+    assert (services[95].stopped, services[8].stopped, services[16].stopped) == (False, True, False)
+    kept.stop()
+    assert all(service.stopped for service in services.values())

@@ -1,7 +1,7 @@
-"""`make tune` on fake services: the choice of a knob's value (bankbench.run.experiments.sweep),
-the knobs swept one after the other, each at the values chosen before it, the tables it prints for
-profiles.toml, where it tunes each service (bankbench.analyse.tuned.bases), and the report's
-capacities at the shipped and the tuned settings side by side."""
+"""`make tune` on fake services: a value's duel with the incumbent (bankbench.run.experiments
+.sweep), the knobs tuned one after the other, each value against the one kept so far, where it
+tunes each service (bankbench.analyse.tuned.bases), and the report's capacities at the shipped and
+the tuned settings side by side."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 import pandas as pd
 import pytest
-from test_profiles import shipped_profiles
 
 from bankbench.analyse import tuned
 from bankbench.analyse.findings import Verdict
@@ -28,97 +27,124 @@ def never_over() -> bool:
     return False
 
 
-def fixed(p99s: dict[str, list[float]], missed: dict[str, tuple[str, ...]] | None = None):
-    """A fake service: each value's probes give these p99s in turn (or miss as `missed` says)."""
-    left = {value: list(figures) for value, figures in p99s.items()}
+def scored(cpu: dict[str, list[float]], missed: dict[str, tuple[str, ...]] | None = None):
+    """A fake service: each value's probes score these CPU ms per request in turn (or miss as
+    `missed` says), p99 3 ms."""
+    left = {value: list(figures) for value, figures in cpu.items()}
     calls: list[str] = []
 
     def probe(value: str) -> Outcome:
         calls.append(value)
         if missed and value in missed:
-            return Outcome(missed[value], 80.0)
-        return Outcome((), left[value].pop(0))
+            return Outcome(missed[value], 80.0, 0.1)
+        return Outcome((), 3.0, left[value].pop(0))
     return probe, calls
 
 
-def test_a_value_better_in_every_probe_wins() -> None:
-    probe, calls = fixed({"95": [30, 32, 35], "8": [20, 22, 25], "16": [10, 12, 31]})
-    choice = sweep.sweep(probe, ["95", "8", "16"], 3, never_over)
-    # 16 has the lowest median, but one probe inside the shipped value's spread: only 8 beat it.
-    assert (choice.chosen, choice.complete) == ("8", True) and calls == ["95"] * 3 + ["8"] * 3 + ["16"] * 3
-    assert choice.why == "8's p99 (20, 22, 25 ms) under every one of the shipped 95's (30, 32, 35 ms)"
+def test_the_two_values_are_probed_in_turn() -> None:
+    probe, calls = scored({"95": [0.30, 0.32, 0.31], "8": [0.25, 0.26, 0.24]})
+    duel = sweep.duel(probe, "95", "8", 3, never_over)
+    assert calls == ["95", "8"] * 3 and (duel.kept, duel.complete) == (True, True)
+    assert duel.why == ("8's median 0.2500 ms of CPU per request against 95's 0.3100, a spread of 0.0200: "
+                        "lower by more than it")
 
 
-def test_ties_go_to_the_shipped_value() -> None:
-    probe, _ = fixed({"G1": [30, 40, 50], "Serial": [25, 31, 33]})
-    choice = sweep.sweep(probe, ["G1", "Serial"], 3, never_over)
-    assert choice.chosen == "G1" and "no value had every p99 under every one of the shipped G1's" in choice.why
+def test_a_gain_within_the_probes_spread_keeps_the_incumbent() -> None:
+    probe, _ = scored({"G1h1024": [0.30, 0.36, 0.31], "Serialh256": [0.28, 0.29, 0.30]})
+    duel = sweep.duel(probe, "G1h1024", "Serialh256", 3, never_over)
+    assert not duel.kept and duel.why.endswith("a spread of 0.0600: not lower by more")
 
 
-def test_where_the_shipped_value_missed_the_best_that_held_wins() -> None:
-    probe, calls = fixed({"100": [], "200": [40, 45, 49], "400": [30, 35, 49]}, {"100": ("p99",)})
-    choice = sweep.sweep(probe, ["100", "200", "400"], 3, never_over)
-    assert choice.chosen == "400" and choice.why.startswith("the shipped 100 missed the target")
-    assert calls.count("100") == 1  # a miss ends a value's probes: it cannot meet the target
+def test_a_candidate_that_misses_loses_at_once() -> None:
+    probe, calls = scored({"95": [0.3], "4": []}, {"4": ("p99", "errors")})
+    duel = sweep.duel(probe, "95", "4", 3, never_over)
+    assert (duel.kept, calls, duel.why) == (False, ["95", "4"], "4 missed the target (p99, errors)")
 
 
-def test_where_none_held_the_shipped_value_stays() -> None:
-    probe, _ = fixed({"G1": [], "ZGC": []}, {"G1": ("errors",), "ZGC": ("start",)})
-    assert sweep.sweep(probe, ["G1", "ZGC"], 3, never_over).chosen == "G1"
+def test_a_candidate_that_holds_where_the_incumbent_missed_wins() -> None:
+    probe, _ = scored({"95": [], "16": [0.5, 0.5, 0.5]}, {"95": ("p99",)})
+    duel = sweep.duel(probe, "95", "16", 3, never_over)
+    assert duel.kept and duel.why == "95 missed the target (p99) where 16 held it in every probe"
 
 
 def test_a_probe_spoiled_by_the_load_generator_runs_again() -> None:
-    outcomes = iter([Outcome((LOADGEN,)), Outcome((), 10.0), Outcome((LOADGEN,)), Outcome((), 11.0)])
-    assert sweep.measure(lambda: next(outcomes), 2, never_over) == [Outcome((), 10.0), Outcome((), 11.0)]
-    spoiled = sweep.measure(lambda: Outcome((LOADGEN,)), 2, never_over)  # short every time: a miss
-    assert spoiled == [Outcome((LOADGEN,))]
-    # Whatever else it missed: the p99 and errors of a starved generator are its own (java's G1 at
-    # pool 8 once read 2,664 ms and 30 % errors while PostgreSQL took its core, between 4 ms and 3 ms).
-    hiccup = iter([Outcome((), 4.0), Outcome((LOADGEN, "p99", "errors"), 2664.0), Outcome((), 3.0)])
-    assert sweep.measure(lambda: next(hiccup), 2, never_over) == [Outcome((), 4.0), Outcome((), 3.0)]
+    outcomes = iter([Outcome((), 3.0, 0.3), Outcome((LOADGEN, "p99"), 2664.0, 0.9), Outcome((), 3.0, 0.2),
+                     Outcome((), 3.0, 0.3), Outcome((), 3.0, 0.2)])
+    duel = sweep.duel(lambda value: next(outcomes), "A", "B", 2, never_over)
+    assert [(value, o.cpu_ms) for value, o in duel.probes] == [("A", 0.3), ("B", 0.2), ("A", 0.3), ("B", 0.2)]
+    assert duel.kept  # no spread at all: any gain counts
 
 
-def test_the_budget_keeps_the_shipped_value() -> None:
-    probe, calls = fixed({"95": [30, 30, 30], "4": [1, 1, 1]})
-    choice = sweep.sweep(probe, ["95", "4"], 3, lambda: len(calls) >= 4)
-    assert (choice.chosen, choice.complete, calls) == ("95", False, ["95", "95", "95", "4"])
-    assert choice.why == "the budget ran out at 4: the shipped value stays"
+def test_the_budget_keeps_the_incumbent() -> None:
+    probe, calls = scored({"95": [0.3, 0.3], "4": [0.1]})
+    duel = sweep.duel(probe, "95", "4", 3, lambda: len(calls) >= 3)
+    assert (duel.kept, duel.complete, calls, duel.why) == (False, False, ["95", "4", "95"],
+                                                           "the budget ran out: 95 stays")
 
 
-BASIS = Basis(400, Target(), "20261201T000000Z-native-capacity", 64, "20261201T000000Z-native-capacity")
+BASIS = Basis(500, Target(), "20261201T000000Z-native-capacity")
 
 
-def test_knobs_are_swept_in_order_each_at_the_values_chosen_before(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Go's pool, then its GOGC (services.yaml) at the pool chosen, all with GOMEMLIMIT at the heap
-    found; the settings found, printed as the table profiles.toml takes."""
-    profile = profiles.load("tune", {"services": ["go"], "repeat": 2})
+def fake_tuner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cpu):
+    """Go's tuner on a fake service whose probes score `cpu(level)`; the levels it ran."""
+    profile = profiles.load("tune", {"services": ["go"], "repeat": 1})
     session = SimpleNamespace(opts=SimpleNamespace(profile=profile), run_dir=tmp_path)
     levels: list[Level] = []
 
     def run(self, level: Level, may_fail_to_start: bool = False, **about) -> dict:
         levels.append(level)
-        p99 = {8: 20.0, 16: 30.0}.get(level.pool, 45.0) - (15 if level.settings["GOGC"] == "400" else 0)
-        return {"missed": [], "p99_ms": p99}
+        return {"missed": [], "p99_ms": 3.0, "service_cpu_ms": cpu(level), "pg_cpu_ms": 0.1}
 
     monkeypatch.setattr(tuning._Tuner, "run", run)
-    doc: dict = {"services": {}}
-    tuning._Tuner(session, "go", BASIS, Target(), float("inf"), doc).tune([4, 8, 16])
-    assert [(lv.pool, lv.settings_tag) for lv in levels[::2]] == [
-        (95, "GOGC100"), (4, "GOGC100"), (8, "GOGC100"), (16, "GOGC100"),
-        (8, "GOGC100"), (8, "GOGC200"), (8, "GOGC400")]
-    assert {(lv.users, lv.heap_mb) for lv in levels} == {(400, 64)}
+    return tuning._Tuner(session, "go", BASIS, float("inf"), {"services": {}}), levels
+
+
+def test_knobs_are_tuned_in_order_each_value_against_the_one_kept(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Go's pool, then its GOGC (services.yaml) at the pool kept, at 80 % of its capacity; the
+    settings found, as tuned.toml takes them."""
+    def cpu(level: Level) -> float:
+        return {8: 0.2, 16: 0.25}.get(level.pool, 0.4) - (0.05 if level.settings.get("GOGC") == "400" else 0)
+
+    tuner, levels = fake_tuner(tmp_path, monkeypatch, cpu)
+    tuner.tune([4, 8, 16])
+    assert [(lv.pool, lv.settings_tag) for lv in levels] == [
+        (95, "GOGC100"), (4, "GOGC100"), (95, "GOGC100"), (8, "GOGC100"), (8, "GOGC100"), (16, "GOGC100"),
+        *((8, "GOGC100"), (8, "GOGC200")), *((8, "GOGC100"), (8, "GOGC400")),
+        *(turn for gogc in (100, 200, 400) for turn in ((8, "GOGC400"), (8, f"GOGC{gogc}L")))]
+    assert {lv.users for lv in levels} == {400} and {lv.heap_mb for lv in levels} == {None}
     go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
-    assert [(k["knob"], k["chosen"]) for k in go["knobs"]] == [("pool", "8"), ("GOGC", "GOGC400")]
-    assert go["tuned"] == {"pool": 8, "env": {"GOGC": "400", "GOMEMLIMIT": "64MiB"}}
-    assert (go["rate"], go["run"]) == (400, BASIS.run)
-    printed = tuning.tables(doc, "20261202T000000Z-native-tune")
-    assert printed.startswith("[tuned.go]  # make tune, run 20261202T000000Z-native-tune, at 400 it/s of "
-                              "20261201T000000Z-native-capacity\n")
-    copy = tmp_path / "profiles.toml"
-    copy.write_text(shipped_profiles() + "\n" + printed + "\n")
-    level = profiles.levels(profiles.load("capacity", {"services": ["go"]}, path=copy, tuned=True))[0]
-    assert (level.pool, level.service_env()) == (8, {"GOGC": "400", "GOMEMLIMIT": "64MiB"})
+    assert [(k["knob"], k["chosen"], k["complete"]) for k in go["knobs"]] == [("pool", "8", True),
+                                                                              ("GOGC", "GOGC400", True)]
+    assert [duel["kept"] for duel in go["knobs"][0]["duels"]] == [False, True, False]
+    assert go["tuned"] == {"pool": 8, "env": {"GOGC": "400"}} and go["not_searched"] == []
+    assert (go["rate"], go["capacity"], go["run"]) == (400, 500, BASIS.run)
+
+
+def test_a_knob_the_budget_did_not_reach_is_named_not_searched(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    tuner, levels = fake_tuner(tmp_path, monkeypatch, lambda level: 0.3)
+    monkeypatch.setattr(tuning._Tuner, "over", lambda self: len(levels) >= 3)
+    tuner.tune([4, 8])
+    go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
+    assert go["not_searched"] == ["pool", "GOGC"] and go["tuned"] == {"pool": 95, "env": {}}
+    page = tables.tuning_duels({"services": {"go": go}})
+    assert list(page["candidate"]) == ["4", "8", "the rest", "the rest"]
+    assert page.iloc[1]["kept"] == "no: the budget ran out: 95 stays"
+
+
+def test_tuned_settings_are_written_to_their_own_file(tmp_path: Path) -> None:
+    """make tune writes tuned.toml, over the tables of the services it tuned, which TUNED=1 reads."""
+    path = tmp_path / "tuned.toml"
+    profiles.write_tuned({"java": {"pool": 16, "env": {}, "found_by": "make tune, run a"}}, path)
+    profiles.write_tuned({"go": {"pool": 8, "env": {"GOGC": "400", "GOMEMLIMIT": "256MiB"},
+                                 "found_by": "make tune, run \"b\""}}, path)
+    assert profiles.read_tuned(path) == {
+        "java": {"pool": 16, "env": {}, "found_by": "make tune, run a"},
+        "go": {"pool": 8, "env": {"GOGC": "400", "GOMEMLIMIT": "256MiB"}, "found_by": 'make tune, run "b"'}}
+    level = profiles.levels(profiles.load("capacity", {"services": ["go"]}, tuned=True, tuned_path=path))[0]
+    assert (level.pool, level.service_env()) == (8, {"GOGC": "400", "GOMEMLIMIT": "256MiB"})
+    assert level.profile.tuned["go"]["found_by"] == 'make tune, run "b"'  # the manifest names the tune run
 
 
 def capacity_run(root: Path, run_id: str, placement: str, services: dict[str, tuple[int | None, int | None]],
@@ -146,13 +172,12 @@ def test_each_service_is_tuned_at_its_newest_capacity_under_the_placement(tmp_pa
                  tuned_settings={"go": {"pool": 8, "env": {}}})  # at tuned settings: not a basis
     found = tuned.bases("service-alone", tmp_path)
     assert (found["go"].rate, found["go"].run) == (900, "20261203T000000Z-native-capacity")
-    assert (found["go"].heap_mb, found["java"].heap_mb) == (64, 128)  # the newest heap found, any placement
-    assert (found["java"].rate, found["java"].heap_run) == (500, "20261202T000000Z-native-capacity")
+    assert (found["java"].rate, found["java"].run) == (500, "20261201T000000Z-native-capacity")
     assert set(tuned.bases("split", tmp_path)) == {"go", "java"} and tuned.bases("shared", tmp_path) == {}
 
 
 SETTINGS = {"go": {"pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"}},
-            "java": {"pool": 95, "env": {"JAVA_OPTS": "-XX:+UseG1GC"}}}  # make tune kept java's shipped values
+            "java": {"pool": 95, "env": {}}}  # make tune kept java's shipped values
 # The summary columns a capacity's figures read: none of these fake runs has levels.
 NO_LEVELS = pd.DataFrame(columns=["level_id", "overall.throughput_rps", "overall.p99_ms",
                                   "resources.service_rss_max_mb", "efficiency.service_cpu_ms_per_request",
@@ -183,7 +208,7 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Pat
         "go", "service-alone", "800 (the top rate tried)", "1,000 (the top rate tried)", "-"]
     assert row.split("|")[-2].strip() == "pool 16; GOGC=200, GOMEMLIMIT=64MiB"
     row = next(line for line in section.splitlines() if line.startswith("| java"))
-    assert row.split("|")[-2].strip() == "pool 95; JAVA_OPTS=-XX:+UseG1GC (the shipped ones)"
+    assert row.split("|")[-2].strip() == "pool 95 (the shipped ones)"
     assert "their difference is the search's own spread" in section
     verdict = Verdict.of(selected[1:])
     assert verdict.searched.id == "20261202T000000Z-native-capacity"
@@ -225,7 +250,7 @@ def test_the_report_names_the_settings_make_tune_found_before_any_tuned_capacity
     (section,) = report.tuned_sections(selected)
     flat = " ".join(section.split())  # Markdown's tables pad their cells
     assert "| go | 600 it/s (capacity of 20261201T000000Z-native-capacity) | 64 MB (from 20261201T" in flat
-    assert ("pool 8; GOGC=100, GOMEMLIMIT=64MiB (GOGC: budget ran out, shipped) | "
+    assert ("pool 8; GOGC=100, GOMEMLIMIT=64MiB (GOGC: not searched, shipped) | "
             "[`20261202T000000Z-native-tune`](runs/20261202T000000Z-native-tune.md) |") in flat
     assert "| pool 16 | [`20261203T000000Z-native-tune`](runs/20261203T000000Z-native-tune.md) |" in flat
     assert section.endswith("`make capacity TUNED=1` searches it.")

@@ -1,5 +1,5 @@
-"""The shipped and the tuned settings: where `make tune` tunes each service (its capacity rate
-and heap, from the capacity runs at the shipped settings), and, for the report, the capacity at
+"""The shipped and the tuned settings: where `make tune` tunes each service (below its capacity
+rate, from the capacity runs at the shipped settings), and, for the report, the capacity at
 the shipped settings beside the capacity at the tuned ones (TUNED=1)."""
 
 from __future__ import annotations
@@ -23,22 +23,17 @@ from bankbench.results.runs import (
 
 def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
     """Per service, from the newest complete capacity run at the shipped settings under
-    `placement` that found its rate: that rate and target; and from the newest such run under any
-    placement that found one the heap (make capacity sweeps it under its first placement only:
-    a service's heap need is its own wherever its CPUs are). A service none found is not there."""
+    `placement` that found its rate: that rate and target. A service none found is not there."""
     found: dict[str, Basis] = {}
-    heaps: dict[str, tuple[int, str]] = {}
     for path in reversed(find_runs(root)):  # newest first
         manifest = files.manifest(path)
-        if not (path / CAPACITY_FILE).is_file() or tuned_of(manifest):
+        if not (path / CAPACITY_FILE).is_file() or tuned_of(manifest) or placement_of(manifest) != placement:
             continue
         doc = files.record(path, CAPACITY_FILE)
         for service, record in doc["services"].items():
-            if (heap := record.get("heap", {}).get("found")) is not None:
-                heaps.setdefault(service, (heap, path.name))
-            if (rate := record.get("rate", {}).get("found")) is not None and placement_of(manifest) == placement:
+            if (rate := record.get("rate", {}).get("found")) is not None:
                 found.setdefault(service, Basis(rate, Target(**doc["target"]), path.name))
-    return {service: Basis(b.rate, b.target, b.run, *heaps.get(service, (None, None))) for service, b in found.items()}
+    return found
 
 
 @dataclass(frozen=True)

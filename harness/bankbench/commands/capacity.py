@@ -55,7 +55,7 @@ def heaps_to_sweep(args: argparse.Namespace) -> tuple[int, ...]:
     heaps = tuple(profiles.int_list(args.heaps) or ())  # --heaps "": no sweep
     if heaps and args.tuned:
         raise UserError("--heaps with --tuned: the tuned settings name their heap ([tuned.<service>] of "
-                        "profiles.toml); sweep heaps at the shipped settings, without --tuned")
+                        "tuned.toml); sweep heaps at the shipped settings, without --tuned")
     return heaps
 
 

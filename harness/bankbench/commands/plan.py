@@ -32,8 +32,8 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_tuned_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tuned", action="store_true",
-                   help=f"each service at its tuned settings, its [{profiles.TUNED}.<service>] table of profiles.toml "
-                        "(make tune prints them); default: the shipped settings")
+                   help=f"each service at its tuned settings, its [{profiles.TUNED}.<service>] table of tuned.toml "
+                        "(make tune writes them); default: the shipped settings")
 
 
 def profile_from_args(args: argparse.Namespace) -> profiles.Profile:

@@ -1,7 +1,8 @@
-"""`bankbench tune` (make tune): per service, at its capacity rate under a CPU placement (from the
-newest make capacity run at the shipped settings), the pool size and then the knobs of its
-registry entry, one at a time, the best value kept (bankbench.run.experiments.tuning); then the
-run's summaries, and the [tuned.<service>] tables for profiles.toml, which TUNED=1 runs with."""
+"""`bankbench tune` (make tune): per service, under the CPU placement the verdict ranks, at a rate
+below its capacity at the shipped settings (from the newest make capacity run there), the pool size
+and then the knobs of its registry entry, one at a time, each value in a duel with the incumbent
+(bankbench.run.experiments.tuning); then the run's summaries, and the settings found written to
+tuned.toml, which TUNED=1 runs with."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import argparse
 import dataclasses
 import signal
 
-from bankbench import config, registry
+from bankbench import config, paths, registry
 from bankbench.analyse import tuned
 from bankbench.commands.bench import interrupted
 from bankbench.errors import UserError
@@ -20,20 +21,19 @@ from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
 from bankbench.tools import placement
 
-PROFILE = "tune"  # profiles.toml: the shape of each probe (make capacity's)
-# Per service 8 or 9 values of ~3 probes of ~40 s, and a warm-up of each value's new process: 25-40 min.
-BUDGET_MIN = 120
+PROFILE = "tune"  # profiles.toml: the shape of each probe
+# Per service 9 (go) to 19 (java) duels of 6 probes of ~45 s and a candidate's warm-up: 1-2.5 h each.
+BUDGET_MIN = 360
 POOLS = (4, 8, 16, 32, config.DEFAULT_POOL_SIZE)  # HikariCP's advice is a few connections per core
-PLACEMENT = "service-alone"  # the capacity a budget reads: the service alone on its core
+PLACEMENT = "split"  # the placement the verdict ranks capacity under on this bed
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--service", help=f"comma list of {', '.join(registry.names())} (default: all)")
-    p.add_argument("--p99-ms", type=float, help="the p99 target in ms (default: the capacity run's)")
     p.add_argument("--budget-min", type=float, default=BUDGET_MIN,
-                   help=f"the time the sweeps may take, in minutes (default {BUDGET_MIN})")
+                   help=f"the time the duels may take, in minutes (default {BUDGET_MIN})")
     p.add_argument("--pools", default=",".join(map(str, POOLS)), help="the pool sizes of the sweep, a comma list")
-    p.add_argument("--repeat", type=int, help="probes of each value (default: the profile's)")
+    p.add_argument("--repeat", type=int, help="probes of each value in a duel (default: the profile's)")
     p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
     p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured window, left out "
                                              "of the figures (default: the profile's)")
@@ -49,13 +49,26 @@ def main(args: argparse.Namespace) -> int:
     found = tuned.bases(mode)
     if missing := [service for service in profile.services if service not in found]:
         raise UserError(f"no capacity at the shipped settings under {mode} for {', '.join(missing)}: run "
-                        f"`make capacity SERVICE={','.join(missing)}` first, or leave it out (SERVICE=)")
+                        f"`make capacity SERVICE={','.join(missing)} CPU_PLACEMENT={mode}` first, or leave it out "
+                        "(SERVICE=)")
+    pools = profiles.int_list(args.pools) or ()
     profile = dataclasses.replace(profile, placements=[mode])  # what the manifest records
-    opts = Options(profile=profile, placement=placement.plan(mode), pg_max_connections=config.max_connections(),
-                   durable=True, dashboard=False)
+    # Two warm processes at once, the incumbent's and the candidate's, each holding its pool.
+    headroom = config.max_connections() - config.DEFAULT_POOL_SIZE
+    opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
+                   pg_max_connections=2 * max((*pools, config.DEFAULT_POOL_SIZE)) + headroom)
     signal.signal(signal.SIGTERM, interrupted)
-    run_dir = tuning.run(opts, found, args.budget_min * 60, profiles.int_list(args.pools) or (), args.p99_ms)
+    run_dir = tuning.run(opts, found, args.budget_min * 60, pools)
     summaries.summarize_run(run_dir)
-    print(f"results in {run_dir}; each service's settings, for profiles.toml (then TUNED=1):\n\n"
-          f"{tuning.tables(files.record(run_dir, TUNING_FILE), run_dir.name)}")
+    records = files.record(run_dir, TUNING_FILE)["services"]
+    profiles.write_tuned({service: {**record["tuned"], "found_by": found_by(run_dir.name, mode, record)}
+                          for service, record in records.items() if "tuned" in record})
+    print(f"results in {run_dir}; the settings found are in {paths.TUNED.name} (TUNED=1 runs with them)")
     return 0
+
+
+def found_by(run_id: str, mode: str, record: dict) -> str:
+    """A tuned.toml table's `found_by`: the run, where it tuned, and the knobs it did not reach."""
+    unsearched = f"; not searched: {', '.join(record['not_searched'])}" if record["not_searched"] else ""
+    return f"make tune, run {run_id} ({mode}), at {record['rate']} it/s, capacity {record['capacity']} of " \
+           f"{record['run']}{unsearched}"

@@ -38,8 +38,13 @@ GENERATORS = {"jmeter": "JMeter", "gatling": "Gatling"}
 # interrupts whatever still runs after that (and the sample counts as an error).
 OPEN_DRAIN_S = 10
 # TUNED=1: each service at the settings `make tune` found, its `[tuned.<service>]` table of
-# profiles.toml; the tag of its levels' ids.
+# tuned.toml (make tune writes it); the tag of its levels' ids.
 TUNED = "tuned"
+TUNED_FILE_HEAD = """\
+# The settings `make tune` found, one table per service, which TUNED=1 runs with (make bench, make
+# capacity): `pool`; `env`, what it adds to the service's environment (JAVA_OPTS after
+# bank-java/jvm.options); `found_by`, the tune run and where it tuned. make tune rewrites the tables
+# of the services it tuned and keeps the others."""
 
 
 @dataclass(frozen=True)
@@ -198,11 +203,11 @@ class Level:
 
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES,
-         tuned: bool = False) -> Profile:
+         tuned: bool = False, tuned_path: Path = paths.TUNED) -> Profile:
     """The profile `name`: every service of the registry at the services' default pool, under the
     file's defaults, under its `base` profile if it names one, under the profile, under
     `overrides` (None values ignored); `tuned` (TUNED=1): each service at the settings of its
-    `[tuned.<service>]` table."""
+    `[tuned.<service>]` table in `tuned_path`."""
     with open(path, "rb") as f:
         doc = tomllib.load(f)
     profiles = doc.get("profiles", {})
@@ -219,11 +224,11 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
         if any("pools" in layer for layer in layers):
             raise UserError(f"TUNED=1 runs each service at its tuned pool: not with POOL= or profile {name!r}'s "
                             "pools")
-        tables = doc.get(TUNED, {})
+        tables = read_tuned(tuned_path)
         if missing := [service for service in merged["services"] if service not in tables]:
-            raise UserError(f"TUNED=1: {path.name} has no [{TUNED}.<service>] table for {', '.join(missing)}: "
-                            "run `make tune` and add the tables it prints, or run without TUNED (the shipped "
-                            "settings)")
+            raise UserError(f"TUNED=1: {tuned_path.name} has no [{TUNED}.<service>] table for "
+                            f"{', '.join(missing)}: run `make tune` (it writes them), or run without TUNED (the "
+                            "shipped settings)")
         merged[TUNED] = {service: tables[service] for service in merged["services"]}
     try:
         profile = Profile(name=name, **merged)
@@ -237,11 +242,26 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     return replace(profile, duration_s=sum(int(seconds) for seconds, _ in profile.phases))
 
 
-def tuned_table(service: str, table: dict, comment: str) -> str:
-    """`table` (`pool`, `env`) as the [tuned.<service>] table of profiles.toml that load() reads
-    under TUNED, with a comment (what found it)."""
-    env = ", ".join(f"{name} = {json.dumps(value)}" for name, value in table["env"].items())  # TOML strings
-    return f"[{TUNED}.{service}]  # {comment}\npool = {table['pool']}\nenv = {{{f' {env} ' if env else ''}}}"
+def read_tuned(path: Path = paths.TUNED) -> dict[str, dict]:
+    """The [tuned.<service>] tables of tuned.toml: none before make tune wrote one."""
+    if not path.is_file():
+        return {}
+    with open(path, "rb") as f:
+        return tomllib.load(f).get(TUNED, {})
+
+
+def write_tuned(found: dict[str, dict], path: Path = paths.TUNED) -> None:
+    """Writes the tables `found` (service -> `pool`, `env`, `found_by`) into tuned.toml, over the
+    ones of the same services."""
+    def toml(value: object) -> str:  # the file's values: numbers, strings, tables of strings
+        if isinstance(value, dict):
+            return "{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in value.items()) + " }" if value else "{}"
+        return json.dumps(value)
+
+    tables = {**read_tuned(path), **found}
+    blocks = [f"[{TUNED}.{service}]\n" + "\n".join(f"{key} = {toml(value)}" for key, value in table.items())
+              for service, table in tables.items()]
+    path.write_text("\n\n".join([TUNED_FILE_HEAD, *blocks]) + "\n")
 
 
 def _validate(p: Profile) -> None:
@@ -277,11 +297,11 @@ def _validate(p: Profile) -> None:
     if len(set(p.placements)) < len(p.placements):
         problems.append("placements must not repeat")
     for service, table in p.tuned.items():
-        if not (isinstance(table, dict) and set(table) == {"pool", "env"} and isinstance(table["pool"], int)
-                and table["pool"] > 0 and isinstance(table["env"], dict)
-                and all(isinstance(value, str) for value in table["env"].values())):
+        if not (isinstance(table, dict) and {"pool", "env"} <= set(table) <= {"pool", "env", "found_by"}
+                and isinstance(table["pool"], int) and table["pool"] > 0 and isinstance(table["env"], dict)
+                and all(isinstance(value, str) for value in (*table["env"].values(), table.get("found_by", "")))):
             problems.append(f"[{TUNED}.{service}] needs `pool`, a whole number above 0, and `env`, a table of "
-                            "strings, and nothing else")
+                            "strings, and may have `found_by`, a string, and nothing else")
     if problems:
         raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
 

@@ -27,7 +27,7 @@ from bankbench.load import generator, profiles
 from bankbench.publish import charts, run_words, tables, terminal, verdict_words
 from bankbench.publish.formatting import markdown
 from bankbench.results import files, summaries
-from bankbench.results.runs import TUNING_FILE, Run
+from bankbench.results.runs import PAIRED, TUNING_FILE, Run
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
 CHARTS_DIR = "charts"  # likewise
@@ -48,7 +48,18 @@ is a short open-model level on a service process started for its value (profile 
 value is kept over the shipped one (the first of each knob) only if it held the target in every
 probe and every one of its p99s is under every one of the shipped value's: a value within the
 shipped one's spread ties, and ties go to the shipped value. The sweeps shared {budget:.0f} minutes.
-`TUNED=1` runs a profile with the settings found (`[tuned.<service>]` in profiles.toml)."""
+`TUNED=1` runs a profile with the settings found (`[tuned.<service>]` in tuned.toml)."""
+TUNING_PAIRED = """\
+`make tune` probed each service under CPU placement {placement} at {share:.0%} of its capacity at
+the shipped settings (the newest `make capacity` run there, named below), changing one knob at a
+time: the pool size first, then the knobs of its entry in `services.yaml`, each value in a duel
+with the one kept so far (the shipped one first). The two are probed in turn, A B A B A B, each on
+a warm process of its own (profile `{profile}`), and scored by the CPU per request of the core the
+service shares with PostgreSQL (the service's, every thread, and PostgreSQL's). A candidate is kept
+only if it held p99 <= the target and errors under it in every probe, and its median CPU per
+request is lower than the incumbent's by more than the spread of either's probes. The duels shared
+{budget:.0f} minutes; a knob the budget did not reach is named as not searched. `TUNED=1` runs a
+profile with the settings found (`[tuned.<service>]` in tuned.toml)."""
 PROJECTION_LIMITS = """\
 A projection, not a measurement: arithmetic on what was measured here
 (`harness/bankbench/analyse/projection.py`), with the prices of `infra/instances.csv`, in two
@@ -214,9 +225,11 @@ def tuning_page(run: Run) -> list[str]:
     every probe."""
     doc = files.record(run.path, TUNING_FILE)
     return [
-        TUNING.format(profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60),
+        (TUNING_PAIRED if doc.get("protocol") == PAIRED else TUNING).format(
+            profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60, share=doc.get("rate_share")),
         "## The settings found", markdown(tables.tuning_settings(doc["services"])),
-        "## Every value swept", markdown(tables.tuning_values(doc)),
+        "## Every value swept", markdown(tables.tuning_duels(doc) if doc.get("protocol") == PAIRED
+                                         else tables.tuning_values(doc)),
         *setup(run),
         "## Money check", money_text(run),
         "## Probes", markdown(tables.capacity_probes(doc)),

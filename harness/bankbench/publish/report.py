@@ -202,7 +202,7 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         made_by = {service: page_link(run) for service, (run, _) in swept.items()}
         parts += ["The settings `make tune` found for each service at its capacity rate, one knob at a time (how "
                   "it chose, and every value it swept: its run's page); `TUNED=1` runs with them "
-                  "(`[tuned.<service>]` in profiles.toml).",
+                  "(`[tuned.<service>]` in tuned.toml).",
                   markdown(tables.tuning_settings({service: record for service, (_, record) in swept.items()},
                                                   made_by))]
     if not found:
@@ -220,7 +220,7 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         *parts,
         "Each service's capacity (`make capacity`) with the settings it ships with, and with the settings "
         "`make tune` found at its capacity rate, one knob at a time (`TUNED=1`: its `[tuned.<service>]` table "
-        "in profiles.toml, named in the last column; the environment is what it adds to the service's). "
+        "in tuned.toml, named in the last column; the environment is what it adds to the service's). "
         f"Each is a search of its own, taken at different times (runs {runs_text}): read a difference "
         "smaller than the machine's drift between runs (10-30 % here) as within noise. The verdict above "
         "reads the shipped settings."

@@ -316,18 +316,44 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
 
 def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = None) -> pd.DataFrame:
     """Per service of make tune's `records` (tuning.json's `services`): where it was tuned and the
-    settings it found, as its [tuned.<service>] table in profiles.toml gives them; with `made_by`,
+    settings it found, as its [tuned.<service>] table in tuned.toml gives them; with `made_by`,
     the run that found them (service -> its text)."""
     rows = []
     for service, record in records.items():
-        heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else "shipped"
         unswept = [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]]
         found = verdict_words.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
-        rows.append({"service": service, "tuned at": f"{record['rate']} it/s (capacity of {record['run']})",
-                     "heap": heap, "settings found": found + (f" ({', '.join(unswept)}: budget ran out, shipped)"
-                                                              if unswept else ""),
+        where = f"{record['rate']} it/s (" + (f"of capacity {record['capacity']}, " if "capacity" in record
+                                              else "capacity of ") + f"{record['run']})"
+        heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else \
+            "as the settings say" if "capacity" in record else "shipped"
+        rows.append({"service": service, "tuned at": where, "heap": heap,
+                     "settings found": found + (f" ({', '.join(unswept)}: not searched, shipped)" if unswept else ""),
                      **({"make tune run": made_by[service]} if made_by else {})})
     return pd.DataFrame(rows)
+
+
+def tuning_duels(doc: dict) -> pd.DataFrame:
+    """Every duel of a make tune run (protocol "paired"), in order: the candidate against the
+    incumbent, the CPU per request (service and PostgreSQL) and p99 of each one's probes, and
+    whether the candidate was kept, with why."""
+    rows = []
+    for service, record in doc["services"].items():
+        for knob in record.get("knobs", []):
+            rows += [{"service": service, "knob": knob["knob"], "candidate": duel["candidate"],
+                      "incumbent": duel["incumbent"],
+                      **{f"{who} CPU ms/request (p99 ms)": _duel_probes(duel, duel[who]) for who in ("candidate",
+                                                                                                    "incumbent")},
+                      "kept": ("yes: " if duel["kept"] else "no: ") + duel["why"]} for duel in knob["duels"]]
+            if not knob["complete"]:
+                rows.append({"service": service, "knob": knob["knob"], "candidate": "the rest",
+                             "kept": "not searched: the budget ran out"})
+    return pd.DataFrame(rows).fillna("")
+
+
+def _duel_probes(duel: dict, value: str) -> str:
+    probes = [p for p in duel["probes"] if p["value"] == value]
+    return ", ".join(f"{'-' if p['cpu_ms'] is None else format(p['cpu_ms'], '.3f')} ({_probe(p)})" for p in probes) \
+        or "-"
 
 
 def tuning_values(doc: dict) -> pd.DataFrame:

@@ -34,12 +34,9 @@ class Target:
 
 @dataclass(frozen=True)
 class Basis:
-    """Where make tune tunes a service: the capacity rate found under a placement at the shipped
-    settings (`run`: the capacity run's id) and its target, with the smallest heap that held a
-    capacity rate (`heap_run`; None: no sweep found one, the shipped heap)."""
+    """Where make tune tunes a service: below the capacity rate found under a placement at the
+    shipped settings (`run`: the capacity run's id), to its target."""
 
     rate: int
     target: Target
     run: str
-    heap_mb: int | None = None
-    heap_run: str | None = None

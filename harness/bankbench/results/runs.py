@@ -22,6 +22,8 @@ ARTICLES_CSV = paths.RESULTS / "articles.csv"
 PUBLISHED_CSV = paths.RESULTS / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
+# tuning.json's protocol since the duels (scored by CPU per request); runs before swept p99s
+PAIRED = "paired"
 PGWIRE_FILE = "pgwire.json"  # what one request cost PostgreSQL (bankbench.run.experiments.pg_capture)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 

@@ -47,8 +47,8 @@ class Session:
     readers never take it for a result (bankbench.results.runs).
     """
 
-    def __init__(self, opts: Options, env: type[Env] = Native):
-        self.opts, self.env = opts, env
+    def __init__(self, opts: Options, env: type[Env] = Native, warm_processes: int = 1):
+        self.opts, self.env, self.warm_processes = opts, env, warm_processes
 
     def __enter__(self) -> Session:
         opts, env = self.opts, self.env
@@ -63,7 +63,8 @@ class Session:
             raise
         self.run_dir = runs.incomplete_dir(self.final)
         # A warm service serves the following levels of its service and pool (experiments.warmup).
-        self.kept = warmup.Kept() if opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu) else None
+        warm = opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu)
+        self.kept = warmup.Kept(self.warm_processes) if warm else None
         try:
             (self.run_dir / files.LEVELS).mkdir(parents=True)
             self.pg = parse_settings(self.where.psql(SETTINGS_SQL))
@@ -132,12 +133,12 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
     the load, the money check, level.json with the load generator's verdict."""
     out.mkdir(parents=True)
     load = where.load(level, out)
-    if kept and kept.serves(level):
+    if kept and (warm := kept.get(level)):
         where.psql(paths.EMPTY_TABLES.read_text())
-        svc, started = kept.svc, {"warm_since": kept.since}
+        svc, started = warm[0], {"warm_since": warm[1]}
     else:
         if kept:
-            kept.stop()
+            kept.make_room()
         where.reset()
         svc = where.start(level.service, level.pool, files.service_log_path(out),
                           registry.combine(load.service_env(), level.service_env()) or None,

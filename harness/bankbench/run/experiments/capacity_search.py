@@ -108,9 +108,11 @@ class Prober:
         print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
               f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
               f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
+        cost = summary["efficiency"]
         return self._add(level, about, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
                                         "offered_pct": loadgen.get("offered_pct"), "valid": loadgen["valid"],
-                                        "missed": misses})
+                                        "service_cpu_ms": cost["service_cpu_ms_per_request"],
+                                        "pg_cpu_ms": cost["pg_cpu_ms_per_request"], "missed": misses})
 
     def _add(self, level: Level, about: dict, figures: dict) -> dict:
         probe = {"level": level.id, "rate": level.users, "heap_mb": level.heap_mb, **about,

@@ -1,24 +1,23 @@
-"""`make tune`'s choice of one knob's value, as pure logic over a measuring function: each value is
-probed `repeats` times at the service's capacity rate, and the best is kept.
+"""`make tune`'s test of one value against the incumbent (the value kept so far, the shipped one
+first), as pure logic over a measuring function.
 
-A value meets the target when every one of its probes held it (bankbench.results.probes
-.Target). A probe at which the load generator did not hold up says nothing of the value, whatever
-else it missed: the value is probed at a rate that held before, and a generator short of CPU (under
-service-alone it shares a core with PostgreSQL, whose CPU once rose from 30 % to 70-88 % of it for a
-whole probe) makes late requests and errors of its own. So it runs again, at most `repeats` more
-times in all; a probe that missed otherwise ends the value's probes. Of the values that met the
-target, one wins over the shipped value (the first) only if every one of its probes had a lower p99
-than every probe of the shipped value, and of those the one with the lowest median p99 wins: a value
-within the shipped one's spread ties, and ties go to the shipped value. With 3 probes each, a value
-no better than the shipped one wins by chance one time in 20 (3 of 6 draws of one distribution being
-its 3 smallest). Where the shipped value missed the target, the one with the lowest median p99 of
-those that met it wins; where none did, or the budget ran out before every value was measured, the
-shipped value stays."""
+The two are probed in turn, A B A B ..., `repeats` times each at one rate below the service's
+capacity, so that the machine's drift falls on both alike. A probe's score is the CPU of the shared
+core per request: the service's (every thread: compiler and collector too) and PostgreSQL's. Below
+saturation it moves with the settings where the p99 does not, and where the service and PostgreSQL
+share a core less CPU per request is more capacity.
+
+The candidate is kept when every one of its probes held the target (bankbench.results.probes
+.Target) and either the incumbent missed it in a probe, or the candidate's median score is below
+the incumbent's by more than the spread of their probes (the larger of the two ranges). A miss of
+the candidate ends the duel: it lost. A probe at which the load generator did not hold up says
+nothing of either value (a generator short of CPU makes late requests and errors of its own), so it
+runs again, `repeats` times at most in a duel. Where the budget runs out mid-duel, the incumbent
+stays and the duel is incomplete."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import median
 
@@ -28,66 +27,60 @@ from bankbench.results.probes import LOADGEN
 @dataclass(frozen=True)
 class Outcome:
     """One probe of a value: what of the target it missed (Target.misses, or "start": the
-    service did not start with it), and its p99."""
+    service did not start with it), its p99 and its score."""
 
     missed: tuple[str, ...]
     p99_ms: float | None = None
+    cpu_ms: float | None = None  # the shared core's CPU per request: the service's and PostgreSQL's
 
 
 @dataclass
-class Choice:
-    """A knob's value kept, why, and the outcomes it was chosen from (value -> its probes that count)."""
+class Duel:
+    """A candidate against the incumbent: their probes that counted, in the order run, and the
+    outcome."""
 
-    chosen: str
-    why: str
-    complete: bool = True  # False: the budget ran out before every value was measured
-    measured: dict[str, list[Outcome]] = field(default_factory=dict)
+    incumbent: str
+    candidate: str
+    probes: list[tuple[str, Outcome]] = field(default_factory=list)
+    kept: bool = False
+    complete: bool = True  # False: the budget ran out before it ended
+    why: str = ""
 
-
-def sweep(probe: Callable[[str], Outcome], values: Sequence[str], repeats: int, over: Callable[[], bool]) -> Choice:
-    """Measures each of `values` (the shipped one first) and chooses (module doc)."""
-    measured: dict[str, list[Outcome]] = {}
-    for value in values:
-        measured[value] = measure(functools.partial(probe, value), repeats, over)
-        if len(measured[value]) < repeats and not any(o.missed for o in measured[value]):
-            return Choice(values[0], f"the budget ran out at {value}: the shipped value stays", False, measured)
-    chosen, why = choose(measured, values[0], repeats)
-    return Choice(chosen, why, True, measured)
+    def outcomes(self, value: str) -> list[Outcome]:
+        return [outcome for probed, outcome in self.probes if probed == value]
 
 
-def measure(probe: Callable[[], Outcome], repeats: int, over: Callable[[], bool]) -> list[Outcome]:
-    """Up to `repeats` probes of one value that count, stopping at the first miss (the value
-    cannot meet the target then) and when `over()`; a probe at which the load generator did not
-    hold up does not count and runs again, `repeats` times at most."""
-    counted: list[Outcome] = []
+def duel(probe: Callable[[str], Outcome], incumbent: str, candidate: str, repeats: int,
+         over: Callable[[], bool]) -> Duel:
+    """Probes `incumbent` and `candidate` in turn and judges them (module doc)."""
+    result = Duel(incumbent, candidate)
+    turns = [incumbent, candidate] * repeats
     spoiled = 0
-    while len(counted) < repeats and not over():
-        outcome = probe()
+    while turns:
+        if over():
+            result.complete, result.why = False, f"the budget ran out: {incumbent} stays"
+            return result
+        outcome = probe(turns[0])
         if LOADGEN in outcome.missed and spoiled < repeats:
             spoiled += 1
             continue
-        counted.append(outcome)
-        if outcome.missed:
-            break
-    return counted
+        result.probes.append((turns.pop(0), outcome))
+        if result.probes[-1][0] == candidate and outcome.missed:
+            result.why = f"{candidate} missed the target ({', '.join(outcome.missed)})"
+            return result
+    result.kept, result.why = judge(result.outcomes(incumbent), result.outcomes(candidate), incumbent, candidate)
+    return result
 
 
-def choose(measured: dict[str, list[Outcome]], shipped: str, repeats: int) -> tuple[str, str]:
-    """The value kept, and why (module doc)."""
-    met = {value: sorted(o.p99_ms for o in outcomes) for value, outcomes in measured.items()
-           if len(outcomes) == repeats and not any(o.missed for o in outcomes)}
-    if not met:
-        return shipped, "no value held the target in every probe: the shipped value stays"
-    if shipped not in met:
-        best = min(met, key=lambda value: median(met[value]))
-        return best, (f"the shipped {shipped} missed the target; {best} held it with the lowest median p99 "
-                      f"of those that did ({_p99s(met[best])})")
-    better = [value for value in met if met[value][-1] < met[shipped][0]]
-    if not better:
-        return shipped, f"no value had every p99 under every one of the shipped {shipped}'s ({_p99s(met[shipped])})"
-    best = min(better, key=lambda value: median(met[value]))
-    return best, f"{best}'s p99 ({_p99s(met[best])}) under every one of the shipped {shipped}'s ({_p99s(met[shipped])})"
-
-
-def _p99s(p99s: list[float]) -> str:
-    return ", ".join(f"{p99:g}" for p99 in p99s) + " ms"
+def judge(incumbent: list[Outcome], candidate: list[Outcome], a: str, b: str) -> tuple[bool, str]:
+    """Whether `b` (the candidate, every probe of which held the target) beats `a`, and why."""
+    if missed := sorted({name for o in incumbent for name in o.missed}):
+        return True, f"{a} missed the target ({', '.join(missed)}) where {b} held it in every probe"
+    scores_a, scores_b = [o.cpu_ms for o in incumbent], [o.cpu_ms for o in candidate]
+    if None in scores_a or None in scores_b:
+        return False, f"no CPU figure for every probe: {a} stays"
+    spread = max(max(scores_a) - min(scores_a), max(scores_b) - min(scores_b))
+    gain = median(scores_a) - median(scores_b)
+    told = (f"{b}'s median {median(scores_b):.4f} ms of CPU per request against {a}'s {median(scores_a):.4f}, "
+            f"a spread of {spread:.4f}")
+    return gain > spread, (f"{told}: lower by more than it" if gain > spread else f"{told}: not lower by more")

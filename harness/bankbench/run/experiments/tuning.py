@@ -1,102 +1,112 @@
-"""`make tune`: per service, at its capacity rate (bankbench.results.probes.Basis), the settings an
-expert would tune, one knob at a time, each swept at the values chosen before it and the best
-value kept (bankbench.run.experiments.sweep): the pool size first, then the knobs of the service's
-registry entry (`tune` in services.yaml: a JVM's collector, Go's GOGC), with the heap limited to
-the smallest that held a capacity rate in make capacity's sweep (the shipped heap where none did).
+"""`make tune`: per service, under the CPU placement the verdict ranks, the settings each camp's
+experts name, one knob at a time, each value in a duel with the incumbent (bankbench.run
+.experiments.sweep: probed in turn, scored by the shared core's CPU per request, kept only when it
+beats the incumbent by more than the probes' spread): the pool size first, the same sizes for
+every service, then the knobs of the service's registry entry (`tune` in services.yaml: a JVM's
+collector and heap, Tomcat's threads, the carriers of virtual threads, compact object headers; Go's
+GOGC and GOMEMLIMIT).
 
-Each probe is a level of profile `tune` (make capacity's, profiles.toml) run and recorded as make
-capacity runs its probes (bankbench.run.experiments.capacity_search.Prober), at the service's
-capacity rate and its capacity run's target, on a warm service: a new service process for each
-value. tuning.json in the run folder is rewritten after every probe (results/LAYOUT.md): every
-probe, each knob's values with the probes that counted, the value kept and why, and per service
-the tuned settings, `pool` and `env`, as profiles.toml's [tuned.<service>] table takes them
-(tables()). The time budget is shared among the services as make capacity's is.
+Each probe is a level of profile `tune` (profiles.toml) run and recorded as make capacity runs
+its probes (bankbench.run.experiments.capacity_search.Prober), at RATE_SHARE of the service's
+capacity at the shipped settings, below saturation, where every value holds the target and the CPU
+per request tells them apart. The incumbent's process and the candidate's are both kept warm
+(warmed up until the JIT is quiet, as profile warm is), so each turn of a duel finds its process
+as the last one left it. tuning.json in the run folder is rewritten after every probe
+(results/LAYOUT.md): every probe, each knob's duels, the value kept and why, the knobs the budget
+did not reach, and per service the settings found, `pool` and `env`, as tuned.toml takes them. The
+time budget is shared among the services as make capacity's is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 
 from bankbench import config, registry
-from bankbench.load import profiles
 from bankbench.load.profiles import Level
-from bankbench.results.probes import Basis, Target
-from bankbench.results.runs import TUNING_FILE
+from bankbench.results.probes import Basis
+from bankbench.results.runs import PAIRED, TUNING_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import sweep
 from bankbench.run.experiments.capacity_search import Prober, shares
 from bankbench.run.runner import Session
 
 POOL = "pool"  # the first knob: the pool size, a value of the level rather than of its environment
+RATE_SHARE = 0.8  # of the capacity at the shipped settings: below saturation, held by every value
 
 
-def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int],
-        p99_ms: float | None = None) -> Path:
-    """Tunes every service of the profile at its basis, over `pools` and its entry's knobs (with
-    `p99_ms`, that latency target instead of its capacity run's); returns the run folder."""
+def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int]) -> Path:
+    """Tunes every service of the profile at RATE_SHARE of its basis, over `pools` and its entry's
+    knobs; returns the run folder."""
     services = opts.profile.services
-    with Session(opts) as session:
-        doc = {"budget_s": budget_s, "pools": list(pools), "services": {}}
-        print(f"bankbench tune: {', '.join(services)} at their capacity rates, one knob at a time, within "
-              f"{budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
+    with Session(opts, warm_processes=2) as session:
+        doc = {"protocol": PAIRED, "budget_s": budget_s, "pools": list(pools), "rate_share": RATE_SHARE,
+               "services": {}}
+        print(f"bankbench tune: {', '.join(services)} at {RATE_SHARE:.0%} of their capacities, each value against "
+              f"the incumbent in turn, within {budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
         for service, deadline in shares(services, budget_s):
-            basis = bases[service]
-            target = basis.target if p99_ms is None else replace(basis.target, p99_ms=p99_ms)
-            _Tuner(session, service, basis, target, deadline, doc).tune(pools)
+            _Tuner(session, service, bases[service], deadline, doc).tune(pools)
     return session.final
 
 
 class _Tuner(Prober):
-    """The sweeps of one service, recording each probe and choice into `doc` (tuning.json)."""
+    """The duels of one service, recording each probe and choice into `doc` (tuning.json)."""
 
-    def __init__(self, session: Session, service: str, basis: Basis, target: Target, deadline: float, doc: dict):
-        record = doc["services"].setdefault(service, {**asdict(basis), "target": asdict(target)})
-        super().__init__(session, service, target, deadline, doc, record, TUNING_FILE)
-        self.basis = basis
+    def __init__(self, session: Session, service: str, basis: Basis, deadline: float, doc: dict):
+        self.rate = max(1, round(basis.rate * RATE_SHARE))
+        record = doc["services"].setdefault(service, {"rate": self.rate, "capacity": basis.rate, "run": basis.run,
+                                                      "target": asdict(basis.target)})
+        super().__init__(session, service, basis.target, deadline, doc, record, TUNING_FILE)
 
     def tune(self, pools: Sequence[int]) -> None:
-        shipped = config.DEFAULT_POOL_SIZE  # what the services ship with, as tuned.is_shipped reads it
-        knobs = {POOL: [str(pool) for pool in (shipped, *(p for p in pools if p != shipped))],
+        shipped = str(config.DEFAULT_POOL_SIZE)  # what the services ship with, as tuned.is_shipped reads it
+        knobs = {POOL: [shipped, *(str(pool) for pool in pools if str(pool) != shipped)],
                  **{knob: list(values) for knob, values in registry.get(self.service).tune.items()}}
         chosen = {knob: values[0] for knob, values in knobs.items()}  # the shipped settings
-        self.record["knobs"] = []
-        for knob, values in knobs.items():
-            def probe(value: str, knob: str = knob) -> sweep.Outcome:
-                found = self.run(self._level({**chosen, knob: value}), may_fail_to_start=True, knob=knob, value=value)
-                return sweep.Outcome(tuple(found["missed"]), found.get("p99_ms"))
-
-            choice = sweep.sweep(probe, values, self.profile.repeat, self.over)
-            chosen[knob] = choice.chosen
-            print(f"[{self.service}] {knob}: {choice.chosen} ({choice.why})", flush=True)
-            self.record["knobs"].append({
-                "knob": knob, "values": values, "chosen": choice.chosen, "why": choice.why,
-                "complete": choice.complete,
-                "measured": {value: [asdict(o) for o in outcomes] for value, outcomes in choice.measured.items()}})
+        self.record["knobs"] = [{"knob": knob, "values": values, "chosen": chosen[knob], "complete": False,
+                                 "duels": []} for knob, values in knobs.items()]
+        for entry in self.record["knobs"]:
+            entry["complete"] = self._knob(entry, chosen)
+            entry["chosen"] = chosen[entry["knob"]]
+            print(f"[{self.service}] {entry['knob']}: {entry['chosen']}", flush=True)
             self.write()
+            if not entry["complete"]:
+                break
         tuned = self._level(chosen)
+        self.record["not_searched"] = [entry["knob"] for entry in self.record["knobs"] if not entry["complete"]]
         self.record["chosen"] = chosen
         self.record["tuned"] = {"pool": tuned.pool, "env": tuned.service_env()}
         self.write()
 
+    def _knob(self, entry: dict, chosen: dict[str, str]) -> bool:
+        """Each value of one knob in a duel with the value kept so far (`chosen`, updated); whether
+        every value was judged before the budget ran out."""
+        knob = entry["knob"]
+
+        def probe(value: str) -> sweep.Outcome:
+            found = self.run(self._level({**chosen, knob: value}), may_fail_to_start=True, knob=knob, value=value)
+            cpu = None if None in (found.get("service_cpu_ms"), found.get("pg_cpu_ms")) else \
+                round(found["service_cpu_ms"] + found["pg_cpu_ms"], 4)
+            return sweep.Outcome(tuple(found["missed"]), found.get("p99_ms"), cpu)
+
+        for value in entry["values"]:
+            if value == chosen[knob]:
+                continue
+            duel = sweep.duel(probe, chosen[knob], value, self.profile.repeat, self.over)
+            entry["duels"].append({**asdict(duel), "probes": [{"value": v, **asdict(o)} for v, o in duel.probes]})
+            print(f"[{self.service}] {knob} {value} against {duel.incumbent}: "
+                  f"{'kept' if duel.kept else 'not kept'}, {duel.why}", flush=True)
+            if duel.kept:
+                chosen[knob] = value
+            if not duel.complete:
+                return False
+        return True
+
     def _level(self, chosen: dict[str, str]) -> Level:
-        """A probe of the `chosen` values at the capacity rate, with the heap of the basis; its
-        id names the values of the environment's knobs."""
+        """A probe of the `chosen` values at the tuning rate; its id names the values of the
+        environment's knobs."""
         knobs = registry.get(self.service).tune
-        return Level(self.service, self.basis.rate, int(chosen[POOL]), 0, self.profile, heap_mb=self.basis.heap_mb,
+        return Level(self.service, self.rate, int(chosen[POOL]), 0, self.profile,
                      settings=registry.combine(*(values[chosen[knob]] for knob, values in knobs.items())),
                      settings_tag="-".join(chosen[knob] for knob in knobs))
-
-
-def tables(doc: dict, run_id: str) -> str:
-    """The [tuned.<service>] tables of a tuning.json, for profiles.toml, naming the run."""
-    blocks = []
-    for service, record in doc["services"].items():
-        if "tuned" not in record:
-            continue
-        unswept = [k["knob"] for k in record["knobs"] if not k["complete"]]
-        note = f"; the budget ran out before {', '.join(unswept)} was swept: shipped" if unswept else ""
-        blocks.append(profiles.tuned_table(service, record["tuned"], f"make tune, run {run_id}, at "
-                                           f"{record['rate']} it/s of {record['run']}{note}"))
-    return "\n\n".join(blocks)

@@ -33,26 +33,39 @@ FOLDER = "warmup"  # in the level's folder: JMeter's log of the warm-up (its sam
 
 
 class Kept:
-    """The warm service that the next level started alike (Level.process) runs against."""
+    """The warm services that the next levels started alike (Level.process) run against: `size`
+    of them, the one used longest ago stopped for a new one (make tune keeps the incumbent's and
+    a candidate's, probed in turn)."""
 
-    def __init__(self) -> None:
-        self.key: tuple | None = None
-        self.svc: Service | None = None
-        self.since = ""
+    def __init__(self, size: int = 1) -> None:
+        self.size = size
+        self.held: dict[tuple, tuple[Service, str]] = {}  # process -> (service, the level it warmed for)
 
-    def serves(self, level: Level) -> bool:
-        # One that died (of OutOfMemoryError under the last level, whose service_exit says so) is
-        # started and warmed up again: a search goes on past a rate that killed the service.
-        return self.svc is not None and self.key == level.process and self.svc.exit_code() is None
+    def get(self, level: Level) -> tuple[Service, str] | None:
+        """The warm service for `level` and the level it was warmed for, now the latest used; None
+        where none is held. One that died (of OutOfMemoryError under the last level, whose
+        service_exit says so) is started and warmed up again: a search goes on past a rate that
+        killed the service."""
+        found = self.held.pop(level.process, None)
+        if found is not None and found[0].exit_code() is None:
+            self.held[level.process] = found
+            return found
+        if found is not None:
+            found[0].stop()
+        return None
+
+    def make_room(self) -> None:
+        """Stops the services used longest ago, so that one more fits."""
+        while len(self.held) >= self.size:
+            self.held.pop(next(iter(self.held)))[0].stop()
 
     def hold(self, level: Level, svc: Service) -> None:
-        self.stop()
-        self.key, self.svc, self.since = level.process, svc, level.id
+        self.make_room()
+        self.held[level.process] = (svc, level.id)
 
     def stop(self) -> None:
-        if self.svc is not None:
-            self.svc.stop()
-            self.svc = None
+        while self.held:
+            self.held.popitem()[1][0].stop()
 
 
 def warm_up(where: Env, svc: Service, level: Level, out: Path, tag: str) -> dict:
