@@ -47,7 +47,8 @@ FROM_MAKE = "BANKBENCH_FROM_MAKE"
 SETTINGS = {
     "PROFILE": "--profile", "SERVICE": "--service", "USERS": "--users", "RATE": "--rate", "POOL": "--pool",
     "DURATION": "--duration", "WARMUP": "--warmup", "REPEAT": "--repeat", "SCENARIO": "--scenario",
-    "THINK_MS": "--think-ms", "START": "--start", "TUNED=1": "--tuned", "ENV": "--env", "CHAOS": "--chaos",
+    "THINK_MS": "--think-ms", "START": "--start", "TUNED=1": "--tuned", "TUNED=both": "capacity --with-tuned",
+    "ENV": "--env", "CHAOS": "--chaos",
     "PG_MAX_CONNECTIONS": "--pg-max-connections", "PG_DURABLE=off": "--non-durable", "PROFILE_CPU=1": "--profile-cpu",
     "CPU_PLACEMENT": "--cpu-placement", "P99_MS": "--p99-ms", "CAPACITY_MIN": "capacity --budget-min",
     "TUNE_MIN": "tune --budget-min",

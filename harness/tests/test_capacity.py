@@ -33,7 +33,7 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float
     results = tmp_path_factory.mktemp("runs")
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "bankbench", "capacity", "--service", "go", "--rates", "20",
-                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--warmup", "5",
+                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--warmup", "5", "--long", "4",
                           "--budget-min", str(BUDGET_MIN), "--cpu-placement", "split"],
                          env={**os.environ, "BANKBENCH_RUNS": str(results)}, cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
@@ -53,8 +53,13 @@ def test_the_search_found_the_rate_and_the_heap(searched) -> None:
     assert go["rate"] == {"found": 20, "failed_at": None, "confirmations": 2, "complete": True}
     assert go["heap"] == {"found": 64, "failed_at": None, "confirmations": 2, "complete": True, "rate": 20}
     assert [(p["level"], p["held"], p["valid"]) for p in go["probes"]] == [
-        ("go-u20-p95-r1", True, True), ("go-u20-p95-r2", True, True),
+        ("go-u20-p95-r1", True, True), ("go-u20-p95-r2", True, True), ("go-u20-p95-r3", True, True),
         ("go-u20-p95-h64-r1", True, True), ("go-u20-p95-h64-r2", True, True)]
+    # The rate found, held for a longer measured window, before the heap sweep.
+    assert (go["long"]["level"], go["long"]["long"], go["long"]["held"]) == ("go-u20-p95-r3", True, True)
+    assert (doc["in_turn"], doc["long_s"]) == (["go"], 4)
+    long_level = json.loads((run_dir / "levels" / "go-u20-p95-r3" / "level.json").read_text())
+    assert long_level["duration_s"] == 4
     assert "held the target" in stdout and "go-u20-p95-h64-r2" in stdout  # progress lines
     calibrated = json.loads((run_dir / "calibration.json").read_text())["loads"]["20"]  # the probed rate's
     level = json.loads((run_dir / "levels" / "go-u20-p95-r1" / "level.json").read_text())

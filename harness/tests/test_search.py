@@ -66,6 +66,40 @@ def test_the_budget_stops_the_search_where_it_is() -> None:
     assert not found.complete and probes == [25, 50, 100, 200] and found.good == 200
 
 
+def test_searches_side_by_side_probe_in_turn_and_find_what_each_alone_would() -> None:
+    """make capacity's contenders: one probe of each in turn, so the machine's drift falls on
+    all of them alike; one that ends early leaves the others going."""
+    order: list[tuple[str, int]] = []
+    limits = {"go": 530, "java": 310, "java tuned": 60}
+
+    def passes(name: str, rate: int) -> bool:
+        order.append((name, rate))
+        return rate <= limits[name]
+
+    found = bisection.in_turn({name: bisection.rate_search(LADDER, 0.1, 3) for name in limits}, passes, never_over)
+    for name, limit in limits.items():
+        alone = bisection.highest_rate(up_to(limit), LADDER, 0.1, 3, never_over)
+        assert (found[name].good, found[name].probes) == (alone.good, alone.probes)
+    assert [name for name, _ in order[:6]] == ["go", "java", "java tuned"] * 2
+    assert order[-1][0] == "go" and len(order) == sum(len(f.probes) for f in found.values())
+
+
+def test_the_budget_ends_every_search_side_by_side() -> None:
+    order: list[str] = []
+    found = bisection.in_turn({name: bisection.rate_search(LADDER, 0.1, 3) for name in ("go", "java")},
+                              lambda name, rate: order.append(name) or True, lambda: len(order) >= 5)
+    assert order == ["go", "java", "go", "java", "go"]
+    assert not found["go"].complete and not found["java"].complete
+    assert (found["go"].good, found["java"].good) == (100, 50)
+
+
+def test_contenders_are_the_shipped_settings_then_the_tuned_ones() -> None:
+    names = [c.name for c in capacity_search.contenders(["go", "java"], tuned=True, with_tuned=True)]
+    assert names == ["go", "java", "go tuned", "java tuned"]
+    assert [c.tuned for c in capacity_search.contenders(["go"], tuned=True, with_tuned=False)] == [True]
+    assert [c.tuned for c in capacity_search.contenders(["go"], tuned=False, with_tuned=False)] == [False]
+
+
 def test_the_smallest_heap_bisects_the_sweep() -> None:
     heaps = (64, 128, 256, 512, 1024)
     found = bisection.smallest(up_to(10_000), heaps, 2, never_over)

@@ -45,6 +45,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
                    help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
     add_tuned_argument(p)
+    p.add_argument("--long", type=int, default=capacity_search.LONG_S,
+                   help="measured seconds of the level that holds each rate found "
+                        f"(default {capacity_search.LONG_S}; 0: none)")
+    p.add_argument("--with-tuned", action="store_true",
+                   help="each service at the shipped settings and at its tuned ones, as contenders of one search, "
+                        "in turn (make capacity TUNED=both)")
 
 
 def heaps_to_sweep(args: argparse.Namespace) -> tuple[int, ...]:
@@ -62,18 +68,27 @@ def heaps_to_sweep(args: argparse.Namespace) -> tuple[int, ...]:
 def main(args: argparse.Namespace) -> int:
     profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
                                       "users": profiles.int_list(args.rates), "repeat": args.repeat,
-                                      "duration_s": args.duration, "warmup_s": args.warmup}, tuned=args.tuned)
+                                      "duration_s": args.duration, "warmup_s": args.warmup},
+                            tuned=args.tuned or args.with_tuned)
     modes = [placement.check(mode.strip()) for mode in args.cpu_placement.split(",")]
     profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
     series = runid.series_id(profile.name) if len(modes) > 1 else ""
     signal.signal(signal.SIGTERM, interrupted)
     heaps = heaps_to_sweep(args)
+    entrants = capacity_search.contenders(profile.services, args.tuned, args.with_tuned)
     for i, mode in enumerate(modes):
-        opts = Options(profile=profile, placement=placement.plan(mode), pg_max_connections=config.max_connections(),
-                       durable=True, dashboard=False, series=series)
+        opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
+                       pg_max_connections=connections(profile, entrants), series=series)
         # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
         run_dir = capacity_search.run(opts, probes.Target(p99_ms=args.p99_ms), args.budget_min * 60,
-                                      heaps if i == 0 else ())
+                                      heaps if i == 0 else (), long_s=args.long, with_tuned=args.with_tuned)
         summaries.summarize_run(run_dir)
         print(f"results in {run_dir} ({mode})\n{terminal.capacities(load_run(run_dir))}")
     return 0
+
+
+def connections(profile: profiles.Profile, entrants: list[capacity_search.Contender]) -> int:
+    """PostgreSQL's max_connections: room for the pools of every contender, each kept warm beside
+    the others, and the harness's own."""
+    pools = [profile.tuned[c.service]["pool"] if c.tuned else profile.pools[0] for c in entrants]
+    return sum(pools) + config.max_connections() - config.DEFAULT_POOL_SIZE

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from bankbench import registry
@@ -40,28 +40,67 @@ from bankbench.run.runner import Session
 HEAPS_MB = (64, 128, 256, 512, 1024)  # the heap sweep
 PRECISION = 0.1  # the rate search stops when the failing rate is within 10 % of the passing one
 LEVEL_OVERHEAD_S = 15  # emptying the tables, the load generator's start, the money check
+LONG_S = 60  # the measured window of the level that confirms each rate found
+RATES_SHARE = 0.7  # of the budget, for the rate searches when heaps are swept after them
+TUNED = "tuned"  # capacity.json's section of the contenders at their tuned settings, beside the shipped
+
+
+@dataclass(frozen=True)
+class Contender:
+    """A service at its shipped or its tuned settings ([tuned.<service>] of tuned.toml)."""
+
+    service: str
+    tuned: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.service} {TUNED}" if self.tuned else self.service
+
+
+def contenders(services: list[str], tuned: bool, with_tuned: bool) -> list[Contender]:
+    """The services at the shipped settings or at the tuned ones, or (`with_tuned`) both, the
+    shipped first."""
+    shipped = [Contender(service, tuned and not with_tuned) for service in services]
+    return shipped + ([Contender(service, True) for service in services] if with_tuned else [])
 
 
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
-        precision: float = PRECISION) -> Path:
-    """Searches every service of the profile; returns the run folder."""
-    services = opts.profile.services
-    with Session(opts) as session:
+        precision: float = PRECISION, long_s: int = LONG_S, with_tuned: bool = False) -> Path:
+    """Searches the capacity of every contender of the profile (contenders()), one probe of each
+    in turn, each kept warm beside the others, so that the machine's drift falls on all alike;
+    confirms each rate found with a level of `long_s` measured seconds, in turn too; then sweeps
+    the heaps of the services at the shipped settings. Returns the run folder."""
+    profile = opts.profile
+    entrants = contenders(profile.services, bool(profile.tuned), with_tuned)
+    with Session(opts, warm_processes=len(entrants)) as session:
         doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps), "precision": precision,
-               "services": {}}
-        print(f"bankbench capacity: {', '.join(services)}, p99 <= {target.p99_ms:g} ms and errors under "
-              f"{target.max_error_pct:g} %, within {budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
-        for service, deadline in shares(services, budget_s):
-            _Service(session, service, target, deadline, doc).search(heaps, precision)
+               "in_turn": [c.name for c in entrants], "long_s": long_s, "services": {},
+               **({TUNED: {}} if with_tuned else {})}
+        print(f"bankbench capacity: {', '.join(c.name for c in entrants)} in turn, p99 <= {target.p99_ms:g} ms and "
+              f"errors under {target.max_error_pct:g} %, within {budget_s / 60:.0f} min -> {session.run_dir}",
+              flush=True)
+        ends = time.monotonic() + budget_s
+        sweeps = heaps and any(not c.tuned and registry.get(c.service).heap for c in entrants)
+        deadline = time.monotonic() + budget_s * (RATES_SHARE if sweeps else 1)
+        searches = {c.name: _Service(session, c, target, deadline, doc) for c in entrants}
+        over = next(iter(searches.values())).over
+        found = bisection.in_turn({name: bisection.rate_search(profile.users, precision, profile.repeat)
+                                   for name in searches}, lambda name, rate: searches[name].probe(rate), over)
+        for name, search in searches.items():
+            search.found(found[name])
+        for search in searches.values():
+            search.confirm(long_s)
+        for search, deadline in shares([s for s in searches.values() if s.sweeps(heaps)], ends - time.monotonic()):
+            search.sweep(heaps, deadline)
     return session.final
 
 
-def shares(services: list[str], budget_s: float) -> Iterator[tuple[str, float]]:
-    """Each service with the deadline of its share of the budget: an equal share of what is
-    left when its turn comes."""
+def shares(items: list, budget_s: float) -> Iterator[tuple]:
+    """Each item with the deadline of its share of the budget: an equal share of what is left
+    when its turn comes."""
     deadline = time.monotonic() + budget_s
-    for i, service in enumerate(services):
-        yield service, time.monotonic() + (deadline - time.monotonic()) / (len(services) - i)
+    for i, item in enumerate(items):
+        yield item, time.monotonic() + (deadline - time.monotonic()) / (len(items) - i)
 
 
 class Prober:
@@ -74,6 +113,7 @@ class Prober:
         self.session, self.service, self.target, self.deadline = session, service, target, deadline
         self.profile = session.opts.profile
         self.doc, self.record, self.file, self.runs = doc, record, file, Counter()
+        self.label = service  # what its progress lines name
         self.record["probes"] = []
         self.level_s = Level(service, 1, 1, 1, self.profile).expected_s + LEVEL_OVERHEAD_S
 
@@ -87,7 +127,7 @@ class Prober:
         settings = replace(level, repeat=0).id
         self.runs[settings] += 1
         level = replace(level, repeat=self.runs[settings])
-        rate, tag = level.users, f"[{self.service} probe {len(self.record['probes']) + 1}]"
+        rate, tag = level.users, f"[{self.label} probe {len(self.record['probes']) + 1}]"
         calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
         if beyond := generator.beyond_calibration(calibrated, None, generator.name(level.as_dict())):
             # The generator could not offer this rate even to a target that costs nothing: the
@@ -107,7 +147,7 @@ class Prober:
         verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
         print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
               f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
-              f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.service}", flush=True)
+              f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.label}", flush=True)
         cost = summary["efficiency"]
         return self._add(level, about, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
                                         "offered_pct": loadgen.get("offered_pct"), "valid": loadgen["valid"],
@@ -126,23 +166,40 @@ class Prober:
 
 
 class _Service(Prober):
-    """The searches of one service, recording each probe into `doc` (capacity.json)."""
+    """The searches of one contender, recording each probe into `doc` (capacity.json): its
+    section's entry for the service."""
 
-    def __init__(self, session: Session, service: str, target: Target, deadline: float, doc: dict):
-        super().__init__(session, service, target, deadline, doc, doc["services"].setdefault(service, {}))
+    def __init__(self, session: Session, contender: Contender, target: Target, deadline: float, doc: dict):
+        section = TUNED if TUNED in doc and contender.tuned else "services"
+        super().__init__(session, contender.service, target, deadline, doc,
+                         doc[section].setdefault(contender.service, {}))
+        self.contender, self.label = contender, contender.name
 
-    def search(self, heaps: tuple[int, ...], precision: float) -> None:
-        rate = bisection.highest_rate(self.probe, self.profile.users, precision, self.profile.repeat, self.over)
+    def found(self, rate: bisection.Found) -> None:
+        self.rate = rate.good
         self.record["rate"] = _found(rate)
         self.write()
-        # TUNED: the tuned settings hold the heap they were tuned with.
-        if rate.good is None or not heaps or not registry.get(self.service).heap or self.service in self.profile.tuned:
-            return
+
+    def confirm(self, long_s: int) -> None:
+        """A level of `long_s` measured seconds at the rate found, after the JIT is quiet: the
+        capacity held for a minute, not only for a probe's window."""
+        if self.rate is not None and long_s:
+            self.record["long"] = self.run(self._level(self.rate, duration_s=long_s), long=True)
+            self.write()
+
+    def sweeps(self, heaps: tuple[int, ...]) -> bool:
+        """Whether its heap is swept: at the shipped settings (the tuned ones hold their own), a
+        rate found, and a heap its registry entry can set."""
+        return bool(heaps) and not self.contender.tuned and self.rate is not None \
+            and bool(registry.get(self.service).heap)
+
+    def sweep(self, heaps: tuple[int, ...], deadline: float) -> None:
+        self.deadline = deadline
         def holds(mb: int) -> bool:
-            return held_heap(lambda: self.misses(rate.good, mb), self.profile.repeat, self.over)
+            return held_heap(lambda: self.misses(self.rate, mb), self.profile.repeat, self.over)
 
         heap = bisection.smallest(holds, heaps, self.profile.repeat, self.over)
-        self.record["heap"] = {**_found(heap), "rate": rate.good}
+        self.record["heap"] = {**_found(heap), "rate": self.rate}
         self.write()
 
     def probe(self, rate: int) -> bool:
@@ -152,8 +209,13 @@ class _Service(Prober):
     def misses(self, rate: int, heap_mb: int | None = None) -> list[str]:
         """One level at `rate` (and `heap_mb`: it may keep the service from starting): what of the
         target it missed."""
-        level = self.profile.level(self.service, rate, self.profile.pools[0], 0, heap_mb)
-        return self.run(level, may_fail_to_start=heap_mb is not None)["missed"]
+        return self.run(self._level(rate, heap_mb), may_fail_to_start=heap_mb is not None)["missed"]
+
+    def _level(self, rate: int, heap_mb: int | None = None, **profile_changes) -> Level:
+        profile = replace(self.profile, **profile_changes)
+        if self.contender.tuned:
+            return profile.level(self.service, rate, profile.pools[0], 0, heap_mb)
+        return Level(self.service, rate, profile.pools[0], 0, profile, heap_mb=heap_mb)
 
 
 def held_heap(measure: Callable[[], list[str]], retries: int, over: Callable[[], bool]) -> bool:
