@@ -30,6 +30,9 @@ def test_measured_window_starts_after_rampup_and_warmup_but_article_has_no_rampu
     article, sustained = (profiles.levels(profiles.load(n))[0] for n in ("article", "sustained"))
     assert article.measure_offset_s == article.profile.warmup_s == 0
     assert sustained.measure_offset_s == sustained.profile.rampup_s + sustained.profile.warmup_s
+    # An open model's drain is at most: the measured window (a CPU profile's) ends at the last arrival.
+    capacity = profiles.levels(profiles.load("capacity"))[0]
+    assert (capacity.measured_s, sustained.measured_s) == (capacity.profile.duration_s, sustained.profile.duration_s)
 
 
 def test_overrides_win_and_none_is_ignored() -> None:

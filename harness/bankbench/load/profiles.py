@@ -135,6 +135,13 @@ class Level:
         return p.rampup_s + p.warmup_s + p.duration_s + drain
 
     @property
+    def measured_s(self) -> int:
+        """Seconds from the measured window's start to the load's last arrival: an open model's
+        drain may be over long before expected_s says."""
+        drain = OPEN_DRAIN_S if self.profile.model == "open" else 0
+        return self.expected_s - drain - self.measure_offset_s
+
+    @property
     def measure_offset_s(self) -> int:
         """Seconds from the start of the load to the measured window. Under the article model
         the ramp-up is the whole load (each user runs once as it starts), so only the warm-up

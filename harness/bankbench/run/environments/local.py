@@ -107,8 +107,9 @@ class LocalLoad:
             self.cpus_allowed = {"service": allowed(svc.pid), "postgres": allowed(where.pg_pid()),
                                  "loadgen": allowed(jm.pid)}
             if self.profile:
-                self.profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s,
-                                     level.expected_s - level.measure_offset_s)
+                # Up to the last arrival: the service stops once the load has drained, which may be
+                # soon after it, and a profile still being recorded then is lost.
+                self.profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s, level.measured_s)
             self.injector = chaos.start(self.faults, level, where, svc, sampler,
                                         lambda: jm.progress.started_ms, files.service_log_path(out))
             _follow(jm, level, tag, remaining_s, lambda: self.generator_so_far(sampler, jm))
