@@ -5,8 +5,11 @@ import tools.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import bankbench.support.BankApi;
@@ -33,6 +36,14 @@ class BankIT {
 	void setUp() {
 		this.bank = new BankApi(this.http);
 		this.ledger = new Ledger(this.jdbc);
+	}
+
+	@Test
+	void callsItsRepositoriesWithoutAProxy(@Autowired ApplicationContext context) {
+		// A proxy translating exceptions that JdbcTemplate has translated already costs a
+		// reflective call per statement (1.3 % of the CPU at capacity in a flame graph).
+		assertThat(context.getBeansWithAnnotation(Repository.class).values()).isNotEmpty()
+			.noneMatch(AopUtils::isAopProxy);
 	}
 
 	@Test
