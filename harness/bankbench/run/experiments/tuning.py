@@ -33,7 +33,10 @@ from bankbench.run.experiments.capacity_search import Prober, shares
 from bankbench.run.runner import Session
 
 POOL = "pool"  # the first knob: the pool size, a value of the level rather than of its environment
-RATE_SHARE = 0.8  # of the capacity at the shipped settings: below saturation, held by every value
+# Of the capacity at the shipped settings: below saturation, where every value holds the target. At 0.8
+# of go's 600 it/s (a capacity of another day) the shared core was 79 % busy and p99 passed 50 ms in
+# 6 of 13 probes, the shipped value's among them (2026-11-28): a duel then judged the machine's noise.
+RATE_SHARE = 0.6
 
 
 def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int]) -> Path:
