@@ -12,6 +12,10 @@ report).
 - Two figures differ significantly when the 95 % interval of their ratio excludes 1: a
   two-sample bootstrap of the ratio of the medians over repeats, or, with fewer repeats on
   either side, the ratio of the intervals' ends (the widest it can be).
+- Over make capacity's passes (runs whose contenders were probed in turn, "passes"), a capacity is
+  the median over the runs and its interval their range, and a ratio is taken within each run
+  (the drift of the machine falls on both of its figures alike there): the median of the runs'
+  ratios, its interval their range. It differs where that range leaves out 1.
 - Over repeats, Welch's t-test on the logarithms of the repeats' figures must also give
   p < ALPHA. With three repeats a bootstrap interval of the median is the repeats' range, and
   two ranges of three from one distribution miss each other by chance one time in ten: the
@@ -34,7 +38,7 @@ MIN_REPEATS = 3  # fewer passed repeats: intervals from per-second buckets (see 
 RESAMPLES = 9999  # bootstrap resamples over repeats (a few values: cheap)
 SECOND_RESAMPLES = 999  # over the seconds of a level, where each resample percentiles every sample
 SEED = 20261122
-REPEATS, SECONDS = "repeats", "seconds"  # where an interval comes from
+REPEATS, SECONDS, PASSES = "repeats", "seconds", "passes"  # where an interval comes from
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class Ratio:
     low: float
     high: float
     p: float = np.nan
+    source: str = ""  # PASSES: the range of the ratios within each run; else a 95 % interval
 
     @property
     def significant(self) -> bool:
@@ -105,11 +110,20 @@ def figure(rows: pd.DataFrame, column: str) -> Figure:
     return Figure(median, np.nan, np.nan, "", tuple(values))
 
 
+def over_passes(values: Sequence[float]) -> Figure:
+    """A figure of make capacity's passes (module doc): the median over the runs, their range."""
+    data = np.asarray(values, dtype=float)
+    return Figure(float(np.median(data)), float(data.min()), float(data.max()), PASSES, tuple(data))
+
+
 def ratio(a: Figure, b: Figure) -> Ratio:
     """b / a with its interval (module doc); NaN when either has no figure or interval."""
     if np.isnan(a.value) or np.isnan(b.value) or a.value == 0:
         return Ratio(np.nan, np.nan, np.nan)
     value = b.value / a.value
+    if a.source == b.source == PASSES and len(a.values) == len(b.values):
+        within = np.array(b.values) / np.array(a.values)  # the runs in the same order on both sides
+        return Ratio(float(np.median(within)), float(within.min()), float(within.max()), source=PASSES)
     if a.source == b.source == REPEATS:
         if np.ptp(a.values) == 0 and np.ptp(b.values) == 0:
             return Ratio(value, value, value)

@@ -55,16 +55,25 @@ def test_a_gain_within_the_probes_spread_keeps_the_incumbent() -> None:
     assert not duel.kept and duel.why.endswith("a spread of 0.0600: not lower by more")
 
 
-def test_a_candidate_that_misses_loses_at_once() -> None:
-    probe, calls = scored({"95": [0.3], "4": []}, {"4": ("p99", "errors")})
+def test_a_candidate_that_misses_in_most_probes_loses_as_soon_as_it_must() -> None:
+    probe, calls = scored({"95": [0.3, 0.3], "4": []}, {"4": ("p99", "errors")})
     duel = sweep.duel(probe, "95", "4", 3, never_over)
-    assert (duel.kept, calls, duel.why) == (False, ["95", "4"], "4 missed the target (p99, errors)")
+    assert (duel.kept, calls, duel.why) == (False, ["95", "4", "95", "4"],
+                                            "4 missed the target in most of its probes (errors, p99)")
 
 
-def test_a_candidate_that_holds_where_the_incumbent_missed_wins() -> None:
+def test_one_p99_past_the_target_decides_nothing() -> None:
+    """Below saturation a single slow probe is the machine's hiccup, on either side."""
+    outcomes = {"95": iter([Outcome((), 10.0, 0.30), Outcome(("p99",), 56.0, 0.31), Outcome((), 9.0, 0.30)]),
+                "32": iter([Outcome((), 8.0, 0.29), Outcome(("p99",), 60.0, 0.31), Outcome((), 9.0, 0.29)])}
+    duel = sweep.duel(lambda value: next(outcomes[value]), "95", "32", 3, never_over)
+    assert not duel.kept and duel.why.endswith("not lower by more")  # judged by the CPU, as without the misses
+
+
+def test_a_candidate_that_holds_where_the_incumbent_missed_mostly_wins() -> None:
     probe, _ = scored({"95": [], "16": [0.5, 0.5, 0.5]}, {"95": ("p99",)})
     duel = sweep.duel(probe, "95", "16", 3, never_over)
-    assert duel.kept and duel.why == "95 missed the target (p99) where 16 held it in every probe"
+    assert duel.kept and duel.why == "95 missed the target in most of its probes (p99) where 16 held it"
 
 
 def test_a_probe_spoiled_by_the_load_generator_runs_again() -> None:

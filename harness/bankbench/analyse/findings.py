@@ -35,6 +35,7 @@ from bankbench import estimates, registry
 from bankbench.analyse import (
     capacity_figures as capacity,
     overload,
+    paired,
     projection,
     repeats,
     sensitivity,
@@ -164,7 +165,10 @@ class Findings:
     overload_run: Run | None = None  # the newest run past capacity (make overload)
     overload: dict[str, tuple[Outcome, ...]] = field(default_factory=dict)  # service -> its levels in that run
     # Beside a capacity under service-alone, each service's under split (Verdict.split); empty without one.
+    # Where make capacity's passes under split are shown, over them (bankbench.analyse.paired).
     split_capacity: dict[str, Cell] = field(default_factory=dict)
+    passes: paired.Passes | None = None
+    tuned_capacity: dict[str, Cell] = field(default_factory=dict)  # over the passes, at the tuned settings
     # make startup's newest record: start (cold, cold+AOT) -> service -> seconds to its first 200.
     startup: dict[str, dict[str, Cell]] = field(default_factory=dict)
     startup_stamp: str = ""
@@ -203,8 +207,24 @@ class Findings:
             *(next((run.manifest.get("machine", {}).get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
             past, _by_service(overload.outcomes(past) if past else []),
-            _capacities(verdict.split_found, services, "not searched") if verdict and verdict.split else {},
+            *_split(verdict, services, paired.of(selected)),
             *_startups(services, without_aot))
+
+
+def _split(verdict: Verdict | None, services: tuple[str, ...],
+           passes: paired.Passes | None) -> tuple[dict[str, Cell], paired.Passes | None, dict[str, Cell]]:
+    """The capacities under split: over make capacity's passes where there are some (shipped, and
+    tuned where they probed it), else of the run beside the verdict's (Verdict.split)."""
+    if passes is None:
+        return (_capacities(verdict.split_found, services, "not searched") if verdict and verdict.split else {},
+                None, {})
+    runs = len(passes.runs)
+
+    def over(figures: dict[str, estimates.Figure], missing: str) -> dict[str, Cell]:
+        return {s: Cell(figures[s], runs, runs) if s in figures else Cell(missing=missing) for s in services}
+
+    return over(passes.shipped, "no rate in every pass"), passes, \
+        over(passes.tuned, "not probed tuned") if passes.tuned else {}
 
 
 def _startups(services: tuple[str, ...], without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str]:

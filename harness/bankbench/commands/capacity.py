@@ -78,10 +78,11 @@ def main(args: argparse.Namespace) -> int:
     entrants = capacity_search.contenders(profile.services, args.tuned, args.with_tuned)
     for i, mode in enumerate(modes):
         opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
-                       pg_max_connections=connections(profile, entrants), series=series)
+                       pg_max_connections=connections(profile, entrants), series=series,
+                       with_tuned=args.with_tuned)
         # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
         run_dir = capacity_search.run(opts, probes.Target(p99_ms=args.p99_ms), args.budget_min * 60,
-                                      heaps if i == 0 else (), long_s=args.long, with_tuned=args.with_tuned)
+                                      heaps if i == 0 else (), long_s=args.long)
         summaries.summarize_run(run_dir)
         print(f"results in {run_dir} ({mode})\n{terminal.capacities(load_run(run_dir))}")
     return 0

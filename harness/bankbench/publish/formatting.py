@@ -72,7 +72,7 @@ def factor(r: estimates.Ratio, high_is_best: bool) -> estimates.Ratio:
     if high_is_best:
         return r
     with np.errstate(divide="ignore"):
-        return estimates.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p)
+        return estimates.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p, r.source)
 
 
 def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:
@@ -83,11 +83,14 @@ def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:
 
 
 def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
-    """The 95 % interval of a `factor` and, with `welch`, Welch's p where there was a t-test, in words."""
+    """The 95 % interval of a `factor` (the range over the runs, of make capacity's passes) and, with
+    `welch`, Welch's p where there was a t-test, in words."""
     f = factor(r, high_is_best)
     if pd.isna(f.low):
         return "no interval to tell"
     ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
+    if f.source == estimates.PASSES:
+        return f"range over the runs {ends}×"
     return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 

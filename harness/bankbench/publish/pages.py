@@ -56,8 +56,9 @@ time: the pool size first, then the knobs of its entry in `services.yaml`, each 
 with the one kept so far (the shipped one first). The two are probed in turn, A B A B A B, each on
 a warm process of its own (profile `{profile}`), and scored by the CPU per request of the core the
 service shares with PostgreSQL (the service's, every thread, and PostgreSQL's). A candidate is kept
-only if it held p99 <= the target and errors under it in every probe, and its median CPU per
-request is lower than the incumbent's by more than the spread of either's probes. The duels shared
+only if it held p99 <= the target and errors under it in most of its probes, and its median CPU per
+request is lower than the incumbent's by more than the spread of either's probes (or the incumbent
+did not hold the target in most of its). The duels shared
 {budget:.0f} minutes; a knob the budget did not reach is named as not searched. `TUNED=1` runs a
 profile with the settings found (`[tuned.<service>]` in tuned.toml)."""
 PROJECTION_LIMITS = """\

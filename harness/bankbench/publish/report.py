@@ -252,7 +252,9 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             "service from its capacity and, a line of its own, for PostgreSQL from its CPU time per request "
             "there. The run's page has every "
             f"probe, the CPU of PostgreSQL, and what the cost projection assumes and leaves out: "
-            f"{page_link(run)}.{efficiency}",
+            f"{page_link(run)}.{efficiency} What each camp objects to in benchmarks like this one (warm-up, "
+            "the collector and heap, pool sizes, virtual threads' carriers, Go's GOGC), and the figure that "
+            "answers each: [docs/objections.md](../../docs/objections.md).",
             verdict_words.details(f, "capacity"),
             pages.save(figure, out_dir, "capacity", out_dir),
             *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions

@@ -249,21 +249,22 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 # The first table's columns: what each shows -> the question (report section) that explains it
 NOT_MEASURED = Cell(missing="no make startup yet")
 QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
-             "capacity": "capacity", "cpu": "capacity"}
+             "capacity": "capacity", "tuned": "capacity", "cpu": "capacity"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
     """The report's first table, a row per service, one figure with its interval in each cell
     (`first_cells`): the start-up time, cold and cold+AOT (make startup), p99 under each start at
     the articles' largest level, the capacity the verdict ranks (`verdict_words.first_capacity`),
-    the CPU per request at the capacity. Memory and cost have their sections. `link` makes a
-    header from its text and its QUESTIONS key."""
+    the CPU per request at the capacity, or over make capacity's passes the capacity at the tuned
+    settings in its place (the CPU is in the capacity section). Memory and cost have their
+    sections. `link` makes a header from its text and its QUESTIONS key."""
     shown, where = verdict_words.first_capacity(f)
     headers = {
         "startup": "start-up s cold", "startup_aot": "start-up s cold+AOT",
         **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
         "capacity": "capacity it/s" + (f" ({where})" if shown is f.split_capacity else ""),
-        "cpu": "CPU ms/request",
+        **({"tuned": f"capacity it/s tuned ({where})"} if f.tuned_capacity else {"cpu": "CPU ms/request"}),
     }
     table = pd.DataFrame([{"service": service, **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
                           for service, cells in first_cells(f).items()], columns=["service", *headers])
@@ -276,7 +277,9 @@ def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Forma
     startup = {key: f.startup.get(start, {}) for key, start in (("startup", COLD), ("startup_aot", AOT))}
     return {service: {**{key: (cells.get(service, NOT_MEASURED), significant) for key, cells in startup.items()},
                       **{start: (f.p99[start][service], whole) for start in ("warm", "cold", "aot")},
-                      "capacity": (shown[service], count), "cpu": (f.cpu_ms[service], significant)}
+                      "capacity": (shown[service], count),
+                      **({"tuned": (f.tuned_capacity[service], count)} if f.tuned_capacity
+                         else {"cpu": (f.cpu_ms[service], significant)})}
             for service in f.services}
 
 

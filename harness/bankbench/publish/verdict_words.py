@@ -130,7 +130,7 @@ def first_capacity(f: Findings) -> tuple[dict[str, Cell], str]:
     """The capacities the verdict ranks, and their placement: under split where PostgreSQL beside
     the load generator capped a capacity under service-alone and a split run is shown
     (`Findings.split_capacity`), else the capacity run's."""
-    if f.split_capacity and any(cell.bound == BED_BOUND for cell in f.capacity.values()):
+    if f.passes or (f.split_capacity and any(cell.bound == BED_BOUND for cell in f.capacity.values())):
         return f.split_capacity, SPLIT
     return f.capacity, f.capacity_run.placement if f.capacity_run else ""
 
@@ -218,9 +218,11 @@ def legend(f: Findings, cells: list[Cell]) -> str:
     kind = "repeats" if any(short is cell for cell in p99) else "probes"
     counted = (f'"{short.n} of {short.of}": {short.n} of its {short.of} {kind} counted' if short
                else f"All {repeats} of {repeats} repeats counted")
+    capacity = (f"capacity: the range over {len(f.passes.runs)} runs, each probing the services in turn"
+                if f.passes else "capacity: from the rate that held to the next, which missed; CPU: the 95 % "
+                f"interval over {probes or 'its'} probes")
     return (f"Cells: the median, in brackets {over} (start-up: the 95 % interval over {starts or 'its'} "
-            "processes, from start to first 200; capacity: from the rate that held to the next, which missed; "
-            f"CPU: the 95 % interval over {probes or 'its'} probes). {counted} (money check passed, load "
+            f"processes, from start to first 200; {capacity}). {counted} (money check passed, load "
             "generator kept up); probes the load generator spoiled are void, not failures. Headers link "
             "to sections.")
 

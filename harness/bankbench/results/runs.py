@@ -21,6 +21,9 @@ ARTICLES_CSV = paths.RESULTS / "articles.csv"
 # The run folders kept in git and why (results/LAYOUT.md): the report shows these and no other.
 PUBLISHED_CSV = paths.RESULTS / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
+# capacity.json's sections: the contenders at the shipped settings, and (TUNED=both) at the tuned ones
+SHIPPED_SECTION, TUNED_SECTION = "services", "tuned"
+WITH_TUNED = "with_tuned"  # the manifest's settings: make capacity TUNED=both
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 # tuning.json's protocol since the duels (scored by CPU per request); runs before swept p99s
 PAIRED = "paired"
@@ -113,6 +116,13 @@ def series_of(manifest: dict) -> str:
 
 
 def tuned_of(manifest: dict) -> dict:
+    """The tuned settings its levels ran at (TUNED=1); {} at the shipped ones, TUNED=both's passes
+    included (their tuned contenders are capacity.json's TUNED_SECTION: with_tuned_of)."""
+    return {} if manifest.get("settings", {}).get(WITH_TUNED) else with_tuned_of(manifest)
+
+
+def with_tuned_of(manifest: dict) -> dict:
+    """The tuned settings the run had at hand (TUNED=1 or TUNED=both)."""
     recorded = manifest.get("settings", {}).get("profile")
     return (recorded.get("tuned") or {}) if isinstance(recorded, dict) else {}
 

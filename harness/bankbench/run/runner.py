@@ -116,6 +116,7 @@ class Session:
             "postgresql": {**{k: v for k, v in pg.items() if k != "server_version"}, "durable": opts.durable},
             "profile_cpu": opts.profile_cpu,
             **({"series": opts.series} if opts.series else {}),
+            **({runs.WITH_TUNED: True} if opts.with_tuned else {}),
             **where.settings()})
         files.write_manifest(self.run_dir, doc)
 

@@ -32,7 +32,7 @@ from bankbench.load import generator
 from bankbench.load.profiles import Level
 from bankbench.results import files, levels
 from bankbench.results.probes import LOADGEN, Target
-from bankbench.results.runs import CAPACITY_FILE
+from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import bisection
 from bankbench.run.runner import Session
@@ -42,7 +42,6 @@ PRECISION = 0.1  # the rate search stops when the failing rate is within 10 % of
 LEVEL_OVERHEAD_S = 15  # emptying the tables, the load generator's start, the money check
 LONG_S = 60  # the measured window of the level that confirms each rate found
 RATES_SHARE = 0.7  # of the budget, for the rate searches when heaps are swept after them
-TUNED = "tuned"  # capacity.json's section of the contenders at their tuned settings, beside the shipped
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class Contender:
 
     @property
     def name(self) -> str:
-        return f"{self.service} {TUNED}" if self.tuned else self.service
+        return f"{self.service} tuned" if self.tuned else self.service
 
 
 def contenders(services: list[str], tuned: bool, with_tuned: bool) -> list[Contender]:
@@ -65,17 +64,17 @@ def contenders(services: list[str], tuned: bool, with_tuned: bool) -> list[Conte
 
 
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
-        precision: float = PRECISION, long_s: int = LONG_S, with_tuned: bool = False) -> Path:
+        precision: float = PRECISION, long_s: int = LONG_S) -> Path:
     """Searches the capacity of every contender of the profile (contenders()), one probe of each
     in turn, each kept warm beside the others, so that the machine's drift falls on all alike;
     confirms each rate found with a level of `long_s` measured seconds, in turn too; then sweeps
     the heaps of the services at the shipped settings. Returns the run folder."""
-    profile = opts.profile
+    profile, with_tuned = opts.profile, opts.with_tuned
     entrants = contenders(profile.services, bool(profile.tuned), with_tuned)
     with Session(opts, warm_processes=len(entrants)) as session:
         doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps), "precision": precision,
-               "in_turn": [c.name for c in entrants], "long_s": long_s, "services": {},
-               **({TUNED: {}} if with_tuned else {})}
+               "in_turn": [c.name for c in entrants], "long_s": long_s, SHIPPED_SECTION: {},
+               **({TUNED_SECTION: {}} if with_tuned else {})}
         print(f"bankbench capacity: {', '.join(c.name for c in entrants)} in turn, p99 <= {target.p99_ms:g} ms and "
               f"errors under {target.max_error_pct:g} %, within {budget_s / 60:.0f} min -> {session.run_dir}",
               flush=True)
@@ -170,7 +169,7 @@ class _Service(Prober):
     section's entry for the service."""
 
     def __init__(self, session: Session, contender: Contender, target: Target, deadline: float, doc: dict):
-        section = TUNED if TUNED in doc and contender.tuned else "services"
+        section = TUNED_SECTION if TUNED_SECTION in doc and contender.tuned else SHIPPED_SECTION
         super().__init__(session, contender.service, target, deadline, doc,
                          doc[section].setdefault(contender.service, {}))
         self.contender, self.label = contender, contender.name

@@ -7,13 +7,16 @@ core per request: the service's (every thread: compiler and collector too) and P
 saturation it moves with the settings where the p99 does not, and where the service and PostgreSQL
 share a core less CPU per request is more capacity.
 
-The candidate is kept when every one of its probes held the target (bankbench.results.probes
-.Target) and either the incumbent missed it in a probe, or the candidate's median score is below
-the incumbent's by more than the spread of their probes (the larger of the two ranges). A miss of
-the candidate ends the duel: it lost. A probe at which the load generator did not hold up says
-nothing of either value (a generator short of CPU makes late requests and errors of its own), so it
-runs again, `repeats` times at most in a duel. Where the budget runs out mid-duel, the incumbent
-stays and the duel is incomplete."""
+A value holds the target (bankbench.results.probes.Target) when most of its probes did: below
+saturation a single p99 past the target is the machine's hiccup (go's shipped settings read 56 ms
+once among eleven probes of 4-36 ms at 60 % of its capacity, 2026-11-28), and one such probe must
+not decide a duel either way. The candidate is kept when it held the target and either the
+incumbent did not, or the candidate's median score is below the incumbent's by more than the spread
+of their probes (the larger of the two ranges). The duel ends as soon as the candidate can no
+longer hold the target: it lost. A probe at which the load generator did not hold up says nothing
+of either value (a generator short of CPU makes late requests and errors of its own), so it runs
+again, `repeats` times at most in a duel. Where the budget runs out mid-duel, the incumbent stays
+and the duel is incomplete."""
 
 from __future__ import annotations
 
@@ -65,17 +68,25 @@ def duel(probe: Callable[[str], Outcome], incumbent: str, candidate: str, repeat
             spoiled += 1
             continue
         result.probes.append((turns.pop(0), outcome))
-        if result.probes[-1][0] == candidate and outcome.missed:
-            result.why = f"{candidate} missed the target ({', '.join(outcome.missed)})"
+        if misses(result.outcomes(candidate)) > repeats // 2:
+            result.why = f"{candidate} missed the target in most of its probes ({_missed(result.outcomes(candidate))})"
             return result
     result.kept, result.why = judge(result.outcomes(incumbent), result.outcomes(candidate), incumbent, candidate)
     return result
 
 
+def misses(outcomes: list[Outcome]) -> int:
+    return sum(bool(o.missed) for o in outcomes)
+
+
+def _missed(outcomes: list[Outcome]) -> str:
+    return ", ".join(sorted({name for o in outcomes for name in o.missed}))
+
+
 def judge(incumbent: list[Outcome], candidate: list[Outcome], a: str, b: str) -> tuple[bool, str]:
-    """Whether `b` (the candidate, every probe of which held the target) beats `a`, and why."""
-    if missed := sorted({name for o in incumbent for name in o.missed}):
-        return True, f"{a} missed the target ({', '.join(missed)}) where {b} held it in every probe"
+    """Whether `b` (the candidate, which held the target in most of its probes) beats `a`, and why."""
+    if misses(incumbent) * 2 > len(incumbent):
+        return True, f"{a} missed the target in most of its probes ({_missed(incumbent)}) where {b} held it"
     scores_a, scores_b = [o.cpu_ms for o in incumbent], [o.cpu_ms for o in candidate]
     if None in scores_a or None in scores_b:
         return False, f"no CPU figure for every probe: {a} stays"

@@ -1,0 +1,48 @@
+"""make capacity's passes: capacity runs whose contenders were probed in turn (capacity.json
+`in_turn`), taken together under one CPU placement. Each contender's capacity is a figure over
+the runs (estimates.over_passes: their median and range), its values in the runs' order, so that
+estimates.ratio takes each ratio within a run, where the machine's drift fell on both alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bankbench import estimates
+from bankbench.analyse import capacity_figures as capacity
+from bankbench.results.runs import SHIPPED_SECTION, TUNED_SECTION, Run
+from bankbench.results.summaries import service_order
+from bankbench.tools import placement
+
+
+@dataclass(frozen=True)
+class Passes:
+    """The capacities of every pass under `placement`: per service at the shipped settings and,
+    where every run probed them too, at the tuned ones; a service some run found no rate for is
+    left out."""
+
+    placement: str
+    runs: tuple[Run, ...]
+    shipped: dict[str, estimates.Figure]
+    tuned: dict[str, estimates.Figure]
+
+
+def is_pass(run: Run) -> bool:
+    return capacity.is_capacity_run(run) and "in_turn" in capacity.document(run)
+
+
+def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
+    """The passes among `selected` under `mode` at the shipped settings (TUNED=both's included);
+    None where there is none."""
+    found = tuple(run for run in selected if run.placement == mode and not run.tuned and is_pass(run))
+    if not found:
+        return None
+    docs = [capacity.document(run) for run in found]
+    return Passes(mode, found, _over(docs, SHIPPED_SECTION), _over(docs, TUNED_SECTION))
+
+
+def _over(docs: list[dict], section: str) -> dict[str, estimates.Figure]:
+    """Per service of `section`, its capacities over the runs that all found one."""
+    services = sorted({service for doc in docs for service in doc.get(section, {})}, key=service_order)
+    rates = {service: [doc.get(section, {}).get(service, {}).get("rate", {}).get("found") for doc in docs]
+             for service in services}
+    return {service: estimates.over_passes(found) for service, found in rates.items() if None not in found}

@@ -1,0 +1,69 @@
+"""make capacity's passes (bankbench.analyse.paired) on fake runs: each capacity as the median and
+range over the runs, each ratio taken within a run, "within noise" where the range of a ratio holds
+1, and the first table's capacity cells from them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench import estimates
+from bankbench.analyse import findings, paired
+from bankbench.publish import formatting
+from bankbench.results import runs
+
+SERVICES = ("go", "java", "java-virtual")
+
+
+def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[str, int] | None = None,
+           placement: str = "split", in_turn: bool = True, tuned_only: bool = False) -> runs.Run:
+    """A make capacity run folder: per contender the rate its search found."""
+    path = root / run_id
+    path.mkdir(parents=True)
+    tables = {service: {"pool": 16, "env": {}} for service in shipped} if tuned is not None or tuned_only else {}
+    manifest = {"run_id": run_id, "profile": "capacity", "env": "native", "settings": {
+        "cpu_placement": {"mode": placement}, "profile": {"name": "capacity", "tuned": tables},
+        **({runs.WITH_TUNED: True} if tuned is not None else {})}}
+    (path / "manifest.json").write_text(json.dumps(manifest))
+
+    def section(rates: dict[str, int | None]) -> dict:
+        return {service: {"probes": [], "rate": {"found": rate, "complete": True}} for service, rate in rates.items()}
+
+    doc = {"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, runs.SHIPPED_SECTION: section(shipped),
+           **({"in_turn": list(shipped), "long_s": 60} if in_turn else {}),
+           **({runs.TUNED_SECTION: section(tuned)} if tuned is not None else {})}
+    (path / "capacity.json").write_text(json.dumps(doc))
+    return runs.Run(path, manifest, pd.DataFrame())
+
+
+def test_a_ratio_over_passes_is_taken_within_each_run() -> None:
+    go, java = estimates.over_passes([600, 700, 650]), estimates.over_passes([400, 500, 400])
+    assert (go.value, go.low, go.high, go.source) == (650, 600, 700, estimates.PASSES)
+    r = estimates.ratio(java, go)  # go's over java's, run by run: 1.5, 1.4, 1.625
+    assert (r.value, r.low, r.high) == (1.5, 1.4, 1.625) and r.significant
+    assert formatting.interval(r, high_is_best=True) == "range over the runs 1.40-1.62×"
+    # A ratio of medians would say 650 / 400 = 1.63; the drift of each run cancels within it instead.
+    drifting = estimates.ratio(estimates.over_passes([550, 560]), estimates.over_passes([600, 500]))
+    assert drifting.low < 1 < drifting.high and not drifting.significant  # within noise
+
+
+def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
+    selected = [
+        a_pass(tmp_path, "20261201T000000Z-native-capacity", {"go": 600, "java": 400}, in_turn=False),  # before
+        a_pass(tmp_path, "20261202T000000Z-native-capacity", {"go": 600, "java": 400}, {"go": 650, "java": 450}),
+        a_pass(tmp_path, "20261203T000000Z-native-capacity", {"go": 700, "java": 500}, {"go": 700, "java": 500}),
+        a_pass(tmp_path, "20261204T000000Z-native-capacity", {"go": 650, "java": None}, {"go": 650, "java": 425}),
+        a_pass(tmp_path, "20261205T000000Z-native-capacity", {"go": 900}, placement="service-alone"),
+        a_pass(tmp_path, "20261206T000000Z-native-capacity", {"go": 800}, tuned_only=True),  # TUNED=1
+    ]
+    assert not selected[1].tuned and runs.with_tuned_of(selected[1].manifest)  # TUNED=both: shipped first
+    passes = paired.of(selected)
+    assert [run.id[:9] for run in passes.runs] == ["20261202T", "20261203T", "20261204T"]
+    assert passes.shipped["go"].values == (600, 700, 650) and "java" not in passes.shipped  # none in one pass
+    assert (passes.tuned["java"].value, passes.tuned["java"].low, passes.tuned["java"].high) == (450, 425, 500)
+    shipped, _, tuned = findings._split(None, SERVICES, passes)
+    assert (shipped["go"].figure.value, shipped["go"].n, shipped["go"].of) == (650, 3, 3)
+    assert shipped["java"].missing == "no rate in every pass" and tuned["java-virtual"].missing == "not probed tuned"
+    assert paired.of(selected[:1]) is None and paired.of(selected, "shared") is None
