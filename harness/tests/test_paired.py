@@ -18,8 +18,10 @@ SERVICES = ("go", "java", "java-virtual")
 
 
 def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[str, int] | None = None,
-           placement: str = "split", in_turn: bool = True, tuned_only: bool = False) -> runs.Run:
-    """A make capacity run folder: per contender the rate its search found."""
+           placement: str = "split", in_turn: bool = True, tuned_only: bool = False,
+           top: frozenset[str] = frozenset()) -> runs.Run:
+    """A make capacity run folder: per contender the rate its search found, 50 above it missed
+    but for the shipped contenders in `top`, whose rate was the highest tried."""
     path = root / run_id
     path.mkdir(parents=True)
     tables = {service: {"pool": 16, "env": {}} for service in shipped} if tuned is not None or tuned_only else {}
@@ -28,12 +30,14 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
         **({runs.WITH_TUNED: True} if tuned is not None else {})}}
     (path / "manifest.json").write_text(json.dumps(manifest))
 
-    def section(rates: dict[str, int | None]) -> dict:
-        return {service: {"probes": [], "rate": {"found": rate, "complete": True}} for service, rate in rates.items()}
+    def section(rates: dict[str, int | None], top: frozenset[str]) -> dict:
+        return {service: {"probes": [], "rate": {
+            "found": rate, "failed_at": None if service in top or rate is None else rate + 50, "complete": True}}
+            for service, rate in rates.items()}
 
-    doc = {"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, runs.SHIPPED_SECTION: section(shipped),
+    doc = {"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, runs.SHIPPED_SECTION: section(shipped, top),
            **({"in_turn": list(shipped), "long_s": 60} if in_turn else {}),
-           **({runs.TUNED_SECTION: section(tuned)} if tuned is not None else {})}
+           **({runs.TUNED_SECTION: section(tuned, frozenset())} if tuned is not None else {})}
     (path / "capacity.json").write_text(json.dumps(doc))
     return runs.Run(path, manifest, pd.DataFrame())
 
@@ -53,7 +57,8 @@ def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
     selected = [
         a_pass(tmp_path, "20261201T000000Z-native-capacity", {"go": 600, "java": 400}, in_turn=False),  # before
         a_pass(tmp_path, "20261202T000000Z-native-capacity", {"go": 600, "java": 400}, {"go": 650, "java": 450}),
-        a_pass(tmp_path, "20261203T000000Z-native-capacity", {"go": 700, "java": 500}, {"go": 700, "java": 500}),
+        a_pass(tmp_path, "20261203T000000Z-native-capacity", {"go": 700, "java": 500}, {"go": 700, "java": 500},
+               top=frozenset({"go"})),
         a_pass(tmp_path, "20261204T000000Z-native-capacity", {"go": 650, "java": None}, {"go": 650, "java": 425}),
         a_pass(tmp_path, "20261205T000000Z-native-capacity", {"go": 900}, placement="service-alone"),
         a_pass(tmp_path, "20261206T000000Z-native-capacity", {"go": 800}, tuned_only=True),  # TUNED=1
@@ -61,9 +66,12 @@ def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
     assert not selected[1].tuned and runs.with_tuned_of(selected[1].manifest)  # TUNED=both: shipped first
     passes = paired.of(selected)
     assert [run.id[:9] for run in passes.runs] == ["20261202T", "20261203T", "20261204T"]
-    assert passes.shipped["go"].values == (600, 700, 650) and "java" not in passes.shipped  # none in one pass
-    assert (passes.tuned["java"].value, passes.tuned["java"].low, passes.tuned["java"].high) == (450, 425, 500)
+    assert passes.shipped["go"].figure.values == (600, 700, 650) and "java" not in passes.shipped  # none in one
+    java = passes.tuned["java"]
+    assert (java.figure.value, java.figure.low, java.figure.high, java.bound) == (450, 425, 500, "")
     shipped, _, tuned = findings._split(None, SERVICES, passes)
     assert (shipped["go"].figure.value, shipped["go"].n, shipped["go"].of) == (650, 3, 3)
+    # go held the top rate tried in one pass: over the passes its capacity is only a lower bound
+    assert (shipped["go"].bound, tuned["go"].bound) == (findings.TOP_RATE, "")
     assert shipped["java"].missing == "no rate in every pass" and tuned["java-virtual"].missing == "not probed tuned"
     assert paired.of(selected[:1]) is None and paired.of(selected, "shared") is None

@@ -26,6 +26,7 @@ RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of th
 PROJECTED_ON = {projection.SERVICE: ("m5.large",), projection.DATABASE: ("c5d.large",)}
 BUDGET_PLACEMENT = placement.SERVICE_ALONE  # the capacity a budget reads: requests/s per service CPU
 LOADGEN_BESIDE_PG = f"{LOADGEN} beside PostgreSQL"  # what fell short where they shared the generator's CPU
+TOP_RATE = "top rate tried"  # what bounds a capacity no rate above which was tried
 HELD, MISSED, UNDECIDED = "held", "missed", "undecided"  # what a heap's probes say (Probed)
 NOT_ALONE, NONE_HELD = "not alone", "none held"  # why `projections` has none
 
@@ -77,12 +78,32 @@ class Capacity:
     def lower_bound(self) -> bool:
         """Whether the rate found is only a lower bound of the service's capacity: the load
         generator fell short at the next rate, or no higher rate was tried."""
-        return self.rate is not None and (self.generator_bound or self.failed_at is None)
+        return bool(self.bound)
+
+    @property
+    def bound(self) -> str:
+        """What makes the rate found only a lower bound (`lower_bound`), "" where it is not one."""
+        return _bound(self.rate, self.failed_at, self.generator_bound, self.postgres_beside_loadgen)
 
     @property
     def bound_by(self) -> str:
         """What fell short where the load generator did."""
         return LOADGEN_BESIDE_PG if self.postgres_beside_loadgen else LOADGEN
+
+
+def record_bound(record: dict, mode: str) -> str:
+    """`Capacity.bound` of a contender's capacity.json record in a run under placement `mode`."""
+    rate = record.get("rate", {})
+    return _bound(rate.get("found"), rate.get("failed_at"), _generator_missed(record, rate.get("failed_at")),
+                  placement.postgres_beside_loadgen(mode))
+
+
+def _bound(rate: int | None, failed_at: int | None, generator_bound: bool, beside_pg: bool) -> str:
+    if rate is None or not (generator_bound or failed_at is None):
+        return ""
+    if generator_bound:
+        return LOADGEN_BESIDE_PG if beside_pg else LOADGEN
+    return TOP_RATE
 
 
 def is_capacity_run(run: Run) -> bool:

@@ -58,7 +58,7 @@ NONE = estimates.Figure(np.nan, np.nan, np.nan, "", ())
 # Cell.bound: the load generator fell short at the next rate (Capacity.bound_by), on a CPU of its own
 # or beside PostgreSQL
 GENERATOR_BOUND, BED_BOUND = probes.LOADGEN, capacity.LOADGEN_BESIDE_PG
-TOP_RATE = "top rate tried"  # Cell.bound: no rate above it was tried
+TOP_RATE = capacity.TOP_RATE  # Cell.bound: no rate above it was tried
 LINES = (projection.SERVICE, projection.DATABASE)  # the lines of the cost: Findings.cost, .database_cost
 COST_BOUND = "capacity a lower bound"  # Cell.bound of a cost: the capacity it follows is a lower bound
 NO_HEAP, NOT_SWEPT = "no heap held", "not swept"  # Cell.missing of an RSS at the smallest heap
@@ -220,8 +220,9 @@ def _split(verdict: Verdict | None, services: tuple[str, ...],
                 None, {})
     runs = len(passes.runs)
 
-    def over(figures: dict[str, estimates.Figure], missing: str) -> dict[str, Cell]:
-        return {s: Cell(figures[s], runs, runs) if s in figures else Cell(missing=missing) for s in services}
+    def over(found: dict[str, paired.Over], missing: str) -> dict[str, Cell]:
+        return {s: Cell(found[s].figure, runs, runs, found[s].bound) if s in found else Cell(missing=missing)
+                for s in services}
 
     return over(passes.shipped, "no rate in every pass"), passes, \
         over(passes.tuned, "not probed tuned") if passes.tuned else {}
@@ -314,9 +315,8 @@ def _capacity(c: Capacity) -> Cell:
     """The rate found, its interval the rate that missed above it (none: a bound)."""
     if c.rate is None:
         return Cell(missing="none held")
-    bound = "" if not c.lower_bound else c.bound_by if c.generator_bound else TOP_RATE
     high = np.nan if c.failed_at is None else float(c.failed_at)
-    return _at_rate(c, estimates.Figure(float(c.rate), float(c.rate), high, "", ()), bound)
+    return _at_rate(c, estimates.Figure(float(c.rate), float(c.rate), high, "", ()), c.bound)
 
 
 def _cost(c: Capacity, priced: Projection | None, unprojected: str) -> Cell:

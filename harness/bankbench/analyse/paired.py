@@ -15,6 +15,15 @@ from bankbench.tools import placement
 
 
 @dataclass(frozen=True)
+class Over:
+    """One contender's capacity over the runs, and what made it only a lower bound in some run
+    (capacity_figures.record_bound: "" where each run found a rate that missed above it)."""
+
+    figure: estimates.Figure
+    bound: str
+
+
+@dataclass(frozen=True)
 class Passes:
     """The capacities of every pass under `placement`: per service at the shipped settings and,
     where every run probed them too, at the tuned ones; a service some run found no rate for is
@@ -22,8 +31,8 @@ class Passes:
 
     placement: str
     runs: tuple[Run, ...]
-    shipped: dict[str, estimates.Figure]
-    tuned: dict[str, estimates.Figure]
+    shipped: dict[str, Over]
+    tuned: dict[str, Over]
 
 
 def is_pass(run: Run) -> bool:
@@ -37,12 +46,17 @@ def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     if not found:
         return None
     docs = [capacity.document(run) for run in found]
-    return Passes(mode, found, _over(docs, SHIPPED_SECTION), _over(docs, TUNED_SECTION))
+    return Passes(mode, found, _over(docs, SHIPPED_SECTION, mode), _over(docs, TUNED_SECTION, mode))
 
 
-def _over(docs: list[dict], section: str) -> dict[str, estimates.Figure]:
+def _over(docs: list[dict], section: str, mode: str) -> dict[str, Over]:
     """Per service of `section`, its capacities over the runs that all found one."""
     services = sorted({service for doc in docs for service in doc.get(section, {})}, key=service_order)
-    rates = {service: [doc.get(section, {}).get(service, {}).get("rate", {}).get("found") for doc in docs]
-             for service in services}
-    return {service: estimates.over_passes(found) for service, found in rates.items() if None not in found}
+    found = {}
+    for service in services:
+        records = [doc.get(section, {}).get(service, {}) for doc in docs]
+        rates = [record.get("rate", {}).get("found") for record in records]
+        if None not in rates:
+            bounds = [capacity.record_bound(record, mode) for record in records]
+            found[service] = Over(estimates.over_passes(rates), next(filter(None, bounds), ""))
+    return found
