@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import capacity_figures, overload
+from bankbench.analyse import overload, paired
 from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
@@ -82,13 +82,15 @@ def test_a_phased_profile_without_rates_has_no_levels() -> None:
 
 # --- the base rate ----------------------------------------------------------------------------------
 
-def capacity_run(root: Path, name: str, mode: str, found: dict[str, int | None], tuned: dict | None = None) -> None:
-    """A complete make capacity run under `root` whose searches found `found` (at `tuned`: TUNED=1)."""
+def capacity_run(root: Path, name: str, mode: str, found: dict[str, int | None], tuned: dict | None = None,
+                 in_turn: bool = False) -> None:
+    """A complete make capacity run under `root` whose searches found `found` (at `tuned`: TUNED=1),
+    `in_turn`: a pass (bankbench.analyse.paired)."""
     run = root / name
     run.mkdir(parents=True)
     (run / "manifest.json").write_text(json.dumps({"settings": {"cpu_placement": {"mode": mode},
                                                                 "profile": {"tuned": tuned}}}))
-    (run / "capacity.json").write_text(json.dumps({"services": {
+    (run / "capacity.json").write_text(json.dumps({**({"in_turn": list(found)} if in_turn else {}), "services": {
         service: {"probes": [], "rate": {"found": rate}} for service, rate in found.items()}}))
 
 
@@ -99,8 +101,7 @@ def capacity_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     capacity_run(tmp_path, "20261102T000000Z-native-capacity", "service-alone", {"go": 600, "java": None})
     (tmp_path / "20261103T000000Z-native-local").mkdir()
     (tmp_path / "20261103T000000Z-native-local" / "manifest.json").write_text("{}")
-    monkeypatch.setattr(capacity_figures, "newest_capacities",
-                        functools.partial(capacity_figures.newest_capacities, root=tmp_path))
+    monkeypatch.setattr(paired, "capacities", functools.partial(paired.capacities, root=tmp_path))
     return tmp_path
 
 
@@ -116,6 +117,14 @@ def test_the_capacity_of_the_run_under_the_same_placement(capacity_runs: Path) -
     assert "20261101T000000Z-native-capacity" in profiles.rates_text(p.rates, p.rate_source)
 
 
+def test_over_passes_the_median_the_first_table_shows(capacity_runs: Path) -> None:
+    for day, rate in (("05", 500), ("06", 450), ("07", 475)):
+        capacity_run(capacity_runs, f"202611{day}T000000Z-native-capacity", "split", {"go": rate}, in_turn=True)
+    p = with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "split")
+    assert p.rates == {"go": 475}
+    assert p.rate_source == ("the capacity make capacity found in the median over 3 passes (runs 20261105T000000Z"
+                             "-native-capacity to 20261107T000000Z-native-capacity), CPU placement split")
+
 def test_else_the_newest_capacity_run_says_its_placement(capacity_runs: Path) -> None:
     p = with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "shared")
     assert p.rates == {"go": 600}
@@ -127,7 +136,7 @@ def test_a_capacity_run_at_other_settings_is_passed_over(capacity_runs: Path) ->
     tuned = {"go": {"pool": 16, "env": {"GOGC": "200"}}}
     capacity_run(capacity_runs, "20261104T000000Z-native-capacity", "split", {"go": 900}, tuned=tuned)
     assert with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "split").rates == {"go": 400}
-    assert capacity_figures.newest_capacities("split", tuned=True)[0] == {"go": 900}
+    assert paired.capacities("split", tuned=True)[0] == {"go": 900}
 
 
 def test_a_service_whose_search_found_no_rate_needs_the_knob(capacity_runs: Path) -> None:
@@ -136,8 +145,7 @@ def test_a_service_whose_search_found_no_rate_needs_the_knob(capacity_runs: Path
 
 
 def test_without_a_capacity_run_or_the_knob_it_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(capacity_figures, "newest_capacities",
-                        functools.partial(capacity_figures.newest_capacities, root=tmp_path))
+    monkeypatch.setattr(paired, "capacities", functools.partial(paired.capacities, root=tmp_path))
     with pytest.raises(UserError, match=r"run `make capacity` first, or pass RATE="):
         with_base_rates(profiles.load("overload"), None, "split")
 

@@ -6,10 +6,14 @@ estimates.ratio takes each ratio within a run, where the machine's drift fell on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from bankbench import estimates
+import pandas as pd
+
+from bankbench import estimates, paths
 from bankbench.analyse import capacity_figures as capacity
-from bankbench.results.runs import SHIPPED_SECTION, TUNED_SECTION, Run
+from bankbench.results import files
+from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION, Run, find_runs
 from bankbench.results.summaries import service_order
 from bankbench.tools import placement
 
@@ -60,3 +64,21 @@ def _over(docs: list[dict], section: str, mode: str) -> dict[str, Over]:
             bounds = [capacity.record_bound(record, mode) for record in records]
             found[service] = Over(estimates.over_passes(rates), next(filter(None, bounds), ""))
     return found
+
+
+def capacities(mode: str, tuned: bool = False, root: Path = paths.RUNS) -> tuple[dict[str, int], str, str] | None:
+    """Each service's capacity as the report's first table shows it, the base rates of a run that
+    needs some (make overload): over the passes under `root` and `mode` where there are some (the
+    median over the runs, at the shipped settings or, `tuned`, the tuned ones), else the newest
+    capacity run's (capacity_figures.newest_capacities); with where they come from and the
+    placement they ran under. None where there is no capacity run."""
+    # Only each run's manifest and capacity.json are read: no summary is needed.
+    searched = [Run(path, files.manifest(path), pd.DataFrame()) for path in find_runs(root)
+                if (path / CAPACITY_FILE).is_file()]
+    passes = of(searched, mode)
+    found = (passes.tuned if tuned else passes.shipped) if passes else {}
+    if found:
+        return ({service: round(over.figure.value) for service, over in found.items()},
+                f"the median over {len(passes.runs)} passes (runs {passes.runs[0].id} to {passes.runs[-1].id})", mode)
+    newest = capacity.newest_capacities(mode, tuned, root)
+    return newest and (newest[0], f"run {newest[1]}", newest[2])

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from bankbench import config, registry
-from bankbench.analyse import capacity_figures
+from bankbench.analyse import paired
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.tools import placement
@@ -26,7 +26,7 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start", choices=tuple(profiles.STARTS),
                    help="how each level's service starts: cold, aot (JVM with its AOT cache), warm")
     p.add_argument("--rate", type=int, help="a profile with phases (overload): the base rate of every "
-                   "service, iterations/s (default: each one's capacity in the newest make capacity run)")
+                   "service, iterations/s (default: each one's capacity as the report's first table shows it)")
     add_tuned_argument(p)
 
 
@@ -52,9 +52,9 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
 
 def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> profiles.Profile:
     """A profile with phases with each service's base rate: `rate` (--rate) for all, else each
-    one's capacity as the newest make capacity run at the profile's settings (shipped or TUNED)
-    found it, under CPU placement `mode` where one ran so; a profile without phases as it is (and
-    no --rate for it)."""
+    one's capacity at the profile's settings (shipped or TUNED) as the report's first table shows
+    it (paired.capacities), under CPU placement `mode` where one ran so; a profile without phases
+    as it is (and no --rate for it)."""
     if not profile.phased:
         if rate is not None:
             raise UserError(f"RATE= is the base rate of a profile with phases (overload); {profile.name} has "
@@ -62,14 +62,14 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         return profile
     if rate is not None:
         return profiles.with_rates(profile, dict.fromkeys(profile.services, rate), f"RATE={rate}, for every service")
-    found = capacity_figures.newest_capacities(mode, tuned=bool(profile.tuned))
+    found = paired.capacities(mode, tuned=bool(profile.tuned))
     if found is None:
         capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
         raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity}` first, "
                         "or pass RATE= (iterations/s)")
-    rates, run_name, found_under = found
+    rates, source, found_under = found
     where = f"CPU placement {found_under}" + ("" if found_under == mode else f"; none ran under this run's {mode}")
-    return profiles.with_rates(profile, rates, f"the capacity make capacity found in run {run_name}, {where}")
+    return profiles.with_rates(profile, rates, f"the capacity make capacity found in {source}, {where}")
 
 
 def first_placement(profile: profiles.Profile) -> str:
