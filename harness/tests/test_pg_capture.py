@@ -3,7 +3,7 @@ no capture, no process."""
 
 from __future__ import annotations
 
-from bankbench.run.experiments.pg_capture import Packet, switched, tally
+from bankbench.run.experiments.pg_capture import Packet, Sample, sampled, tally
 
 PG = 5432
 
@@ -31,7 +31,10 @@ def test_messages_segments_and_backends_are_counted_per_request_within_the_windo
     assert figures["backends"] == 2
 
 
-def test_context_switches_are_per_request_between_the_first_and_last_sample_in_the_window() -> None:
-    samples = [(0.0, 0, 0), (1.0, 100, 10), (2.0, 300, 30), (3.0, 500, 50), (9.0, 10_000, 1000)]
-    assert switched(samples, (0.5, 3.5), rate=100.0) == {"pg_voluntary_switches": 2.0, "pg_involuntary_switches": 0.2}
-    assert switched(samples, (0.5, 1.5), rate=100.0) == {}
+def test_switches_and_cpu_are_per_request_between_the_first_and_last_sample_in_the_window() -> None:
+    samples = [Sample(t, 100 * t, 10 * t, 0.1 * t, 0.05 * t, 0.01 * t, 0.02 * t) for t in (0.0, 1.0, 2.0, 3.0)]
+    samples.append(Sample(9.0, 10_000, 1000, 50.0, 50.0, 50.0, 50.0))  # after the window
+    assert sampled(samples, (0.5, 3.5), rate=100.0) == {
+        "pg_voluntary_switches": 1.0, "pg_involuntary_switches": 0.1,  # 200 and 20 over 200 requests
+        "pg_backend_user_ms": 1.0, "pg_backend_system_ms": 0.5, "pg_background_ms": 0.1, "softirq_ms": 0.2}
+    assert sampled(samples, (0.5, 1.5), rate=100.0) == {}

@@ -1,7 +1,8 @@
 """What one request cost PostgreSQL and the service in `make pgwire`'s newest run (pgwire.json,
 bankbench.run.experiments.pg_capture): per service and pool, the median over its repeats of each
-figure: the CPU per request of each, the backends that served, PostgreSQL's context switches,
-and the protocol messages it was sent per request."""
+figure: the CPU per request of each, PostgreSQL's split into its backends' user and system time
+and its other processes', the machine's softirq time, the backends that served, PostgreSQL's
+context switches, and the protocol messages it was sent per request."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pandas as pd
 from bankbench.results import files
 from bankbench.results.runs import PGWIRE_FILE, Run
 
-FIGURES = ("pg_cpu_ms_per_request", "service_cpu_ms_per_request", "backends", "pg_voluntary_switches")
+FIGURES = ("pg_cpu_ms_per_request", "service_cpu_ms_per_request", "pg_backend_user_ms", "pg_backend_system_ms",
+           "pg_background_ms", "softirq_ms", "backends", "pg_voluntary_switches")
 MESSAGES = ("Parse", "Bind", "Execute", "Sync", "Simple query")  # sent to PostgreSQL, per request
 
 
@@ -28,5 +30,6 @@ def per_service(run: Run) -> pd.DataFrame:
              **{name: figures["to_pg"].get(name, 0.0) for name in MESSAGES}}
             for level, figures in record["levels"].items() if level in levels.index]
     frame = pd.DataFrame(rows)
-    grouped = frame.groupby(["service", "pool"], sort=False)
-    return grouped.median().join(grouped.size().rename("repeats")).reset_index().assign(rate=record["rate"])
+    grouped = frame.dropna(axis=1, how="all").groupby(["service", "pool"], sort=False)  # a figure older runs lack
+    return grouped.median().join(grouped.size().rename("repeats")).reset_index() \
+        .reindex(columns=[*frame.columns, "repeats"]).assign(rate=record["rate"])

@@ -316,8 +316,10 @@ def request_cost_section(selected: list[Run]) -> list[str]:
         return []
     return [f"## {QUESTIONS['request']}",
             f"Each service at the same rate in turn, PostgreSQL's port captured ({page_link(run)}, CPUs "
-            f"{pages.cpus(run.manifest)}): the CPU each request took in the service and in PostgreSQL, the "
-            "backends that served, PostgreSQL's context switches and the protocol messages it was sent, per "
+            f"{pages.cpus(run.manifest)}): the CPU each request took in the service and in PostgreSQL (split "
+            "into its backends' user and system time and its other processes'), the machine's softirq time "
+            "(the kernel's loopback TCP work, charged to no process), the backends that served, PostgreSQL's "
+            "context switches and the protocol messages it was sent, per "
             "request, the median over the run's repeats. Why they differ, and what was tried: "
             "[docs/request-cost.md](../../docs/request-cost.md).",
             markdown(tables.request_cost(request_cost.per_service(run)))]

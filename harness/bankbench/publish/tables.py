@@ -531,6 +531,9 @@ def request_cost(frame: pd.DataFrame) -> pd.DataFrame:
         "service": frame["service"], "pool": frame["pool"], "it/s": frame["rate"], "repeats": frame["repeats"],
         "PostgreSQL CPU ms/request": frame["pg_cpu_ms_per_request"].map(significant),
         "service CPU ms/request": frame["service_cpu_ms_per_request"].map(significant),
+        **{f"{label} ms/request": frame[name].map(significant) for name, label in (
+            ("pg_backend_user_ms", "PG backends user"), ("pg_backend_system_ms", "PG backends system"),
+            ("pg_background_ms", "PG other processes"), ("softirq_ms", "softirq"))},
         "backends": frame["backends"].map(count),
         "PostgreSQL switches/request": frame["pg_voluntary_switches"].map(number),
         **{f"{name}/request": frame[name].map(number) for name in ("Parse", "Bind", "Execute", "Sync")},

@@ -1,10 +1,12 @@
 """`make pgwire`: what one request costs PostgreSQL, each service at the same rate. Every level of
 the run is captured on PostgreSQL's port (tshark, on the loopback) while a sampler reads the
-context switches of PostgreSQL's processes; over the level's measured window this counts, per
-request: the protocol messages by type each way (Parse against Execute: statements prepared
-against executed), the TCP segments, the backends that served a request, new connections, and
-PostgreSQL's voluntary and involuntary context switches; beside them the level's own figures:
-PostgreSQL's and the service's CPU per request. The services run in turn at each pool size
+context switches and CPU times of PostgreSQL's processes each second; over the level's measured
+window this counts, per request: the protocol messages by type each way (Parse against Execute:
+statements prepared against executed), the TCP segments, the backends that served a request, new
+connections, PostgreSQL's voluntary and involuntary context switches, its CPU split into the
+backends' user and system time and its other processes' (checkpointer, WAL writer, autovacuum...),
+and the machine's softirq time (the kernel's loopback TCP work, charged to no process); beside
+them the level's own figures: PostgreSQL's and the service's CPU per request. The services run in turn at each pool size
 (bankbench.load.profiles.levels), so the machine's drift falls on all of them alike.
 
 Writes pgwire.json in the run folder: per level, those figures (bankbench.results.runs)."""
@@ -12,6 +14,7 @@ Writes pgwire.json in the run folder: per level, those figures (bankbench.result
 from __future__ import annotations
 
 import collections
+import re
 import shutil
 import subprocess
 import threading
@@ -32,6 +35,7 @@ from bankbench.run.environments.native import Native
 from bankbench.run.runner import Session, remaining
 
 SNAPLEN = 256  # bytes of each packet kept: the message headers, not the rows
+BACKEND = re.compile(r"\(\d+\)|\[local\]")  # a backend's title names its client: "127.0.0.1(43210)"
 FIELDS = ("frame.time_epoch", "tcp.dstport", "tcp.len", "tcp.stream", "tcp.flags.syn", "tcp.flags.ack",
           "pgsql.type")
 
@@ -62,15 +66,14 @@ def read(run_dir: Path) -> dict:
 
 
 @contextmanager
-def _captured(port: int, capture: Path) -> Iterator[list[tuple[float, int, int]]]:
-    """Captures PostgreSQL's port into `capture` and samples the context switches of its
-    processes each second, as (epoch s, voluntary, involuntary) over the postmaster's tree."""
+def _captured(port: int, capture: Path) -> Iterator[list[Sample]]:
+    """Captures PostgreSQL's port into `capture` and samples PostgreSQL's processes each second."""
     tshark = subprocess.Popen(["tshark", "-q", "-i", "lo", "-f", f"tcp port {port}", "-s", str(SNAPLEN),
                                "-w", str(capture)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    samples: list[tuple[float, int, int]] = []
+    samples: list[Sample] = []
     stop = threading.Event()
-    sampler = threading.Thread(target=_sample_switches, args=(port, samples, stop), daemon=True)
+    sampler = threading.Thread(target=_sample, args=(port, samples, stop), daemon=True)
     sampler.start()
     try:
         yield samples
@@ -81,25 +84,42 @@ def _captured(port: int, capture: Path) -> Iterator[list[tuple[float, int, int]]
         tshark.wait(timeout=30)
 
 
-def _sample_switches(port: int, samples: list[tuple[float, int, int]], stop: threading.Event) -> None:
+class Sample(NamedTuple):
+    """Counters over the postmaster's tree at one moment: context switches, and CPU seconds."""
+
+    time: float  # epoch seconds
+    voluntary: int
+    involuntary: int
+    backend_user: float  # of the backends, the processes that serve a client's connection
+    backend_system: float
+    background: float  # user and system of every other PostgreSQL process, the postmaster included
+    softirq: float  # the machine's, every CPU: work the kernel charges to no process
+
+
+def _sample(port: int, samples: list[Sample], stop: threading.Event) -> None:
     while not stop.wait(1.0):
         postmasters = [c.pid for c in psutil.net_connections("tcp")
                        if c.status == psutil.CONN_LISTEN and c.laddr.port == port and c.pid]
         if not postmasters:
             continue
         root = psutil.Process(postmasters[0])
-        voluntary = involuntary = 0
+        totals = collections.Counter()
         for proc in (root, *root.children()):
             try:
-                switches = proc.num_ctx_switches()
+                with proc.oneshot():
+                    switches, cpu, title = proc.num_ctx_switches(), proc.cpu_times(), " ".join(proc.cmdline())
             except psutil.NoSuchProcess:
                 continue
-            voluntary += switches.voluntary
-            involuntary += switches.involuntary
-        samples.append((time.time(), voluntary, involuntary))
+            totals.update(voluntary=switches.voluntary, involuntary=switches.involuntary)
+            if proc is not root and BACKEND.search(title):
+                totals.update(backend_user=cpu.user, backend_system=cpu.system)
+            else:
+                totals.update(background=cpu.user + cpu.system)
+        samples.append(Sample(time.time(), totals["voluntary"], totals["involuntary"], totals["backend_user"],
+                              totals["backend_system"], totals["background"], psutil.cpu_times().softirq))
 
 
-def per_request(level_dir: Path, port: int, switches: list[tuple[float, int, int]]) -> dict:
+def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
     """The level's figures per request over its measured window (module doc)."""
     summary = levels.level_summary(level_dir, intervals=False)
     overall = summary["overall"]
@@ -108,7 +128,7 @@ def per_request(level_dir: Path, port: int, switches: list[tuple[float, int, int
     return {"requests": overall["requests"], "throughput_rps": overall["throughput_rps"], "p99_ms": overall["p99_ms"],
             **summary.get("efficiency", {}),
             **tally(_packets(files.pg_capture_path(level_dir), port), port, window, overall["requests"]),
-            **switched(switches, window, overall["throughput_rps"])}
+            **sampled(samples, window, overall["throughput_rps"])}
 
 
 def tally(packets: Iterable[Packet], port: int, window: tuple[float, float], requests: int) -> dict:
@@ -132,15 +152,20 @@ def tally(packets: Iterable[Packet], port: int, window: tuple[float, float], req
     return {"to_pg": per(to_pg), "from_pg": per(from_pg), **per(counts), "backends": len(backends)}
 
 
-def switched(samples: list[tuple[float, int, int]], window: tuple[float, float], rate: float) -> dict:
-    """PostgreSQL's voluntary and involuntary context switches per request over the samples
-    within `window`; {} with fewer than two there."""
-    inside = [s for s in samples if window[0] <= s[0] <= window[1]]
+def sampled(samples: list[Sample], window: tuple[float, float], rate: float) -> dict:
+    """Per request over the samples within `window`: PostgreSQL's voluntary and involuntary context
+    switches, and the CPU ms of its backends (user, system), of its other processes and of the
+    machine's softirqs; {} with fewer than two samples there."""
+    inside = [s for s in samples if window[0] <= s.time <= window[1]]
     if len(inside) < 2:
         return {}
-    served = rate * (inside[-1][0] - inside[0][0])
-    return {"pg_voluntary_switches": round((inside[-1][1] - inside[0][1]) / served, 3),
-            "pg_involuntary_switches": round((inside[-1][2] - inside[0][2]) / served, 3)}
+    first, last = inside[0], inside[-1]
+    served = rate * (last.time - first.time)
+    return {"pg_voluntary_switches": round((last.voluntary - first.voluntary) / served, 3),
+            "pg_involuntary_switches": round((last.involuntary - first.involuntary) / served, 3),
+            **{f"pg_{name}_ms": round((getattr(last, name) - getattr(first, name)) * 1000 / served, 4)
+               for name in ("backend_user", "backend_system", "background")},
+            "softirq_ms": round((last.softirq - first.softirq) * 1000 / served, 4)}
 
 
 class Packet(NamedTuple):
