@@ -31,7 +31,6 @@ SPLIT, SERVICE_ALONE, SHARED = "split", "service-alone", "shared"
 MODES = (SPLIT, SERVICE_ALONE, SHARED)
 DEFAULT = SPLIT
 POSTGRES = "pg"  # PostgreSQL's name in the resource samples (bankbench.measure.resources)
-SPLIT_WORDS = "the service and PostgreSQL on the same CPUs"  # what split gives the service, in a sentence
 
 
 @dataclass(frozen=True)
