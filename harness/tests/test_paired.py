@@ -75,3 +75,4 @@ def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
     assert (shipped["go"].bound, tuned["go"].bound) == (findings.TOP_RATE, "")
     assert shipped["java"].missing == "no rate in every pass" and tuned["java-virtual"].missing == "not probed tuned"
     assert paired.of(selected[:1]) is None and paired.of(selected, "shared") is None
+    assert paired.of(selected[:2]) is None  # one pass: no range over the runs yet

@@ -6,9 +6,12 @@ the same runs writes the same bytes."""
 from __future__ import annotations
 
 import filecmp
+import functools
 import json
+import os
 import shutil
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -161,13 +164,14 @@ def test_every_committed_summary_rebuilds_from_the_files_git_carries(tmp_path: P
     folders = sorted(path for path in runs.listed(runs.PUBLISHED_CSV) if (path / "levels").is_dir())
     assert folders, "results/published.csv names no folder with levels"
     carried = list(tracked())
-    for folder in folders:
-        copy = tmp_path / folder.relative_to(paths.ROOT)
-        for path in carried:
-            if path.is_relative_to(folder.relative_to(paths.ROOT)):
-                (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(paths.ROOT / path, tmp_path / path)
-        summaries.summarize_run(copy, force=True)
+    copies = [tmp_path / folder.relative_to(paths.ROOT) for folder in folders]
+    for path in carried:
+        if any(path.is_relative_to(folder.relative_to(paths.ROOT)) for folder in folders):
+            (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(paths.ROOT / path, tmp_path / path)
+    with ProcessPoolExecutor(os.cpu_count()) as pool:  # each folder's summaries are its own: the CPUs share them
+        list(pool.map(functools.partial(summaries.summarize_run, force=True), copies))
+    for folder, copy in zip(folders, copies, strict=True):
         written = sorted(path.relative_to(copy) for path in copy.rglob("summary.*"))
         assert written == sorted(path.relative_to(folder) for path in folder.rglob("summary.*")), folder
         _, mismatch, errors = filecmp.cmpfiles(folder, copy, [str(name) for name in written], shallow=False)

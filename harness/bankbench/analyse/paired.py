@@ -17,6 +17,8 @@ from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION
 from bankbench.results.summaries import service_order
 from bankbench.tools import placement
 
+MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capacity run is
+
 
 @dataclass(frozen=True)
 class Over:
@@ -45,9 +47,9 @@ def is_pass(run: Run) -> bool:
 
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     """The passes among `selected` under `mode` at the shipped settings (TUNED=both's included);
-    None where there is none."""
+    None where there are fewer than MIN_PASSES."""
     found = tuple(run for run in selected if run.placement == mode and not run.tuned and is_pass(run))
-    if not found:
+    if len(found) < MIN_PASSES:
         return None
     docs = [capacity.document(run) for run in found]
     return Passes(mode, found, _over(docs, SHIPPED_SECTION, mode), _over(docs, TUNED_SECTION, mode))
@@ -66,11 +68,12 @@ def _over(docs: list[dict], section: str, mode: str) -> dict[str, Over]:
     return found
 
 
-def capacities(mode: str, tuned: bool = False, root: Path = paths.RUNS) -> tuple[dict[str, int], str, str] | None:
+def capacities(mode: str, tuned: bool = False,
+               root: Path = paths.RUNS) -> tuple[dict[str, int], tuple[str, ...], str] | None:
     """Each service's capacity as the report's first table shows it, the base rates of a run that
     needs some (make overload): over the passes under `root` and `mode` where there are some (the
     median over the runs, at the shipped settings or, `tuned`, the tuned ones), else the newest
-    capacity run's (capacity_figures.newest_capacities); with where they come from and the
+    capacity run's (capacity_figures.newest_capacities); with the runs they come from and the
     placement they ran under. None where there is no capacity run."""
     # Only each run's manifest and capacity.json are read: no summary is needed.
     searched = [Run(path, files.manifest(path), pd.DataFrame()) for path in find_runs(root)
@@ -79,6 +82,6 @@ def capacities(mode: str, tuned: bool = False, root: Path = paths.RUNS) -> tuple
     found = (passes.tuned if tuned else passes.shipped) if passes else {}
     if found:
         return ({service: round(over.figure.value) for service, over in found.items()},
-                f"the median over {len(passes.runs)} passes (runs {passes.runs[0].id} to {passes.runs[-1].id})", mode)
+                tuple(run.id for run in passes.runs), mode)
     newest = capacity.newest_capacities(mode, tuned, root)
-    return newest and (newest[0], f"run {newest[1]}", newest[2])
+    return newest and (newest[0], (newest[1],), newest[2])

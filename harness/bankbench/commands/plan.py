@@ -67,7 +67,9 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
         raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity}` first, "
                         "or pass RATE= (iterations/s)")
-    rates, source, found_under = found
+    rates, found_by, found_under = found
+    source = f"the median over {len(found_by)} passes (runs {found_by[0]} to {found_by[-1]})" \
+        if len(found_by) > 1 else f"run {found_by[0]}"
     where = f"CPU placement {found_under}" + ("" if found_under == mode else f"; none ran under this run's {mode}")
     return profiles.with_rates(profile, rates, f"the capacity make capacity found in {source}, {where}")
 
