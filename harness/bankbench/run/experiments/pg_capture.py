@@ -6,8 +6,9 @@ statements prepared against executed), the TCP segments, the backends that serve
 connections, PostgreSQL's voluntary and involuntary context switches, its CPU split into the
 backends' user and system time and its other processes' (checkpointer, WAL writer, autovacuum...),
 and the machine's softirq time (the kernel's loopback TCP work, charged to no process); beside
-them the level's own figures: PostgreSQL's and the service's CPU per request. The services run in turn at each pool size
-(bankbench.load.profiles.levels), so the machine's drift falls on all of them alike.
+them the level's own figures: PostgreSQL's and the service's CPU per request. The services run in
+turn at each pool size (bankbench.load.profiles.levels), so the machine's drift falls on all of
+them alike.
 
 Writes pgwire.json in the run folder: per level, those figures (bankbench.results.runs)."""
 
