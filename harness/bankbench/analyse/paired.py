@@ -68,6 +68,14 @@ def _over(docs: list[dict], section: str, mode: str) -> dict[str, Over]:
     return found
 
 
+def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None:
+    """The passes among the run folders under `root` (of); only each run's manifest and
+    capacity.json are read: no summary is needed."""
+    searched = [Run(path, files.manifest(path), pd.DataFrame()) for path in find_runs(root)
+                if (path / CAPACITY_FILE).is_file()]
+    return of(searched, mode)
+
+
 def capacities(mode: str, tuned: bool = False,
                root: Path = paths.RUNS) -> tuple[dict[str, int], tuple[str, ...], str] | None:
     """Each service's capacity as the report's first table shows it, the base rates of a run that
@@ -75,10 +83,7 @@ def capacities(mode: str, tuned: bool = False,
     median over the runs, at the shipped settings or, `tuned`, the tuned ones), else the newest
     capacity run's (capacity_figures.newest_capacities); with the runs they come from and the
     placement they ran under. None where there is no capacity run."""
-    # Only each run's manifest and capacity.json are read: no summary is needed.
-    searched = [Run(path, files.manifest(path), pd.DataFrame()) for path in find_runs(root)
-                if (path / CAPACITY_FILE).is_file()]
-    passes = of(searched, mode)
+    passes = under(root, mode)
     found = (passes.tuned if tuned else passes.shipped) if passes else {}
     if found:
         return ({service: round(over.figure.value) for service, over in found.items()},
