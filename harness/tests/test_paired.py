@@ -11,7 +11,7 @@ import pandas as pd
 
 from bankbench import estimates
 from bankbench.analyse import findings, paired
-from bankbench.publish import formatting
+from bankbench.publish import formatting, verdict_words
 from bankbench.results import runs
 
 SERVICES = ("go", "java", "java-virtual")
@@ -51,6 +51,16 @@ def test_a_ratio_over_passes_is_taken_within_each_run() -> None:
     # A ratio of medians would say 650 / 400 = 1.63; the drift of each run cancels within it instead.
     drifting = estimates.ratio(estimates.over_passes([550, 560]), estimates.over_passes([600, 500]))
     assert drifting.low < 1 < drifting.high and not drifting.significant  # within noise
+
+
+def test_a_capacity_over_passes_reads_as_its_range_not_as_a_rate_that_missed() -> None:
+    """The verdict's capacity over passes names the runs' range: its top is a rate that held."""
+    over = findings.Cell(estimates.over_passes([450, 375]), 2, 2)
+    assert verdict_words.rate(over) == "412 iterations/s (375-450 over the runs)"
+    capped = findings.Cell(estimates.over_passes([900, 800]), 2, 2, findings.TOP_RATE)
+    assert verdict_words.rate(capped) == f"≥ 850 iterations/s (800-900 over the runs; {findings.TOP_RATE})"
+    one_run = findings.Cell(estimates.Figure(400, 400, 425, "", ()), 3, 3)
+    assert verdict_words.rate(one_run) == "400 iterations/s (425 missed)"
 
 
 def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:

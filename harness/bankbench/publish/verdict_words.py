@@ -252,8 +252,12 @@ def figure(unit: str, fmt: Format = number) -> Show:
 
 
 def rate(cell: Cell, unit: str = "iterations/s") -> str:
-    """`400 iterations/s (450 missed)`, `≥ 93 iterations/s (load generator)`."""
+    """`400 iterations/s (450 missed)`, `≥ 93 iterations/s (load generator)`; over passes, the
+    median and the range of the runs' rates: `412 iterations/s (375-450 over the runs)`."""
     found = " ".join(filter(None, ("≥" if cell.bound else "", count(cell.figure.value), unit)))
+    if cell.figure.source == estimates.PASSES:
+        spread = f"{count(cell.figure.low)}-{count(cell.figure.high)} over the runs"
+        return f"{found} ({'; '.join(filter(None, (spread, cell.bound)))})"
     return f"{found} ({cell.bound or f'{count(cell.figure.high)} missed'})"
 
 
