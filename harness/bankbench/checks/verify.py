@@ -1,10 +1,11 @@
 """Proof that the services do the same database work, the TechEmpower way.
 
-Each service, on a fresh database with pg_stat_statements loaded and a pool of one connection,
-answers a fixed mix of requests; per request type this counts what PostgreSQL saw: the statements
-run (pg_stat_statements), the calls and the transactions (pg_stat_database) per request. Every
-type must run exactly the statements its contract says (one, or none for a refused request), in
-one transaction, and every service must send the very same statement texts.
+Each service, on a throwaway cluster of its own with pg_stat_statements loaded and a pool of one
+connection, answers a fixed mix of requests; per request type this counts what PostgreSQL saw: the
+statements run (pg_stat_statements), the calls and the transactions (pg_stat_database) per
+request. Every type must run exactly the statements its contract says (one, or none for a refused
+request), in one transaction, and every service must send the very same statement texts. The
+services run at once: the mix mostly waits on its barriers.
 
 Counting is exact because of two barriers. PostgreSQL 15 publishes a backend's counts only now
 and then, and always when the backend exits, so around each batch the service's backend is
@@ -23,6 +24,7 @@ import hashlib
 import json
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,6 +114,13 @@ def measure(service: processes.Service, cluster: Cluster, log: Path) -> dict[str
             counts[request.name]["statuses"] = sorted(statuses)
             before = after
     return counts
+
+
+def _measure_alone(service: processes.Service, workdir: Path) -> dict[str, dict]:
+    """measure() on a throwaway cluster of the service's own."""
+    with Cluster.create(extra_settings=SETTINGS) as cluster:
+        cluster.psql("CREATE EXTENSION pg_stat_statements", database="postgres")
+        return measure(service, cluster, workdir / f"verify-{service.name}.log")
 
 
 def _new_client(client: httpx.Client, balance: int) -> int:
@@ -207,9 +216,9 @@ def run(names: list[str], workdir: Path, out: Path | None = None) -> dict:
 
 
 def run_services(chosen: list[processes.Service], workdir: Path, out: Path | None = None) -> dict:
-    with Cluster.create(extra_settings=SETTINGS) as cluster:
-        cluster.psql("CREATE EXTENSION pg_stat_statements", database="postgres")
-        results = {s.name: measure(s, cluster, workdir / f"verify-{s.name}.log") for s in chosen}
+    with ThreadPoolExecutor(len(chosen)) as pool:
+        measured = pool.map(lambda service: _measure_alone(service, workdir), chosen)
+        results = dict(zip([s.name for s in chosen], measured, strict=True))
     found = problems(results)
     doc = {"requests_per_type": REQUESTS_PER_TYPE, "ok": not found, "problems": found,
            "results": results}
