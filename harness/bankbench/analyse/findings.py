@@ -148,7 +148,9 @@ class Findings:
     users_rps: float | None  # the requests/s they served there (the median over the start runs' levels)
     p99: dict[str, dict[str, Cell]]  # start (profiles.STARTS) -> service -> its p99 (ms) at `users`
     capacity: dict[str, Cell]  # iterations/s at the target; the interval: the rate found to the one that missed
-    cpu_ms: dict[str, Cell]  # CPU ms per request at the capacity
+    # CPU ms per request at the capacity: the service's, or over make capacity's passes that of the core it
+    # shared with PostgreSQL (paired.Over.cpu_ms)
+    cpu_ms: dict[str, Cell]
     cost: dict[str, Cell]  # the service's projected $ per million requests on `instance`
     database_cost: dict[str, Cell]  # PostgreSQL's for that service, on `database_instance`
     rss_mb: dict[str, Cell]  # peak RSS at the smallest heap that held
@@ -192,10 +194,12 @@ class Findings:
         no_run = Cell(missing="no capacity run yet")
         unprojected = verdict.unprojected if verdict else ""
         past = max((run for run in single if overload.is_phased_run(run)), key=lambda run: run.id, default=None)
+        passes = paired.of(selected)
         return cls(
             services, users, _served(starts, users),
             {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
             _capacities(verdict.found if verdict else [], services, no_run.missing),
+            _shared_core(passes, services) if passes else
             {s: _at_rate(found[s], found[s].cpu_ms) if s in found else no_run for s in services},
             *({s: _cost(found[s], first.get((s, line)), unprojected) if s in found else no_run for s in services}
               for line in LINES),
@@ -207,7 +211,7 @@ class Findings:
             *(next((run.manifest.get("machine", {}).get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
             past, _by_service(overload.outcomes(past) if past else []),
-            *_split(verdict, services, paired.of(selected)),
+            *_split(verdict, services, passes),
             *_startups(services, without_aot))
 
 
@@ -226,6 +230,14 @@ def _split(verdict: Verdict | None, services: tuple[str, ...],
 
     return over(passes.shipped, "no rate in every pass"), passes, \
         over(passes.tuned, "not probed tuned") if passes.tuned else {}
+
+
+def _shared_core(passes: paired.Passes, services: tuple[str, ...]) -> dict[str, Cell]:
+    """Per service, the CPU per request of the core it shared with PostgreSQL at its capacity,
+    over the passes at the shipped settings."""
+    runs = len(passes.runs)
+    found = {s: over.cpu_ms for s, over in passes.shipped.items() if over.cpu_ms}
+    return {s: Cell(found[s], runs, runs) if s in found else Cell(missing="not in every pass") for s in services}
 
 
 def _startups(services: tuple[str, ...], without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str]:

@@ -23,10 +23,13 @@ MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capa
 @dataclass(frozen=True)
 class Over:
     """One contender's capacity over the runs, and what made it only a lower bound in some run
-    (capacity_figures.record_bound: "" where each run found a rate that missed above it)."""
+    (capacity_figures.record_bound: "" where each run found a rate that missed above it); and
+    the CPU per request of the core it shared with PostgreSQL (the service's and PostgreSQL's) at
+    the rate found, over the runs' levels that confirmed it, None where a run had none."""
 
     figure: estimates.Figure
     bound: str
+    cpu_ms: estimates.Figure | None = None
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,18 @@ def _over(docs: list[dict], section: str, mode: str) -> dict[str, Over]:
         rates = [record.get("rate", {}).get("found") for record in records]
         if None not in rates:
             bounds = [capacity.record_bound(record, mode) for record in records]
-            found[service] = Over(estimates.over_passes(rates), next(filter(None, bounds), ""))
+            found[service] = Over(estimates.over_passes(rates), next(filter(None, bounds), ""), _shared_core(records))
     return found
+
+
+def _shared_core(records: list[dict]) -> estimates.Figure | None:
+    """The service's and PostgreSQL's CPU ms per request at the level that confirmed each run's
+    rate (capacity.json `long`), over the runs; None where a run has no such figure."""
+    longs = [record.get("long") or {} for record in records]
+    costs = [(long.get("service_cpu_ms"), long.get("pg_cpu_ms")) for long in longs]
+    if any(None in cost for cost in costs):
+        return None
+    return estimates.over_passes([service + database for service, database in costs])
 
 
 def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None:

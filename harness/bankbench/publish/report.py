@@ -22,6 +22,7 @@ from bankbench import config, paths
 from bankbench.analyse import (
     capacity_figures as capacity,
     overload,
+    paired,
     request_cost,
     sensitivity,
     tuned,
@@ -201,10 +202,10 @@ def tuned_sections(selected: list[Run]) -> list[str]:
     if swept:
         made_by = {service: page_link(run) for service, (run, _) in swept.items()}
         parts += ["The settings `make tune` found for each service at its capacity rate, one knob at a time (how "
-                  "it chose, and every value it swept: its run's page); `TUNED=1` runs with them "
-                  "(`[tuned.<service>]` in tuned.toml).",
+                  "it chose, and every value it swept: its run's page), and those `TUNED=1` runs with "
+                  "(`[tuned.<service>]` in tuned.toml, which says why where they differ).",
                   markdown(tables.tuning_settings({service: record for service, (_, record) in swept.items()},
-                                                  made_by))]
+                                                  made_by, profiles.read_tuned()))]
     if not found:
         return ["\n\n".join([*parts, "No capacity run at the tuned settings is shown yet: `make capacity TUNED=1` "
                                       "searches it."])]
@@ -241,6 +242,7 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
         return [heading, f"No capacity run yet (`make capacity`).{efficiency}"]
     run = verdict.searched
     figure = charts.capacity(capacity.p99_by_rate(run), verdict.found, verdict.target_ms)
+    passes = f" {passes_text(f.passes)}" if f.passes else ""
     return [heading,
             f"`make capacity` searched, per service, the highest open-model rate (iterations/s of the "
             f"7-request scenario) at which p99 stayed at or under {verdict.target_ms:g} ms with errors "
@@ -248,7 +250,7 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             f"warm service (CPUs {pages.cpus(run.manifest)}). Where the load "
             "generator fell short at the next rate, the capacity is its ceiling, a lower bound of the "
             "service's (\"≥\"; \"beside PostgreSQL\": the CPU they shared was full, and the verdict then "
-            "ranks the services by their capacity under split). The cost below is projected for each "
+            f"ranks the services by their capacity under split).{passes} The cost below is projected for each "
             "service from its capacity and, a line of its own, for PostgreSQL from its CPU time per request "
             "there. The run's page has every "
             f"probe, the CPU of PostgreSQL, and what the cost projection assumes and leaves out: "
@@ -261,6 +263,16 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
               else [unprojected(verdict)]),
             "\n".join(f"- {capacities_found(found)}" for found in [run, *(other for other in searched
                                                                            if other is not run)])]
+
+
+def passes_text(passes: paired.Passes) -> str:
+    """Where the ranked capacities come from: make capacity's passes, in a sentence with their pages."""
+    long_s = {capacity.document(run).get("long_s") for run in passes.runs}
+    return (f"The ranking rests on {len(passes.runs)} passes of `make capacity` under {passes.placement} "
+            f"({', '.join(page_link(run) for run in passes.runs)}), each probing the services in turn at each "
+            f"rate, so that the machine's drift fell on all alike, and confirming each rate found with a level "
+            f"of {'/'.join(str(s) for s in sorted(long_s))} s; the CPU per request beside it is the service's "
+            "and PostgreSQL's at that level.")
 
 
 def capacities_found(run: Run) -> str:

@@ -260,11 +260,12 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
     settings in its place (the CPU is in the capacity section). Memory and cost have their
     sections. `link` makes a header from its text and its QUESTIONS key."""
     shown, where = verdict_words.first_capacity(f)
+    cpu = "CPU ms/request" + (" with PostgreSQL" if f.passes else "")
     headers = {
         "startup": "start-up s cold", "startup_aot": "start-up s cold+AOT",
         **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
         "capacity": "capacity it/s" + (f" ({where})" if shown is f.split_capacity else ""),
-        **({"tuned": f"capacity it/s tuned ({where})"} if f.tuned_capacity else {"cpu": "CPU ms/request"}),
+        **({"tuned": f"capacity it/s tuned ({where})"} if f.tuned_capacity else {"cpu": cpu}),
     }
     table = pd.DataFrame([{"service": service, **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
                           for service, cells in first_cells(f).items()], columns=["service", *headers])
@@ -317,10 +318,12 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     return pd.DataFrame(rows)
 
 
-def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = None) -> pd.DataFrame:
+def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = None,
+                    runs_with: dict[str, dict] | None = None) -> pd.DataFrame:
     """Per service of make tune's `records` (tuning.json's `services`): where it was tuned and the
     settings it found, as its [tuned.<service>] table in tuned.toml gives them; with `made_by`,
-    the run that found them (service -> its text)."""
+    the run that found them (service -> its text); with `runs_with`, the tables TUNED=1 runs with
+    (tuned.toml's now: a rule changed since a run may have overturned what it found)."""
     rows = []
     for service, record in records.items():
         unswept = [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]]
@@ -331,7 +334,9 @@ def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = N
             "as the settings say" if "capacity" in record else "shipped"
         rows.append({"service": service, "tuned at": where, "heap": heap,
                      "settings found": found + (f" ({', '.join(unswept)}: not searched, shipped)" if unswept else ""),
-                     **({"make tune run": made_by[service]} if made_by else {})})
+                     **({"make tune run": made_by[service]} if made_by else {}),
+                     **({"TUNED=1 runs": verdict_words.settings_text(runs_with[service]) if service in runs_with
+                         else "the shipped settings"} if runs_with is not None else {})})
     return pd.DataFrame(rows)
 
 

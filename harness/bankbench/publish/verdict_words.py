@@ -160,9 +160,15 @@ def capacity(f: Findings) -> str | None:
 def costs(f: Findings) -> str | None:
     """CPU per request at the capacity, and the peak RSS at the smallest heap that held."""
     parts = [f"{at}, {told}" for at, told in (
-        ("at its capacity", lead(f.cpu_ms, "CPU per request", high_is_best=False)),
+        ("at its capacity", lead(f.cpu_ms, cpu_what(f), high_is_best=False)),
         ("at the smallest heap that held", lead(f.rss_mb, "peak RSS", high_is_best=False))) if told]
     return f"{parts[0][0].upper()}{'; '.join(parts)[1:]}." if parts else None
+
+
+def cpu_what(f: Findings) -> str:
+    """What the CPU per request at the capacity counts (Findings.cpu_ms): over make capacity's
+    passes, PostgreSQL's beside the service's."""
+    return "CPU per request with PostgreSQL's" if f.passes else "CPU per request"
 
 
 def past(f: Findings) -> str | None:
@@ -218,7 +224,7 @@ def legend(f: Findings, cells: list[Cell]) -> str:
     kind = "repeats" if any(short is cell for cell in p99) else "probes"
     counted = (f'"{short.n} of {short.of}": {short.n} of its {short.of} {kind} counted' if short
                else f"All {repeats} of {repeats} repeats counted")
-    capacity = (f"capacity: the range over {len(f.passes.runs)} runs, each probing the services in turn"
+    capacity = (f"capacity and CPU: the range over {len(f.passes.runs)} runs, each probing the services in turn"
                 if f.passes else "capacity: from the rate that held to the next, which missed; CPU: the 95 % "
                 f"interval over {probes or 'its'} probes")
     return (f"Cells: the median, in brackets {over} (start-up: the 95 % interval over {starts or 'its'} "
@@ -239,7 +245,7 @@ def details(f: Findings, question: str) -> str:
                    ("cold with the JDK's AOT cache", aot, "p99", ms, False)],
         "capacity": [(f"at p99 ≤ {f.target_ms:g} ms, {PLACED.get(placement, placement)}", shown, "capacity",
                       rate, True),
-                     ("at the capacity", f.cpu_ms, "CPU per request", figure("ms", significant), False)],
+                     ("at the capacity", f.cpu_ms, cpu_what(f), figure("ms", significant), False)],
         "memory": [("at the smallest heap that held", f.rss_mb, "peak RSS", figure("MB"), False)],
     }[question]
     parts = [f"{at}, {text}" for at, cells, what, show, high in told if (text := ranking(cells, what, show, high))]
