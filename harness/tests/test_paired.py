@@ -86,3 +86,25 @@ def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
     assert shipped["java"].missing == "no rate in every pass" and tuned["java-virtual"].missing == "not probed tuned"
     assert paired.of(selected[:1]) is None and paired.of(selected, "shared") is None
     assert paired.of(selected[:2]) is None  # one pass: no range over the runs yet
+
+
+def with_long(run: runs.Run, costs: dict[str, tuple[float, float]]) -> runs.Run:
+    """`run` with a long level per service of `costs`: its service's and PostgreSQL's CPU ms per request."""
+    doc = json.loads((run.path / "capacity.json").read_text())
+    for service, (own, database) in costs.items():
+        doc[runs.SHIPPED_SECTION][service]["long"] = {"service_cpu_ms": own, "pg_cpu_ms": database}
+    (run.path / "capacity.json").write_text(json.dumps(doc))
+    return run
+
+
+def test_the_cpu_over_passes_is_the_shared_core_at_each_long_level(tmp_path: Path) -> None:
+    """Over the passes, the CPU per request is the service's plus PostgreSQL's at the level that
+    confirmed each run's rate; a service some run has no such level for has none."""
+    selected = [with_long(a_pass(tmp_path, "20261202T000000Z-native-capacity", {"go": 600, "java": 400}),
+                          {"go": (0.1, 0.1), "java": (0.2, 0.1)}),
+                with_long(a_pass(tmp_path, "20261203T000000Z-native-capacity", {"go": 700, "java": 500}),
+                          {"go": (0.15, 0.15)})]
+    passes = paired.of(selected)
+    assert passes.shipped["go"].cpu_ms.values == (0.2, 0.3) and passes.shipped["java"].cpu_ms is None
+    cells = findings._shared_core(passes, ("go", "java"))
+    assert (cells["go"].figure.value, cells["go"].n) == (0.25, 2) and cells["java"].missing == "not in every pass"

@@ -267,7 +267,7 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
 
 def passes_text(passes: paired.Passes) -> str:
     """Where the ranked capacities come from: make capacity's passes, in a sentence with their pages."""
-    long_s = {capacity.document(run).get("long_s") for run in passes.runs}
+    long_s = {capacity.document(run).get("long_s") for run in passes.runs} - {None, 0}
     return (f"The ranking rests on {len(passes.runs)} passes of `make capacity` under {passes.placement} "
             f"({', '.join(page_link(run) for run in passes.runs)}), each probing the services in turn at each "
             f"rate, so that the machine's drift fell on all alike, and confirming each rate found with a level "
