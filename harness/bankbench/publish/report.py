@@ -12,8 +12,11 @@ writes the same bytes.
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import re
 import shutil
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -87,13 +90,11 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     notes = {run.id: [f"One run of the series `{run.series}` over CPU placements: "
                       f"[the verdict under each placement](../README.md#{anchor('Placement sensitivity')})."]
              for group in series.values() for run in group}
-    articles = runs.read_articles()
-    for run in selected:
-        pages.write(run, out_dir, articles, verdict, notes.get(run.id, []))
-    why = runs.listed()
-    for run in kept:
-        pages.write(run, out_dir, articles, None, kept_notes(run, why, out_dir),
-                    title=pages.under_results(run.path))
+    articles, why = runs.read_articles(), runs.listed()
+    pages_of = [(run, verdict, notes.get(run.id, []), None) for run in selected]
+    pages_of += [(run, None, kept_notes(run, why, out_dir), pages.under_results(run.path)) for run in kept]
+    with ProcessPoolExecutor(os.cpu_count()) as pool:  # each page and its charts are its own: the CPUs share them
+        list(pool.map(functools.partial(_write_page, out_dir, articles), pages_of))
     readme = out_dir / "README.md"
     sections = [
         *first_screen(findings, out_dir),
@@ -114,6 +115,13 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     if execute_notebook:
         notebook.render_html([run.path for run in selected], out_dir / "results.html")
     return readme
+
+
+def _write_page(out_dir: Path, articles: pd.DataFrame, page: tuple[Run, Verdict | None, list[str], str | None]) -> Path:
+    """pages.write of one run in a worker process: the run and the verdict travel together, so that
+    `run is verdict.searched` holds there as here."""
+    run, verdict, notes, title = page
+    return pages.write(run, out_dir, articles, verdict, notes, title)
 
 
 def anchor(heading: str) -> str:
