@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from bankbench import paths, registry
-from bankbench.system import processes
-from bankbench.tools.pg import Cluster
+from bankbench.bank import processes
+from bankbench.machine.postgres import Cluster
 
 import openapi
 

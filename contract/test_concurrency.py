@@ -47,7 +47,7 @@ def test_concurrent_overdraft_is_refused(svc: Api) -> None:
 def test_money_check_holds(svc: Api, cluster) -> None:
     """The whole database, after every other test: balances equal ledgers, none negative."""
     from bankbench import paths
-    from bankbench.system import money
+    from bankbench.bank import money
 
     verdict = money.parse(cluster.psql(paths.MONEY_CHECK.read_text()))
     assert verdict["ok"], verdict

@@ -16,9 +16,9 @@ import psycopg
 import pytest
 
 from bankbench import config
+from bankbench.machine import postgres
+from bankbench.machine.postgres import Cluster
 from bankbench.measure import scrape
-from bankbench.tools import pg
-from bankbench.tools.pg import Cluster
 
 from conftest import Api, start
 
@@ -79,7 +79,7 @@ def test_the_acquire_timeout_is_the_harness_default(defaulted: tuple[Api, Cluste
     # The locker's session ends (and its transaction with it) before the executor waits for the
     # transfers, also when an assertion fails.
     with (ThreadPoolExecutor(size) as senders,
-          psycopg.connect(host="127.0.0.1", port=cluster.port, user=pg.USER, dbname=pg.DATABASE) as locker):
+          psycopg.connect(host="127.0.0.1", port=cluster.port, user=postgres.USER, dbname=postgres.DATABASE) as locker):
         locker.execute("SELECT 1 FROM client WHERE id = %s FOR UPDATE", (src,))
         locked = time.monotonic()
         for _ in range(size):

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from bankbench.system import processes
-from bankbench.tools.pg import Cluster
+from bankbench.bank import processes
+from bankbench.machine.postgres import Cluster
 
 from conftest import Api, start
 

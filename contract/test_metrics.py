@@ -14,8 +14,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bankbench import config
+from bankbench.machine.postgres import Cluster
 from bankbench.measure import scrape
-from bankbench.tools.pg import Cluster
 
 from conftest import Api, start
 

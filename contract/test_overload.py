@@ -29,12 +29,12 @@ import psycopg
 import pytest
 
 from bankbench import config, registry
+from bankbench.bank import processes
 from bankbench.checks.connections import raise_fd_limit
+from bankbench.machine import postgres
+from bankbench.machine.postgres import Cluster
 from bankbench.measure import scrape
 from bankbench.measure.resources import Tree
-from bankbench.system import processes
-from bankbench.tools import pg
-from bankbench.tools.pg import Cluster
 
 from conftest import Api, start
 
@@ -118,7 +118,7 @@ def pool_held(api: Api, cluster: Cluster, locked: int, to: int) -> Iterator[None
             conn.close()
 
     senders = [threading.Thread(target=transfer, daemon=True) for _ in range(POOL)]
-    with psycopg.connect(host="127.0.0.1", port=cluster.port, user=pg.USER, dbname=pg.DATABASE) as locker:
+    with psycopg.connect(host="127.0.0.1", port=cluster.port, user=postgres.USER, dbname=postgres.DATABASE) as locker:
         locker.execute("SELECT 1 FROM client WHERE id = %s FOR UPDATE", (locked,))
         for sender in senders:
             sender.start()

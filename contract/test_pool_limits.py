@@ -16,7 +16,7 @@ from contextlib import ExitStack
 
 import pytest
 
-from bankbench.tools.pg import Cluster
+from bankbench.machine.postgres import Cluster
 
 from conftest import Api, serving, start
 

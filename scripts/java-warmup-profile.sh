@@ -23,7 +23,7 @@ if [ ! -f "$tools/libasyncProfiler.so" ]; then
   unzip -o -q -j "$tools/async-profiler-4.2.jar" linux-x64/libasyncProfiler.so -d "$tools"
 fi
 lib=$(realpath "$tools/libasyncProfiler.so")
-java_home=$(PYTHONPATH=harness python3 -m bankbench.tools.jdk)
+java_home=$(PYTHONPATH=harness python3 -m bankbench.machine.jdk)
 converter=$($PY -c 'from bankbench.measure import flamegraph; print(flamegraph.converter_jar())')
 set -a; . .run/db.env; set +a
 $PY - <<'EOF'

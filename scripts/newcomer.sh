@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make newcomer`: the README's walk, as a new user on a fresh machine would take it, in a clean
 # minimal Debian 13 root: debootstrap (minbase), then exactly the install commands docs/setup.md and
-# `make doctor` give for Debian 13 (`bankbench.tools.doctor --install debian13`), a clone of this
+# `make doctor` give for Debian 13 (`bankbench.machine.doctor --install debian13`), a clone of this
 # repository's HEAD, and `make doctor` and `make bench PROFILE=smoke` there, as root. Any step
 # that fails fails the walk. What the machine itself provides is carried in and nothing else: DNS,
 # /etc/hosts, its CA certificates and the variables that point at them or at a proxy or registry,
@@ -83,7 +83,7 @@ mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm" # PostgreSQL's dynamic shared 
 step "apt-get update" "apt-get update"
 while read -r command; do
   step "docs/setup.md, Debian 13: $command" "$command"
-done < <(PYTHONPATH=harness python3 -m bankbench.tools.doctor --install "$distro")
+done < <(PYTHONPATH=harness python3 -m bankbench.machine.doctor --install "$distro")
 
 # The walk once failed on a machine without xz (the PostgreSQL package is a .txz): say whether
 # this root has it.

@@ -1,7 +1,7 @@
 """bankbench: run, check and report the Go-vs-Java bank benchmark.
 
-The package's floors, in the order they import: tools (the machine) -> system (the services and
-their database) -> load -> measure -> checks (the services checked outside a benchmark) ->
+The package's floors, in the order they import: machine (its tools) -> bank (the services under
+test and their database) -> load -> measure -> checks (the services checked outside a benchmark) ->
 results (the run folder: its files, read and written there alone, and a level's figures) -> run
 (a benchmark run, written through results) -> analyse (figures of the run folders, read through
 results) -> publish (the report: every sentence and table) -> commands (one module per verb;

@@ -10,7 +10,7 @@ PG_SETTINGS = DB / "postgresql.conf"
 PG_NON_DURABLE = DB / "postgresql-non-durable.conf"
 MONEY_CHECK = DB / "money_check.sql"
 EMPTY_TABLES = DB / "empty.sql"  # the schema without rows: a warm level after its warm-up
-QUERIES = DB / "queries"  # one file per statement, <name>.sql (bankbench.system.queries)
+QUERIES = DB / "queries"  # one file per statement, <name>.sql (bankbench.bank.queries)
 SERVICES = ROOT / "services.yaml"  # the registry of the services under test (bankbench.registry)
 COMPOSE = ROOT / "docker-compose.yml"
 # The local base images of `make offline-images`, for machines without Docker Hub.

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from bankbench import registry
-from bankbench.system import aotcache, processes
-from bankbench.tools import jdk
+from bankbench.bank import aotcache, processes
+from bankbench.machine import jdk
 
 
 @pytest.mark.integration

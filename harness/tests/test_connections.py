@@ -7,8 +7,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bankbench.bank import processes
 from bankbench.checks import connections
-from bankbench.system import processes
 
 
 @pytest.mark.integration

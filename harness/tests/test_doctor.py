@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.tools import doctor
+from bankbench.machine import doctor
 
 
 def run_doctor(path: str, *names: str) -> subprocess.CompletedProcess:
     # -S: no site-packages, so a third-party import would fail here as it would before .venv.
     env = {**os.environ, "PATH": path, "PYTHONPATH": str(paths.ROOT / "harness")}
-    return subprocess.run([sys.executable, "-S", "-m", "bankbench.tools.doctor", *names], env=env,
+    return subprocess.run([sys.executable, "-S", "-m", "bankbench.machine.doctor", *names], env=env,
                           capture_output=True, text=True, cwd=paths.ROOT)
 
 

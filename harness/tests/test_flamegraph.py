@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bankbench.errors import UserError
+from bankbench.machine import jdk
 from bankbench.measure import flamegraph
-from bankbench.tools import jdk
 
 GO_PROGRAM = """\
 package main

@@ -9,7 +9,7 @@ body with each client id replaced by the client's role, and its Content-Type. Ro
 iteration's 400-client" (the client this iteration, that is this connection, created with a
 balance of 400: both generators open one keep-alive connection per iteration), "another
 iteration's 300-client", "hot account" (the contention scenario's accounts 1..hot_accounts, made
-before the load as bankbench.system.hot makes them), "the source account", "not an id: 'missing'".
+before the load as bankbench.bank.hot makes them), "the source account", "not an id: 'missing'".
 Every iteration must give the same sequence, so one iteration's (label, template, response code,
 success) rows are the generator's scenario; the two generators' must be equal.
 
@@ -42,10 +42,10 @@ from typing import Any
 
 import pytest
 
+from bankbench.bank import hot
 from bankbench.errors import UserError
 from bankbench.load import gatling, generators, jmeter, profiles
 from bankbench.results import histograms
-from bankbench.system import hot
 
 pytestmark = pytest.mark.integration
 
@@ -282,7 +282,7 @@ class Stub(ThreadingHTTPServer):
 
 @contextmanager
 def stub(answers: Answers, hot_accounts: int) -> Iterator[Stub]:
-    """The bank API on a free port, with clients 1..hot_accounts made first (bankbench.system.hot)."""
+    """The bank API on a free port, with clients 1..hot_accounts made first (bankbench.bank.hot)."""
     bank = Bank(answers)
     for _ in range(hot_accounts):
         bank.open(hot.BALANCE, None)

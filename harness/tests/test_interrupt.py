@@ -19,11 +19,11 @@ import pytest
 from bankbench import config, paths
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.machine import placement
 from bankbench.results import summaries
 from bankbench.run import runner
 from bankbench.run.environments.interface import Options
 from bankbench.run.environments.native import Native
-from bankbench.tools import placement
 
 from test_analysis import FIXTURES, RUN_ID
 

@@ -12,7 +12,7 @@ import pytest
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.tools import jdk
+from bankbench.machine import jdk
 
 
 def fake_jdk(root: Path, name: str, version: str, javac: bool = True) -> Path:
@@ -83,7 +83,7 @@ def test_the_makefile_gets_the_home_and_the_notes(machine: Path) -> None:
     old, newest = fake_jdk(machine, "old", "17.0.15"), fake_jdk(machine, "newest", "25.0.3")
     env = {**os.environ, "JAVA_HOME": str(old), "BANK_JAVA_HOME": str(newest),
            "PYTHONPATH": str(paths.ROOT / "harness")}
-    out = subprocess.run([sys.executable, "-m", "bankbench.tools.jdk"], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "bankbench.machine.jdk"], env=env, capture_output=True,
                          text=True, check=True)
     assert out.stdout == f"{newest}\n"
     assert out.stderr == (f"bankbench jdk: note: JAVA_HOME {old} skipped: Java 17.0.15, "

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 
 from bankbench import paths
+from bankbench.bank import hot, money
 from bankbench.errors import UserError
-from bankbench.system import hot, money
-from bankbench.tools.pg import Cluster
+from bankbench.machine.postgres import Cluster
 
 CREATE = "WITH c AS (INSERT INTO client (balance) VALUES ({b}) RETURNING id, balance) " \
          "INSERT INTO transaction (to_client_id, amount) SELECT id, balance FROM c"

@@ -1,7 +1,7 @@
 """The load generator's gate on open-model levels and the CPU per request, on constructed levels
 summarized by the real analysis code: a level whose generator started fewer iterations than the
 plan's rate, or started them late, is invalid in its summary.json, summary.csv and the capacity
-search's verdict (bankbench.load.generator)."""
+search's verdict (bankbench.load.validity)."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from bankbench.analyse import overload, paired
+from bankbench.bank import processes
 from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
@@ -22,7 +23,6 @@ from bankbench.measure import manifest
 from bankbench.publish import charts, pages, report
 from bankbench.results import histograms, runs, summaries
 from bankbench.results.files import SERVICE_METRICS
-from bankbench.system import processes
 
 STARTED_MS = 1_795_000_000_000
 WARMUP_S = 2

@@ -1,4 +1,4 @@
-"""CPU placement (bankbench.tools.placement): the CPUs each mode plans on 2, 3 and 4 CPUs, and
+"""CPU placement (bankbench.machine.placement): the CPUs each mode plans on 2, 3 and 4 CPUs, and
 real processes started on them: a PostgreSQL cluster (every backend) and the Go service each see
 only their CPUs; a native smoke level under service-alone records what the kernel applied."""
 
@@ -16,12 +16,12 @@ import psycopg
 import pytest
 
 from bankbench import paths
+from bankbench.bank import processes
 from bankbench.errors import UserError
+from bankbench.machine import placement
+from bankbench.machine.placement import SERVICE_ALONE, SHARED, SPLIT, Placement
+from bankbench.machine.postgres import Cluster
 from bankbench.results import levels
-from bankbench.system import processes
-from bankbench.tools import placement
-from bankbench.tools.pg import Cluster
-from bankbench.tools.placement import SERVICE_ALONE, SHARED, SPLIT, Placement
 
 CPUS = sorted(os.sched_getaffinity(0))
 

@@ -3,7 +3,7 @@
 import pytest
 
 from bankbench import paths
-from bankbench.system import queries
+from bankbench.bank import queries
 
 
 def test_every_file_is_read_whole() -> None:

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from bankbench import paths, registry
+from bankbench.bank import processes
 from bankbench.errors import UserError
-from bankbench.system import processes
 
 ENTRY = {"build": "true", "artifact": "bin/x", "runtime": "native", "profiler": "none",
          "versions": {"reader": "command", "command": "x --versions"}, "port": 9000}
@@ -70,7 +70,7 @@ def test_no_module_special_cases_a_service_or_runtime() -> None:
     pattern = r"""(==|!=| in) *\(?["'](go|java|java-virtual)["']|\.runtime\b"""
     found = subprocess.run(["git", "grep", "-n", "-E", pattern,
                             "--", "harness/bankbench/*.py", ":!harness/bankbench/registry.py",
-                            ":!harness/bankbench/system/processes.py"],
+                            ":!harness/bankbench/bank/processes.py"],
                            cwd=paths.ROOT, capture_output=True, text=True).stdout
     assert found == "", found
 

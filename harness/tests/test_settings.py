@@ -5,10 +5,10 @@ with other settings does not serve it."""
 from __future__ import annotations
 
 from bankbench import config, paths, registry
+from bankbench.bank import processes
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.run.experiments import warmup
-from bankbench.system import processes
 
 PROFILE = profiles.load("capacity")
 

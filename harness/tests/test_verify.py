@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
+from bankbench.bank import processes
 from bankbench.checks import verify
 from bankbench.errors import UserError
-from bankbench.system import processes
 
 
 def one_statement(query: str = "SELECT balance FROM client WHERE id = $1") -> dict:

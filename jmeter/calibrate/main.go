@@ -7,7 +7,7 @@
 // each, so the plan's assertions pass; there is no database, no validation beyond what those
 // answers need, no metrics. Settings from the environment: PORT (8080) and HOT_ACCOUNTS (0):
 // clients 1..N made at start with a large balance, as the harness makes them for the
-// contention scenario (bankbench.system.hot).
+// contention scenario (bankbench.bank.hot).
 package main
 
 import (
@@ -20,7 +20,7 @@ import (
 	"time"
 )
 
-// hotBalance is the opening balance of the hot accounts (bankbench.system.hot.BALANCE).
+// hotBalance is the opening balance of the hot accounts (bankbench.bank.hot.BALANCE).
 const hotBalance = 1_000_000_000_000
 
 // bank holds every client's balance, index = id - 1, and counts ledger entries.

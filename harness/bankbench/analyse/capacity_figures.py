@@ -15,10 +15,10 @@ import pandas as pd
 
 from bankbench import estimates, paths
 from bankbench.analyse import projection, repeats
+from bankbench.machine import placement
 from bankbench.results import files, summaries
 from bankbench.results.probes import LOADGEN, Target
 from bankbench.results.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
-from bankbench.tools import placement
 
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
 # The instance types (infra/instances.csv) the verdict prices each line on: the service on the

@@ -45,12 +45,12 @@ from bankbench.analyse.overload import Outcome
 from bankbench.analyse.projection import Projection
 from bankbench.analyse.repeats import P99
 from bankbench.analyse.sensitivity import Change
+from bankbench.bank import processes
 from bankbench.load.profiles import STARTS
+from bankbench.machine import placement
 from bankbench.results import probes, runs, startup_record, summaries
 from bankbench.results.runs import Run
 from bankbench.results.summaries import service_order
-from bankbench.system import processes
-from bankbench.tools import placement
 
 ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
 EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)

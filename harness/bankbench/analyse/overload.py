@@ -25,13 +25,13 @@ import numpy as np
 import pandas as pd
 
 from bankbench import config, registry
+from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.results import files, histograms
 from bankbench.results.levels import NO_RESPONSE, Phase, phases, status_order
 from bankbench.results.probes import P99_MS
 from bankbench.results.runs import Run
 from bankbench.results.summaries import VALID
-from bankbench.system import processes
 
 ALLOWED = ("200", "422", "503")  # the answers a service past its capacity may give
 OK, REFUSED = "200", "503"
@@ -176,7 +176,7 @@ class Outcome:
     overloaded: bool  # a phase above the base rate: the two figures before and recovery_s apply
     money_ok: bool
     exit: int | str | None  # the service's exit status; None: it ran throughout; NOT_RECORDED
-    # The load generator's verdict on the level, phase by phase (bankbench.load.generator): where it
+    # The load generator's verdict on the level, phase by phase (bankbench.load.validity): where it
     # fell short, the misses may be its own, so the level judges nothing.
     generator_ok: bool = True
     generator_reasons: str = ""

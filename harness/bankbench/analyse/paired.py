@@ -12,10 +12,10 @@ import pandas as pd
 
 from bankbench import estimates, paths
 from bankbench.analyse import capacity_figures as capacity
+from bankbench.machine import placement
 from bankbench.results import files
 from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION, Run, find_runs
 from bankbench.results.summaries import service_order
-from bankbench.tools import placement
 
 MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capacity run is
 

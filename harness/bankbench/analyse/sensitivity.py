@@ -1,5 +1,5 @@
 """The verdict's sensitivity to the test bed: the runs of a series (bankbench.results.runs), one
-per CPU placement (bankbench.tools.placement), compared at each users level of the main pool.
+per CPU placement (bankbench.machine.placement), compared at each users level of the main pool.
 
 Within each run, per figure (p99, errors, throughput), the verdict is the service whose median is
 best together with every service within noise of it (`estimates.leader`, `estimates.Ratio.significant`,
@@ -8,7 +8,7 @@ service stands out. The verdict changes with the placement where two placements 
 winner (the one best service, or none) at a users level and figure: "go or java (within noise)" and
 "within noise" both name none, so a tie that only changes shape is no change. A verdict taken
 where the load generator did not hold up in some repeat (`loadgen.valid`,
-bankbench.load.generator: short of CPU, short of the planned rate) measures JMeter as much as the
+bankbench.load.validity: short of CPU, short of the planned rate) measures JMeter as much as the
 services: it is shown, marked, and left out of that question.
 """
 
@@ -22,10 +22,10 @@ import pandas as pd
 from bankbench import estimates
 from bankbench.analyse import repeats
 from bankbench.analyse.repeats import ERRORS, P99
+from bankbench.machine import placement
 from bankbench.results import summaries
 from bankbench.results.runs import Run
 from bankbench.results.summaries import THROUGHPUT
-from bankbench.tools import placement
 
 FIGURES = {P99: ("p99 ms", False), ERRORS: ("err %", False), THROUGHPUT: ("req/s", True)}  # (name, high is best)
 

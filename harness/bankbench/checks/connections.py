@@ -24,9 +24,9 @@ import httpx
 import psutil
 
 from bankbench import paths, registry, runid
+from bankbench.bank import processes
+from bankbench.machine.postgres import Cluster
 from bankbench.measure import manifest
-from bankbench.system import processes
-from bankbench.tools.pg import Cluster
 
 HOST = "127.0.0.1"
 TRICKLE_S = 0.5  # pause inside each request: the two halves arrive apart

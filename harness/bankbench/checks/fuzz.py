@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bankbench import paths, registry
+from bankbench.bank import processes
 from bankbench.errors import UserError
-from bankbench.system import processes
-from bankbench.tools.pg import Cluster
+from bankbench.machine.postgres import Cluster
 
 CONFIG = paths.ROOT / "contract" / "fuzz" / "schemathesis.toml"
 # Fixed by default, so that CI replays the same cases; SCHEMATHESIS_SEED=random draws new ones.

@@ -18,14 +18,14 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import config, paths, registry, runid
+from bankbench.bank import aotcache, money, processes, queries
 from bankbench.checks import verify
 from bankbench.errors import UserError
+from bankbench.machine import postgres_binaries
+from bankbench.machine.postgres import Cluster
 from bankbench.measure import manifest, steady
 from bankbench.measure.resources import Tree
 from bankbench.measure.scrape import Scraper
-from bankbench.system import aotcache, money, processes, queries
-from bankbench.tools import pgbin
-from bankbench.tools.pg import Cluster
 
 CLIENTS = 10_000
 SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generate_series(1, "
@@ -135,9 +135,9 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
     the rows and the server's settings."""
     if not shutil.which("wrk"):
         raise UserError("wrk is required: apt-get install wrk")
-    if not (tool := pgbin.pgbench()):
-        raise UserError(f"pgbench of PostgreSQL {pgbin.MAJOR} or newer is required: see make doctor")
-    runner = f"pgbench {pgbin.major(tool)} (same SQL)"  # its major, as it may be newer than 15
+    if not (tool := postgres_binaries.pgbench()):
+        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: see make doctor")
+    runner = f"pgbench {postgres_binaries.major(tool)} (same SQL)"  # its major, as it may be newer than 15
     rows = []
     with Cluster.create() as cluster:
         scripts = pgbench_scripts(workdir)

@@ -32,9 +32,9 @@ import httpx
 import pandas as pd
 
 from bankbench import registry
+from bankbench.bank import processes
 from bankbench.errors import UserError
-from bankbench.system import processes
-from bankbench.tools.pg import DATABASE, Cluster
+from bankbench.machine.postgres import DATABASE, Cluster
 
 REQUESTS_PER_TYPE = 20
 IDLE_CHECK_S = 0.7  # longer than the pools' 500 ms: the next request sees the closed connection

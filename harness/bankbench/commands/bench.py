@@ -12,12 +12,12 @@ from pathlib import Path
 from bankbench import config, runid
 from bankbench.commands.plan import add_profile_arguments, profile_from_args, with_base_rates
 from bankbench.errors import UserError
+from bankbench.machine import placement
 from bankbench.run import runner
 from bankbench.run.environments.compose import Compose
 from bankbench.run.environments.interface import Env, Options
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import chaos
-from bankbench.tools import placement
 
 LOCAL: dict[str, type[Env]] = {"native": Native, "compose": Compose}  # the environments of --env
 

@@ -9,8 +9,8 @@ import os
 
 from bankbench.commands.plan import add_profile_arguments, profile_from_args, with_base_rates
 from bankbench.load.profiles import levels
+from bankbench.machine import placement
 from bankbench.run.experiments import calibration
-from bankbench.tools import placement
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -14,12 +14,12 @@ from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_tuned_argument
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.machine import placement
 from bankbench.publish import terminal
 from bankbench.results import probes, summaries
 from bankbench.results.runs import load_run
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
-from bankbench.tools import placement
 
 PROFILE = "capacity"  # profiles.toml: the shape of each probe and the ladder of rates
 BUDGET_MIN = 90  # per placement, a bound; per service ~10 rate probes of ~45 s (+ ~6 heap probes, first)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.tools.pg import Cluster
+from bankbench.machine.postgres import Cluster
 
 ENV_FILE = paths.STATE / "db.env"
 

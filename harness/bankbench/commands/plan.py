@@ -9,7 +9,7 @@ from bankbench import config, registry
 from bankbench.analyse import paired
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.tools import placement
+from bankbench.machine import placement
 
 
 def add_profile_arguments(p: argparse.ArgumentParser) -> None:

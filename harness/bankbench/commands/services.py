@@ -7,8 +7,8 @@ import argparse
 import os
 
 from bankbench import paths, registry
+from bankbench.bank import processes
 from bankbench.run.environments import composefile
-from bankbench.system import processes
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -11,10 +11,10 @@ import tempfile
 from pathlib import Path
 
 from bankbench import estimates, registry, runid
+from bankbench.machine import placement
 from bankbench.measure import manifest
 from bankbench.results import startup_record
 from bankbench.run.experiments import start_times
-from bankbench.tools import placement
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -15,11 +15,11 @@ from bankbench.analyse import tuned
 from bankbench.commands.bench import interrupted
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.machine import placement
 from bankbench.results import files, summaries
 from bankbench.results.runs import TUNING_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
-from bankbench.tools import placement
 
 PROFILE = "tune"  # profiles.toml: the shape of each probe
 # Per service 9 (go) to 19 (java) duels of 6 probes of ~45 s and a candidate's warm-up: 1-2.5 h each.

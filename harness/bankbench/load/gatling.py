@@ -10,7 +10,7 @@ from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.load import jmeter
 from bankbench.load.console import Driver
-from bankbench.tools import jdk
+from bankbench.machine import jdk
 
 HOME = paths.ROOT / "gatling"
 CLASSES, CLASSPATH = HOME / "target" / "classes", HOME / "target" / "classpath.txt"

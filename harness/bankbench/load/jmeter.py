@@ -9,7 +9,7 @@ from pathlib import Path
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.load.console import Driver
-from bankbench.tools import jdk
+from bankbench.machine import jdk
 
 SETTINGS = paths.JMETER / "bankbench.properties"
 SAMPLES, LOG = "jmeter.csv", "jmeter.log"  # a run's samples and log, in its folder
@@ -37,7 +37,7 @@ def installation() -> tuple[Path, str]:
 
 
 def java() -> str:
-    """The java that runs JMeter: that of the one JDK (bankbench.tools.jdk), 21 or newer. On the
+    """The java that runs JMeter: that of the one JDK (bankbench.machine.jdk), 21 or newer. On the
     same plan at the article's largest arrival rate JDK 25 used about a tenth less CPU than the
     machine's default JDK 17 (jmeter/README.md)."""
     return str(jdk.java_home() / "bin" / "java")

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from bankbench import config, paths, registry
+from bankbench.bank import processes
 from bankbench.errors import UserError
-from bankbench.system import processes
-from bankbench.tools import placement
+from bankbench.machine import placement
 
 LOAD_MODELS = {  # each model in words, for the manifest and the progress
     "article": "closed model, one iteration per user, users started linearly over the ramp-up: "
@@ -62,7 +62,7 @@ class Profile:
     rampup_s: int
     warmup_s: int
     duration_s: int
-    # CPU placements (bankbench.tools.placement) to run the whole profile under, each as a run of
+    # CPU placements (bankbench.machine.placement) to run the whole profile under, each as a run of
     # its own; none: the machine's default.
     placements: list[str]
     start: str = "cold"  # a key of STARTS
@@ -154,7 +154,7 @@ class Level:
         """The arrival rate the level plans (iterations started per second), over how many
         seconds: the article model starts its users evenly over the ramp-up, the open model
         `users` a second at random times; None for the
-        sustained model, a closed loop that plans no rate (bankbench.load.generator checks it)."""
+        sustained model, a closed loop that plans no rate (bankbench.load.validity checks it)."""
         p = self.profile
         if p.model == "article":
             return {"rate": round(self.users / p.rampup_s, 3), "window_s": p.rampup_s}

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from bankbench import registry
 from bankbench.errors import UserError
+from bankbench.machine.postgres import free_port
 from bankbench.measure import flamegraph
-from bankbench.tools.pg import free_port
 
 FLAMEGRAPH = "flamegraph.html"
 

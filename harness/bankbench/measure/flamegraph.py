@@ -5,7 +5,7 @@ draws nothing itself.
 Java: a JDK Flight Recording (java_options() starts it with `settings=profile`; the JVM writes it
 when it exits, SIGTERM included, since shutdown hooks run) -> async-profiler's converter,
 `tools.profiler:jfr-converter` from Maven Central (Apache 2.0; the `jfrconv` of async-profiler,
-pinned by SHA-256, fetched once with the Maven wrapper as pgbin fetches PostgreSQL). It reads the
+pinned by SHA-256, fetched once with the Maven wrapper as postgres_binaries fetches PostgreSQL). It reads the
 JDK's own events, and its HTML carries its script, style and stacks inline. One trap: its `--cpu`
 keeps only async-profiler's STATE_DEFAULT samples, so it finds nothing in a JDK recording, whose
 jdk.ExecutionSample events are all STATE_RUNNABLE; the default (every ExecutionSample) is the
@@ -41,7 +41,7 @@ import httpx
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.tools import jdk, pgbin
+from bankbench.machine import jdk, postgres_binaries
 
 KINDS = ("pprof", "jfr")  # the profilers of services.yaml that record something
 CONVERTER = "tools.profiler:jfr-converter:4.5"  # async-profiler 4.5's converter, main one.convert.Main
@@ -112,7 +112,7 @@ def fetch_go_profile(pprof_url: str, seconds: int, out: Path) -> Path:
 
 
 def converter_jar() -> Path:
-    """The converter's jar, fetched once from Maven Central (with the Maven wrapper, like pgbin)
+    """The converter's jar, fetched once from Maven Central (with the Maven wrapper, like postgres_binaries)
     and checked against its pinned SHA-256."""
     jar = CACHE / f"{CONVERTER.replace(':', '-')}.jar"
     if jar.is_file() and _sha256(jar) == CONVERTER_SHA256:
@@ -120,7 +120,7 @@ def converter_jar() -> Path:
     CACHE.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
         env = {**os.environ, "JAVA_HOME": str(jdk.java_home())}
-        out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", pgbin.COPY_GOAL,
+        out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", postgres_binaries.COPY_GOAL,
                               f"-Dartifact={CONVERTER}", f"-DoutputDirectory={tmp}"],
                              cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=600)
         fetched = next(Path(tmp).glob("*.jar"), None)

@@ -19,7 +19,7 @@ from bankbench import paths, registry
 from bankbench.errors import UserError
 from bankbench.load import gatling, jmeter
 from bankbench.load.profiles import LOAD_MODELS, Profile
-from bankbench.tools import jdk
+from bankbench.machine import jdk
 
 SCHEMA_VERSION = 2
 

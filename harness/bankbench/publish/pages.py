@@ -23,7 +23,7 @@ from bankbench import paths
 from bankbench.analyse import capacity_figures as capacity, overload, projection, repeats, timelines
 from bankbench.analyse.findings import Verdict
 from bankbench.checks import verify
-from bankbench.load import generator, profiles
+from bankbench.load import profiles, validity
 from bankbench.publish import charts, run_words, tables, terminal, verdict_words
 from bankbench.publish.formatting import markdown
 from bankbench.results import files, summaries
@@ -95,7 +95,7 @@ RSS with it, and the projected price of a million requests: the service's from i
 PostgreSQL's from its CPU time (below). Each figure is the median over the probes that held the
 target at that rate, with its 95 % interval; "missed" names the nearest rate (or heap) that did
 not hold. ">=" marks a capacity the load generator capped: at the next rate it could not offer
-the plan on its CPU (bankbench.load.generator; "beside PostgreSQL": the CPU they shared was
+the plan on its CPU (bankbench.load.validity; "beside PostgreSQL": the CPU they shared was
 full, the test bed's limit), so the service holds at least that much, and the price from it is
 at most the one shown ("≤"); a heap at which the load generator fell short is undecided, so the
 smallest heap may be smaller. Measured on this machine (CPUs {cpus}): compare
@@ -282,7 +282,7 @@ def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
 
 
 def cpus(manifest: dict) -> str:
-    """What CPUs the service had (bankbench.tools.placement), as the manifest recorded it."""
+    """What CPUs the service had (bankbench.machine.placement), as the manifest recorded it."""
     placement = manifest.get("settings", {}).get("cpu_placement")
     if placement is None and manifest.get("env") == "native":
         return "shared: the load generator, the service and PostgreSQL ran on all CPUs (the run predates CPU placement)"
@@ -331,7 +331,7 @@ def efficiency_table(run: Run) -> list[str]:
         return []
     return ["## Cost per request at each rate",
             f"Per offered rate: the share of it the load generator offered (a repeat under "
-            f"{generator.OFFERED_MIN_PCT:g} % of the rate, or with the generator short of CPU ..., is "
+            f"{validity.OFFERED_MIN_PCT:g} % of the rate, or with the generator short of CPU ..., is "
             f"INVALID), then CPU milliseconds per request of the service's own processes and of "
             "PostgreSQL, its resident memory; median [95 % interval] over the repeats, or a row per "
             "repeat where some did not count.", markdown(tables.efficiency(run.summary))]

@@ -56,7 +56,7 @@ ratio of their figures excludes 1 and, over repeats, Welch's t-test on the logar
 p < 0.05; otherwise the text says "within noise" (`harness/bankbench/estimates.py`). A level
 whose money check failed is marked FAILED, one at which the load generator did not hold up (short
 of CPU, an arrival rate offered below the plan's, or a plan beyond what its calibration drove:
-`harness/bankbench/load/generator.py`) is marked INVALID. The tables' `repeats` column says how
+`harness/bankbench/load/validity.py`) is marked INVALID. The tables' `repeats` column says how
 many of a level's repeats count (`3 of 3`): a level with a repeat that does not count has no
 median there but a row (or an entry) per repeat, each marked; the charts and comparisons leave
 such repeats out, and the text says how many repeats a median is over where some were left out.

@@ -12,7 +12,7 @@ import pandas as pd
 from bankbench import estimates
 from bankbench.analyse import overload, repeats
 from bankbench.analyse.repeats import ERRORS, P99
-from bankbench.load import generator as load_generator
+from bankbench.load import validity as load_generator
 from bankbench.publish.formatting import count, interval, number, times, with_interval
 from bankbench.publish.verdict_words import names, refused_by
 from bankbench.results import summaries
@@ -255,7 +255,7 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
 
 def generator(summary: pd.DataFrame) -> str:
     """Whether the load generator held up at every level, else which levels are invalid and why
-    (bankbench.load.generator)."""
+    (bankbench.load.validity)."""
     invalid = summary[~summary[summaries.VALID].astype(bool)]
     if invalid.empty:
         levels = summary.reindex(columns=["generator"]).to_dict("records")  # NaN: an older harness's

@@ -89,7 +89,7 @@ def levels(summary: pd.DataFrame) -> pd.DataFrame:
 def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
     """`ok`, or for a level shown repeat by repeat (`formatting.listed`) a list: `ok` or
     `INVALID: <reasons>` for each repeat, by whether its load generator held up
-    (bankbench.load.generator); the cells in the order of `aggregated`."""
+    (bankbench.load.validity); the cells in the order of `aggregated`."""
     keys = list(summaries.LEVEL_KEYS)
     verdict = summary.set_index([*keys, "repeat"])[[summaries.VALID, "loadgen.reasons"]]
 
@@ -240,7 +240,7 @@ EFFICIENCY = {
 def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
     """Per service and offered rate: the share of the rate the load generator offered, then what
     a request cost, as `_text` shows them (a rate with a repeat the load generator did not hold
-    up in, bankbench.load.generator, repeat by repeat)."""
+    up in, bankbench.load.validity, repeat by repeat)."""
     keys = ["service", "users"]
     figures = repeats.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)
     return _rows(_text(figures, keys, EFFICIENCY), keys).rename(columns={"users": "offered it/s"})

@@ -23,10 +23,10 @@ from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome, Refusals
 from bankbench.analyse.projection import AT_LEAST, AT_MOST, DATABASE, SERVICE, Assumptions, Instance
 from bankbench.analyse.repeats import P99
 from bankbench.analyse.sensitivity import FIGURES, Change
+from bankbench.machine.placement import SERVICE_ALONE, SHARED, SPLIT
 from bankbench.publish import formatting
 from bankbench.publish.formatting import Format, count, figure_text, number, significant, whole
 from bankbench.results.runs import Run
-from bankbench.tools.placement import SERVICE_ALONE, SHARED, SPLIT
 
 Show = Callable[[Cell], str]  # a cell's figure in a sentence
 START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them

@@ -11,7 +11,7 @@ holds:
 - `requests`, and `end_ms`: the latest end (start + elapsed, epoch ms) of its requests;
 - `iterations`: the iterations (JMeter threads under the article and open models) whose first
   request is in the row, with the earliest and latest such start (`first_iteration_ms`,
-  `last_iteration_ms`): what bankbench.load.generator.offered counts;
+  `last_iteration_ms`): what bankbench.load.validity.offered counts;
 - `histogram`: the latencies in ms as an HdrHistogram (3 significant digits, 1 ms to at least
   the plan's timeouts) in HdrHistogram's V2 encoding, base64: an interval log's histogram
   without its own DEFLATE, which would leave xz, over the whole file, nothing to find in common

@@ -20,11 +20,11 @@ chart and sentence of the report rests on.
 - CPU per request (`efficiency`): the CPU milliseconds the service's processes (PostgreSQL's
   apart) used per measured request, over the same window: their mean CPU % of one core x 10 /
   throughput; PostgreSQL's likewise.
-- `loadgen_saturated`: the load generator was short of CPU (bankbench.load.generator says when).
+- `loadgen_saturated`: the load generator was short of CPU (bankbench.load.validity says when).
   With PostgreSQL beside it on its CPUs (service-alone, `loadgen_peers` in level.json), the CPU
   the two used together counts: its threads queued behind PostgreSQL's backends.
 - The load generator's verdict (`loadgen`): whether the level is valid, and if not why
-  (bankbench.load.generator). The arrivals count over every request of the load, warm-up
+  (bankbench.load.validity). The arrivals count over every request of the load, warm-up
   included: they are what the plan asked of the generator. A level with phases (profile
   overload) is also judged phase by phase, on the iterations started within each measured
   phase's seconds (`phases`) against its own rate: a level's average can hide a phase the
@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from bankbench import estimates
-from bankbench.load import generator
+from bankbench.load import validity
 from bankbench.results import files, histograms, service_metrics
 from bankbench.results.histograms import Histograms
 
@@ -86,7 +86,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
         metrics = resource_window(level, files.read_metrics(level_dir), seconds)
         summary["resources"] = resource_stats(metrics, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
         summary["efficiency"] = cpu_per_request(metrics, summary["overall"]["throughput_rps"])
-    summary["loadgen"] = generator.judge(level, summary.get("resources"), offered(requests, level),
+    summary["loadgen"] = validity.judge(level, summary.get("resources"), offered(requests, level),
                                          summary["overall"]["throughput_rps"], offered_by_phase(requests, level))
     if intervals:
         summary["seconds_ci"] = estimates.second_intervals(requests.seconds(measured), requests.latencies(measured))
@@ -122,13 +122,13 @@ def phases(level: dict) -> tuple[Phase, ...]:
 
 
 def offered(requests: Histograms, level: dict) -> dict | None:
-    """The arrivals the generator offered against the plan's (bankbench.load.generator.offered)."""
+    """The arrivals the generator offered against the plan's (bankbench.load.validity.offered)."""
     return _offered(requests.rows, level.get("arrivals"))
 
 
 def offered_by_phase(requests: Histograms, level: dict) -> list[dict]:
     """Per measured phase (none for a level without): the arrivals started within its seconds
-    against its rate over them (bankbench.load.generator.offered), with its `seconds` and `multiple`."""
+    against its rate over them (bankbench.load.validity.offered), with its `seconds` and `multiple`."""
     rows = requests.rows
     return [{"seconds": phase.end_s - phase.start_s, "multiple": phase.multiple,
              **_offered(rows[rows["second"].between(phase.start_s, phase.end_s - 1)],
@@ -137,7 +137,7 @@ def offered_by_phase(requests: Histograms, level: dict) -> list[dict]:
 
 
 def _offered(rows: pd.DataFrame, arrivals: dict | None) -> dict | None:
-    return generator.offered(int(rows["iterations"].sum()), rows["first_iteration_ms"].min(),
+    return validity.offered(int(rows["iterations"].sum()), rows["first_iteration_ms"].min(),
                              rows["last_iteration_ms"].max(), arrivals)
 
 
@@ -155,7 +155,7 @@ def generator_figures(level: dict, requests: Histograms, metrics: pd.DataFrame) 
     """What a run of the load generator achieved, as the calibration records it
     (bankbench.run.experiments.calibration): the requests it drove in the measured window, its CPU (and that
     of the service, there the calibration target, and the machine), the arrivals it offered
-    against the plan's (bankbench.load.generator.offered), and whether it drove the planned rate."""
+    against the plan's (bankbench.load.validity.offered), and whether it drove the planned rate."""
     measured, seconds = measured_window(level, requests)
     overall = latency_stats(requests, measured, seconds)
     used = resource_stats(resource_window(level, metrics, seconds), level.get("loadgen_cpus"))
@@ -164,7 +164,7 @@ def generator_figures(level: dict, requests: Histograms, metrics: pd.DataFrame) 
                                                 "machine_cpu_mean", "loadgen_saturated")},
                "loadgen_cpus": level.get("loadgen_cpus"),
                **(offered(requests, level) or {})}
-    return {**figures, "drives_plan": generator.drives_plan(figures)}
+    return {**figures, "drives_plan": validity.drives_plan(figures)}
 
 
 def latency_stats(requests: Histograms, rows: pd.Index, seconds: float) -> dict:
@@ -215,7 +215,7 @@ def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers
     saturated (module doc): its `loadgen_cpus` when it had some, busy with it and its `peers`
     (the processes beside it there, "pg"), else the machine."""
     figures = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
-    saturated = generator.saturated(generator.busy(figures, peers, "{}_cpu_mean"), loadgen_cpus,
+    saturated = validity.saturated(validity.busy(figures, peers, "{}_cpu_mean"), loadgen_cpus,
                                     figures["machine_cpu_mean"], figures["service_cpu_mean"])
     return {**figures, "loadgen_saturated": saturated}
 

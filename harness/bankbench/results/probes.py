@@ -19,7 +19,7 @@ class Target:
 
     def misses(self, summary: dict) -> list[str]:
         """What of the target a level's summary missed: "money" (its check failed), "load
-        generator" (it did not hold up: bankbench.load.generator), "p99", "errors"."""
+        generator" (it did not hold up: bankbench.load.validity), "p99", "errors"."""
         overall = summary["overall"]
         return [name for name, missed in (
             ("money", not summary["money_ok"]),

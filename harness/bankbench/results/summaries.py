@@ -95,7 +95,7 @@ def generator_bound(frame: pd.DataFrame) -> pd.Series:
     """The rows whose throughput is a lower bound of the service's, set by the load generator:
     the money check passed and the generator did not hold up, in the closed loop of the
     sustained model. There each user sends its next request when its last one returns, so a
-    generator short of CPU, or at the ceiling its calibration showed (bankbench.load.generator),
+    generator short of CPU, or at the ceiling its calibration showed (bankbench.load.validity),
     sent fewer requests than its users would have: a service that kept up with it serves at
     least that much. Under a planned arrival rate (article, open) a generator that fell short gave
     the level less load than it names, as often because a slow service piled up its iterations:

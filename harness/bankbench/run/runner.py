@@ -11,17 +11,17 @@ import os
 from pathlib import Path
 
 from bankbench import paths, registry, runid
+from bankbench.bank import hot, money
 from bankbench.checks import verify
 from bankbench.errors import UserError
-from bankbench.load import generator
+from bankbench.load import validity
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_text
+from bankbench.machine.postgres import SETTINGS_SQL, parse_settings
 from bankbench.measure import manifest
 from bankbench.results import compaction, files, levels, runs
 from bankbench.run.environments.interface import Env, Options
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
-from bankbench.system import hot, money
-from bankbench.tools.pg import SETTINGS_SQL, parse_settings
 
 
 def run(opts: Options, env: type[Env] = Native) -> Path:
@@ -173,15 +173,15 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
 
 def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> dict:
     """The level's line of figures (`summarize` writes the summaries) with the load generator's
-    verdict, and its faults; returns the verdict (bankbench.load.generator)."""
+    verdict, and its faults; returns the verdict (bankbench.load.validity)."""
     summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out))
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
     details = [f"calibration: {calibration.brief(summary['level'].get('calibration'))}"]
     if verdict["valid"]:
-        cpu = generator.level_cpu_text(summary["level"], used) if used else "CPU figures when the run ends"
+        cpu = validity.level_cpu_text(summary["level"], used) if used else "CPU figures when the run ends"
         offered = "" if verdict.get("offered_pct") is None else \
             f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
-        details.insert(0, f"{generator.name(summary['level'])} {cpu}{offered}")
+        details.insert(0, f"{validity.name(summary['level'])} {cpu}{offered}")
     judged = "ok" if verdict["valid"] else f"INVALID: {verdict['reasons']}"
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "

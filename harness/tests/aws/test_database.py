@@ -1,7 +1,7 @@
 import subprocess
 
+from bankbench.machine.postgres import RECREATE_DATABASE
 from bankbench.run.environments.aws import database
-from bankbench.tools.pg import RECREATE_DATABASE
 
 
 def test_reset_recreates_the_database_as_native_does_and_stops_at_the_first_error(tmp_path):

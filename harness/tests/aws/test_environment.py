@@ -14,15 +14,15 @@ import pytest
 from moto import mock_aws
 
 from bankbench import config, paths, registry, runid
+from bankbench.bank import hot
 from bankbench.errors import UserError
 from bankbench.load import gatling, profiles
+from bankbench.machine import placement
+from bankbench.machine.postgres import SETTINGS_SQL, Cluster
 from bankbench.run import runner
 from bankbench.run.environments.aws import database, ecs, tf, workload
 from bankbench.run.environments.aws.environment import LOADS, Aws, ControllerLoad, GatlingLoad, Task
 from bankbench.run.runner import Options
-from bankbench.system import hot
-from bankbench.tools import placement
-from bankbench.tools.pg import SETTINGS_SQL, Cluster
 
 STACK = {
     "region": "us-east-1", "cluster_name": "bankbench", "jmeter_workers": 2, "service_port": 8080,
@@ -248,7 +248,7 @@ def cluster():
     """A real PostgreSQL (the machine's binaries), where the admin task's commands run as in the image."""
     with Cluster.create() as c:
         if not (c.bin / "psql").exists():
-            pytest.skip(f"no psql beside the server binaries in {c.bin} (pgbin's package has none)")
+            pytest.skip(f"no psql beside the server binaries in {c.bin} (postgres_binaries's package has none)")
         c.reset()
         yield c
 

@@ -17,10 +17,10 @@ import pytest
 
 from bankbench import config, paths, registry, runid
 from bankbench.load import generators, profiles
+from bankbench.machine import placement
 from bankbench.run.environments import composefile
 from bankbench.run.environments.compose import Compose
 from bankbench.run.environments.interface import Options
-from bankbench.tools import placement
 
 pytestmark = [pytest.mark.integration, pytest.mark.skipif(
     subprocess.run(["docker", "info"], capture_output=True).returncode != 0,

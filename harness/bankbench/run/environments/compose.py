@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bankbench import config, paths, registry
+from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.measure import resources
 from bankbench.run.environments import composefile, images
 from bankbench.run.environments.interface import Options
 from bankbench.run.environments.local import Local
-from bankbench.system import processes
 
 
 @dataclass

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bankbench.load.profiles import Level, Profile
-from bankbench.tools.placement import Placement
+from bankbench.machine.placement import Placement
 
 
 @dataclass

@@ -11,18 +11,18 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bankbench.bank import processes
 from bankbench.errors import UserError
-from bankbench.load import gatling, generator, generators, jmeter
+from bankbench.load import gatling, generators, jmeter, validity
 from bankbench.load.console import Driver
 from bankbench.load.profiles import Level
+from bankbench.machine.placement import SHARED, allowed
 from bankbench.measure import cpuprofile, manifest
 from bankbench.measure.resources import Sampler
 from bankbench.measure.scrape import Scraper
 from bankbench.results import files
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import calibration, chaos
-from bankbench.system import processes
-from bankbench.tools.placement import SHARED, allowed
 
 
 class Local:
@@ -132,20 +132,20 @@ class LocalLoad:
 
     def generator_so_far(self, sampler: Sampler, jm: Driver) -> str:
         """The load generator's verdict so far, for the progress line: its CPU since the
-        load began, and what the calibration of this load says (bankbench.load.generator)."""
+        load began, and what the calibration of this load says (bankbench.load.validity)."""
         cal = self.where.calibration.get(self.level.users)
         settings = self.where.level_settings()
         loadgen_cpus = settings.get("loadgen_cpus")
         means = sampler.means(jm.progress.started_ms or 0)
-        reasons = [why for why in (generator.beyond_calibration(cal, None, jm.name),) if why]
+        reasons = [why for why in (validity.beyond_calibration(cal, None, jm.name),) if why]
         if means is None:
             cpu = "CPU not measured yet"
         else:
             peers = settings.get("loadgen_peers", ())
-            busy = generator.busy(means, peers, "{}_cpu_pct")
-            cpu = generator.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"],
+            busy = validity.busy(means, peers, "{}_cpu_pct")
+            cpu = validity.cpu_text(means["loadgen_cpu_pct"], loadgen_cpus, means["machine_cpu_pct"],
                                      busy if peers else None)
-            if generator.saturated(busy, loadgen_cpus, means["machine_cpu_pct"], means["service_cpu_pct"]):
+            if validity.saturated(busy, loadgen_cpus, means["machine_cpu_pct"], means["service_cpu_pct"]):
                 reasons.insert(0, f"{jm.name} short of CPU")
         verdict = f"INVALID so far: {'; '.join(reasons)}" if reasons else "ok so far"
         return f"load generator {verdict} ({jm.name} {cpu}; calibration: {calibration.brief(cal)})"

@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 
 from bankbench import config
+from bankbench.bank import aotcache, processes
+from bankbench.machine.postgres import Cluster, free_port
 from bankbench.measure import manifest, resources
 from bankbench.run.environments.interface import Options
 from bankbench.run.environments.local import Local
-from bankbench.system import aotcache, processes
-from bankbench.tools.pg import Cluster, free_port
 
 
 class Native(Local):

@@ -6,7 +6,7 @@ generator is asked), the generator runs the plan with the level's properties and
 run's placement, against the calibration target (jmeter/calibrate: the plan's answers at almost
 no cost, on the service's CPUs). What it achieved is the calibration of that load
 (`levels.generator_figures`): the requests/s it drove, the arrival rate it offered against the
-plan's, its CPU, and whether it drove the planned rate (bankbench.load.generator judges each
+plan's, its CPU, and whether it drove the planned rate (bankbench.load.validity judges each
 level by it).
 
 A calibration is cached in .run/calibration/ per (load, placement, generator and its settings,
@@ -27,14 +27,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bankbench import paths
+from bankbench.bank import processes
 from bankbench.errors import UserError
-from bankbench.load import gatling, generator, generators, jmeter
+from bankbench.load import gatling, generators, jmeter, validity
 from bankbench.load.profiles import GENERATORS, Level
+from bankbench.machine.placement import SHARED, Placement
+from bankbench.machine.postgres import free_port
 from bankbench.measure import manifest, resources
 from bankbench.results import files, histograms, levels, runs
-from bankbench.system import processes
-from bankbench.tools.pg import free_port
-from bankbench.tools.placement import SHARED, Placement
 
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
 CACHE = paths.STATE / "calibration"
@@ -153,17 +153,17 @@ def brief(figures: dict | None) -> str:
     """A calibration in a few words, for the progress lines; "not calibrated" without one."""
     if not figures:
         return "not calibrated"
-    cpu = generator.cpu_text(figures["loadgen_cpu_mean"], figures["loadgen_cpus"], figures["machine_cpu_mean"])
+    cpu = validity.cpu_text(figures["loadgen_cpu_mean"], figures["loadgen_cpus"], figures["machine_cpu_mean"])
     offered = "" if figures["drives_plan"] is None else f", offered {figures['offered_pct']:.1f} % of the plan"
-    return f"{generator.name(figures)} drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
+    return f"{validity.name(figures)} drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
 
 
 def describe(figures: dict) -> str:
     """A calibration in a sentence: what the generator drove, offered and used, and what that says."""
     if figures["drives_plan"] is None and not figures["loadgen_saturated"]:
-        verdict = f"the users' think time, not {generator.name(figures)}'s CPU, bounds this closed loop"
+        verdict = f"the users' think time, not {validity.name(figures)}'s CPU, bounds this closed loop"
     elif figures["drives_plan"] is None:
-        verdict = (f"the most this closed loop drives here, a level at {generator.CALIBRATED_SHARE_MAX} % "
+        verdict = (f"the most this closed loop drives here, a level at {validity.CALIBRATED_SHARE_MAX} % "
                    "of it is invalid")
     else:
         verdict = (f"it drives the planned {figures['planned_rate']:g} iterations/s" if figures["drives_plan"]

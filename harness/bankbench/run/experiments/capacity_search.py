@@ -28,7 +28,7 @@ from pathlib import Path
 
 from bankbench import registry
 from bankbench.errors import UserError
-from bankbench.load import generator
+from bankbench.load import validity
 from bankbench.load.profiles import Level
 from bankbench.results import files, levels
 from bankbench.results.probes import LOADGEN, Target
@@ -128,7 +128,7 @@ class Prober:
         level = replace(level, repeat=self.runs[settings])
         rate, tag = level.users, f"[{self.label} probe {len(self.record['probes']) + 1}]"
         calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
-        if beyond := generator.beyond_calibration(calibrated, None, generator.name(level.as_dict())):
+        if beyond := validity.beyond_calibration(calibrated, None, validity.name(level.as_dict())):
             # The generator could not offer this rate even to a target that costs nothing: the
             # service's level would measure the generator, so it is not run.
             print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)

@@ -27,12 +27,12 @@ from pathlib import Path
 
 import httpx
 
+from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.load import generators
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
 from bankbench.results import bursts, files
-from bankbench.system import processes
 
 FAULTS = ("pg-restart", "service-kill")
 RECOVERY_TIMEOUT_S = 120

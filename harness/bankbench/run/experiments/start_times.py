@@ -1,6 +1,6 @@
 """Start-up time, the figure a cold start is about: from a service process's start to its first
 200 on GET /health (which asks the database), for each service, cold and, for a JVM, from its
-AOT cache (bankbench.system.aotcache). Each start is a new process on the same database, on the
+AOT cache (bankbench.bank.aotcache). Each start is a new process on the same database, on the
 CPUs the service gets under the default placement; health is polled every POLL_S."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 import httpx
 
 from bankbench import config
+from bankbench.bank import processes
 from bankbench.errors import UserError
+from bankbench.machine import placement
+from bankbench.machine.postgres import Cluster, free_port
 from bankbench.results.startup_record import AOT, COLD
-from bankbench.system import processes
-from bankbench.tools import placement
-from bankbench.tools.pg import Cluster, free_port
 
 POLL_S = 0.005
 TIMEOUT_S = 90

@@ -10,10 +10,10 @@ import time
 from typing import Any
 
 from bankbench.errors import UserError
-from bankbench.tools.pg import RECREATE_DATABASE
+from bankbench.machine.postgres import RECREATE_DATABASE
 
 PSQL = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"]
-# The reset of every environment (bankbench.tools.pg.RECREATE_DATABASE, on the `postgres` database),
+# The reset of every environment (bankbench.machine.postgres.RECREATE_DATABASE, on the `postgres` database),
 # then the schema in the new database (PGDATABASE): two psql runs, one shell. The image holds a
 # copy of db/schema.sql (infra/docker/postgres/Dockerfile).
 RESET = ["sh", "-c", 'drop=$1 create=$2; shift 2; "$@" -d postgres -c "$drop" -c "$create" && '

@@ -17,6 +17,7 @@ from typing import ClassVar
 import boto3
 
 from bankbench import config, registry
+from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.load import gatling, profiles
 from bankbench.load.profiles import Level
@@ -25,7 +26,6 @@ from bankbench.run.environments import images
 from bankbench.run.environments.aws import cloudwatch, database, ecs, tf, workload
 from bankbench.run.environments.aws.results import RunStore
 from bankbench.run.environments.interface import Options
-from bankbench.system import processes
 
 ADMIN_ATTEMPTS = 6  # waiting for PostgreSQL: its name may not resolve yet when the service is up
 CONTAINER = "bank"  # the service's container in its task definition (infra/)
@@ -111,7 +111,7 @@ class Aws:
 
     def calibrate(self, planned: list[Level], run_dir: Path) -> dict[int, dict]:
         """Not calibrated: the load generator has hosts of its own, sized by the stack. Each level's
-        own verdict (CPU, offered arrival rate) still holds (bankbench.load.generator)."""
+        own verdict (CPU, offered arrival rate) still holds (bankbench.load.validity)."""
         print("calibration: none on AWS (the load generator has hosts of its own); each level is "
               "still judged by its CPU and offered arrival rate", flush=True)
         return {}

@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from bankbench.errors import UserError
-from bankbench.tools.placement import SPLIT
+from bankbench.machine.placement import SPLIT
 
 # Plan properties that are totals: each JMeter worker runs the whole plan, so gets its share.
 SHARED_PROPERTIES = ("users", "rate")

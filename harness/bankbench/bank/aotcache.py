@@ -25,14 +25,14 @@ from typing import Any
 import httpx
 
 from bankbench.errors import UserError
-from bankbench.tools import jdk
+from bankbench.machine import jdk
 
 SETTING = "JAVA_AOT_CACHE"  # make variable and environment: 1 runs the Java variants with it
 MIN_JDK = 25
 TRAINING_S = 20
 TRAINING_CLIENTS = 8
 # Starts the variant with the given JVM options (before -jar) on a throwaway database, logging to
-# the path, and stops it on exit: bankbench.system.processes.local_service, passed in because
+# the path, and stops it on exit: bankbench.bank.processes.local_service, passed in because
 # that module imports this one.
 Training = Callable[[list[str], Path], AbstractContextManager[Any]]
 

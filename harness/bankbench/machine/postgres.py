@@ -1,5 +1,5 @@
 """A throwaway PostgreSQL 15 cluster (no Docker needed): the server binaries come from
-bankbench.tools.pgbin (the machine's own, else a package fetched once), SQL goes through psycopg.
+bankbench.machine.postgres_binaries (the machine's own, else a package fetched once), SQL goes through psycopg.
 
 As root, initdb refuses to run, so the cluster belongs to the `postgres` user and every server
 command runs through `runuser`. Settings come from db/postgresql.conf (plus the non-durable file
@@ -21,8 +21,8 @@ import psycopg
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.tools import pgbin
-from bankbench.tools.placement import taskset
+from bankbench.machine import postgres_binaries
+from bankbench.machine.placement import taskset
 
 USER = "postgres"
 DATABASE = "bank"
@@ -61,15 +61,15 @@ class Cluster:
     max_connections: int | None = None  # overrides db/postgresql.conf when set
     extra_settings: dict[str, str] = field(default_factory=dict)  # more -c name=value
     durable: bool = True
-    cpus: tuple[int, ...] = ()  # the server runs on these only (bankbench.tools.placement); all if empty
-    bin: Path = field(default_factory=pgbin.bindir)
+    cpus: tuple[int, ...] = ()  # the server runs on these only (bankbench.machine.placement); all if empty
+    bin: Path = field(default_factory=postgres_binaries.bindir)
 
     @classmethod
     def create(cls, port: int | None = None, **kwargs) -> Cluster:
         """A new cluster in a fresh directory under the system temp dir (a clone under a private
         home or mktemp dir may not be reachable by the `postgres` user)."""
         if "bin" not in kwargs:
-            kwargs["bin"] = pgbin.bindir()  # before the directory: it may fetch, or fail
+            kwargs["bin"] = postgres_binaries.bindir()  # before the directory: it may fetch, or fail
         root = Path(tempfile.mkdtemp(prefix="bankbench-pg-"))
         cluster = cls(root=root, port=port or free_port(), **kwargs)
         cluster.init()

@@ -2,9 +2,9 @@
 the command that installs what is missing on this distribution (Debian 12, Debian 13, Ubuntu
 24.04). docs/setup.md lists the same ones, in the same order, with the same commands.
 
-`python3 -m bankbench.tools.doctor` checks them all and exits 1 when a required one is missing;
-`python3 -m bankbench.tools.doctor go wrk` checks only those, as required, and is silent when they are
-there (the Makefile's build and quick-bench targets); `python3 -m bankbench.tools.doctor --install
+`python3 -m bankbench.machine.doctor` checks them all and exits 1 when a required one is missing;
+`python3 -m bankbench.machine.doctor go wrk` checks only those, as required, and is silent when they are
+there (the Makefile's build and quick-bench targets); `python3 -m bankbench.machine.doctor --install
 debian13` prints the commands that install the required ones there (`make newcomer` runs them in a
 fresh root). Standard library only: it runs before .venv.
 """
@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.tools import jdk, pgbin
+from bankbench.machine import jdk, postgres_binaries
 
 MIN_GO = (1, 21)  # the first Go that fetches the toolchain go.mod names (GOTOOLCHAIN=auto)
 MIN_TERRAFORM = (1, 9)
@@ -142,19 +142,19 @@ def _jdk() -> Finding:
 
 def _postgresql() -> Finding:
     try:
-        bindir, origin = pgbin.locate()
+        bindir, origin = postgres_binaries.locate()
     except UserError as err:
         return Finding(False, str(err))
     if bindir is None:
         return Finding(True, f"none here: {origin}")
-    return Finding(True, f"{pgbin.version(bindir)} at {bindir} ({origin})")
+    return Finding(True, f"{postgres_binaries.version(bindir)} at {bindir} ({origin})")
 
 
 def _server_user() -> Finding:
     if os.geteuid() != 0:
         return Finding(True, "not needed: not root")
     try:
-        return Finding(True, f"uid {pwd.getpwnam(pgbin.SERVER_USER).pw_uid}")
+        return Finding(True, f"uid {pwd.getpwnam(postgres_binaries.SERVER_USER).pw_uid}")
     except KeyError:
         return Finding(False, "no such user")
 
@@ -166,12 +166,12 @@ def _terraform() -> Finding:
 
 def _pgbench() -> Finding:
     try:
-        found = pgbin.pgbench()
+        found = postgres_binaries.pgbench()
     except UserError as err:
         return Finding(False, str(err))
     if found is None:
-        return Finding(False, f"not found (of {pgbin.MAJOR} or newer; the packaged server has none)")
-    return Finding(True, f"{pgbin.major(found)} at {found}")
+        return Finding(False, f"not found (of {postgres_binaries.MAJOR} or newer; the packaged server has none)")
+    return Finding(True, f"{postgres_binaries.major(found)} at {found}")
 
 
 def _util_linux() -> Finding:
@@ -190,8 +190,8 @@ def _docker() -> Finding:
 
 
 # Debian 12 has no Go or JDK new enough, Debian 13 and Ubuntu 24.04 no PostgreSQL 15 (17 and 16):
-# their pgbench drives the 15 server all the same (pgbin.pgbench).
-FETCHED = f"nothing: fetched on first use (or PG_BINDIR=<a PostgreSQL {pgbin.MAJOR} bin/>)"
+# their pgbench drives the 15 server all the same (postgres_binaries.pgbench).
+FETCHED = f"nothing: fetched on first use (or PG_BINDIR=<a PostgreSQL {postgres_binaries.MAJOR} bin/>)"
 PREREQUISITES = (
     Prerequisite("make", "GNU Make", apt("make"), _any_of(("make", "--version"))),
     Prerequisite("git", "any", apt("git"), _any_of(("git", "--version"))),
@@ -206,18 +206,18 @@ PREREQUISITES = (
                  {"debian12": "temurin-21-jdk from Adoptium's apt repository (Debian 12 has 17)",
                   "debian13": apt("openjdk-21-jdk-headless"),
                   "ubuntu24.04": apt("openjdk-21-jdk-headless")}, _jdk),
-    Prerequisite("postgresql", f"{pgbin.MAJOR} server, found or fetched",
+    Prerequisite("postgresql", f"{postgres_binaries.MAJOR} server, found or fetched",
                  {"debian12": apt("postgresql-15"), "debian13": FETCHED, "ubuntu24.04": FETCHED},
                  _postgresql, fetched=True),
     Prerequisite("postgres-user", "as root: the user that runs the server",
-                 f"useradd --system --user-group {pgbin.SERVER_USER}", _server_user),
+                 f"useradd --system --user-group {postgres_binaries.SERVER_USER}", _server_user),
     Prerequisite("util-linux", "taskset (CPU placement), runuser (as root)", apt("util-linux"),
                  _util_linux),
     Prerequisite("terraform", f"{MIN_TERRAFORM[0]}.{MIN_TERRAFORM[1]}+",
                  "apt-get install terraform (HashiCorp's apt repository)", _terraform,
                  "make aws-*, the infra suite of make test"),
     Prerequisite("wrk", "any", apt("wrk"), _any_of(("wrk", "--version")), "make quick-bench"),
-    Prerequisite("pgbench", f"PostgreSQL {pgbin.MAJOR}'s or newer",
+    Prerequisite("pgbench", f"PostgreSQL {postgres_binaries.MAJOR}'s or newer",
                  {"debian12": apt("postgresql-15"), "debian13": apt("postgresql-17"),
                   "ubuntu24.04": apt("postgresql-16")}, _pgbench, "make quick-bench"),
     Prerequisite("tshark", "any", apt("tshark"), _any_of(("tshark", "--version")), "make pgwire"),
@@ -286,7 +286,7 @@ def install_commands(on: str) -> list[str]:
 def main(args: list[str]) -> int:
     if args[:1] == ["--install"]:
         if len(args) != 2 or args[1] not in DISTROS:
-            print(f"usage: bankbench.tools.doctor --install {'|'.join(DISTROS)}", file=sys.stderr)
+            print(f"usage: bankbench.machine.doctor --install {'|'.join(DISTROS)}", file=sys.stderr)
             return 2
         print("\n".join(install_commands(args[1])))
         return 0

@@ -1,4 +1,4 @@
-"""The load generator's verdict (bankbench.load.generator): arrivals offered against the plan,
+"""The load generator's verdict (bankbench.load.validity): arrivals offered against the plan,
 for the whole level and phase by phase, CPU, calibration; and, with a real JMeter, that a level
 whose plan JMeter cannot drive is marked invalid by the real analysis code."""
 
@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bankbench.load import generator, profiles
+from bankbench.load import profiles, validity
+from bankbench.machine import placement
 from bankbench.results import histograms, levels, summaries
 from bankbench.results.files import read_metrics
 from bankbench.run.experiments import calibration
-from bankbench.tools import placement
 
 ARTICLE = {"rate": 100.0, "window_s": 10}  # 1,000 users over a 10 s ramp-up
 
@@ -29,33 +29,33 @@ def arrivals(starts_s: list[float] | np.ndarray) -> tuple[int, float, float]:
 
 
 def test_an_even_ramp_on_time_offers_the_plan() -> None:
-    offered = generator.offered(*arrivals(np.arange(1000) * 0.01 + 0.3), ARTICLE)  # 0.3 s late, all of them
+    offered = validity.offered(*arrivals(np.arange(1000) * 0.01 + 0.3), ARTICLE)  # 0.3 s late, all of them
     assert offered == {"planned_rate": 100.0, "offered_rate": 100.0, "offered_pct": 100.0, "min_offered_pct": 99.0,
                        "iterations": 1000, "planned_iterations": 1000}
-    assert not generator.short_of_plan(offered)
+    assert not validity.short_of_plan(offered)
 
 
 def test_falling_behind_or_starting_fewer_is_short_of_the_plan() -> None:
-    late = generator.offered(*arrivals(np.arange(1000) * 0.0105), ARTICLE)  # the ramp took 10.5 s
-    assert late["offered_pct"] == pytest.approx(100 / 1.05, abs=0.05) and generator.short_of_plan(late)
-    fewer = generator.offered(*arrivals(np.arange(980) * 0.01), ARTICLE)  # 20 users never started
-    assert fewer["offered_pct"] == 98.0 and generator.short_of_plan(fewer)
+    late = validity.offered(*arrivals(np.arange(1000) * 0.0105), ARTICLE)  # the ramp took 10.5 s
+    assert late["offered_pct"] == pytest.approx(100 / 1.05, abs=0.05) and validity.short_of_plan(late)
+    fewer = validity.offered(*arrivals(np.arange(980) * 0.01), ARTICLE)  # 20 users never started
+    assert fewer["offered_pct"] == 98.0 and validity.short_of_plan(fewer)
 
 
 def test_random_arrivals_get_the_same_bar() -> None:
     """JMeter places exactly rate x window random arrivals, so the open model gets no allowance."""
     open_model = {"rate": 50, "window_s": 70}  # 3,500 planned
     random_starts = np.sort(np.random.default_rng(1).uniform(0, 70, 3500))
-    assert not generator.short_of_plan(generator.offered(*arrivals(random_starts), open_model))
-    short = generator.offered(*arrivals(np.linspace(0, 69.9, 3420)), open_model)
-    assert short["min_offered_pct"] == 99 and generator.short_of_plan(short)  # 97.7 % of the plan
-    assert generator.offered(*arrivals([0.0]), None) is None  # the sustained model plans no rate
+    assert not validity.short_of_plan(validity.offered(*arrivals(random_starts), open_model))
+    short = validity.offered(*arrivals(np.linspace(0, 69.9, 3420)), open_model)
+    assert short["min_offered_pct"] == 99 and validity.short_of_plan(short)  # 97.7 % of the plan
+    assert validity.offered(*arrivals([0.0]), None) is None  # the sustained model plans no rate
 
 
 def test_short_of_cpu_with_own_cpus_or_shared() -> None:
-    assert generator.saturated(160, 2, None, None) and not generator.saturated(150, 2, None, None)
-    assert generator.saturated(90, None, 85, 80) and not generator.saturated(70, None, 85, 80)
-    assert not generator.saturated(90, None, 70, 10)  # the machine had room
+    assert validity.saturated(160, 2, None, None) and not validity.saturated(150, 2, None, None)
+    assert validity.saturated(90, None, 85, 80) and not validity.saturated(70, None, 85, 80)
+    assert not validity.saturated(90, None, 70, 10)  # the machine had room
 
 
 def test_short_of_cpu_with_postgresql_beside_it_says_both() -> None:
@@ -64,10 +64,10 @@ def test_short_of_cpu_with_postgresql_beside_it_says_both() -> None:
     level = {"generator": "gatling", "loadgen_cpus": 1, "loadgen_peers": ["pg"]}
     resources = {"loadgen_cpu_mean": 36.0, "pg_cpu_mean": 45.0, "machine_cpu_mean": 67.0,
                  "loadgen_saturated": True}
-    assert generator.judge(level, resources, None, None)["reasons"] == (
+    assert validity.judge(level, resources, None, None)["reasons"] == (
         "Gatling short of CPU (36 % of its 1 CPU, 81 % with PostgreSQL beside it)")
-    assert generator.level_cpu_text({"loadgen_cpus": 1}, resources) == "36 % of its 1 CPU"  # split: its own
-    assert generator.busy({"loadgen_cpu_pct": 36.0, "pg_cpu_pct": None}, ["pg"], "{}_cpu_pct") is None
+    assert validity.level_cpu_text({"loadgen_cpus": 1}, resources) == "36 % of its 1 CPU"  # split: its own
+    assert validity.busy({"loadgen_cpu_pct": 36.0, "pg_cpu_pct": None}, ["pg"], "{}_cpu_pct") is None
 
 
 def calibrated(**figures: object) -> dict:
@@ -77,26 +77,26 @@ def calibrated(**figures: object) -> dict:
 
 def test_a_plan_beyond_the_calibration_is_invalid() -> None:
     beyond = calibrated(offered_pct=80.0, drives_plan=False, loadgen_cpu_mean=97.0)
-    verdict = generator.judge({"calibration": beyond}, None, None, 500.0)
+    verdict = validity.judge({"calibration": beyond}, None, None, 500.0)
     assert verdict == {"valid": False, "calibrated_rps": 1000.0, "reasons": (
         "the plan is beyond what JMeter drove against the calibration target (offered 80.0 % of it there, "
         "97 % of its 1 CPU)")}
-    assert generator.judge({"calibration": calibrated()}, None, None, 500.0)["valid"]
+    assert validity.judge({"calibration": calibrated()}, None, None, 500.0)["valid"]
 
 
 def test_a_closed_loop_near_its_calibrated_ceiling_is_invalid() -> None:
     ceiling = calibrated(offered_pct=None, drives_plan=None, loadgen_saturated=True)
-    assert generator.judge({"calibration": ceiling}, None, None, 890.0)["valid"]
-    assert generator.judge({"calibration": ceiling}, None, None, 900.0)["reasons"] == (
+    assert validity.judge({"calibration": ceiling}, None, None, 890.0)["valid"]
+    assert validity.judge({"calibration": ceiling}, None, None, 900.0)["reasons"] == (
         "900 req/s is 90 % of the 1000 req/s JMeter drove against the calibration target")
     think_bound = calibrated(offered_pct=None, drives_plan=None, loadgen_saturated=False)
-    assert generator.judge({"calibration": think_bound}, None, None, 990.0)["valid"]  # the think time's ceiling
+    assert validity.judge({"calibration": think_bound}, None, None, 990.0)["valid"]  # the think time's ceiling
 
 
 def test_every_reason_is_given() -> None:
-    short = generator.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
+    short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
     resources = {"loadgen_saturated": True, "loadgen_cpu_mean": 95.0, "machine_cpu_mean": 60.0}
-    verdict = generator.judge({"loadgen_cpus": 1}, resources, short, 630.0)
+    verdict = validity.judge({"loadgen_cpus": 1}, resources, short, 630.0)
     assert verdict["reasons"] == ("JMeter short of CPU (95 % of its 1 CPU); offered 90.0 % of the planned 100 "
                                   "iterations/s")
     assert (verdict["valid"], verdict["offered_pct"], verdict["calibrated_rps"]) == (False, 90.0, None)
@@ -142,7 +142,7 @@ def verdict(level_dir: Path) -> dict:
 def test_a_phase_short_of_its_rate_is_invalid_though_the_level_is_not(tmp_path: Path) -> None:
     """Issue 35: the whole level's average hides the 2x phase Gatling offered 86 % of."""
     judged = verdict(phased_level(tmp_path, phase_2_started=1720))
-    assert judged["offered_pct"] >= generator.OFFERED_MIN_PCT  # 3,000 iterations in 30 s
+    assert judged["offered_pct"] >= validity.OFFERED_MIN_PCT  # 3,000 iterations in 30 s
     assert not judged["valid"]
     assert judged["reasons"] == "offered 86.0 % of the planned 200 iterations/s in phase 2 (10 s at 2x)"
 
@@ -158,14 +158,14 @@ def test_a_level_without_phases_is_judged_on_the_whole_load_alone(tmp_path: Path
     requests = histograms.read(level_dir / histograms.FILE)
     level = json.loads((level_dir / "level.json").read_text())
     assert levels.offered_by_phase(requests, level) == []
-    assert verdict(level_dir) == generator.judge(level, None, levels.offered(requests, level), None)
+    assert verdict(level_dir) == validity.judge(level, None, levels.offered(requests, level), None)
     assert verdict(level_dir)["valid"]  # the same starts, judged on their mean rate
 
 
 def test_each_short_phase_is_named_after_a_short_level() -> None:
-    short = generator.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
+    short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
     phase = {"seconds": 60, "multiple": 0.5, **short}
-    assert generator.judge({}, None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
+    assert validity.judge({}, None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
         "offered 90.0 % of the planned 100 iterations/s; "
         "offered 90.0 % of the planned 100 iterations/s in phase 1 (60 s at 0.5x); "
         "offered 90.0 % of the planned 100 iterations/s in phase 2 (60 s at 2x)")
@@ -193,7 +193,7 @@ def test_a_level_jmeter_cannot_drive_is_invalid(tmp_path: Path) -> None:
     summary = summaries.summarize_level(tmp_path)
     assert summary["overall"]["errors"] == 0, summary["overall"]  # the target answered as the plan expects
     verdict = summary["loadgen"]
-    assert not verdict["valid"] and verdict["offered_pct"] < generator.OFFERED_MIN_PCT, verdict
+    assert not verdict["valid"] and verdict["offered_pct"] < validity.OFFERED_MIN_PCT, verdict
     assert f"offered {verdict['offered_pct']:.1f} % of the planned 3000 iterations/s" in verdict["reasons"]
     figures = levels.generator_figures(document, requests, read_metrics(tmp_path))
     assert figures["drives_plan"] is False

@@ -3,7 +3,7 @@
 Candidates, in this order: $JAVA_HOME, $BANK_JAVA_HOME, the `java` on the PATH, then every JDK
 under /usr/lib/jvm, newest first. The first JDK >= 21 with `javac` wins; the ones skipped before
 it are noted, never fatal unless none qualifies. Standard library only: the Makefile runs
-`python3 -m bankbench.tools.jdk` (prints the JDK's home) before .venv exists.
+`python3 -m bankbench.machine.jdk` (prints the JDK's home) before .venv exists.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ that runs the services' own create_client statement (db/queries/create_client.sq
 
 from __future__ import annotations
 
+from bankbench.bank import queries
 from bankbench.errors import UserError
-from bankbench.system import queries
 
 BALANCE = 10**12  # enough that transfers among them rarely meet 422
 
