@@ -202,8 +202,8 @@ def main(args: argparse.Namespace) -> int:
         "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
         "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
         "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, "
-                 f"warm-up in {steady.ROUND_S} s rounds until a round's throughput is within "
-                 f"{steady.STEADY:.0%} of the one before and a JVM's JIT compiled less than "
+                 f"warm-up in {steady.ROUND_S} s rounds until a round's throughput is at most "
+                 f"{steady.STEADY:.0%} above the one before and a JVM's JIT compiled less than "
                  f"{steady.JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
                  f"{args.duration} s measured; pgbench -M prepared "
                  f"with {args.connections} clients on the same statement; {CLIENTS} "
