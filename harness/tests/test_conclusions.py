@@ -22,7 +22,7 @@ from bankbench.analyse.overload import Outcome, Refusals
 from bankbench.publish import report, run_words, tables, verdict_words
 from bankbench.results.runs import Run
 
-from test_stats import synthetic_run
+from test_estimates import synthetic_run
 
 SERVICES = ("go", "java")
 WHOLE_AS_DECIMAL = re.compile(r"(?<![\d.])\d[\d,]*\.0+(?![\d])")  # `4.00`, `10.0`: a whole number with decimals

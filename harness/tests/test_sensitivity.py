@@ -23,7 +23,7 @@ from bankbench.results import runs, summaries
 from bankbench.results.runs import Run
 
 from test_analysis import FIXTURES, RUN_ID
-from test_stats import NOISE, synthetic_run
+from test_estimates import NOISE, synthetic_run
 
 
 def placed(summary: pd.DataFrame, mode: str, series: str = "s1") -> Run:
