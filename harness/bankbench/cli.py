@@ -51,7 +51,7 @@ SETTINGS = {
     "ENV": "--env", "CHAOS": "--chaos",
     "PG_MAX_CONNECTIONS": "--pg-max-connections", "PG_DURABLE=off": "--non-durable", "PROFILE_CPU=1": "--profile-cpu",
     "CPU_PLACEMENT": "--cpu-placement", "P99_MS": "--p99-ms", "CAPACITY_MIN": "capacity --budget-min",
-    "TUNE_MIN": "tune --budget-min",
+    "TUNE_MIN": "tune --budget-min", "KNOBS": "tune --knobs",
     "STARTS": "--starts", "FORCE=1": "--force", "DB_PORT": "--port", "DB_MAX_CONNECTIONS": "--max-connections",
     "AWS_HOURS": "--hours", "YES=1": "--yes",
 }

@@ -142,6 +142,17 @@ def test_a_knob_the_budget_did_not_reach_is_named_not_searched(tmp_path: Path,
     assert page.iloc[1]["kept"] == "no: the budget ran out: 95 stays"
 
 
+def test_knobs_left_out_keep_their_shipped_values_and_are_named_not_searched(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """make tune KNOBS=GOGC: GOGC's duels at the shipped pool, and the pool named as not searched."""
+    tuner, levels = fake_tuner(tmp_path, monkeypatch, lambda level: 0.3 - (level.settings.get("GOGC") == "200") * 0.1)
+    tuner.tune([4, 8], ["GOGC"])
+    assert {lv.pool for lv in levels} == {95} and len(levels) == 2 * 5
+    go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
+    assert [(k["knob"], k["chosen"], k["complete"]) for k in go["knobs"]] == [("GOGC", "GOGC200", True)]
+    assert go["not_searched"] == ["pool"] and go["tuned"] == {"pool": 95, "env": {"GOGC": "200"}}
+
+
 def test_tuned_settings_are_written_to_their_own_file(tmp_path: Path) -> None:
     """make tune writes tuned.toml, over the tables of the services it tuned, which TUNED=1 reads."""
     path = tmp_path / "tuned.toml"

@@ -20,6 +20,7 @@ from bankbench.results import files, summaries
 from bankbench.results.runs import TUNING_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
+from bankbench.run.experiments.tuning import POOL as POOL_KNOB
 
 PROFILE = "tune"  # profiles.toml: the shape of each probe
 # Per service 9 (go) to 19 (java) duels of 6 probes of ~45 s and a candidate's warm-up: 1-2.5 h each.
@@ -37,6 +38,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
     p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured window, left out "
                                              "of the figures (default: the profile's)")
+    p.add_argument("--knobs", help=f"comma list of the knobs to tune ({POOL_KNOB} and those of the services' entries; "
+                                   "default: all); the others keep their shipped values and are named as not searched")
     p.add_argument("--cpu-placement", default=PLACEMENT,
                    help=f"the CPU placement, whose capacity runs give the rates (default: {PLACEMENT})")
 
@@ -52,13 +55,16 @@ def main(args: argparse.Namespace) -> int:
                         f"`make capacity SERVICE={','.join(missing)} CPU_PLACEMENT={mode}` first, or leave it out "
                         "(SERVICE=)")
     pools = profiles.int_list(args.pools) or ()
+    knobs = tuple(args.knobs.split(",")) if args.knobs else None
+    if unknown := sorted(set(knobs or ()) - {tuning.POOL}.union(*(registry.get(s).tune for s in profile.services))):
+        raise UserError(f"no knob {', '.join(unknown)} for {', '.join(profile.services)}: see `tune` in services.yaml")
     profile = dataclasses.replace(profile, placements=[mode])  # what the manifest records
     # Two warm processes at once, the incumbent's and the candidate's, each holding its pool.
     headroom = config.max_connections() - config.DEFAULT_POOL_SIZE
     opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
                    pg_max_connections=2 * max((*pools, config.DEFAULT_POOL_SIZE)) + headroom)
     signal.signal(signal.SIGTERM, interrupted)
-    run_dir = tuning.run(opts, found, args.budget_min * 60, pools)
+    run_dir = tuning.run(opts, found, args.budget_min * 60, pools, knobs)
     summaries.summarize_run(run_dir)
     records = files.record(run_dir, TUNING_FILE)["services"]
     profiles.write_tuned({service: {**record["tuned"], "found_by": found_by(run_dir.name, mode, record)}

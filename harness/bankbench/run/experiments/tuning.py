@@ -39,17 +39,19 @@ POOL = "pool"  # the first knob: the pool size, a value of the level rather than
 RATE_SHARE = 0.6
 
 
-def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int]) -> Path:
+def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int],
+        knobs: Sequence[str] | None = None) -> Path:
     """Tunes every service of the profile at RATE_SHARE of its basis, over `pools` and its entry's
-    knobs; returns the run folder."""
+    knobs (only `knobs` where given: a run each, when the whole space outlasts a sitting); returns
+    the run folder."""
     services = opts.profile.services
     with Session(opts, warm_processes=2) as session:
         doc = {"protocol": PAIRED, "budget_s": budget_s, "pools": list(pools), "rate_share": RATE_SHARE,
-               "services": {}}
+               **({"knobs": list(knobs)} if knobs else {}), "services": {}}
         print(f"bankbench tune: {', '.join(services)} at {RATE_SHARE:.0%} of their capacities, each value against "
               f"the incumbent in turn, within {budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
         for service, deadline in shares(services, budget_s):
-            _Tuner(session, service, bases[service], deadline, doc).tune(pools)
+            _Tuner(session, service, bases[service], deadline, doc).tune(pools, knobs)
     return session.final
 
 
@@ -62,13 +64,13 @@ class _Tuner(Prober):
                                                       "target": asdict(basis.target)})
         super().__init__(session, service, basis.target, deadline, doc, record, TUNING_FILE)
 
-    def tune(self, pools: Sequence[int]) -> None:
+    def tune(self, pools: Sequence[int], wanted: Sequence[str] | None = None) -> None:
         shipped = str(config.DEFAULT_POOL_SIZE)  # what the services ship with, as tuned.is_shipped reads it
         knobs = {POOL: [shipped, *(str(pool) for pool in pools if str(pool) != shipped)],
                  **{knob: list(values) for knob, values in registry.get(self.service).tune.items()}}
         chosen = {knob: values[0] for knob, values in knobs.items()}  # the shipped settings
         self.record["knobs"] = [{"knob": knob, "values": values, "chosen": chosen[knob], "complete": False,
-                                 "duels": []} for knob, values in knobs.items()]
+                                 "duels": []} for knob, values in knobs.items() if wanted is None or knob in wanted]
         for entry in self.record["knobs"]:
             entry["complete"] = self._knob(entry, chosen)
             entry["chosen"] = chosen[entry["knob"]]
@@ -77,7 +79,8 @@ class _Tuner(Prober):
             if not entry["complete"]:
                 break
         tuned = self._level(chosen)
-        self.record["not_searched"] = [entry["knob"] for entry in self.record["knobs"] if not entry["complete"]]
+        complete = {entry["knob"] for entry in self.record["knobs"] if entry["complete"]}
+        self.record["not_searched"] = [knob for knob in knobs if knob not in complete]
         self.record["chosen"] = chosen
         self.record["tuned"] = {"pool": tuned.pool, "env": tuned.service_env()}
         self.write()
