@@ -279,3 +279,26 @@ def test_the_report_names_the_settings_make_tune_found_before_any_tuned_capacity
     assert list(values["held"]) == ["3 of 3", "1 of 2", "3 of 3", "3 of 3", "-"]
     assert values.loc[("pool", "8"), "kept"].startswith("8's p99") and values.loc[("pool", "95"), "kept"] == ""
     assert values.loc[("GOGC", "GOGC200"), "p99 ms of each probe"] == "not measured"
+
+
+def test_the_report_shows_each_paired_run_of_some_knobs_and_not_an_older_protocol(tmp_path: Path) -> None:
+    """Runs of some knobs each (KNOBS=): go's pool in one, its GOGC in the next, each a row with
+    its run and the knobs it left as not searched; a run of an older protocol is left out."""
+    capacity_run(tmp_path, "20261201T000000Z-native-capacity", "split", {"go": (600, None)})
+    go = {**TUNING["services"]["go"], "knobs": []}
+    docs = {"20261202T000000Z-native-tune": {"services": {"go": {**go, "tuned": {"pool": 32, "env": {}}}}},
+            "20261203T000000Z-native-tune": {"protocol": runs.PAIRED, "services": {"go": {
+                **go, "not_searched": ["GOGC"], "tuned": {"pool": 16, "env": {}}}}},
+            "20261204T000000Z-native-tune": {"protocol": runs.PAIRED, "services": {"go": {
+                **go, "not_searched": ["pool"], "tuned": {"pool": 95, "env": {"GOGC": "200"}}}}}}
+    for run_id, doc in docs.items():
+        (tmp_path / run_id).mkdir()
+        (tmp_path / run_id / "manifest.json").write_text(json.dumps({"run_id": run_id, "profile": "tune"}))
+        (tmp_path / run_id / runs.TUNING_FILE).write_text(json.dumps(doc))
+    selected = [as_run(path) for path in runs.find_runs(tmp_path)]
+    assert [(run.id, service) for run, service, _ in tuned.found(selected)] == [
+        ("20261203T000000Z-native-tune", "go"), ("20261204T000000Z-native-tune", "go")]
+    flat = " ".join(report.tuned_sections(selected)[0].split())
+    assert "pool 16 (GOGC: not searched, shipped) | [`20261203T000000Z-native-tune`]" in flat
+    assert "pool 95; GOGC=200 (pool: not searched, shipped) | [`20261204T000000Z-native-tune`]" in flat
+    assert "20261202T000000Z-native-tune" not in flat

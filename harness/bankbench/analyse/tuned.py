@@ -71,15 +71,18 @@ def pairs(selected: list[Run]) -> list[Pair]:
     return found
 
 
-def found(selected: list[Run]) -> dict[str, tuple[Run, dict]]:
-    """Per service, the newest make tune run among `selected` that tuned it, and its record there
-    (tuning.json's `services.<name>`, with `tuned`), in the order the runs tuned them."""
-    newest: dict[str, tuple[Run, dict]] = {}
-    for run in sorted((run for run in selected if run.swept), key=lambda run: run.id):
-        for service, record in files.record(run.path, TUNING_FILE)["services"].items():
-            if "tuned" in record:
-                newest[service] = (run, record)
-    return newest
+def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
+    """Every make tune run among `selected` of the newest one's protocol, each service it tuned
+    and its record there (tuning.json's `services.<name>`, with `tuned`): runs of some knobs each
+    (KNOBS=) leave each knob's duels in a run of their own. By service (the registry's order),
+    then oldest run first."""
+    docs = [(run, files.record(run.path, TUNING_FILE)) for run in sorted(
+        (run for run in selected if run.swept), key=lambda run: run.id)]
+    protocol = docs[-1][1].get("protocol") if docs else None
+    order = {name: i for i, name in enumerate(registry.names())}
+    return sorted(((run, service, record) for run, doc in docs if doc.get("protocol") == protocol
+                   for service, record in doc["services"].items() if "tuned" in record),
+                  key=lambda found: order.get(found[1], len(order)))
 
 
 def is_shipped(service: str, settings: dict) -> bool:

@@ -228,7 +228,7 @@ def tuning_page(run: Run) -> list[str]:
     return [
         (TUNING_PAIRED if doc.get("protocol") == PAIRED else TUNING).format(
             profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60, share=doc.get("rate_share")),
-        "## The settings found", markdown(tables.tuning_settings(doc["services"])),
+        "## The settings found", markdown(tables.tuning_settings(doc["services"].items())),
         "## Every value swept", markdown(tables.tuning_duels(doc) if doc.get("protocol") == PAIRED
                                          else tables.tuning_values(doc)),
         *setup(run),

@@ -208,12 +208,12 @@ def tuned_sections(selected: list[Run]) -> list[str]:
         return []
     parts = ["## Capacity at the shipped and at the tuned settings"]
     if swept:
-        made_by = {service: page_link(run) for service, (run, _) in swept.items()}
         parts += ["The settings `make tune` found for each service at its capacity rate, one knob at a time (how "
-                  "it chose, and every value it swept: its run's page), and those `TUNED=1` runs with "
-                  "(`[tuned.<service>]` in tuned.toml, which says why where they differ).",
-                  markdown(tables.tuning_settings({service: record for service, (_, record) in swept.items()},
-                                                  made_by, profiles.read_tuned()))]
+                  "it chose, and every value it swept: its run's page; a run of some knobs names the others as "
+                  "not searched), and those `TUNED=1` runs with (`[tuned.<service>]` in tuned.toml, which says "
+                  "why where they differ).",
+                  markdown(tables.tuning_settings([(service, record) for _, service, record in swept],
+                                                  [page_link(run) for run, _, _ in swept], profiles.read_tuned()))]
     if not found:
         return ["\n\n".join([*parts, "No capacity run at the tuned settings is shown yet: `make capacity TUNED=1` "
                                       "searches it."])]

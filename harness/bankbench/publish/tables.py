@@ -8,7 +8,7 @@ repeat's figure instead, those that do not count marked (`formatting.spread_colu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 import pandas as pd
 
@@ -318,15 +318,15 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     return pd.DataFrame(rows)
 
 
-def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = None,
+def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] | None = None,
                     runs_with: dict[str, dict] | None = None) -> pd.DataFrame:
-    """Per service of make tune's `records` (tuning.json's `services`): where it was tuned and the
-    settings it found, as its [tuned.<service>] table in tuned.toml gives them; with `made_by`,
-    the run that found them (service -> its text); with `runs_with`, the tables TUNED=1 runs with
-    (tuned.toml's now: a rule changed since a run may have overturned what it found)."""
+    """A row per service and make tune record (tuning.json's `services.<name>`): where it was tuned
+    and the settings it found, as its [tuned.<service>] table in tuned.toml gives them; with
+    `made_by`, the run that found them (a text per record); with `runs_with`, the tables TUNED=1
+    runs with (tuned.toml's now: a rule changed since a run may have overturned what it found)."""
     rows = []
-    for service, record in records.items():
-        unswept = [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]]
+    for i, (service, record) in enumerate(records):
+        unswept = record.get("not_searched", [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]])
         found = verdict_words.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
         where = f"{record['rate']} it/s (" + (f"of capacity {record['capacity']}, " if "capacity" in record
                                               else "capacity of ") + f"{record['run']})"
@@ -334,7 +334,7 @@ def tuning_settings(records: dict[str, dict], made_by: dict[str, str] | None = N
             "as the settings say" if "capacity" in record else "shipped"
         rows.append({"service": service, "tuned at": where, "heap": heap,
                      "settings found": found + (f" ({', '.join(unswept)}: not searched, shipped)" if unswept else ""),
-                     **({"make tune run": made_by[service]} if made_by else {}),
+                     **({"make tune run": made_by[i]} if made_by else {}),
                      **({"TUNED=1 runs": verdict_words.settings_text(runs_with[service]) if service in runs_with
                          else "the shipped settings"} if runs_with is not None else {})})
     return pd.DataFrame(rows)
