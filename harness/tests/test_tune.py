@@ -14,6 +14,8 @@ import pytest
 
 from bankbench.analyse import tuned
 from bankbench.analyse.findings import Verdict
+from bankbench.commands import tune
+from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
@@ -151,6 +153,47 @@ def test_knobs_left_out_keep_their_shipped_values_and_are_named_not_searched(tmp
     go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
     assert [(k["knob"], k["chosen"], k["complete"]) for k in go["knobs"]] == [("GOGC", "GOGC200", True)]
     assert go["not_searched"] == ["pool"] and go["tuned"] == {"pool": 95, "env": {"GOGC": "200"}}
+
+
+def test_knobs_left_out_start_where_an_earlier_run_left_them(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """make tune KNOBS=GOGC after a run that kept pool 8: GOGC's duels at pool 8, and the pool
+    named as taken from that run, not as shipped or not searched."""
+    tuner, levels = fake_tuner(tmp_path, monkeypatch, lambda level: 0.3)
+    tuner.tune([4, 8], ["GOGC"], {"pool": ("8", "run-a"), "GOGC": ("GOGC400", "run-b")})
+    assert {lv.pool for lv in levels} == {8} and levels[0].settings_tag == "GOGC100"  # GOGC is searched afresh
+    go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
+    assert go["carried"] == {"pool": {"value": "8", "run": "run-a"}} and go["not_searched"] == []
+    assert go["tuned"] == {"pool": 8, "env": {}}
+    assert tune.found_by("run-c", "split", go).endswith("; pool from run-a")
+
+
+def tune_run(root: Path, run_id: str, placement: str, knobs: dict[str, tuple[str, bool]]) -> None:
+    """A make tune run folder of go: per knob the value kept and whether it was searched through."""
+    (root / run_id).mkdir(parents=True)
+    (root / run_id / "manifest.json").write_text(json.dumps({
+        "run_id": run_id, "profile": "tune", "settings": {"cpu_placement": {"mode": placement}}}))
+    (root / run_id / runs.TUNING_FILE).write_text(json.dumps({"protocol": runs.PAIRED, "services": {"go": {
+        "knobs": [{"knob": k, "chosen": v, "complete": done} for k, (v, done) in knobs.items()], "tuned": {}}}}))
+
+
+def test_a_run_of_some_knobs_starts_from_the_newest_search_of_each_other_knob(tmp_path: Path) -> None:
+    tune_run(tmp_path, "20261201T000000Z-native-tune", "split", {"pool": ("32", True), "GOGC": ("GOGC200", True)})
+    tune_run(tmp_path, "20261202T000000Z-native-tune", "split", {"GOGC": ("GOGC400L", True)})
+    tune_run(tmp_path, "20261203T000000Z-native-tune", "split", {"pool": ("8", False)})  # the budget ran out
+    tune_run(tmp_path, "20261204T000000Z-native-tune", "service-alone", {"pool": ("4", True)})
+    assert tuned.searched("go", "split", tmp_path) == {"pool": ("32", "20261201T000000Z-native-tune"),
+                                                       "GOGC": ("GOGC400L", "20261202T000000Z-native-tune")}
+    assert tuned.searched("java", "split", tmp_path) == {}
+
+
+def test_a_run_of_some_knobs_leaves_out_the_services_without_them() -> None:
+    """KNOBS=threads tunes java alone: go's table in tuned.toml is not rewritten to its shipped values."""
+    assert tune.with_knobs(["go", "java", "java-virtual"], ("threads",)) == ["java"]
+    assert tune.with_knobs(["go", "java"], ("pool", "GOGC")) == ["go", "java"]
+    assert tune.with_knobs(["go", "java"], None) == ["go", "java"]
+    with pytest.raises(UserError, match="no knob carriers"):
+        tune.with_knobs(["go", "java"], ("carriers",))
 
 
 def test_tuned_settings_are_written_to_their_own_file(tmp_path: Path) -> None:

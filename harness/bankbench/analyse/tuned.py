@@ -13,6 +13,7 @@ from bankbench.results import files
 from bankbench.results.probes import Basis, Target
 from bankbench.results.runs import (
     CAPACITY_FILE,
+    PAIRED,
     TUNING_FILE,
     Run,
     find_runs,
@@ -83,6 +84,22 @@ def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
     return sorted(((run, service, record) for run, doc in docs if doc.get("protocol") == protocol
                    for service, record in doc["services"].items() if "tuned" in record),
                   key=lambda found: order.get(found[1], len(order)))
+
+
+def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str, tuple[str, str]]:
+    """Each knob of `service` that a make tune run under `placement` (of the paired protocol)
+    searched through, and the value the newest such run kept: knob -> (value, run id). A run of
+    some knobs (KNOBS=) starts the others there rather than at their shipped values."""
+    kept: dict[str, tuple[str, str]] = {}
+    for path in reversed(find_runs(root)):  # newest first
+        if not (path / TUNING_FILE).is_file() or placement_of(files.manifest(path)) != placement:
+            continue
+        doc = files.record(path, TUNING_FILE)
+        record = doc["services"].get(service, {}) if doc.get("protocol") == PAIRED else {}
+        for knob in record.get("knobs", []):
+            if knob["complete"]:
+                kept.setdefault(knob["knob"], (knob["chosen"], path.name))
+    return kept
 
 
 def is_shipped(service: str, settings: dict) -> bool:

@@ -39,7 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured window, left out "
                                              "of the figures (default: the profile's)")
     p.add_argument("--knobs", help=f"comma list of the knobs to tune ({POOL_KNOB} and those of the services' entries; "
-                                   "default: all); the others keep their shipped values and are named as not searched")
+                                   "default: all); the others start where the newest run that searched them left them, "
+                                   "else at their shipped values, named as not searched; a service with none "
+                                   "of them is left out")
     p.add_argument("--cpu-placement", default=PLACEMENT,
                    help=f"the CPU placement, whose capacity runs give the rates (default: {PLACEMENT})")
 
@@ -48,23 +50,23 @@ def main(args: argparse.Namespace) -> int:
     profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
                                       "repeat": args.repeat, "duration_s": args.duration,
                                       "warmup_s": args.warmup})
+    knobs = tuple(args.knobs.split(",")) if args.knobs else None
+    services = with_knobs(profile.services, knobs)
     mode = placement.check(args.cpu_placement)
     found = tuned.bases(mode)
-    if missing := [service for service in profile.services if service not in found]:
+    if missing := [service for service in services if service not in found]:
         raise UserError(f"no capacity at the shipped settings under {mode} for {', '.join(missing)}: run "
                         f"`make capacity SERVICE={','.join(missing)} CPU_PLACEMENT={mode}` first, or leave it out "
                         "(SERVICE=)")
     pools = profiles.int_list(args.pools) or ()
-    knobs = tuple(args.knobs.split(",")) if args.knobs else None
-    if unknown := sorted(set(knobs or ()) - {tuning.POOL}.union(*(registry.get(s).tune for s in profile.services))):
-        raise UserError(f"no knob {', '.join(unknown)} for {', '.join(profile.services)}: see `tune` in services.yaml")
-    profile = dataclasses.replace(profile, placements=[mode])  # what the manifest records
+    earlier = {service: tuned.searched(service, mode) for service in services} if knobs else None
+    profile = dataclasses.replace(profile, services=services, placements=[mode])  # what the manifest records
     # Two warm processes at once, the incumbent's and the candidate's, each holding its pool.
     headroom = config.max_connections() - config.DEFAULT_POOL_SIZE
     opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
                    pg_max_connections=2 * max((*pools, config.DEFAULT_POOL_SIZE)) + headroom)
     signal.signal(signal.SIGTERM, interrupted)
-    run_dir = tuning.run(opts, found, args.budget_min * 60, pools, knobs)
+    run_dir = tuning.run(opts, found, args.budget_min * 60, pools, knobs, earlier)
     summaries.summarize_run(run_dir)
     records = files.record(run_dir, TUNING_FILE)["services"]
     profiles.write_tuned({service: {**record["tuned"], "found_by": found_by(run_dir.name, mode, record)}
@@ -73,8 +75,23 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
+def with_knobs(services: list[str], knobs: tuple[str, ...] | None) -> list[str]:
+    """The services that have any of `knobs` (all, without them): one with none is left out, so
+    that its tuned.toml table keeps what earlier runs found. A knob no service has is refused."""
+    if knobs is None:
+        return services
+    if unknown := sorted(set(knobs) - {tuning.POOL}.union(*(registry.get(s).tune for s in services))):
+        raise UserError(f"no knob {', '.join(unknown)} for {', '.join(services)}: see `tune` in services.yaml")
+    having = [s for s in services if tuning.POOL in knobs or set(knobs) & set(registry.get(s).tune)]
+    if left_out := [s for s in services if s not in having]:
+        print(f"bankbench tune: {', '.join(left_out)} left out: none of {', '.join(knobs)} is its knob", flush=True)
+    return having
+
+
 def found_by(run_id: str, mode: str, record: dict) -> str:
-    """A tuned.toml table's `found_by`: the run, where it tuned, and the knobs it did not reach."""
+    """A tuned.toml table's `found_by`: the run, where it tuned, the knobs it took from earlier
+    runs and the ones nobody searched."""
+    carried = "".join(f"; {knob} from {found['run']}" for knob, found in record.get("carried", {}).items())
     unsearched = f"; not searched: {', '.join(record['not_searched'])}" if record["not_searched"] else ""
     return f"make tune, run {run_id} ({mode}), at {record['rate']} it/s, capacity {record['capacity']} of " \
-           f"{record['run']}{unsearched}"
+           f"{record['run']}{carried}{unsearched}"

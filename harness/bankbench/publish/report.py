@@ -209,9 +209,9 @@ def tuned_sections(selected: list[Run]) -> list[str]:
     parts = ["## Capacity at the shipped and at the tuned settings"]
     if swept:
         parts += ["The settings `make tune` found for each service at its capacity rate, one knob at a time (how "
-                  "it chose, and every value it swept: its run's page; a run of some knobs names the others as "
-                  "not searched), and those `TUNED=1` runs with (`[tuned.<service>]` in tuned.toml, which says "
-                  "why where they differ).",
+                  "it chose, and every value it swept: its run's page; a run of some knobs starts the others where "
+                  "an earlier run left them and names it, or names them as not searched), and those `TUNED=1` "
+                  "runs with (`[tuned.<service>]` in tuned.toml, which says why where they differ).",
                   markdown(tables.tuning_settings([(service, record) for _, service, record in swept],
                                                   [page_link(run) for run, _, _ in swept], profiles.read_tuned()))]
     if not found:

@@ -333,7 +333,9 @@ def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] 
         heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else \
             "as the settings say" if "capacity" in record else "shipped"
         rows.append({"service": service, "tuned at": where, "heap": heap,
-                     "settings found": found + (f" ({', '.join(unswept)}: not searched, shipped)" if unswept else ""),
+                     "settings found": found + "".join(f" ({knob} from {c['run']})" for knob, c in
+                                                       record.get("carried", {}).items())
+                     + (f" ({', '.join(unswept)}: not searched, shipped)" if unswept else ""),
                      **({"make tune run": made_by[i]} if made_by else {}),
                      **({"TUNED=1 runs": verdict_words.settings_text(runs_with[service]) if service in runs_with
                          else "the shipped settings"} if runs_with is not None else {})})

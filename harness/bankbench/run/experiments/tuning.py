@@ -40,10 +40,11 @@ RATE_SHARE = 0.6
 
 
 def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int],
-        knobs: Sequence[str] | None = None) -> Path:
+        knobs: Sequence[str] | None = None, earlier: dict[str, dict[str, tuple[str, str]]] | None = None) -> Path:
     """Tunes every service of the profile at RATE_SHARE of its basis, over `pools` and its entry's
-    knobs (only `knobs` where given: a run each, when the whole space outlasts a sitting); returns
-    the run folder."""
+    knobs (only `knobs` where given: a run each, when the whole space outlasts a sitting, the
+    others starting at the values `earlier` runs kept, per service knob -> (value, run id));
+    returns the run folder."""
     services = opts.profile.services
     with Session(opts, warm_processes=2) as session:
         doc = {"protocol": PAIRED, "budget_s": budget_s, "pools": list(pools), "rate_share": RATE_SHARE,
@@ -51,7 +52,7 @@ def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence
         print(f"bankbench tune: {', '.join(services)} at {RATE_SHARE:.0%} of their capacities, each value against "
               f"the incumbent in turn, within {budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
         for service, deadline in shares(services, budget_s):
-            _Tuner(session, service, bases[service], deadline, doc).tune(pools, knobs)
+            _Tuner(session, service, bases[service], deadline, doc).tune(pools, knobs, (earlier or {}).get(service))
     return session.final
 
 
@@ -64,11 +65,17 @@ class _Tuner(Prober):
                                                       "target": asdict(basis.target)})
         super().__init__(session, service, basis.target, deadline, doc, record, TUNING_FILE)
 
-    def tune(self, pools: Sequence[int], wanted: Sequence[str] | None = None) -> None:
+    def tune(self, pools: Sequence[int], wanted: Sequence[str] | None = None,
+             earlier: dict[str, tuple[str, str]] | None = None) -> None:
         shipped = str(config.DEFAULT_POOL_SIZE)  # what the services ship with, as tuned.is_shipped reads it
         knobs = {POOL: [shipped, *(str(pool) for pool in pools if str(pool) != shipped)],
                  **{knob: list(values) for knob, values in registry.get(self.service).tune.items()}}
         chosen = {knob: values[0] for knob, values in knobs.items()}  # the shipped settings
+        # A knob this run leaves out stays where an earlier run left it, not at its shipped value.
+        carried = {knob: {"value": value, "run": run_id} for knob, (value, run_id) in (earlier or {}).items()
+                   if wanted is not None and knob not in wanted and value in knobs.get(knob, ())}
+        chosen.update({knob: found["value"] for knob, found in carried.items()})
+        self.record["carried"] = carried
         self.record["knobs"] = [{"knob": knob, "values": values, "chosen": chosen[knob], "complete": False,
                                  "duels": []} for knob, values in knobs.items() if wanted is None or knob in wanted]
         for entry in self.record["knobs"]:
@@ -80,7 +87,7 @@ class _Tuner(Prober):
                 break
         tuned = self._level(chosen)
         complete = {entry["knob"] for entry in self.record["knobs"] if entry["complete"]}
-        self.record["not_searched"] = [knob for knob in knobs if knob not in complete]
+        self.record["not_searched"] = [knob for knob in knobs if knob not in complete and knob not in carried]
         self.record["chosen"] = chosen
         self.record["tuned"] = {"pool": tuned.pool, "env": tuned.service_env()}
         self.write()
