@@ -88,6 +88,18 @@ def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
     assert paired.of(selected[:2]) is None  # one pass: no range over the runs yet
 
 
+def test_passes_that_probed_the_tuned_settings_replace_those_that_did_not(tmp_path: Path) -> None:
+    """Once two TUNED=both passes exist, the first table's figures and ratios all come from them."""
+    older = [a_pass(tmp_path, f"2026120{day}T000000Z-native-capacity", {"go": 600, "java": 400}) for day in (1, 2)]
+    both = a_pass(tmp_path, "20261203T000000Z-native-capacity", {"go": 500, "java": 300}, {"go": 550, "java": 300})
+    assert [run.id[:9] for run in paired.of([*older, both]).runs] == ["20261201T", "20261202T", "20261203T"]
+    assert paired.of([*older, both]).tuned == {}  # not probed tuned in every pass
+    newer = a_pass(tmp_path, "20261204T000000Z-native-capacity", {"go": 520, "java": 320}, {"go": 560, "java": 320})
+    passes = paired.of([*older, both, newer])
+    assert [run.id[:9] for run in passes.runs] == ["20261203T", "20261204T"]
+    assert passes.shipped["go"].figure.values == (500, 520) and passes.tuned["go"].figure.values == (550, 560)
+
+
 def with_long(run: runs.Run, costs: dict[str, tuple[float, float]]) -> runs.Run:
     """`run` with a long level per service of `costs`: its service's and PostgreSQL's CPU ms per request."""
     doc = json.loads((run.path / "capacity.json").read_text())

@@ -12,6 +12,7 @@ import pytest
 
 from bankbench.commands import capacity
 from bankbench.errors import UserError
+from bankbench.results import runs
 from bankbench.run.experiments import bisection, capacity_search
 
 LADDER = (25, 50, 100, 200, 400, 800, 1600)
@@ -94,10 +95,23 @@ def test_the_budget_ends_every_search_side_by_side() -> None:
 
 
 def test_contenders_are_the_shipped_settings_then_the_tuned_ones() -> None:
-    names = [c.name for c in capacity_search.contenders(["go", "java"], tuned=True, with_tuned=True)]
-    assert names == ["go", "java", "go tuned", "java tuned"]
-    assert [c.tuned for c in capacity_search.contenders(["go"], tuned=True, with_tuned=False)] == [True]
-    assert [c.tuned for c in capacity_search.contenders(["go"], tuned=False, with_tuned=False)] == [False]
+    """TUNED=both: a service tuned to its shipped settings (java here) is one contender."""
+    tables = {"go": {"pool": 16, "env": {}}, "java": {"pool": 95, "env": {}}}
+    names = [c.name for c in capacity_search.contenders(["go", "java"], True, True, tables)]
+    assert names == ["go", "java", "go tuned"]
+    assert [c.tuned for c in capacity_search.contenders(["java"], True, False, tables)] == [True]
+    assert [c.tuned for c in capacity_search.contenders(["go"], False, False, {})] == [False]
+
+
+def test_a_service_probed_once_has_its_shipped_record_as_its_tuned_one() -> None:
+    doc = {runs.SHIPPED_SECTION: {"go": {"rate": {"found": 500}, "probes": [{"rate": 500}]},
+                                  "java": {"rate": {"found": 300}, "probes": []}},
+           runs.TUNED_SECTION: {"go": {"rate": {"found": 550}, "probes": []}}}
+    capacity_search.as_shipped(doc)
+    assert doc[runs.TUNED_SECTION]["go"]["rate"]["found"] == 550
+    assert doc[runs.TUNED_SECTION]["java"] == {"rate": {"found": 300}, "probes": [], "as_shipped": True}
+    doc[runs.SHIPPED_SECTION]["java"]["probes"].append({"heap_mb": 64})  # the heap sweep comes after
+    assert doc[runs.TUNED_SECTION]["java"]["probes"] == []
 
 
 def test_the_smallest_heap_bisects_the_sweep() -> None:

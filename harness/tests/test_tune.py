@@ -20,7 +20,7 @@ from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
 from bankbench.results import runs
-from bankbench.results.probes import LOADGEN, Basis, Target
+from bankbench.results.probes import LOADGEN, Basis, Searched, Target
 from bankbench.run.experiments import sweep, tuning
 from bankbench.run.experiments.sweep import Outcome
 
@@ -160,7 +160,8 @@ def test_knobs_left_out_start_where_an_earlier_run_left_them(tmp_path: Path,
     """make tune KNOBS=GOGC after a run that kept pool 8: GOGC's duels at pool 8, and the pool
     named as taken from that run, not as shipped or not searched."""
     tuner, levels = fake_tuner(tmp_path, monkeypatch, lambda level: 0.3)
-    tuner.tune([4, 8], ["GOGC"], {"pool": ("8", "run-a"), "GOGC": ("GOGC400", "run-b")})
+    tuner.tune([4, 8], ["GOGC"], {"pool": Searched("8", "run-a", True, ("95", "4", "8"), {"GOGC": "GOGC100"}),
+                                  "GOGC": Searched("GOGC400", "run-b", True, (), {"pool": "95"})})
     assert {lv.pool for lv in levels} == {8} and levels[0].settings_tag == "GOGC100"  # GOGC is searched afresh
     go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
     assert go["carried"] == {"pool": {"value": "8", "run": "run-a"}} and go["not_searched"] == []
@@ -168,22 +169,49 @@ def test_knobs_left_out_start_where_an_earlier_run_left_them(tmp_path: Path,
     assert tune.found_by("run-c", "split", go).endswith("; pool from run-a")
 
 
+def test_a_knob_the_budget_cut_short_goes_on_from_where_it_stopped(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """GOGC's search stopped after GOGC200 and GOGC400 were judged, GOGC400 kept, at the pool
+    this run starts from: the next run duels only the values left, against GOGC400."""
+    tuner, levels = fake_tuner(tmp_path, monkeypatch, lambda level: 0.3)
+    tuner.tune([4], ["GOGC"], {"GOGC": Searched("GOGC400", "run-a", False, ("GOGC100", "GOGC200", "GOGC400"),
+                                                {"pool": "95"})})
+    assert [lv.settings_tag for lv in levels[::2]] == ["GOGC400"] * 3  # the incumbent of every duel
+    assert [lv.settings_tag for lv in levels[1::2]] == ["GOGC100L", "GOGC200L", "GOGC400L"]
+    go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
+    assert go["knobs"][0]["resumed"] == {"run": "run-a", "judged": ["GOGC100", "GOGC200", "GOGC400"]}
+    assert go["knobs"][0]["complete"] and go["not_searched"] == ["pool"]
+    assert "; GOGC went on from run-a" in tune.found_by("run-b", "split", go)
+
+
+def test_an_unfinished_search_at_other_values_starts_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tuner, levels = fake_tuner(tmp_path, monkeypatch, lambda level: 0.3)
+    tuner.tune([4], ["GOGC"], {"GOGC": Searched("GOGC400", "run-a", False, ("GOGC100", "GOGC400"), {"pool": "16"})})
+    assert len(levels) == 2 * 5 and "resumed" not in json.loads(
+        (tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]["knobs"][0]
+
+
 def tune_run(root: Path, run_id: str, placement: str, knobs: dict[str, tuple[str, bool]]) -> None:
-    """A make tune run folder of go: per knob the value kept and whether it was searched through."""
+    """A make tune run folder of go: per knob the value kept and whether it was searched through,
+    each after one duel of the shipped value and the one kept."""
     (root / run_id).mkdir(parents=True)
     (root / run_id / "manifest.json").write_text(json.dumps({
         "run_id": run_id, "profile": "tune", "settings": {"cpu_placement": {"mode": placement}}}))
+    entries = [{"knob": k, "chosen": v, "complete": done,
+                "duels": [{"incumbent": "95" if k == "pool" else "GOGC100", "candidate": v, "complete": True}]}
+               for k, (v, done) in knobs.items()]
     (root / run_id / runs.TUNING_FILE).write_text(json.dumps({"protocol": runs.PAIRED, "services": {"go": {
-        "knobs": [{"knob": k, "chosen": v, "complete": done} for k, (v, done) in knobs.items()], "tuned": {}}}}))
+        "knobs": entries, "chosen": {k: v for k, (v, _) in knobs.items()}, "tuned": {}}}}))
 
 
-def test_a_run_of_some_knobs_starts_from_the_newest_search_of_each_other_knob(tmp_path: Path) -> None:
+def test_a_run_of_some_knobs_starts_from_the_newest_search_of_each_knob(tmp_path: Path) -> None:
     tune_run(tmp_path, "20261201T000000Z-native-tune", "split", {"pool": ("32", True), "GOGC": ("GOGC200", True)})
     tune_run(tmp_path, "20261202T000000Z-native-tune", "split", {"GOGC": ("GOGC400L", True)})
     tune_run(tmp_path, "20261203T000000Z-native-tune", "split", {"pool": ("8", False)})  # the budget ran out
     tune_run(tmp_path, "20261204T000000Z-native-tune", "service-alone", {"pool": ("4", True)})
-    assert tuned.searched("go", "split", tmp_path) == {"pool": ("32", "20261201T000000Z-native-tune"),
-                                                       "GOGC": ("GOGC400L", "20261202T000000Z-native-tune")}
+    found = tuned.searched("go", "split", tmp_path)
+    assert found["GOGC"] == Searched("GOGC400L", "20261202T000000Z-native-tune", True, ("GOGC100", "GOGC400L"), {})
+    assert found["pool"] == Searched("8", "20261203T000000Z-native-tune", False, ("95", "8"), {})
     assert tuned.searched("java", "split", tmp_path) == {}
 
 

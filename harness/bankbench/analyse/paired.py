@@ -49,9 +49,12 @@ def is_pass(run: Run) -> bool:
 
 
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
-    """The passes among `selected` under `mode` at the shipped settings (TUNED=both's included);
-    None where there are fewer than MIN_PASSES."""
+    """The passes among `selected` under `mode` at the shipped settings, only TUNED=both's where
+    there are MIN_PASSES of them (every figure and ratio then comes from the same runs); None
+    where there are fewer than MIN_PASSES."""
     found = tuple(run for run in selected if run.placement == mode and not run.tuned and is_pass(run))
+    if len(both := tuple(run for run in found if TUNED_SECTION in capacity.document(run))) >= MIN_PASSES:
+        found = both
     if len(found) < MIN_PASSES:
         return None
     docs = [capacity.document(run) for run in found]

@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bankbench import config, paths, registry
+from bankbench import paths, registry
 from bankbench.analyse.capacity_figures import Capacity, figures, is_capacity_run
+from bankbench.load import profiles
 from bankbench.results import files
-from bankbench.results.probes import Basis, Target
+from bankbench.results.probes import Basis, Searched, Target
 from bankbench.results.runs import (
     CAPACITY_FILE,
     PAIRED,
@@ -52,7 +53,7 @@ class Pair:
     @property
     def same(self) -> bool:
         """The tuned settings are the shipped ones: both searches ran one configuration."""
-        return is_shipped(self.service, self.settings)
+        return profiles.is_shipped(self.service, self.settings)
 
 
 def pairs(selected: list[Run]) -> list[Pair]:
@@ -86,24 +87,19 @@ def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
                   key=lambda found: order.get(found[1], len(order)))
 
 
-def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str, tuple[str, str]]:
-    """Each knob of `service` that a make tune run under `placement` (of the paired protocol)
-    searched through, and the value the newest such run kept: knob -> (value, run id). A run of
-    some knobs (KNOBS=) starts the others there rather than at their shipped values."""
-    kept: dict[str, tuple[str, str]] = {}
+def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str, Searched]:
+    """Each knob of `service` as the newest make tune run under `placement` (of the paired
+    protocol) that searched it left it."""
+    found: dict[str, Searched] = {}
     for path in reversed(find_runs(root)):  # newest first
         if not (path / TUNING_FILE).is_file() or placement_of(files.manifest(path)) != placement:
             continue
         doc = files.record(path, TUNING_FILE)
         record = doc["services"].get(service, {}) if doc.get("protocol") == PAIRED else {}
         for knob in record.get("knobs", []):
-            if knob["complete"]:
-                kept.setdefault(knob["knob"], (knob["chosen"], path.name))
-    return kept
-
-
-def is_shipped(service: str, settings: dict) -> bool:
-    """Whether a [tuned.<service>] table is the shipped settings: the shipped pool, and the first
-    value of each of make tune's knobs (services.yaml's `tune`), no heap of its own."""
-    shipped = registry.combine(*(next(iter(values.values())) for values in registry.get(service).tune.values()))
-    return settings["pool"] == config.DEFAULT_POOL_SIZE and settings["env"] == shipped
+            judged = [value for duel in knob["duels"] if duel["complete"]
+                      for value in (duel["incumbent"], duel["candidate"])]
+            others = {name: value for name, value in record.get("chosen", {}).items() if name != knob["knob"]}
+            found.setdefault(knob["knob"], Searched(knob["chosen"], path.name, knob["complete"],
+                                                    tuple(dict.fromkeys(judged)), others))
+    return found

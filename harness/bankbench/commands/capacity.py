@@ -50,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         f"(default {capacity_search.LONG_S}; 0: none)")
     p.add_argument("--with-tuned", action="store_true",
                    help="each service at the shipped settings and at its tuned ones, as contenders of one search, "
-                        "in turn (make capacity TUNED=both)")
+                        "in turn (make capacity TUNED=both); one tuned to its shipped settings is probed once")
 
 
 def heaps_to_sweep(args: argparse.Namespace) -> tuple[int, ...]:
@@ -75,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
     series = runid.series_id(profile.name) if len(modes) > 1 else ""
     signal.signal(signal.SIGTERM, interrupted)
     heaps = heaps_to_sweep(args)
-    entrants = capacity_search.contenders(profile.services, args.tuned, args.with_tuned)
+    entrants = capacity_search.contenders(profile.services, args.tuned, args.with_tuned, profile.tuned)
     for i, mode in enumerate(modes):
         opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
                        pg_max_connections=connections(profile, entrants), series=series,

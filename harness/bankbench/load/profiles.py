@@ -271,6 +271,13 @@ def write_tuned(found: dict[str, dict], path: Path = paths.TUNED) -> None:
     path.write_text("\n\n".join([TUNED_FILE_HEAD, *blocks]) + "\n")
 
 
+def is_shipped(service: str, table: dict) -> bool:
+    """Whether a [tuned.<service>] table is the shipped settings: the shipped pool, and the first
+    value of each of make tune's knobs (services.yaml's `tune`), no heap of its own."""
+    shipped = registry.combine(*(next(iter(values.values())) for values in registry.get(service).tune.values()))
+    return table["pool"] == config.DEFAULT_POOL_SIZE and table["env"] == shipped
+
+
 def _validate(p: Profile) -> None:
     problems = []
     if p.model not in MODELS:

@@ -59,8 +59,11 @@ service shares with PostgreSQL (the service's, every thread, and PostgreSQL's). 
 only if it held p99 <= the target and errors under it in most of its probes, and its median CPU per
 request is lower than the incumbent's by more than the spread of either's probes (or the incumbent
 did not hold the target in most of its). The duels shared
-{budget:.0f} minutes; a knob the budget did not reach is named as not searched. `TUNED=1` runs a
-profile with the settings found (`[tuned.<service>]` in tuned.toml)."""
+{budget:.0f} minutes; a knob the budget did not reach is named as not searched. A run of some knobs
+(`KNOBS=`) starts the others where the newest run that searched them through left them, and goes
+on with a knob that run left unfinished (at the same values of the others) from the value it
+kept, without the values it judged. `TUNED=1` runs a profile with the settings found
+(`[tuned.<service>]` in tuned.toml)."""
 PROJECTION_LIMITS = """\
 A projection, not a measurement: arithmetic on what was measured here
 (`harness/bankbench/analyse/projection.py`), with the prices of `infra/instances.csv`, in two

@@ -335,6 +335,8 @@ def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] 
         rows.append({"service": service, "tuned at": where, "heap": heap,
                      "settings found": found + "".join(f" ({knob} from {c['run']})" for knob, c in
                                                        record.get("carried", {}).items())
+                     + "".join(f" ({k['knob']}: went on from {k['resumed']['run']})" for k in record.get("knobs", [])
+                               if "resumed" in k)
                      + (f" ({', '.join(unswept)}: not searched, shipped)" if unswept else ""),
                      **({"make tune run": made_by[i]} if made_by else {}),
                      **({"TUNED=1 runs": verdict_words.settings_text(runs_with[service]) if service in runs_with

@@ -40,3 +40,17 @@ class Basis:
     rate: int
     target: Target
     run: str
+
+
+@dataclass(frozen=True)
+class Searched:
+    """One knob as the newest make tune run that searched it left it (tuning.json): the value
+    kept, whether every value was judged, the values whose duels ended, and the other knobs'
+    values it was searched at. A run of other knobs starts it at `value` where `complete`; a run
+    of this knob at the same other values goes on from there where not."""
+
+    value: str
+    run: str
+    complete: bool
+    judged: tuple[str, ...]
+    others: dict[str, str]

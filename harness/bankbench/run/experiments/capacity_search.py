@@ -20,6 +20,7 @@ bankbench.run.experiments.warmup.MAX_S, may come on top).
 
 from __future__ import annotations
 
+import copy
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from bankbench import registry
 from bankbench.errors import UserError
-from bankbench.load import validity
+from bankbench.load import profiles, validity
 from bankbench.load.profiles import Level
 from bankbench.results import files, levels
 from bankbench.results.probes import LOADGEN, Target
@@ -56,11 +57,22 @@ class Contender:
         return f"{self.service} tuned" if self.tuned else self.service
 
 
-def contenders(services: list[str], tuned: bool, with_tuned: bool) -> list[Contender]:
-    """The services at the shipped settings or at the tuned ones, or (`with_tuned`) both, the
-    shipped first."""
+def contenders(services: list[str], tuned: bool, with_tuned: bool, tables: dict[str, dict]) -> list[Contender]:
+    """The services at the shipped settings or at the tuned ones (`tables`: tuned.toml's), or
+    (`with_tuned`) both, the shipped first; a service whose tuned settings are the shipped ones is
+    probed once (its tuned capacity is its shipped one: as_shipped())."""
     shipped = [Contender(service, tuned and not with_tuned) for service in services]
-    return shipped + ([Contender(service, True) for service in services] if with_tuned else [])
+    return shipped + ([Contender(service, True) for service in services
+                       if service in tables and not profiles.is_shipped(service, tables[service])]
+                      if with_tuned else [])
+
+
+def as_shipped(doc: dict) -> None:
+    """capacity.json's tuned section gains, for each service probed once (contenders()), a copy of
+    its shipped record as the rate search left it, marked `as_shipped`."""
+    for service, record in doc[SHIPPED_SECTION].items():
+        if service not in doc[TUNED_SECTION]:
+            doc[TUNED_SECTION][service] = {**copy.deepcopy(record), "as_shipped": True}
 
 
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
@@ -70,7 +82,7 @@ def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] =
     confirms each rate found with a level of `long_s` measured seconds, in turn too; then sweeps
     the heaps of the services at the shipped settings. Returns the run folder."""
     profile, with_tuned = opts.profile, opts.with_tuned
-    entrants = contenders(profile.services, bool(profile.tuned), with_tuned)
+    entrants = contenders(profile.services, bool(profile.tuned), with_tuned, profile.tuned)
     with Session(opts, warm_processes=len(entrants)) as session:
         doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps), "precision": precision,
                "in_turn": [c.name for c in entrants], "long_s": long_s, SHIPPED_SECTION: {},
@@ -89,6 +101,9 @@ def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] =
             search.found(found[name])
         for search in searches.values():
             search.confirm(long_s)
+        if with_tuned:
+            as_shipped(doc)
+            files.write_record(session.run_dir, CAPACITY_FILE, doc)
         for search, deadline in shares([s for s in searches.values() if s.sweeps(heaps)], ends - time.monotonic()):
             search.sweep(heaps, deadline)
     return session.final

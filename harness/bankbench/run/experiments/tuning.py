@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bankbench import config, registry
 from bankbench.load.profiles import Level
-from bankbench.results.probes import Basis
+from bankbench.results.probes import Basis, Searched
 from bankbench.results.runs import PAIRED, TUNING_FILE
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import sweep
@@ -40,11 +40,10 @@ RATE_SHARE = 0.6
 
 
 def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int],
-        knobs: Sequence[str] | None = None, earlier: dict[str, dict[str, tuple[str, str]]] | None = None) -> Path:
+        knobs: Sequence[str] | None = None, earlier: dict[str, dict[str, Searched]] | None = None) -> Path:
     """Tunes every service of the profile at RATE_SHARE of its basis, over `pools` and its entry's
-    knobs (only `knobs` where given: a run each, when the whole space outlasts a sitting, the
-    others starting at the values `earlier` runs kept, per service knob -> (value, run id));
-    returns the run folder."""
+    knobs (only `knobs` where given: a run each, when the whole space outlasts a sitting, starting
+    from where `earlier` runs left each knob, per service); returns the run folder."""
     services = opts.profile.services
     with Session(opts, warm_processes=2) as session:
         doc = {"protocol": PAIRED, "budget_s": budget_s, "pools": list(pools), "rate_share": RATE_SHARE,
@@ -66,19 +65,25 @@ class _Tuner(Prober):
         super().__init__(session, service, basis.target, deadline, doc, record, TUNING_FILE)
 
     def tune(self, pools: Sequence[int], wanted: Sequence[str] | None = None,
-             earlier: dict[str, tuple[str, str]] | None = None) -> None:
-        shipped = str(config.DEFAULT_POOL_SIZE)  # what the services ship with, as tuned.is_shipped reads it
+             earlier: dict[str, Searched] | None = None) -> None:
+        """Each knob (`wanted` only, where given) in turn; a knob left out starts where the newest
+        run that searched it through left it (`earlier`), and a knob whose search that run left
+        unfinished, at the same values of the others, goes on from there."""
+        earlier = earlier or {}
+        shipped = str(config.DEFAULT_POOL_SIZE)  # what the services ship with, as profiles.is_shipped reads it
         knobs = {POOL: [shipped, *(str(pool) for pool in pools if str(pool) != shipped)],
                  **{knob: list(values) for knob, values in registry.get(self.service).tune.items()}}
         chosen = {knob: values[0] for knob, values in knobs.items()}  # the shipped settings
         # A knob this run leaves out stays where an earlier run left it, not at its shipped value.
-        carried = {knob: {"value": value, "run": run_id} for knob, (value, run_id) in (earlier or {}).items()
-                   if wanted is not None and knob not in wanted and value in knobs.get(knob, ())}
+        carried = {knob: {"value": found.value, "run": found.run} for knob, found in earlier.items()
+                   if wanted is not None and knob not in wanted and found.complete
+                   and found.value in knobs.get(knob, ())}
         chosen.update({knob: found["value"] for knob, found in carried.items()})
         self.record["carried"] = carried
         self.record["knobs"] = [{"knob": knob, "values": values, "chosen": chosen[knob], "complete": False,
                                  "duels": []} for knob, values in knobs.items() if wanted is None or knob in wanted]
         for entry in self.record["knobs"]:
+            _resume(entry, chosen, earlier.get(entry["knob"]))
             entry["complete"] = self._knob(entry, chosen)
             entry["chosen"] = chosen[entry["knob"]]
             print(f"[{self.service}] {entry['knob']}: {entry['chosen']}", flush=True)
@@ -104,7 +109,7 @@ class _Tuner(Prober):
             return sweep.Outcome(tuple(found["missed"]), found.get("p99_ms"), cpu)
 
         for value in entry["values"]:
-            if value == chosen[knob]:
+            if value == chosen[knob] or value in entry.get("resumed", {}).get("judged", ()):
                 continue
             duel = sweep.duel(probe, chosen[knob], value, self.profile.repeat, self.over)
             entry["duels"].append({**asdict(duel), "probes": [{"value": v, **asdict(o)} for v, o in duel.probes]})
@@ -123,3 +128,12 @@ class _Tuner(Prober):
         return Level(self.service, self.rate, int(chosen[POOL]), 0, self.profile,
                      settings=registry.combine(*(values[chosen[knob]] for knob, values in knobs.items())),
                      settings_tag="-".join(chosen[knob] for knob in knobs))
+
+
+def _resume(entry: dict, chosen: dict[str, str], before: Searched | None) -> None:
+    """Goes on from an earlier run's unfinished search of a knob made at the values `chosen` has
+    for the others: from the value it kept, leaving out the values it judged (`resumed`)."""
+    knob = entry["knob"]
+    if before and not before.complete and before.others == {k: v for k, v in chosen.items() if k != knob}:
+        entry["resumed"] = {"run": before.run, "judged": list(before.judged)}
+        chosen[knob] = before.value
