@@ -373,3 +373,18 @@ def test_the_report_shows_each_paired_run_of_some_knobs_and_not_an_older_protoco
     assert "pool 16 (GOGC: not searched, shipped) | [`20261203T000000Z-native-tune`]" in flat
     assert "pool 95; GOGC=200 (pool: not searched, shipped) | [`20261204T000000Z-native-tune`]" in flat
     assert "20261202T000000Z-native-tune" not in flat
+
+
+def test_the_settings_table_tells_a_knob_cut_short_from_one_not_reached() -> None:
+    """java's run of 2026-11-29: the pool searched through, threads from the run before, the
+    collector cut short after some values, compact headers not reached."""
+    duel = {"incumbent": "G1h1024", "candidate": "G1h512", "complete": True}
+    record = {**TUNING["services"]["go"], "tuned": {"pool": 95, "env": {}}, "not_searched": ["gc", "coh"],
+              "carried": {"threads": {"value": "T200", "run": "run-a"}},
+              "knobs": [{"knob": "pool", "values": ["95", "4"], "complete": True, "duels": []},
+                        {"knob": "gc", "values": ["G1h1024", "G1h512", "G1h256"], "complete": False,
+                         "duels": [duel, {**duel, "candidate": "G1h256", "complete": False}]},
+                        {"knob": "coh", "values": ["COHoff", "COHon"], "complete": False, "duels": []}]}
+    found = tables.tuning_settings([("java", record)]).loc[0, "settings found"]
+    assert found == ("pool 95 (threads from run-a) (gc: 2 of 3 values judged when the budget ran out, the one "
+                     "kept so far stays) (coh: not searched, shipped)")

@@ -326,22 +326,33 @@ def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] 
     runs with (tuned.toml's now: a rule changed since a run may have overturned what it found)."""
     rows = []
     for i, (service, record) in enumerate(records):
-        unswept = record.get("not_searched", [knob["knob"] for knob in record.get("knobs", []) if not knob["complete"]])
         found = verdict_words.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
         where = f"{record['rate']} it/s (" + (f"of capacity {record['capacity']}, " if "capacity" in record
                                               else "capacity of ") + f"{record['run']})"
         heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else \
             "as the settings say" if "capacity" in record else "shipped"
         rows.append({"service": service, "tuned at": where, "heap": heap,
-                     "settings found": found + "".join(f" ({knob} from {c['run']})" for knob, c in
-                                                       record.get("carried", {}).items())
-                     + "".join(f" ({k['knob']}: went on from {k['resumed']['run']})" for k in record.get("knobs", [])
-                               if "resumed" in k)
-                     + (f" ({', '.join(unswept)}: not searched, shipped)" if unswept else ""),
+                     "settings found": found + "".join(f" ({note})" for note in _knob_notes(record)),
                      **({"make tune run": made_by[i]} if made_by else {}),
                      **({"TUNED=1 runs": verdict_words.settings_text(runs_with[service]) if service in runs_with
                          else "the shipped settings"} if runs_with is not None else {})})
     return pd.DataFrame(rows)
+
+
+def _knob_notes(record: dict) -> list[str]:
+    """Where a make tune record's knobs other than those searched through stand: taken from an
+    earlier run, searched on from one, cut short by the budget, or not searched at all."""
+    knobs = record.get("knobs", [])
+    judged = {k["knob"]: (len({value for duel in k.get("duels", []) if duel["complete"]
+                               for value in (duel["incumbent"], duel["candidate"])}), len(k["values"]))
+              for k in knobs if not k["complete"]}
+    short = {knob: counts for knob, counts in judged.items() if counts[0]}
+    unswept = [knob for knob in record.get("not_searched", list(judged)) if knob not in short]
+    return [*(f"{knob} from {c['run']}" for knob, c in record.get("carried", {}).items()),
+            *(f"{k['knob']}: went on from {k['resumed']['run']}" for k in knobs if "resumed" in k),
+            *(f"{knob}: {n} of {of} values judged when the budget ran out, the one kept so far stays"
+              for knob, (n, of) in short.items()),
+            *([f"{', '.join(unswept)}: not searched, shipped"] if unswept else [])]
 
 
 def tuning_duels(doc: dict) -> pd.DataFrame:
