@@ -189,6 +189,10 @@ def test_an_unfinished_search_at_other_values_starts_again(tmp_path: Path, monke
     tuner.tune([4], ["GOGC"], {"GOGC": Searched("GOGC400", "run-a", False, ("GOGC100", "GOGC400"), {"pool": "16"})})
     assert len(levels) == 2 * 5 and "resumed" not in json.loads(
         (tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]["knobs"][0]
+    levels.clear()  # a search the budget stopped before any duel ended: nothing to go on from
+    tuner.tune([4], ["GOGC"], {"GOGC": Searched("GOGC100", "run-a", False, (), {"pool": "95"})})
+    assert len(levels) == 2 * 5 and "resumed" not in json.loads(
+        (tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]["knobs"][0]
 
 
 def tune_run(root: Path, run_id: str, placement: str, knobs: dict[str, tuple[str, bool]]) -> None:

@@ -132,8 +132,9 @@ class _Tuner(Prober):
 
 def _resume(entry: dict, chosen: dict[str, str], before: Searched | None) -> None:
     """Goes on from an earlier run's unfinished search of a knob made at the values `chosen` has
-    for the others: from the value it kept, leaving out the values it judged (`resumed`)."""
+    for the others, where it judged some: from the value it kept, leaving out those (`resumed`)."""
     knob = entry["knob"]
-    if before and not before.complete and before.others == {k: v for k, v in chosen.items() if k != knob}:
+    if before and not before.complete and before.judged and \
+            before.others == {k: v for k, v in chosen.items() if k != knob}:
         entry["resumed"] = {"run": before.run, "judged": list(before.judged)}
         chosen[knob] = before.value
