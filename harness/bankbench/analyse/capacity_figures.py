@@ -18,7 +18,7 @@ from bankbench.analyse import projection, repeats
 from bankbench.machine import placement
 from bankbench.results import files, summaries
 from bankbench.results.probes import LOADGEN, Target
-from bankbench.results.runs import CAPACITY_FILE, Run, find_runs, placement_of, tuned_of
+from bankbench.results.runs import CAPACITY_FILE, Run, newest_first, placement_of, tuned_of
 
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
 # The instance types (infra/instances.csv) the verdict prices each line on: the service on the
@@ -154,18 +154,15 @@ def newest_capacities(mode: str, tuned: bool = False,
     under CPU placement `mode`, else in the newest under any placement, with that run's name and
     placement; None where there is no such capacity run. A service whose search found no rate is
     left out."""
-    manifests = {path: files.manifest(path) for path in find_runs(root)
-                 if (path / CAPACITY_FILE).is_file()}
-    searched = [path for path, manifest in manifests.items() if bool(tuned_of(manifest)) == tuned]
+    searched = [(path, placement_of(manifest)) for path, manifest in newest_first(CAPACITY_FILE, root)
+                if bool(tuned_of(manifest)) == tuned]
     if not searched:
         return None
-    placements = {path: placement_of(manifests[path]) for path in searched}
-    same = [path for path in searched if placements[path] == mode]
-    path = (same or searched)[-1]
+    path, where = next((found for found in searched if found[1] == mode), searched[0])
     services = files.record(path, CAPACITY_FILE)["services"]
     found = {service: record["rate"]["found"] for service, record in services.items()
              if record.get("rate", {}).get("found") is not None}
-    return found, path.name, placements[path]
+    return found, path.name, where
 
 
 def target_ms(run: Run) -> float:

@@ -13,8 +13,7 @@ import pandas as pd
 from bankbench import estimates, paths
 from bankbench.analyse import capacity_figures as capacity
 from bankbench.machine import placement
-from bankbench.results import files
-from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION, Run, find_runs
+from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION, Run, newest_first
 from bankbench.results.summaries import service_order
 
 MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capacity run is
@@ -44,24 +43,22 @@ class Passes:
     tuned: dict[str, Over]
 
 
-def is_pass(run: Run) -> bool:
-    return capacity.is_capacity_run(run) and "in_turn" in capacity.document(run)
-
-
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     """The passes among `selected` under `mode` at the shipped settings, only TUNED=both's where
     there are MIN_PASSES of them (every figure and ratio then comes from the same runs); None
     where there are fewer than MIN_PASSES."""
-    found = tuple(run for run in selected if run.placement == mode and not run.tuned and is_pass(run))
-    if len(both := tuple(run for run in found if TUNED_SECTION in capacity.document(run))) >= MIN_PASSES:
+    found = [(run, capacity.document(run)) for run in selected
+             if run.placement == mode and not run.tuned and capacity.is_capacity_run(run)]
+    found = [(run, doc) for run, doc in found if "in_turn" in doc]
+    if len(both := [(run, doc) for run, doc in found if TUNED_SECTION in doc]) >= MIN_PASSES:
         found = both
     if len(found) < MIN_PASSES:
         return None
-    docs = [capacity.document(run) for run in found]
-    return Passes(mode, found, _over(docs, SHIPPED_SECTION, mode), _over(docs, TUNED_SECTION, mode))
+    runs, docs = zip(*found, strict=True)
+    return Passes(mode, runs, _over(docs, SHIPPED_SECTION, mode), _over(docs, TUNED_SECTION, mode))
 
 
-def _over(docs: list[dict], section: str, mode: str) -> dict[str, Over]:
+def _over(docs: tuple[dict, ...], section: str, mode: str) -> dict[str, Over]:
     """Per service of `section`, its capacities over the runs that all found one."""
     services = sorted({service for doc in docs for service in doc.get(section, {})}, key=service_order)
     found = {}
@@ -87,9 +84,8 @@ def _shared_core(records: list[dict]) -> estimates.Figure | None:
 def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None:
     """The passes among the run folders under `root` (of); only each run's manifest and
     capacity.json are read: no summary is needed."""
-    searched = [Run(path, files.manifest(path), pd.DataFrame()) for path in find_runs(root)
-                if (path / CAPACITY_FILE).is_file()]
-    return of(searched, mode)
+    searched = [Run(path, manifest, pd.DataFrame()) for path, manifest in newest_first(CAPACITY_FILE, root)]
+    return of(searched[::-1], mode)  # oldest first: the runs' order
 
 
 def capacities(mode: str, tuned: bool = False,

@@ -11,13 +11,13 @@ from bankbench import paths, registry
 from bankbench.analyse.capacity_figures import Capacity, figures, is_capacity_run
 from bankbench.load import profiles
 from bankbench.results import files
-from bankbench.results.probes import Basis, Searched, Target
+from bankbench.results.probes import Basis, Searched, Target, judged
 from bankbench.results.runs import (
     CAPACITY_FILE,
     PAIRED,
     TUNING_FILE,
     Run,
-    find_runs,
+    newest_first,
     placement_of,
     tuned_of,
 )
@@ -27,9 +27,8 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
     """Per service, from the newest complete capacity run at the shipped settings under
     `placement` that found its rate: that rate and target. A service none found is not there."""
     found: dict[str, Basis] = {}
-    for path in reversed(find_runs(root)):  # newest first
-        manifest = files.manifest(path)
-        if not (path / CAPACITY_FILE).is_file() or tuned_of(manifest) or placement_of(manifest) != placement:
+    for path, manifest in newest_first(CAPACITY_FILE, root):
+        if tuned_of(manifest) or placement_of(manifest) != placement:
             continue
         doc = files.record(path, CAPACITY_FILE)
         for service, record in doc["services"].items():
@@ -91,15 +90,13 @@ def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str,
     """Each knob of `service` as the newest make tune run under `placement` (of the paired
     protocol) that searched it left it."""
     found: dict[str, Searched] = {}
-    for path in reversed(find_runs(root)):  # newest first
-        if not (path / TUNING_FILE).is_file() or placement_of(files.manifest(path)) != placement:
+    for path, manifest in newest_first(TUNING_FILE, root):
+        if placement_of(manifest) != placement:
             continue
         doc = files.record(path, TUNING_FILE)
         record = doc["services"].get(service, {}) if doc.get("protocol") == PAIRED else {}
         for knob in record.get("knobs", []):
-            judged = [value for duel in knob["duels"] if duel["complete"]
-                      for value in (duel["incumbent"], duel["candidate"])]
             others = {name: value for name, value in record.get("chosen", {}).items() if name != knob["knob"]}
             found.setdefault(knob["knob"], Searched(knob["chosen"], path.name, knob["complete"],
-                                                    tuple(dict.fromkeys(judged)), others))
+                                                    judged(knob), others))
     return found

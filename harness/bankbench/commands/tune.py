@@ -16,6 +16,7 @@ from bankbench.commands.bench import interrupted
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
+from bankbench.publish import tables
 from bankbench.results import files, summaries
 from bankbench.results.runs import TUNING_FILE
 from bankbench.run.environments.interface import Options
@@ -90,9 +91,6 @@ def with_knobs(services: list[str], knobs: tuple[str, ...] | None) -> list[str]:
 
 def found_by(run_id: str, mode: str, record: dict) -> str:
     """A tuned.toml table's `found_by`: the run, where it tuned, the knobs it took from earlier
-    runs or went on searching from one, and the ones nobody searched."""
-    carried = "".join(f"; {knob} from {found['run']}" for knob, found in record.get("carried", {}).items()) + \
-        "".join(f"; {k['knob']} went on from {k['resumed']['run']}" for k in record["knobs"] if "resumed" in k)
-    unsearched = f"; not searched: {', '.join(record['not_searched'])}" if record["not_searched"] else ""
-    return f"make tune, run {run_id} ({mode}), at {record['rate']} it/s, capacity {record['capacity']} of " \
-           f"{record['run']}{carried}{unsearched}"
+    runs or went on searching from one, cut short, or nobody searched (tables.knob_notes)."""
+    return "; ".join([f"make tune, run {run_id} ({mode}), at {record['rate']} it/s, capacity {record['capacity']} "
+                      f"of {record['run']}", *tables.knob_notes(record)])

@@ -36,6 +36,7 @@ from bankbench.publish.formatting import (
 )
 from bankbench.publish.verdict_words import START_NAMES, held_up
 from bankbench.results import files, summaries
+from bankbench.results.probes import judged
 from bankbench.results.runs import Run, by_start
 from bankbench.results.startup_record import AOT, COLD
 
@@ -332,24 +333,23 @@ def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] 
         heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else \
             "as the settings say" if "capacity" in record else "shipped"
         rows.append({"service": service, "tuned at": where, "heap": heap,
-                     "settings found": found + "".join(f" ({note})" for note in _knob_notes(record)),
+                     "settings found": found + "".join(f" ({note})" for note in knob_notes(record)),
                      **({"make tune run": made_by[i]} if made_by else {}),
                      **({"TUNED=1 runs": verdict_words.settings_text(runs_with[service]) if service in runs_with
                          else "the shipped settings"} if runs_with is not None else {})})
     return pd.DataFrame(rows)
 
 
-def _knob_notes(record: dict) -> list[str]:
+def knob_notes(record: dict) -> list[str]:
     """Where a make tune record's knobs other than those searched through stand: taken from an
-    earlier run, searched on from one, cut short by the budget, or not searched at all."""
+    earlier run, searched on from one, cut short by the budget, or not searched at all (the
+    report's settings table and tuned.toml's `found_by` say it alike)."""
     knobs = record.get("knobs", [])
-    judged = {k["knob"]: (len({value for duel in k.get("duels", []) if duel["complete"]
-                               for value in (duel["incumbent"], duel["candidate"])}), len(k["values"]))
-              for k in knobs if not k["complete"]}
-    short = {knob: counts for knob, counts in judged.items() if counts[0]}
-    unswept = [knob for knob in record.get("not_searched", list(judged)) if knob not in short]
+    counts = {k["knob"]: (len(judged(k)), len(k["values"])) for k in knobs if not k["complete"]}
+    short = {knob: count for knob, count in counts.items() if count[0]}
+    unswept = [knob for knob in record.get("not_searched", list(counts)) if knob not in short]
     return [*(f"{knob} from {c['run']}" for knob, c in record.get("carried", {}).items()),
-            *(f"{k['knob']}: went on from {k['resumed']['run']}" for k in knobs if "resumed" in k),
+            *(f"{k['knob']} went on from {k['resumed']['run']}" for k in knobs if "resumed" in k),
             *(f"{knob}: {n} of {of} values judged when the budget ran out, the one kept so far stays"
               for knob, (n, of) in short.items()),
             *([f"{', '.join(unswept)}: not searched, shipped"] if unswept else [])]

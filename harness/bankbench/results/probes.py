@@ -42,6 +42,12 @@ class Basis:
     run: str
 
 
+def judged(knob: dict) -> tuple[str, ...]:
+    """The values of a tuning.json knob whose duels ended, in the order they were judged."""
+    return tuple(dict.fromkeys(value for duel in knob.get("duels", []) if duel["complete"]
+                               for value in (duel["incumbent"], duel["candidate"])))
+
+
 @dataclass(frozen=True)
 class Searched:
     """One knob as the newest make tune run that searched it left it (tuning.json): the value

@@ -144,6 +144,12 @@ def find_runs(root: Path = paths.RUNS) -> list[Path]:
     return sorted(p.parent for p in root.glob("*/manifest.json") if not p.parent.name.endswith(INCOMPLETE))
 
 
+def newest_first(record: str, root: Path = paths.RUNS) -> list[tuple[Path, dict]]:
+    """The complete run folders under `root` that hold `record` (capacity.json, tuning.json),
+    newest first, each with its manifest."""
+    return [(path, files.manifest(path)) for path in reversed(find_runs(root)) if (path / record).is_file()]
+
+
 def incomplete_dir(final: Path) -> Path:
     """Where a run is written until its last level is done; then it is renamed to `final`."""
     return final.with_name(final.name + INCOMPLETE)
