@@ -11,7 +11,7 @@ import pandas as pd
 
 from bankbench import estimates
 from bankbench.analyse import findings, paired
-from bankbench.publish import formatting, verdict_words
+from bankbench.publish import formatting, report, verdict_words
 from bankbench.results import runs
 
 SERVICES = ("go", "java", "java-virtual")
@@ -100,13 +100,32 @@ def test_passes_that_probed_the_tuned_settings_replace_those_that_did_not(tmp_pa
     assert passes.shipped["go"].figure.values == (500, 520) and passes.tuned["go"].figure.values == (550, 560)
 
 
-def with_long(run: runs.Run, costs: dict[str, tuple[float, float]]) -> runs.Run:
-    """`run` with a long level per service of `costs`: its service's and PostgreSQL's CPU ms per request."""
+def with_long(run: runs.Run, costs: dict[str, tuple[float, float]], missed: frozenset[str] = frozenset(),
+              section: str = runs.SHIPPED_SECTION) -> runs.Run:
+    """`run` with a long level per service of `costs` in `section`: its service's and PostgreSQL's CPU
+    ms per request; it held the target but for the services in `missed`."""
     doc = json.loads((run.path / "capacity.json").read_text())
     for service, (own, database) in costs.items():
-        doc[runs.SHIPPED_SECTION][service]["long"] = {"service_cpu_ms": own, "pg_cpu_ms": database}
+        doc[section][service]["long"] = {"service_cpu_ms": own, "pg_cpu_ms": database, "held": service not in missed}
     (run.path / "capacity.json").write_text(json.dumps(doc))
     return run
+
+
+def test_the_report_names_each_long_level_that_missed(tmp_path: Path) -> None:
+    """A rate found whose long level missed the target is named with its pass; a tuned record that
+    is a copy of the shipped one (`as_shipped`) is not counted twice."""
+    costs = {"go": (0.1, 0.1), "java": (0.2, 0.1)}
+    first = with_long(a_pass(tmp_path, "20261202T000000Z-native-capacity", {"go": 600, "java": 400}), costs)
+    second = with_long(a_pass(tmp_path, "20261203T000000Z-native-capacity", {"go": 700, "java": 500},
+                              {"go": 750, "java": 500}), costs, frozenset({"java"}))
+    with_long(second, {"go": (0.1, 0.1)}, frozenset({"go"}), runs.TUNED_SECTION)
+    doc = json.loads((second.path / "capacity.json").read_text())
+    doc[runs.TUNED_SECTION]["java"][runs.AS_SHIPPED] = True
+    (second.path / "capacity.json").write_text(json.dumps(doc))
+    assert paired.long_levels(paired.of([first, second])) == (5, [("java", 2), ("go tuned", 2)])
+    assert report.long_text(paired.of([first, second])) == (
+        " (it held for 3 of 5 rates; it missed the target for java in pass 2, go tuned in pass 2, whose capacity "
+        "there held only the short probes)")
 
 
 def test_the_cpu_over_passes_is_the_shared_core_at_each_long_level(tmp_path: Path) -> None:

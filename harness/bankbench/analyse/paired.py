@@ -13,7 +13,14 @@ import pandas as pd
 from bankbench import estimates, paths
 from bankbench.analyse import capacity_figures as capacity
 from bankbench.machine import placement
-from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION, Run, newest_first
+from bankbench.results.runs import (
+    AS_SHIPPED,
+    CAPACITY_FILE,
+    SHIPPED_SECTION,
+    TUNED_SECTION,
+    Run,
+    newest_first,
+)
 from bankbench.results.summaries import service_order
 
 MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capacity run is
@@ -79,6 +86,22 @@ def _shared_core(records: list[dict]) -> estimates.Figure | None:
     if any(None in cost for cost in costs):
         return None
     return estimates.over_passes([service + database for service, database in costs])
+
+
+def long_levels(passes: Passes) -> tuple[int, list[tuple[str, int]]]:
+    """How many rates found over the passes a long level measured (capacity.json `long`; a
+    service probed once, `as_shipped`, counted once), and those whose long level missed the
+    target: the contender (`go`, `go tuned`) and its pass, 1 the first."""
+    measured, missed = 0, []
+    for number, run in enumerate(passes.runs, 1):
+        doc = capacity.document(run)
+        for section, suffix in ((SHIPPED_SECTION, ""), (TUNED_SECTION, " tuned")):
+            for service, record in doc.get(section, {}).items():
+                if record.get("long") and not record.get(AS_SHIPPED):
+                    measured += 1
+                    if not record["long"]["held"]:
+                        missed.append((service + suffix, number))
+    return measured, missed
 
 
 def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None:

@@ -279,8 +279,19 @@ def passes_text(passes: paired.Passes) -> str:
     return (f"The ranking rests on {len(passes.runs)} passes of `make capacity` under {passes.placement} "
             f"({', '.join(page_link(run) for run in passes.runs)}), each probing the services in turn at each "
             f"rate, so that the machine's drift fell on all alike, and confirming each rate found with a level "
-            f"of {'/'.join(str(s) for s in sorted(long_s))} s; the CPU per request beside it is the service's "
-            "and PostgreSQL's at that level.")
+            f"of {'/'.join(str(s) for s in sorted(long_s))} s{long_text(passes)}; the CPU per request beside it "
+            "is the service's and PostgreSQL's at that level.")
+
+
+def long_text(passes: paired.Passes) -> str:
+    """Whether the long levels held: ` (it held for 9 of 12 rates; it missed the target for go in
+    pass 2, ..., whose capacity there held only the short probes)`."""
+    measured, missed = paired.long_levels(passes)
+    if not missed:
+        return f" (it held for all {measured} rates)" if measured else ""
+    where = ", ".join(f"{contender} in pass {number}" for contender, number in missed)
+    return (f" (it held for {measured - len(missed)} of {measured} rates; it missed the target for {where}, "
+            "whose capacity there held only the short probes)")
 
 
 def capacities_found(run: Run) -> str:

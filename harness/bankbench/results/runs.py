@@ -23,6 +23,7 @@ PUBLISHED_CSV = paths.RESULTS / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
 # capacity.json's sections: the contenders at the shipped settings, and (TUNED=both) at the tuned ones
 SHIPPED_SECTION, TUNED_SECTION = "services", "tuned"
+AS_SHIPPED = "as_shipped"  # a tuned section's record copied from the shipped one: probed once
 WITH_TUNED = "with_tuned"  # the manifest's settings: make capacity TUNED=both
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 # tuning.json's protocol since the duels (scored by CPU per request); runs before swept p99s

@@ -33,7 +33,7 @@ from bankbench.load import profiles, validity
 from bankbench.load.profiles import Level
 from bankbench.results import files, levels
 from bankbench.results.probes import LOADGEN, Target
-from bankbench.results.runs import CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION
+from bankbench.results.runs import AS_SHIPPED, CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import bisection
 from bankbench.run.runner import Session
@@ -72,7 +72,7 @@ def as_shipped(doc: dict) -> None:
     its shipped record as the rate search left it, marked `as_shipped`."""
     for service, record in doc[SHIPPED_SECTION].items():
         if service not in doc[TUNED_SECTION]:
-            doc[TUNED_SECTION][service] = {**copy.deepcopy(record), "as_shipped": True}
+            doc[TUNED_SECTION][service] = {**copy.deepcopy(record), AS_SHIPPED: True}
 
 
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
