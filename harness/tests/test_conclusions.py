@@ -232,29 +232,43 @@ def test_the_first_screen_fits_and_its_capacity_sentence_reads_its_table(tmp_pat
     check_capacity_sentence(screen)
 
 
+TUNED_CLAUSE = "; at the settings make tune found, "  # verdict_words.capacity: the tuned ranking after the shipped
+
+
 def check_capacity_sentence(screen: list[str], passes: paired.Passes | None = None) -> None:
     """The sentence that ranks capacities names the service the table's capacity column puts first,
     by the ratio of the table's figures or, over `passes`, the median of the ratios within each run
     (paired module doc), which the table's medians need not give; it never says in the same breath
     that none is told apart. Or, where it says the capacities were within noise, that no ratio over
-    `passes` is told apart from 1."""
+    `passes` is told apart from 1. A ranking at the tuned settings after it is held to the tuned
+    column and the passes' tuned capacities alike."""
     rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in screen if line.startswith("|")]
     header, body = rows[0], rows[2:]
-    column = next(i for i, name in enumerate(header) if "capacity it/s" in name)
-    capacities = {row[0]: float(row[column].lstrip("≥ ").split(" ")[0].replace(",", "")) for row in body}
     (told,) = [line for line in screen if re.search(r"capacity was (highest|within noise)", line)]
+    shipped, _, tuned = told.partition(TUNED_CLAUSE)
+    columns = [i for i, name in enumerate(header) if "capacity it/s" in name]
+    parts = [(shipped, columns[0], passes and passes.shipped)]
+    if tuned:
+        parts.append((tuned.split("; ")[0], columns[1], passes and passes.tuned))
+    for part, column, over in parts:
+        check_ranking(part, {row[0]: float(row[column].lstrip("≥ ").split(" ")[0].replace(",", "")) for row in body},
+                      over)
+
+
+def check_ranking(told: str, capacities: dict[str, float], over: dict[str, paired.Over] | None) -> None:
+    """One ranking of `capacities` (check_capacity_sentence), `over` the passes where there are some."""
     leader = max(capacities, key=capacities.get)
     if "capacity was within noise" in told:  # no ratio to the leader told apart from 1
         assert "was highest" not in told
-        if passes:
-            assert not any(estimates.ratio(passes.shipped[other].figure, passes.shipped[leader].figure).significant
+        if over:
+            assert not any(estimates.ratio(over[other].figure, over[leader].figure).significant
                            for other in capacities if other != leader)
         return
     assert f"{leader}'s capacity was highest" in told and "told apart" not in told
     for factor, others in re.findall(r"([\d.]+)× higher than ((?:[\w-]+'s(?: and )?)+)", told):
         for other in re.findall(r"([\w-]+)'s", others):
-            expected = (estimates.ratio(passes.shipped[other].figure, passes.shipped[leader].figure).value
-                        if passes else capacities[leader] / capacities[other])
+            expected = (estimates.ratio(over[other].figure, over[leader].figure).value
+                        if over else capacities[leader] / capacities[other])
             assert float(factor) == pytest.approx(expected, rel=0.01)
 
 

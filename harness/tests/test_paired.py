@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -15,6 +16,7 @@ from bankbench.publish import formatting, report, verdict_words
 from bankbench.results import runs
 
 SERVICES = ("go", "java", "java-virtual")
+
 
 
 def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[str, int] | None = None,
@@ -122,7 +124,9 @@ def test_the_report_names_each_long_level_that_missed(tmp_path: Path) -> None:
     doc = json.loads((second.path / "capacity.json").read_text())
     doc[runs.TUNED_SECTION]["java"][runs.AS_SHIPPED] = True
     (second.path / "capacity.json").write_text(json.dumps(doc))
-    assert paired.long_levels(paired.of([first, second])) == (5, [("java", 2), ("go tuned", 2)])
+    passes = paired.of([first, second])
+    assert (passes.long_s, passes.long_measured, passes.long_missed) == (
+        (60,), 5, (("java", 2), ("go tuned", 2)))
     assert report.long_text(paired.of([first, second])) == (
         " (it held for 3 of 5 rates; it missed the target for java in pass 2, go tuned in pass 2, whose capacity "
         "there held only the short probes)")
@@ -139,3 +143,28 @@ def test_the_cpu_over_passes_is_the_shared_core_at_each_long_level(tmp_path: Pat
     assert passes.shipped["go"].cpu_ms.values == (0.2, 0.3) and passes.shipped["java"].cpu_ms is None
     cells = findings._shared_core(passes, ("go", "java"))
     assert (cells["go"].figure.value, cells["go"].n) == (0.25, 2) and cells["java"].missing == "not in every pass"
+
+
+def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_passes(tmp_path: Path) -> None:
+    """TUNED=both passes: each service's shipped and tuned capacity over the runs, the ratio within
+    each pass; the verdict ranks the tuned capacities beside the shipped ones, which were within noise."""
+    selected = [a_pass(tmp_path, f"2026120{day}T000000Z-native-capacity", shipped, tuned) for day, shipped, tuned in (
+        (2, {"go": 300, "java": 400}, {"go": 600, "java": 400}),
+        (3, {"go": 600, "java": 400}, {"go": 650, "java": 400}),
+        (4, {"go": 500, "java": 375}, {"go": 500, "java": 375}))]
+    passes = paired.of(selected)
+    shipped, _, tuned = findings._split(None, SERVICES[:2], passes)
+    no_start = {start: {} for start in ("warm", "cold", "aot")}
+    f = findings.Findings(SERVICES[:2], None, None, no_start, {}, {}, {}, {}, {}, {}, verdict=SimpleNamespace(
+        searched=selected[-1]), split_capacity=shipped, passes=passes, tuned_capacity=tuned)
+    (section,) = report.tuned_sections(selected, passes, verdict_words.details(f, "tuned"))
+    rows = {line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
+            for line in section.splitlines() if line.startswith("| go") or line.startswith("| java")}
+    assert rows["go"][:3] == ["500 [300-600]", "600 [500-650]", "1.08 [1-2]×"]
+    assert rows["java"][:3] == ["400 [375-400]", "400 [375-400]", "1×"]
+    assert rows["go"][3] == "pool 16" and rows["java"][3] == "pool 16"
+    assert "3 passes of `make capacity TUNED=both` under split" in section
+    assert "At the settings make tune found, go's capacity was highest, 600 iterations/s" in section
+    told = verdict_words.capacity(f)
+    assert told.startswith("At p99 ≤ 50 ms, beside PostgreSQL, the services' capacity was within noise at the "
+                           "settings they ship with; at the settings make tune found, go's capacity was highest: ")

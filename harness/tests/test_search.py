@@ -26,8 +26,13 @@ def never_over() -> bool:
     return False
 
 
+def highest_rate(passes: Callable[[int], bool], ladder: tuple[int, ...], precision: float, repeats: int,
+                 over: Callable[[], bool]) -> bisection.Found:
+    return bisection.alone(bisection.rate_search(ladder, precision, repeats), passes, over)
+
+
 def test_the_rate_search_climbs_bisects_and_confirms() -> None:
-    found = bisection.highest_rate(up_to(530), LADDER, 0.1, 3, never_over)
+    found = highest_rate(up_to(530), LADDER, 0.1, 3, never_over)
     assert found.complete
     assert 530 - 0.1 * 530 <= found.good <= 530 < found.bad <= found.good * 1.1
     assert [rate for rate, _ in found.probes[:6]] == [25, 50, 100, 200, 400, 800]  # up to the first miss
@@ -43,15 +48,15 @@ def test_a_failed_confirmation_moves_the_search_below_it() -> None:
         seen[rate] = seen.get(rate, 0) + 1
         return rate <= 480 or (rate <= 530 and seen[rate] == 1)
 
-    found = bisection.highest_rate(flaky, LADDER, 0.1, 3, never_over)
+    found = highest_rate(flaky, LADDER, 0.1, 3, never_over)
     assert found.good is not None and found.good <= 480 < found.bad
     assert found.probes[-3:] == [(found.good, True)] * 3
 
 
 def test_nothing_held_and_everything_held() -> None:
-    none = bisection.highest_rate(up_to(10), LADDER, 0.1, 3, never_over)
+    none = highest_rate(up_to(10), LADDER, 0.1, 3, never_over)
     assert (none.good, none.bad, none.probes) == (None, 25, [(25, False)])
-    every = bisection.highest_rate(up_to(10_000), LADDER, 0.1, 2, never_over)
+    every = highest_rate(up_to(10_000), LADDER, 0.1, 2, never_over)
     assert (every.good, every.bad) == (1600, None)
     assert every.probes[-2:] == [(1600, True)] * 2
 
@@ -63,7 +68,7 @@ def test_the_budget_stops_the_search_where_it_is() -> None:
         probes.append(rate)
         return rate <= 530
 
-    found = bisection.highest_rate(counted, LADDER, 0.1, 3, lambda: len(probes) >= 4)
+    found = highest_rate(counted, LADDER, 0.1, 3, lambda: len(probes) >= 4)
     assert not found.complete and probes == [25, 50, 100, 200] and found.good == 200
 
 
@@ -79,7 +84,7 @@ def test_searches_side_by_side_probe_in_turn_and_find_what_each_alone_would() ->
 
     found = bisection.in_turn({name: bisection.rate_search(LADDER, 0.1, 3) for name in limits}, passes, never_over)
     for name, limit in limits.items():
-        alone = bisection.highest_rate(up_to(limit), LADDER, 0.1, 3, never_over)
+        alone = highest_rate(up_to(limit), LADDER, 0.1, 3, never_over)
         assert (found[name].good, found[name].probes) == (alone.good, alone.probes)
     assert [name for name, _ in order[:6]] == ["go", "java", "java tuned"] * 2
     assert order[-1][0] == "go" and len(order) == sum(len(f.probes) for f in found.values())

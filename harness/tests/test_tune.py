@@ -283,28 +283,15 @@ def as_run(path: Path) -> runs.Run:
     return runs.Run(path, json.loads((path / "manifest.json").read_text()), NO_LEVELS)
 
 
-def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Path) -> None:
-    """Paired per placement, the newest of each, services searched in both; the verdict keeps
-    reading the shipped settings, and the report's runs keep a tuned run beside the shipped one."""
+def test_the_verdict_reads_the_shipped_settings_beside_a_tuned_run(tmp_path: Path) -> None:
+    """A TUNED=1 capacity run leaves the verdict at the shipped settings, and the report's runs keep
+    it beside the shipped one."""
     capacity_run(tmp_path, "20261201T000000Z-native-capacity", "service-alone", {"go": (700, None)})
     capacity_run(tmp_path, "20261202T000000Z-native-capacity", "service-alone", {"go": (800, 64), "java": (500, None)})
     capacity_run(tmp_path, "20261202T010000Z-native-capacity", "split", {"go": (600, None)})  # no tuned one
     capacity_run(tmp_path, "20261203T000000Z-native-capacity", "service-alone",
                  {"go": (1000, None), "java": (450, None)}, tuned_settings=SETTINGS)
     selected = [as_run(path) for path in runs.find_runs(tmp_path)]
-    go, java = tuned.pairs(selected)
-    assert not go.same and java.same
-    assert (go.service, go.placement, go.shipped.rate, go.tuned.rate, go.settings) == (
-        "go", "service-alone", 800, 1000, SETTINGS["go"])
-    assert go.runs == ("20261202T000000Z-native-capacity", "20261203T000000Z-native-capacity")
-    (section,) = report.tuned_sections(selected)
-    row = next(line for line in section.splitlines() if line.startswith("| go"))
-    assert [cell.strip() for cell in row.split("|")[1:6]] == [
-        "go", "service-alone", "800 (the top rate tried)", "1,000 (the top rate tried)", "-"]
-    assert row.split("|")[-2].strip() == "pool 16; GOGC=200, GOMEMLIMIT=64MiB"
-    row = next(line for line in section.splitlines() if line.startswith("| java"))
-    assert row.split("|")[-2].strip() == "pool 95 (the shipped ones)"
-    assert "their difference is the search's own spread" in section
     verdict = Verdict.of(selected[1:])
     assert verdict.searched.id == "20261202T000000Z-native-capacity"
     assert verdict.split.id == "20261202T010000Z-native-capacity"  # beside it, split's at the shipped settings
@@ -313,7 +300,6 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one(tmp_path: Pat
     assert not any(c.postgres_beside_loadgen for c in verdict.split_found)
     assert runs.latest_per_profile(tmp_path)[-2:] == [tmp_path / "20261202T010000Z-native-capacity",
                                                        tmp_path / "20261203T000000Z-native-capacity"]
-    assert report.tuned_sections(selected[:3]) == []  # no tuned run: no section
 
 
 TUNING = {"budget_s": 7200, "pools": [4, 8], "services": {"go": {
@@ -348,7 +334,7 @@ def test_the_report_names_the_settings_make_tune_found_before_any_tuned_capacity
     assert ("pool 8; GOGC=100, GOMEMLIMIT=64MiB (GOGC: not searched, shipped) | "
             "[`20261202T000000Z-native-tune`](runs/20261202T000000Z-native-tune.md) |") in flat
     assert "| pool 16 | [`20261203T000000Z-native-tune`](runs/20261203T000000Z-native-tune.md) |" in flat
-    assert section.endswith("`make capacity TUNED=1` searches it.")
+    assert section.endswith("`make capacity TUNED=both` probes them beside the shipped ones.")
     values = tables.tuning_values(TUNING).set_index(["knob", "value"])
     assert values.loc[("pool", "4"), "p99 ms of each probe"] == "2, 667 (missed p99, errors)"
     assert list(values["held"]) == ["3 of 3", "1 of 2", "3 of 3", "3 of 3", "-"]

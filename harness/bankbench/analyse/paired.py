@@ -48,6 +48,9 @@ class Passes:
     runs: tuple[Run, ...]
     shipped: dict[str, Over]
     tuned: dict[str, Over]
+    long_s: tuple[int, ...] = ()  # the lengths of the levels that confirmed the rates found
+    long_measured: int = 0  # how many rates found a long level measured (_long_levels)
+    long_missed: tuple[tuple[str, int], ...] = ()  # those that missed the target: contender, pass
 
 
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
@@ -62,7 +65,9 @@ def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     if len(found) < MIN_PASSES:
         return None
     runs, docs = zip(*found, strict=True)
-    return Passes(mode, runs, _over(docs, SHIPPED_SECTION, mode), _over(docs, TUNED_SECTION, mode))
+    measured, missed = _long_levels(docs)
+    return Passes(mode, runs, _over(docs, SHIPPED_SECTION, mode), _over(docs, TUNED_SECTION, mode),
+                  tuple(sorted({doc.get("long_s") for doc in docs} - {None, 0})), measured, tuple(missed))
 
 
 def _over(docs: tuple[dict, ...], section: str, mode: str) -> dict[str, Over]:
@@ -88,13 +93,12 @@ def _shared_core(records: list[dict]) -> estimates.Figure | None:
     return estimates.over_passes([service + database for service, database in costs])
 
 
-def long_levels(passes: Passes) -> tuple[int, list[tuple[str, int]]]:
-    """How many rates found over the passes a long level measured (capacity.json `long`; a
+def _long_levels(docs: tuple[dict, ...]) -> tuple[int, list[tuple[str, int]]]:
+    """How many rates found over the passes' capacity.json `docs` a long level measured (`long`; a
     service probed once, `as_shipped`, counted once), and those whose long level missed the
     target: the contender (`go`, `go tuned`) and its pass, 1 the first."""
     measured, missed = 0, []
-    for number, run in enumerate(passes.runs, 1):
-        doc = capacity.document(run)
+    for number, doc in enumerate(docs, 1):
         for section, suffix in ((SHIPPED_SECTION, ""), (TUNED_SECTION, " tuned")):
             for service, record in doc.get(section, {}).items():
                 if record.get("long") and not record.get(AS_SHIPPED):

@@ -1,15 +1,13 @@
-"""The shipped and the tuned settings: where `make tune` tunes each service (below its capacity
-rate, from the capacity runs at the shipped settings), and, for the report, the capacity at
-the shipped settings beside the capacity at the tuned ones (TUNED=1)."""
+"""The tuned settings: where `make tune` tunes each service (below its capacity rate, from the
+capacity runs at the shipped settings), what each knob's newest run left, and, for the report,
+every make tune run's settings found. The capacity at the tuned settings beside the shipped one
+is make capacity TUNED=both's (bankbench.analyse.paired)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from bankbench import paths, registry
-from bankbench.analyse.capacity_figures import Capacity, figures, is_capacity_run
-from bankbench.load import profiles
 from bankbench.results import files
 from bankbench.results.probes import Basis, Searched, Target, judged
 from bankbench.results.runs import (
@@ -34,41 +32,6 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
         for service, record in doc["services"].items():
             if (rate := record.get("rate", {}).get("found")) is not None:
                 found.setdefault(service, Basis(rate, Target(**doc["target"]), path.name))
-    return found
-
-
-@dataclass(frozen=True)
-class Pair:
-    """One service's capacity under one CPU placement at the shipped settings and at the tuned
-    ones (TUNED=1), each from a capacity run of its own, and the tuned settings."""
-
-    service: str
-    placement: str
-    shipped: Capacity
-    tuned: Capacity
-    settings: dict  # its [tuned.<service>] table: `pool`, `env`
-    runs: tuple[str, str]  # the shipped run's id, the tuned one's
-
-    @property
-    def same(self) -> bool:
-        """The tuned settings are the shipped ones: both searches ran one configuration."""
-        return profiles.is_shipped(self.service, self.settings)
-
-
-def pairs(selected: list[Run]) -> list[Pair]:
-    """Per CPU placement with capacity runs at both the shipped and the tuned settings among
-    `selected` (the newest of each), each service both searched, in the registry's order."""
-    newest: dict[tuple[str, bool], Run] = {}
-    for run in sorted((run for run in selected if is_capacity_run(run)), key=lambda run: run.id):
-        newest[run.placement, bool(run.tuned)] = run
-    found = []
-    for (placement, is_tuned), shipped in newest.items():
-        if is_tuned or (placement, True) not in newest:
-            continue
-        tuned_run = newest[placement, True]
-        at_tuned = {c.service: c for c in figures(tuned_run)}
-        found += [Pair(c.service, placement, c, at_tuned[c.service], tuned_run.tuned[c.service],
-                       (shipped.id, tuned_run.id)) for c in figures(shipped) if c.service in at_tuned]
     return found
 
 

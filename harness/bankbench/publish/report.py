@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import config, paths
+from bankbench import config, estimates, paths
 from bankbench.analyse import (
     capacity_figures as capacity,
     overload,
@@ -34,16 +34,17 @@ from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.publish import charts, notebook, own_run, pages, run_words, tables, verdict_words
-from bankbench.publish.formatting import figure_text, markdown
+from bankbench.publish.formatting import count, figure_text, markdown, significant
 from bankbench.publish.verdict_words import START_NAMES, rate_text, settings_text, unprojected
 from bankbench.results import files, runs
-from bankbench.results.runs import Run
+from bankbench.results.runs import Run, with_tuned_of
 
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
 QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "request": "What one request costs",
-             "memory": "Memory", "overload": "Past capacity"}
+             "tuned": "Capacity at the shipped and at the tuned settings", "memory": "Memory",
+             "overload": "Past capacity"}
 METHOD = """\
 Every figure is computed by `harness/bankbench` from the run folders (`results/LAYOUT.md`) only.
 Latency percentiles come from each level's HdrHistograms (exact below 2,048 ms, within 0.1 %
@@ -101,7 +102,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *starts_section(selected, findings),
         *capacity_section(findings, verdict, out_dir, [run for run in single if run.searched]),
         *request_cost_section(selected),
-        *tuned_sections(single),
+        *tuned_sections(single, findings.passes, verdict_words.details(findings, "tuned")),
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
         *overload_section(selected),
@@ -198,15 +199,16 @@ def starts_section(selected: list[Run], f: Findings) -> list[str]:
 
 
 
-def tuned_sections(selected: list[Run]) -> list[str]:
-    """The settings make tune found for each service (its newest run among `selected` that tuned
-    it), and each service's capacity at the shipped and at the tuned settings side by side
-    (bankbench.analyse.tuned.pairs), where capacity runs of both are shown."""
+def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ranking: str = "") -> list[str]:
+    """The settings make tune found for each service (every make tune run among `selected` of the
+    newest protocol: tuned.found) and, over make capacity's `passes` where they probed them, each
+    service's capacity at the shipped and at the tuned settings, with the ratio within each pass,
+    and the `ranking` of the tuned capacities in words."""
     swept = tuned.found(selected)
-    found = tuned.pairs(selected)
-    if not found and not swept:
+    passes = passes if passes and passes.tuned else None
+    if not swept and not passes:
         return []
-    parts = ["## Capacity at the shipped and at the tuned settings"]
+    parts = [f"## {QUESTIONS['tuned']}"]
     if swept:
         parts += ["The settings `make tune` found for each service at its capacity rate, one knob at a time (how "
                   "it chose, and every value it swept: its run's page; a run of some knobs starts the others where "
@@ -214,28 +216,26 @@ def tuned_sections(selected: list[Run]) -> list[str]:
                   "runs with (`[tuned.<service>]` in tuned.toml, which says why where they differ).",
                   markdown(tables.tuning_settings([(service, record) for _, service, record in swept],
                                                   [page_link(run) for run, _, _ in swept], profiles.read_tuned()))]
-    if not found:
-        return ["\n\n".join([*parts, "No capacity run at the tuned settings is shown yet: `make capacity TUNED=1` "
-                                      "searches it."])]
-
+    if not passes:
+        return ["\n\n".join([*parts, "No capacity at the tuned settings is shown yet: `make capacity TUNED=both` "
+                                      "probes them beside the shipped ones."])]
+    settings = with_tuned_of(passes.runs[-1].manifest)
     table = pd.DataFrame([{
-        "service": pair.service, "CPUs": pair.placement, "capacity it/s, shipped": rate_text(pair.shipped),
-        "capacity it/s, tuned": rate_text(pair.tuned), "req/s, shipped": figure_text(pair.shipped.throughput),
-        "req/s, tuned": figure_text(pair.tuned.throughput),
-        "tuned settings": settings_text(pair.settings) + (" (the shipped ones)" if pair.same else "")}
-        for pair in found])
-    runs_text = "; ".join(sorted({f"`{shipped}` and `{at_tuned}`" for shipped, at_tuned in (p.runs for p in found)}))
+        "service": service, "capacity it/s, shipped": figure_text(shipped.figure, count),
+        "capacity it/s, tuned": figure_text(passes.tuned[service].figure, count),
+        "tuned / shipped": figure_text(estimates.ratio(shipped.figure, passes.tuned[service].figure),
+                                       significant) + "×",
+        "tuned settings": settings_text(settings[service])
+        + (" (the shipped ones)" if profiles.is_shipped(service, settings[service]) else "")}
+        for service, shipped in passes.shipped.items() if service in passes.tuned])
     return ["\n\n".join([
         *parts,
-        "Each service's capacity (`make capacity`) with the settings it ships with, and with the settings "
-        "`make tune` found at its capacity rate, one knob at a time (`TUNED=1`: its `[tuned.<service>]` table "
-        "in tuned.toml, named in the last column; the environment is what it adds to the service's). "
-        f"Each is a search of its own, taken at different times (runs {runs_text}): read a difference "
-        "smaller than the machine's drift between runs (10-30 % here) as within noise. The verdict above "
-        "reads the shipped settings."
-        + (" Where `make tune` kept every shipped value, the two searches ran the same settings, and "
-           "their difference is the search's own spread from one run to the next."
-           if any(pair.same for pair in found) else ""), markdown(table)])]
+        f"Over the {len(passes.runs)} passes of `make capacity TUNED=both` under {passes.placement} "
+        f"({', '.join(page_link(run) for run in passes.runs)}), each service was probed at the settings it ships "
+        "with and at its `[tuned.<service>]` table in tuned.toml (the last column; the environment is what it "
+        "adds to the service's), every contender in turn at each rate; a service whose tuned settings are its "
+        "shipped ones was probed once. Iterations/s, the median [range over the runs]; tuned / shipped, the "
+        "median [range] of the ratio within each pass.", markdown(table), ranking])]
 
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, searched: list[Run]) -> list[str]:
@@ -275,18 +275,17 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
 
 def passes_text(passes: paired.Passes) -> str:
     """Where the ranked capacities come from: make capacity's passes, in a sentence with their pages."""
-    long_s = {capacity.document(run).get("long_s") for run in passes.runs} - {None, 0}
     return (f"The ranking rests on {len(passes.runs)} passes of `make capacity` under {passes.placement} "
             f"({', '.join(page_link(run) for run in passes.runs)}), each probing the services in turn at each "
             f"rate, so that the machine's drift fell on all alike, and confirming each rate found with a level "
-            f"of {'/'.join(str(s) for s in sorted(long_s))} s{long_text(passes)}; the CPU per request beside it "
+            f"of {'/'.join(str(s) for s in passes.long_s)} s{long_text(passes)}; the CPU per request beside it "
             "is the service's and PostgreSQL's at that level.")
 
 
 def long_text(passes: paired.Passes) -> str:
     """Whether the long levels held: ` (it held for 9 of 12 rates; it missed the target for go in
     pass 2, ..., whose capacity there held only the short probes)`."""
-    measured, missed = paired.long_levels(passes)
+    measured, missed = passes.long_measured, passes.long_missed
     if not missed:
         return f" (it held for all {measured} rates)" if measured else ""
     where = ", ".join(f"{contender} in pass {number}" for contender, number in missed)

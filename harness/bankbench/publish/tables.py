@@ -250,7 +250,7 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 # The first table's columns: what each shows -> the question (report section) that explains it
 NOT_MEASURED = Cell(missing="no make startup yet")
 QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
-             "capacity": "capacity", "tuned": "capacity", "cpu": "capacity"}
+             "capacity": "capacity", "tuned": "tuned", "cpu": "capacity"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:

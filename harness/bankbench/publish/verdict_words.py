@@ -136,13 +136,15 @@ def first_capacity(f: Findings) -> tuple[dict[str, Cell], str]:
 
 
 def capacity(f: Findings) -> str | None:
-    """The capacities ranked (`first_capacity`), and where those under the capacity run are only
-    lower bounds, what capped them (Cell.bound, from the record: the load generator, and whether
-    PostgreSQL shared its CPU)."""
+    """The capacities ranked (`first_capacity`), at the tuned settings too where make capacity's
+    passes probed them; and where those under the capacity run are only lower bounds, what capped
+    them (Cell.bound, from the record: the load generator, and whether PostgreSQL shared its CPU)."""
     if f.capacity_run is None:
         return None
     shown, placement = first_capacity(f)
     told = lead(shown, "capacity", high_is_best=True)
+    if told and (tuned := lead(f.tuned_capacity, "capacity", high_is_best=True)):
+        told += f" at the settings they ship with; at the settings make tune found, {tuned}"
     capped = [cell for cell in f.capacity.values() if cell.bound in OUTRAN]
     where = PLACED.get(placement, f"under {placement}")
     if capped:
@@ -246,6 +248,7 @@ def details(f: Findings, question: str) -> str:
         "capacity": [(f"at p99 ≤ {f.target_ms:g} ms, {PLACED.get(placement, placement)}", shown, "capacity",
                       rate, True),
                      ("at the capacity", f.cpu_ms, cpu_what(f), figure("ms", significant), False)],
+        "tuned": [("at the settings make tune found", f.tuned_capacity, "capacity", rate, True)],
         "memory": [("at the smallest heap that held", f.rss_mb, "peak RSS", figure("MB"), False)],
     }[question]
     parts = [f"{at}, {text}" for at, cells, what, show, high in told if (text := ranking(cells, what, show, high))]

@@ -70,11 +70,6 @@ def alone(search: Search, passes: Callable[[int], bool], over: Callable[[], bool
     return in_turn({"": search}, lambda _, value: passes(value), over)[""]
 
 
-def highest_rate(passes: Callable[[int], bool], ladder: Sequence[int], precision: float, repeats: int,
-                 over: Callable[[], bool]) -> Found:
-    return alone(rate_search(ladder, precision, repeats), passes, over)
-
-
 def smallest(passes: Callable[[int], bool], sizes: Sequence[int], repeats: int, over: Callable[[], bool]) -> Found:
     return alone(size_search(sizes, repeats), passes, over)
 
