@@ -36,15 +36,14 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
 
 
 def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
-    """Every make tune run among `selected` of the newest one's protocol, each service it tuned
-    and its record there (tuning.json's `services.<name>`, with `tuned`): runs of some knobs each
-    (KNOBS=) leave each knob's duels in a run of their own. By service (the registry's order),
-    then oldest run first."""
+    """Every make tune run among `selected` of the paired protocol (an older run's probes are not
+    duels), each service it tuned and its record there (tuning.json's `services.<name>`, with
+    `tuned`): runs of some knobs each (KNOBS=) leave each knob's duels in a run of their own. By
+    service (the registry's order), then oldest run first."""
     docs = [(run, files.record(run.path, TUNING_FILE)) for run in sorted(
         (run for run in selected if run.swept), key=lambda run: run.id)]
-    protocol = docs[-1][1].get("protocol") if docs else None
     order = {name: i for i, name in enumerate(registry.names())}
-    return sorted(((run, service, record) for run, doc in docs if doc.get("protocol") == protocol
+    return sorted(((run, service, record) for run, doc in docs if doc.get("protocol") == PAIRED
                    for service, record in doc["services"].items() if "tuned" in record),
                   key=lambda found: order.get(found[1], len(order)))
 

@@ -27,7 +27,7 @@ from bankbench.load import profiles, validity
 from bankbench.publish import charts, run_words, tables, terminal, verdict_words
 from bankbench.publish.formatting import markdown
 from bankbench.results import files, summaries
-from bankbench.results.runs import PAIRED, TUNING_FILE, Run
+from bankbench.results.runs import TUNING_FILE, Run
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
 CHARTS_DIR = "charts"  # likewise
@@ -40,16 +40,6 @@ THEN_AND_NOW = """\
 The 2018 and 2019 figures are the articles' own (`results/articles.csv`): they came from
 other hardware, other versions and their own JMeter plans. Compare the shape, not the numbers."""
 TUNING = """\
-`make tune` probed each service at its capacity rate under CPU placement {placement} (the newest
-`make capacity` run at the shipped settings, named below), with the smallest heap that held a
-capacity rate there, changing one knob at a time: the pool size first, then the knobs of its entry
-in `services.yaml` (a JVM's collector, Go's `GOGC`), each at the values kept before it. Each probe
-is a short open-model level on a service process started for its value (profile `{profile}`). A
-value is kept over the shipped one (the first of each knob) only if it held the target in every
-probe and every one of its p99s is under every one of the shipped value's: a value within the
-shipped one's spread ties, and ties go to the shipped value. The sweeps shared {budget:.0f} minutes.
-`TUNED=1` runs a profile with the settings found (`[tuned.<service>]` in tuned.toml)."""
-TUNING_PAIRED = """\
 `make tune` probed each service under CPU placement {placement} at {share:.0%} of its capacity at
 the shipped settings (the newest `make capacity` run there, named below), changing one knob at a
 time: the pool size first, then the knobs of its entry in `services.yaml`, each value in a duel
@@ -229,11 +219,10 @@ def tuning_page(run: Run) -> list[str]:
     every probe."""
     doc = files.record(run.path, TUNING_FILE)
     return [
-        (TUNING_PAIRED if doc.get("protocol") == PAIRED else TUNING).format(
-            profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60, share=doc.get("rate_share")),
+        TUNING.format(profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60,
+                      share=doc["rate_share"]),
         "## The settings found", markdown(tables.tuning_settings(doc["services"].items())),
-        "## Every value swept", markdown(tables.tuning_duels(doc) if doc.get("protocol") == PAIRED
-                                         else tables.tuning_values(doc)),
+        "## Every value swept", markdown(tables.tuning_duels(doc)),
         *setup(run),
         "## Money check", money_text(run),
         "## Probes", markdown(tables.capacity_probes(doc)),

@@ -379,33 +379,6 @@ def _duel_probes(duel: dict, value: str) -> str:
         or "-"
 
 
-def tuning_values(doc: dict) -> pd.DataFrame:
-    """Every value of every knob a make tune run swept, in order: the p99 of each probe that
-    counted (and what one missed), whether the value held the target in all of them, and the
-    value kept, with why, on its row."""
-    rows = []
-    for service, record in doc["services"].items():
-        for knob in record.get("knobs", []):
-            repeats = max((len(probes) for probes in knob["measured"].values()), default=0)
-            for value in knob["values"]:
-                probes = knob["measured"].get(value)
-                rows.append({
-                    "service": service, "knob": knob["knob"], "value": value,
-                    "p99 ms of each probe": ", ".join(_probe(o) for o in probes) if probes else "not measured",
-                    "held": _held_of(probes, repeats),
-                    "kept": knob["why"] if value == knob["chosen"] else ""})
-    return pd.DataFrame(rows)
-
-
-def _held_of(probes: list[dict] | None, repeats: int) -> str:
-    """How many of a value's probes held: a miss ends its probes, and so does the budget."""
-    if not probes:
-        return "-"
-    held = sum(not o["missed"] for o in probes)
-    cut = len(probes) < repeats and held == len(probes)
-    return f"{held} of {len(probes)}" + (" (the budget ran out)" if cut else "")
-
-
 def _probe(outcome: dict) -> str:
     p99 = "-" if outcome["p99_ms"] is None else f"{outcome['p99_ms']:g}"
     return p99 + (f" (missed {', '.join(outcome['missed'])})" if outcome["missed"] else "")
