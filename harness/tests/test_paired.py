@@ -165,6 +165,8 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_pass
     assert rows["go"][3] == "pool 16" and rows["java"][3] == "pool 16"
     assert "3 passes of `make capacity TUNED=both` under split" in section
     assert "At the settings make tune found, go's capacity was highest, 600 iterations/s" in section
+    assert verdict_words.details(f, "capacity").endswith(  # within noise: each ratio's range still told
+        "go's was within noise of java's (1.33× higher, range over the runs 0.75-1.50×).")
     told = verdict_words.capacity(f)
     assert told.startswith("At p99 ≤ 50 ms, beside PostgreSQL, the services' capacity was within noise at the "
                            "settings they ship with; at the settings make tune found, go's capacity was highest: ")
