@@ -120,9 +120,9 @@ sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placeme
 capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=90 each)
 	$(BANKBENCH) capacity
 	$(PY) -m bankbench report
-tune: doctor venv build jmeter-install gatling-install ## per service under CPU_PLACEMENT (split) below its capacity: pool, then its knobs, each value in a duel with the incumbent scored by CPU per request; writes tuned.toml, then make capacity TUNED=1 (TUNE_MIN=360, KNOBS= a comma list: only those, the others where the last run left them)
+tune: doctor venv build jmeter-install gatling-install ## per service under CPU_PLACEMENT (split) below its capacity: pool, then its knobs, each value in a duel with the incumbent scored by CPU per request; writes tuned.toml, then make capacity TUNED=both, shipped and tuned in turn (TUNE_MIN=360, KNOBS= a comma list: only those, the others where the last run left them)
 	$(BANKBENCH) tune
-	$(MAKE) capacity TUNED=1 CPU_PLACEMENT=$(or $(CPU_PLACEMENT),split)
+	$(MAKE) capacity TUNED=both CPU_PLACEMENT=$(or $(CPU_PLACEMENT),split)
 pgwire: doctor venv build jmeter-install gatling-install ## what one request costs PostgreSQL per service at one rate (tshark; profile pgwire)
 	@$(DOCTOR) tshark
 	$(BANKBENCH) pgwire
