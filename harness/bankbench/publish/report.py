@@ -201,7 +201,7 @@ def starts_section(selected: list[Run], f: Findings) -> list[str]:
 
 def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ranking: str = "") -> list[str]:
     """The settings make tune found for each service (every make tune run among `selected` of the
-    newest protocol: tuned.found) and, over make capacity's `passes` where they probed them, each
+    paired protocol: tuned.found) and, over make capacity's `passes` where they probed them, each
     service's capacity at the shipped and at the tuned settings, with the ratio within each pass,
     and the `ranking` of the tuned capacities in words."""
     swept = tuned.found(selected)

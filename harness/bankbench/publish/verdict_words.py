@@ -69,10 +69,10 @@ def lead(cells: dict[str, Cell], what: str, high_is_best: bool, show: Show | Non
         return told
     sizes: dict[str, list[str]] = {}
     for service, r in ratios:  # Welch's p left to the runs' pages: the verdict reads in a sitting
-        size = formatting.times(r, high_is_best, number if show else whole)
         if show:  # each gap apart, with its interval
             sizes[_gap(service, r, high_is_best)] = []
         else:
+            size = formatting.times(r, high_is_best, whole)
             sizes.setdefault(f"{size} than" if r.significant else "within noise of", []).append(f"{service}'s")
     told = " and ".join(f"{size} {' and '.join(names)}".rstrip() for size, names in sizes.items())
     figure = f", {show(cells[leader])}" if show else ""
