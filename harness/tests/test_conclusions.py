@@ -20,6 +20,7 @@ from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.findings import Cell, Findings, Verdict
 from bankbench.analyse.overload import Outcome, Refusals
 from bankbench.publish import report, run_words, tables, verdict_words
+from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
 
 from test_estimates import synthetic_run
@@ -39,7 +40,7 @@ def rate(found: float, missed: float, n: int = 4, bound: str = "") -> Cell:
 
 def searched(placement: str = "service-alone") -> Verdict:
     """The verdict of a capacity run under `placement` (its figures are the cells given)."""
-    run = Run(Path("capacity"), {"settings": {"cpu_placement": {"mode": placement}}}, pd.DataFrame())
+    run = Run(Path("capacity"), Manifest.of({"settings": {"cpu_placement": {"mode": placement}}}), pd.DataFrame())
     return Verdict(run, None, 50.0, [], [], None)
 
 
@@ -162,7 +163,7 @@ def level(service: str, refusals: Refusals | None, generator_ok: bool = True, p9
 
 
 def overloaded(**levels: Outcome) -> Findings:
-    run = Run(Path("overload"), {"settings": {"profile": {"phases": [[30, 0.5], [60, 2], [60, 0.5]]}}},
+    run = Run(Path("overload"), Manifest.of({"settings": {"profile": {"phases": [[30, 0.5], [60, 2], [60, 0.5]]}}}),
               pd.DataFrame())
     return dataclasses.replace(made(), overload_run=run, overload={s: (o,) for s, o in levels.items()})
 
@@ -212,7 +213,7 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path) ->
         (folder / "level.json").write_text(pd.Series({"service": "java-virtual", **exited}, dtype=object).to_json())
     columns = ["level_id", "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                "efficiency.pg_cpu_ms_per_request", capacity_figures.RSS, "money_ok", "loadgen.valid"]
-    run = Run(tmp_path, {"settings": {"cpu_placement": {"mode": "split"}}}, pd.DataFrame(columns=columns))
+    run = Run(tmp_path, Manifest.of({"settings": {"cpu_placement": {"mode": "split"}}}), pd.DataFrame(columns=columns))
     (died,) = capacity_figures.figures(run)
     assert (died.rate, died.held_once, died.exited, died.complete) == (None, 550, (750, 3), False)
     assert verdict_words.rate_text(died) == (

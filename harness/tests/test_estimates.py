@@ -13,6 +13,7 @@ import pytest
 from bankbench import cli, estimates, paths
 from bankbench.analyse import repeats
 from bankbench.publish import run_words, terminal
+from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
 
 NOISE = ((0.97, 1.0, 1.03), (1.02, 0.98, 1.01))  # two runs' repeats, off by a few % each way
@@ -35,7 +36,7 @@ def synthetic_run(factor: dict[str, float], jitter: tuple[float, ...] = NOISE[0]
 
 
 def run(summary: pd.DataFrame, name: str) -> Run:
-    return Run(Path(name), {"run_id": name, "profile": "local"}, summary)
+    return Run(Path(name), Manifest.of({"run_id": name, "profile": "local"}), summary)
 
 
 def test_the_interval_of_three_repeats_is_their_range() -> None:

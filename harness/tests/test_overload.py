@@ -21,7 +21,8 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.measure import manifest
 from bankbench.publish import charts, pages, report
-from bankbench.results import histograms, runs, summaries
+from bankbench.results import files, histograms, runs, summaries
+from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.results.files import SERVICE_METRICS
 
 STARTED_MS = 1_795_000_000_000
@@ -244,7 +245,7 @@ def test_a_second_without_a_reading_shows_the_one_before(tmp_path: Path) -> None
 
 
 def test_a_service_that_held_up(tmp_path: Path) -> None:
-    found = overload.outcome(make_level(tmp_path), MANIFEST)
+    found = overload.outcome(make_level(tmp_path), Manifest.of(MANIFEST))
     assert found.misses() == []
     assert (found.refused_pct, found.p99_ok_ms, found.recovery_s) == (50.0, 800.0, 2)
     assert found.answers == ("200", "503") and found.exit is None and found.money_ok
@@ -271,19 +272,20 @@ def test_recovery_counts_from_the_overload_end_to_a_steady_p99() -> None:
     ({"service_exit": 3}, ["exited"]),
 ])
 def test_what_a_service_that_did_not_hold_up_missed(tmp_path: Path, change: dict, missed: list[str]) -> None:
-    assert overload.outcome(make_level(tmp_path, **change), MANIFEST).misses() == missed
+    assert overload.outcome(make_level(tmp_path, **change), Manifest.of(MANIFEST)).misses() == missed
 
 
 def test_slow_200s_during_the_overload_miss_the_acquire_timeout(tmp_path: Path) -> None:
-    tight = {"settings": {**MANIFEST["settings"], "acquire_timeout_ms": 500}}
+    tight = Manifest.of({"settings": {**MANIFEST["settings"], "acquire_timeout_ms": 500}})
     assert overload.outcome(make_level(tmp_path), tight).misses() == ["p99"]
 
 
 def test_a_jvm_bound_is_its_heap_cap_plus_its_stated_overhead(tmp_path: Path) -> None:
-    level = {"service": "java"}
-    assert overload.memory_bound_mb(level, {"jvm_options": ["-Xms1g", "-Xmx1g"], "java_opts": "-Xmx512m"}) == 512 + 384
-    assert overload.memory_bound_mb({**level, "heap_mb": 128}, {"jvm_options": ["-Xmx1g"]}) == 128 + 384
-    assert overload.memory_bound_mb({"service": "go"}, {"jvm_options": ["-Xmx1g"]}) == 512
+    java, small, go = ({"service": "java"}, {"service": "java", "heap_mb": 128}, {"service": "go"})
+    bound = overload.memory_bound_mb
+    assert bound(LevelRecord.of(java), {"jvm_options": ["-Xms1g", "-Xmx1g"], "java_opts": "-Xmx512m"}) == 512 + 384
+    assert bound(LevelRecord.of(small), {"jvm_options": ["-Xmx1g"]}) == 128 + 384
+    assert bound(LevelRecord.of(go), {"jvm_options": ["-Xmx1g"]}) == 512
 
 
 def test_the_harness_knows_a_service_that_exited(tmp_path: Path) -> None:
@@ -321,8 +323,8 @@ def overload_run(tmp_path: Path) -> runs.Run:
     written = json.loads((level_dir / "level.json").read_text())
     (level,) = profiles.levels(profile)
     assert (level.id, level.as_dict()["phases"]) == (level_dir.name, written["phases"])
-    (level_dir / "level.json").write_text(json.dumps(runs.level_document(
-        level.as_dict(), STARTED_MS, written["ended_ms"], 100, cpu_placement="split", service_exit=None)))
+    files.write_level_record(level_dir, runs.level_record(
+        level, STARTED_MS, written["ended_ms"], 100, cpu_placement="split", service_exit=None))
     (run_dir / "manifest.json").write_text(json.dumps(manifest.document(
         run_dir.name, "native", profile, {}, {}, MANIFEST["settings"])))
     summaries.summarize_run(run_dir)

@@ -13,7 +13,8 @@ import pandas as pd
 from bankbench import estimates
 from bankbench.analyse import findings, paired
 from bankbench.publish import formatting, report, verdict_words
-from bankbench.results import runs
+from bankbench.results import documents, runs
+from bankbench.results.documents import Manifest
 
 SERVICES = ("go", "java", "java-virtual")
 
@@ -29,7 +30,7 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
     tables = {service: {"pool": 16, "env": {}} for service in shipped} if tuned is not None or tuned_only else {}
     manifest = {"run_id": run_id, "profile": "capacity", "env": "native", "settings": {
         "cpu_placement": {"mode": placement}, "profile": {"name": "capacity", "tuned": tables},
-        **({runs.WITH_TUNED: True} if tuned is not None else {})}}
+        **({documents.WITH_TUNED: True} if tuned is not None else {})}}
     (path / "manifest.json").write_text(json.dumps(manifest))
 
     def section(rates: dict[str, int | None], top: frozenset[str]) -> dict:
@@ -41,7 +42,7 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
            **({"in_turn": list(shipped), "long_s": 60} if in_turn else {}),
            **({runs.TUNED_SECTION: section(tuned, frozenset())} if tuned is not None else {})}
     (path / "capacity.json").write_text(json.dumps(doc))
-    return runs.Run(path, manifest, pd.DataFrame())
+    return runs.Run(path, Manifest.of(manifest), pd.DataFrame())
 
 
 def test_a_ratio_over_passes_is_taken_within_each_run() -> None:
@@ -75,7 +76,7 @@ def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
         a_pass(tmp_path, "20261205T000000Z-native-capacity", {"go": 900}, placement="service-alone"),
         a_pass(tmp_path, "20261206T000000Z-native-capacity", {"go": 800}, tuned_only=True),  # TUNED=1
     ]
-    assert not selected[1].tuned and runs.with_tuned_of(selected[1].manifest)  # TUNED=both: shipped first
+    assert not selected[1].tuned and selected[1].manifest.with_tuned  # TUNED=both: shipped first
     passes = paired.of(selected)
     assert [run.id[:9] for run in passes.runs] == ["20261202T", "20261203T", "20261204T"]
     assert passes.shipped["go"].figure.values == (600, 700, 650) and "java" not in passes.shipped  # none in one

@@ -38,6 +38,7 @@ from bankbench.publish import pages, tables
 from bankbench.publish.formatting import bounded, significant
 from bankbench.publish.verdict_words import assumptions
 from bankbench.results import runs, summaries
+from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
 
 NO_INTERVAL = Span(0.14, math.nan, math.nan)
@@ -55,7 +56,7 @@ def run(run_id: str, env: str, machine: dict, placement: dict | None = None, sum
         path: Path | None = None) -> Run:
     manifest = {"run_id": run_id, "env": env, "machine": machine,
                 **({"settings": {"cpu_placement": placement}} if placement else {})}
-    return Run(path or Path(run_id), manifest, pd.DataFrame() if summary is None else summary)
+    return Run(path or Path(run_id), Manifest.of(manifest), pd.DataFrame() if summary is None else summary)
 
 
 LOCAL = run("20261123T010000Z-native-capacity", "native", AMD, SERVICE_ALONE)

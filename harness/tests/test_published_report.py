@@ -22,6 +22,7 @@ from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.publish import pages, report
 from bankbench.results import runs, summaries
+from bankbench.results.documents import Manifest
 
 from test_analysis import FIXTURES, RUN_ID
 from test_results_size import tracked
@@ -116,7 +117,7 @@ def test_every_listed_folder_gets_a_page_and_a_folder_no_longer_listed_none(tmp_
 
 
 def test_two_folders_of_one_page_name_are_refused(tmp_path: Path) -> None:
-    shown = [runs.Run(tmp_path / place / "x", {}, pd.DataFrame()) for place in ("a", "b")]
+    shown = [runs.Run(tmp_path / place / "x", Manifest(), pd.DataFrame()) for place in ("a", "b")]
     with pytest.raises(UserError, match=r"would share a page runs/x\.md"):
         report.unique_pages(shown)
 

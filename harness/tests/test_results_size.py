@@ -16,7 +16,7 @@ import pytest
 from bankbench import paths
 from bankbench.analyse import overload
 from bankbench.publish.pages import page_name
-from bankbench.results.runs import placement_of, tuned_of
+from bankbench.results import files
 
 MB, KB = 1_000_000, 1_000
 RESULTS_MAX = 30 * MB  # all of results/
@@ -61,7 +61,7 @@ def past_capacity(level_dir: Path) -> bool:
     """Whether a level drove its service past its capacity: an overload level (phases) or one
     whose service shed load (503s in the measured window). A level that never started has neither file."""
     level, summary = level_dir / "level.json", level_dir / "summary.json"
-    return ((level.is_file() and overload.is_phased(json.loads(level.read_text())))
+    return ((level.is_file() and overload.is_phased(files.level_record(level_dir)))
             or (summary.is_file() and "503" in json.loads(summary.read_text())["overall"]["errors_by_status"]))
 
 
@@ -96,9 +96,9 @@ def one_round() -> dict[Path, int]:
     page and charts."""
     newest: dict[tuple, Path] = {}
     for manifest in sorted(path for path in FILES if path.name == "manifest.json" and path.parts[1] == "runs"):
-        doc = json.loads((paths.ROOT / manifest).read_text())  # run ids sort by time: the newest wins
-        if doc["profile"] in ROUND_PROFILES:
-            newest[doc["profile"], placement_of(doc), bool(tuned_of(doc))] = manifest.parent
+        doc = files.manifest((paths.ROOT / manifest).parent)  # run ids sort by time: the newest wins
+        if doc.profile in ROUND_PROFILES:
+            newest[doc.profile, doc.placement, bool(doc.tuned)] = manifest.parent
     stored = defaultdict(int)
     for run in newest.values():
         name = page_name(paths.ROOT / run)

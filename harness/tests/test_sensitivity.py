@@ -20,6 +20,7 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.publish import report, tables, verdict_words
 from bankbench.results import runs, summaries
+from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
 
 from test_analysis import FIXTURES, RUN_ID
@@ -30,7 +31,7 @@ def placed(summary: pd.DataFrame, mode: str, series: str = "s1") -> Run:
     """A synthetic run of a series under CPU placement `mode`."""
     manifest = {"run_id": f"run-{mode}", "profile": "placement",
                 "settings": {"cpu_placement": {"mode": mode, "description": f"{mode}: ..."}, "series": series}}
-    return Run(Path(mode), manifest, summary)
+    return Run(Path(mode), Manifest.of(manifest), summary)
 
 
 def bench_args(*argv: str) -> argparse.Namespace:

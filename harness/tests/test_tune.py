@@ -19,8 +19,8 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
-from bankbench.results import runs
-from bankbench.results.probes import LOADGEN, Basis, Searched, Target
+from bankbench.results import files, runs
+from bankbench.results.probes import LOADGEN, Basis, Searched, Target, Tuned, Tuning
 from bankbench.run.experiments import sweep, tuning
 from bankbench.run.experiments.sweep import Outcome
 
@@ -139,7 +139,7 @@ def test_a_knob_the_budget_did_not_reach_is_named_not_searched(tmp_path: Path,
     tuner.tune([4, 8])
     go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
     assert go["not_searched"] == ["pool", "GOGC"] and go["tuned"] == {"pool": 95, "env": {}}
-    page = tables.tuning_duels({"services": {"go": go}})
+    page = tables.tuning_duels(Tuning.read(tmp_path))
     assert list(page["candidate"]) == ["4", "8", "the rest", "the rest"]
     assert page.iloc[1]["kept"] == "no: the budget ran out: 95 stays"
 
@@ -166,7 +166,7 @@ def test_knobs_left_out_start_where_an_earlier_run_left_them(tmp_path: Path,
     go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
     assert go["carried"] == {"pool": {"value": "8", "run": "run-a"}} and go["not_searched"] == []
     assert go["tuned"] == {"pool": 8, "env": {}}
-    assert tune.found_by("run-c", "split", go).endswith("; pool from run-a")
+    assert tune.found_by("run-c", "split", Tuning.read(tmp_path).services["go"]).endswith("; pool from run-a")
 
 
 def test_a_knob_the_budget_cut_short_goes_on_from_where_it_stopped(tmp_path: Path,
@@ -181,7 +181,7 @@ def test_a_knob_the_budget_cut_short_goes_on_from_where_it_stopped(tmp_path: Pat
     go = json.loads((tmp_path / runs.TUNING_FILE).read_text())["services"]["go"]
     assert go["knobs"][0]["resumed"] == {"run": "run-a", "judged": ["GOGC100", "GOGC200", "GOGC400"]}
     assert go["knobs"][0]["complete"] and go["not_searched"] == ["pool"]
-    assert "; GOGC went on from run-a" in tune.found_by("run-b", "split", go)
+    assert "; GOGC went on from run-a" in tune.found_by("run-b", "split", Tuning.read(tmp_path).services["go"])
 
 
 def test_an_unfinished_search_at_other_values_starts_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -201,11 +201,13 @@ def tune_run(root: Path, run_id: str, placement: str, knobs: dict[str, tuple[str
     (root / run_id).mkdir(parents=True)
     (root / run_id / "manifest.json").write_text(json.dumps({
         "run_id": run_id, "profile": "tune", "settings": {"cpu_placement": {"mode": placement}}}))
-    entries = [{"knob": k, "chosen": v, "complete": done,
-                "duels": [{"incumbent": "95" if k == "pool" else "GOGC100", "candidate": v, "complete": True}]}
+    shipped = {"pool": "95", "GOGC": "GOGC100"}
+    entries = [{"knob": k, "values": [shipped[k], v], "chosen": v, "complete": done,
+                "duels": [{"incumbent": shipped[k], "candidate": v, "probes": [], "kept": True, "complete": True,
+                           "why": ""}]}
                for k, (v, done) in knobs.items()]
     (root / run_id / runs.TUNING_FILE).write_text(json.dumps({"protocol": runs.PAIRED, "services": {"go": {
-        "knobs": entries, "chosen": {k: v for k, (v, _) in knobs.items()}, "tuned": {}}}}))
+        "probes": [], "knobs": entries, "chosen": {k: v for k, (v, _) in knobs.items()}, "tuned": {}}}}))
 
 
 def test_a_run_of_some_knobs_starts_from_the_newest_search_of_each_knob(tmp_path: Path) -> None:
@@ -280,7 +282,7 @@ NO_LEVELS = pd.DataFrame(columns=["level_id", "overall.throughput_rps", "overall
 
 
 def as_run(path: Path) -> runs.Run:
-    return runs.Run(path, json.loads((path / "manifest.json").read_text()), NO_LEVELS)
+    return runs.Run(path, files.manifest(path), NO_LEVELS)
 
 
 def test_the_verdict_reads_the_shipped_settings_beside_a_tuned_run(tmp_path: Path) -> None:
@@ -358,13 +360,14 @@ def test_the_report_shows_each_paired_run_of_some_knobs_and_not_an_older_protoco
 def test_the_settings_table_tells_a_knob_cut_short_from_one_not_reached() -> None:
     """java's run of 2026-11-29: the pool searched through, threads from the run before, the
     collector cut short after some values, compact headers not reached."""
-    duel = {"incumbent": "G1h1024", "candidate": "G1h512", "complete": True}
+    duel = {"incumbent": "G1h1024", "candidate": "G1h512", "complete": True, "kept": True, "why": "", "probes": []}
     record = {**TUNING["services"]["go"], "tuned": {"pool": 95, "env": {}}, "not_searched": ["gc", "coh"],
               "carried": {"threads": {"value": "T200", "run": "run-a"}},
-              "knobs": [{"knob": "pool", "values": ["95", "4"], "complete": True, "duels": []},
-                        {"knob": "gc", "values": ["G1h1024", "G1h512", "G1h256"], "complete": False,
-                         "duels": [duel, {**duel, "candidate": "G1h256", "complete": False}]},
-                        {"knob": "coh", "values": ["COHoff", "COHon"], "complete": False, "duels": []}]}
-    found = tables.tuning_settings([("java", record)]).loc[0, "settings found"]
+              "knobs": [{"knob": "pool", "values": ["95", "4"], "chosen": "95", "complete": True, "duels": []},
+                        {"knob": "gc", "values": ["G1h1024", "G1h512", "G1h256"], "chosen": "G1h512",
+                         "complete": False, "duels": [duel, {**duel, "candidate": "G1h256", "complete": False}]},
+                        {"knob": "coh", "values": ["COHoff", "COHon"], "chosen": "COHoff", "complete": False,
+                         "duels": []}]}
+    found = tables.tuning_settings([("java", Tuned.of(record))]).loc[0, "settings found"]
     assert found == ("pool 95 (threads from run-a) (gc: 2 of 3 values judged when the budget ran out, the one "
                      "kept so far stays) (coh: not searched, shipped)")

@@ -14,7 +14,8 @@ import pytest
 
 from bankbench.load import profiles, validity
 from bankbench.machine import placement
-from bankbench.results import histograms, levels, summaries
+from bankbench.results import files, histograms, levels, summaries
+from bankbench.results.documents import LevelRecord
 from bankbench.results.files import read_metrics
 from bankbench.run.experiments import calibration
 
@@ -61,12 +62,13 @@ def test_short_of_cpu_with_own_cpus_or_shared() -> None:
 def test_short_of_cpu_with_postgresql_beside_it_says_both() -> None:
     """Service-alone: Gatling at 36 % and PostgreSQL at 45 % of their one CPU: the CPU was full,
     and the reason says so, not "36 %" alone."""
-    level = {"generator": "gatling", "loadgen_cpus": 1, "loadgen_peers": ["pg"]}
+    level = LevelRecord.of({"generator": "gatling", "loadgen_cpus": 1, "loadgen_peers": ["pg"]})
     resources = {"loadgen_cpu_mean": 36.0, "pg_cpu_mean": 45.0, "machine_cpu_mean": 67.0,
                  "loadgen_saturated": True}
     assert validity.judge(level, resources, None, None)["reasons"] == (
         "Gatling short of CPU (36 % of its 1 CPU, 81 % with PostgreSQL beside it)")
-    assert validity.level_cpu_text({"loadgen_cpus": 1}, resources) == "36 % of its 1 CPU"  # split: its own
+    split = LevelRecord.of({"loadgen_cpus": 1})  # its own CPU
+    assert validity.level_cpu_text(split, resources) == "36 % of its 1 CPU"
     assert validity.busy({"loadgen_cpu_pct": 36.0, "pg_cpu_pct": None}, ["pg"], "{}_cpu_pct") is None
 
 
@@ -77,26 +79,26 @@ def calibrated(**figures: object) -> dict:
 
 def test_a_plan_beyond_the_calibration_is_invalid() -> None:
     beyond = calibrated(offered_pct=80.0, drives_plan=False, loadgen_cpu_mean=97.0)
-    verdict = validity.judge({"calibration": beyond}, None, None, 500.0)
+    verdict = validity.judge(LevelRecord.of({"calibration": beyond}), None, None, 500.0)
     assert verdict == {"valid": False, "calibrated_rps": 1000.0, "reasons": (
         "the plan is beyond what JMeter drove against the calibration target (offered 80.0 % of it there, "
         "97 % of its 1 CPU)")}
-    assert validity.judge({"calibration": calibrated()}, None, None, 500.0)["valid"]
+    assert validity.judge(LevelRecord.of({"calibration": calibrated()}), None, None, 500.0)["valid"]
 
 
 def test_a_closed_loop_near_its_calibrated_ceiling_is_invalid() -> None:
     ceiling = calibrated(offered_pct=None, drives_plan=None, loadgen_saturated=True)
-    assert validity.judge({"calibration": ceiling}, None, None, 890.0)["valid"]
-    assert validity.judge({"calibration": ceiling}, None, None, 900.0)["reasons"] == (
+    assert validity.judge(LevelRecord.of({"calibration": ceiling}), None, None, 890.0)["valid"]
+    assert validity.judge(LevelRecord.of({"calibration": ceiling}), None, None, 900.0)["reasons"] == (
         "900 req/s is 90 % of the 1000 req/s JMeter drove against the calibration target")
     think_bound = calibrated(offered_pct=None, drives_plan=None, loadgen_saturated=False)
-    assert validity.judge({"calibration": think_bound}, None, None, 990.0)["valid"]  # the think time's ceiling
+    assert validity.judge(LevelRecord.of({"calibration": think_bound}), None, None, 990.0)["valid"]  # think time bound
 
 
 def test_every_reason_is_given() -> None:
     short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
     resources = {"loadgen_saturated": True, "loadgen_cpu_mean": 95.0, "machine_cpu_mean": 60.0}
-    verdict = validity.judge({"loadgen_cpus": 1}, resources, short, 630.0)
+    verdict = validity.judge(LevelRecord.of({"loadgen_cpus": 1}), resources, short, 630.0)
     assert verdict["reasons"] == ("JMeter short of CPU (95 % of its 1 CPU); offered 90.0 % of the planned 100 "
                                   "iterations/s")
     assert (verdict["valid"], verdict["offered_pct"], verdict["calibrated_rps"]) == (False, 90.0, None)
@@ -156,7 +158,7 @@ def test_every_phase_on_time_is_valid(tmp_path: Path) -> None:
 def test_a_level_without_phases_is_judged_on_the_whole_load_alone(tmp_path: Path) -> None:
     level_dir = phased_level(tmp_path, phase_2_started=1720, phased=False)
     requests = histograms.read(level_dir / histograms.FILE)
-    level = json.loads((level_dir / "level.json").read_text())
+    level = files.level_record(level_dir)
     assert levels.offered_by_phase(requests, level) == []
     assert verdict(level_dir) == validity.judge(level, None, levels.offered(requests, level), None)
     assert verdict(level_dir)["valid"]  # the same starts, judged on their mean rate
@@ -165,7 +167,7 @@ def test_a_level_without_phases_is_judged_on_the_whole_load_alone(tmp_path: Path
 def test_each_short_phase_is_named_after_a_short_level() -> None:
     short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
     phase = {"seconds": 60, "multiple": 0.5, **short}
-    assert validity.judge({}, None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
+    assert validity.judge(LevelRecord.of({}), None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
         "offered 90.0 % of the planned 100 iterations/s; "
         "offered 90.0 % of the planned 100 iterations/s in phase 1 (60 s at 0.5x); "
         "offered 90.0 % of the planned 100 iterations/s in phase 2 (60 s at 2x)")
@@ -187,9 +189,9 @@ def test_a_level_jmeter_cannot_drive_is_invalid(tmp_path: Path) -> None:
         document = calibration.drive(level, where, tmp_path)
     finally:
         os.sched_setaffinity(0, affinity)
-    (tmp_path / "level.json").write_text(json.dumps(document))
+    files.write_level_record(tmp_path, document)
     (tmp_path / "money.json").write_text(json.dumps({"ok": True}))  # no database behind the target
-    requests = histograms.convert(tmp_path / "jmeter.csv", document["measure_from_ms"], tmp_path / histograms.FILE)
+    requests = histograms.convert(tmp_path / "jmeter.csv", document.measure_from_ms, tmp_path / histograms.FILE)
     summary = summaries.summarize_level(tmp_path)
     assert summary["overall"]["errors"] == 0, summary["overall"]  # the target answered as the plan expects
     verdict = summary["loadgen"]

@@ -17,8 +17,8 @@ from bankbench import estimates, paths
 from bankbench.analyse import projection, repeats
 from bankbench.machine import placement
 from bankbench.results import files, summaries
-from bankbench.results.probes import LOADGEN, Target
-from bankbench.results.runs import CAPACITY_FILE, Run, newest_first, placement_of, tuned_of
+from bankbench.results.probes import LOADGEN, Search, Searches, Target
+from bankbench.results.runs import CAPACITY_FILE, Run, newest_first
 
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
 # The instance types (infra/instances.csv) the verdict prices each line on: the service on the
@@ -91,10 +91,9 @@ class Capacity:
         return LOADGEN_BESIDE_PG if self.postgres_beside_loadgen else LOADGEN
 
 
-def record_bound(record: dict, mode: str) -> str:
-    """`Capacity.bound` of a contender's capacity.json record in a run under placement `mode`."""
-    rate = record.get("rate", {})
-    return _bound(rate.get("found"), rate.get("failed_at"), _generator_missed(record, rate.get("failed_at")),
+def record_bound(search: Search, mode: str) -> str:
+    """`Capacity.bound` of a contender's search in a run under placement `mode`."""
+    return _bound(search.found, search.failed_at, _generator_missed(search, search.failed_at),
                   placement.postgres_beside_loadgen(mode))
 
 
@@ -110,41 +109,40 @@ def is_capacity_run(run: Run) -> bool:
     return run.searched
 
 
-def document(run: Run) -> dict:
+def searches(run: Run) -> Searches:
     """The run's capacity.json."""
-    return files.record(run.path, CAPACITY_FILE)
+    return Searches.read(run.path)
 
 
 def figures(run: Run) -> list[Capacity]:
     """Every searched service's capacity, in the registry's order."""
-    doc = document(run)
+    shipped = searches(run).shipped
     found = []
-    for service in sorted(doc["services"], key=summaries.service_order):
-        record = doc["services"][service]
-        rate, sweep = record.get("rate", {}), record.get("heap", {})
-        heap, below = smallest_heap(record, sweep.get("rate"))
-        at_rate = _held(run, record, rate.get("found"), None)
+    for service in sorted(shipped, key=summaries.service_order):
+        search = shipped[service]
+        sweep = search.sweep
+        heap, below = smallest_heap(search, sweep.get("rate"))
+        at_rate = _held(run, search, search.found, None)
         found.append(Capacity(
-            service, rate.get("found"), rate.get("failed_at"), _generator_missed(record, rate.get("failed_at")),
-            bool(rate.get("complete")) and sweep.get("complete", True),
+            service, search.found, search.failed_at, _generator_missed(search, search.failed_at), search.complete,
             *(estimates.figure(at_rate, column) for column in (
                 "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                 "efficiency.pg_cpu_ms_per_request", RSS)),
-            probed(record, rate.get("found")).get(None), heap, below,
-            estimates.figure(_held(run, record, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
+            probed(search, search.found).get(None), heap, below,
+            estimates.figure(_held(run, search, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
             placement.postgres_beside_loadgen(run.placement), "rate" in sweep,
-            max((p["rate"] for p in record["probes"] if p["heap_mb"] is None and p["held"]), default=None),
-            _exited(run, record)))
+            max((p.rate for p in search.probes if p.heap_mb is None and p.held), default=None),
+            _exited(run, search)))
     return found
 
 
-def _exited(run: Run, record: dict) -> tuple[int, int] | None:
+def _exited(run: Run, search: Search) -> tuple[int, int] | None:
     """The rate and exit status of the service's last probe where the service exited there (its
     level's `service_exit`), which ended its search; None where it did not (a probe at a small heap
     may exit, and the search go on)."""
-    last = record["probes"][-1] if record["probes"] else None
-    status = files.level_document(run.level_dir(last["level"])).get("service_exit") if last else None
-    return (last["rate"], status) if isinstance(status, int) else None
+    last = search.probes[-1] if search.probes else None
+    status = files.level_record(run.level_dir(last.level)).service_exit if last else None
+    return (last.rate, status) if isinstance(status, int) else None
 
 
 def newest_capacities(mode: str, tuned: bool = False,
@@ -154,38 +152,37 @@ def newest_capacities(mode: str, tuned: bool = False,
     under CPU placement `mode`, else in the newest under any placement, with that run's name and
     placement; None where there is no such capacity run. A service whose search found no rate is
     left out."""
-    searched = [(path, placement_of(manifest)) for path, manifest in newest_first(CAPACITY_FILE, root)
-                if bool(tuned_of(manifest)) == tuned]
+    searched = [(path, manifest.placement) for path, manifest in newest_first(CAPACITY_FILE, root)
+                if bool(manifest.tuned) == tuned]
     if not searched:
         return None
     path, where = next((found for found in searched if found[1] == mode), searched[0])
-    services = files.record(path, CAPACITY_FILE)["services"]
-    found = {service: record["rate"]["found"] for service, record in services.items()
-             if record.get("rate", {}).get("found") is not None}
+    shipped = Searches.read(path).shipped
+    found = {service: search.found for service, search in shipped.items() if search.found is not None}
     return found, path.name, where
 
 
 def target_ms(run: Run) -> float:
-    return float(document(run)["target"]["p99_ms"])
+    return float(searches(run).target.p99_ms)
 
 
-def probed(record: dict, rate: int | None) -> dict[int | None, Probed]:
+def probed(search: Search, rate: int | None) -> dict[int | None, Probed]:
     """Per heap (None: the service's own settings) probed at `rate`: what its probes say."""
     found: dict[int | None, Probed] = {}
-    for probe in record["probes"]:
-        if probe["rate"] != rate or rate is None:
+    for probe in search.probes:
+        if probe.rate != rate or rate is None:
             continue
-        before = found.get(probe["heap_mb"], Probed(probe["heap_mb"], 0, 0, 0))
-        verdict = probe.get("missed") != [LOADGEN]  # a miss by the load generator alone says nothing
-        found[probe["heap_mb"]] = Probed(probe["heap_mb"], before.probes + 1, before.held + probe["held"],
-                                         before.missed + (verdict and not probe["held"]))
+        before = found.get(probe.heap_mb, Probed(probe.heap_mb, 0, 0, 0))
+        verdict = tuple(probe.missed) != (LOADGEN,)  # a miss by the load generator alone says nothing
+        found[probe.heap_mb] = Probed(probe.heap_mb, before.probes + 1, before.held + probe.held,
+                                      before.missed + (verdict and not probe.held))
     return found
 
 
-def smallest_heap(record: dict, rate: int | None) -> tuple[Probed | None, Probed | None]:
+def smallest_heap(search: Search, rate: int | None) -> tuple[Probed | None, Probed | None]:
     """The smallest heap that held at `rate` (`Probed.verdict`), and the nearest heap under it that
     was probed; None for either where there is none."""
-    heaps = {mb: p for mb, p in probed(record, rate).items() if mb is not None}
+    heaps = {mb: p for mb, p in probed(search, rate).items() if mb is not None}
     held = [mb for mb, p in heaps.items() if p.verdict == HELD]
     if not held:
         return None, None
@@ -193,16 +190,14 @@ def smallest_heap(record: dict, rate: int | None) -> tuple[Probed | None, Probed
     return heaps[min(held)], heaps[max(below)] if below else None
 
 
-def _generator_missed(record: dict, rate: int | None) -> bool:
+def _generator_missed(search: Search, rate: int | None) -> bool:
     """Whether a probe at `rate` (the service's own heap) found the load generator short."""
-    return any(p["rate"] == rate and p["heap_mb"] is None and LOADGEN in p.get("missed", ())
-               for p in record["probes"])
+    return any(p.rate == rate and p.heap_mb is None and p.generator_short for p in search.probes)
 
 
-def _held(run: Run, record: dict, rate: int | None, heap_mb: int | None) -> pd.DataFrame:
+def _held(run: Run, search: Search, rate: int | None, heap_mb: int | None) -> pd.DataFrame:
     """The summary rows of the probes at `rate` and `heap_mb` that held the target."""
-    ids = [p["level"] for p in record["probes"]
-           if p["rate"] == rate and p["heap_mb"] == heap_mb and p["held"] and rate is not None]
+    ids = [p.level for p in search.probes if p.rate == rate and p.heap_mb == heap_mb and p.held and rate is not None]
     return run.summary[run.summary["level_id"].isin(ids)]
 
 
@@ -210,14 +205,14 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
     """Per service and heap probed: the RSS (peak) median with its interval over the levels
     that ran, and what its probes say of the heap (`verdict`: `Probed.verdict`); `heap_mb` NaN:
     the service's own settings at the capacity rate."""
-    doc, rows = document(run), []
-    for service, record in doc["services"].items():
-        rate = record.get("heap", {}).get("rate")
-        probes = pd.DataFrame(record["probes"])
+    rows = []
+    for service, search in searches(run).shipped.items():
+        rate = search.sweep.get("rate")
+        probes = pd.DataFrame([p.document for p in search.probes])
         if rate is None or probes.empty:
             continue
         at_rate = probes[(probes["rate"] == rate) & probes["level"].isin(run.summary["level_id"])]
-        verdicts = probed(record, rate)
+        verdicts = probed(search, rate)
         for heap_mb, group in at_rate.groupby("heap_mb", dropna=False):
             figure = estimates.figure(run.summary[run.summary["level_id"].isin(group["level"])], RSS)
             rows.append({"service": service, "heap_mb": heap_mb, "rss_mb": figure.value, "rss_mb.low": figure.low,
@@ -234,9 +229,9 @@ def p99_by_rate(run: Run) -> pd.DataFrame:
     own = summary[summary["heap_mb"].isna()] if "heap_mb" in summary else summary
     figures = repeats.aggregate_repeats(own, ["overall.p99_ms"], keys=["service", "users"]).rename(
         columns={"users": "rate"})
-    probes = pd.DataFrame([{"service": service, "rate": p["rate"], "short": LOADGEN in p.get("missed", ())}
-                           for service, record in document(run)["services"].items()
-                           for p in record["probes"] if p["heap_mb"] is None], columns=["service", "rate", "short"])
+    probes = pd.DataFrame([{"service": service, "rate": p.rate, "short": p.generator_short}
+                           for service, search in searches(run).shipped.items()
+                           for p in search.probes if p.heap_mb is None], columns=["service", "rate", "short"])
     rates = probes.groupby(["service", "rate"], as_index=False)["short"].any()
     return rates.merge(figures, on=["service", "rate"], how="left")
 
@@ -250,8 +245,8 @@ def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -
     (`held_at_target`). Why where there is none: NOT_ALONE (a capacity is requests/s per service
     CPU only under placement BUDGET_PLACEMENT), NONE_HELD."""
     instances = projection.catalog()
-    target = Target(**document(run)["target"])
-    basis = projection.preferred([run, *(other for other in measured if other.manifest.get("env") == projection.AWS)])
+    target = searches(run).target
+    basis = projection.preferred([run, *(other for other in measured if other.manifest.env == projection.AWS)])
     if basis is run and run.placement != BUDGET_PLACEMENT:
         return NOT_ALONE
     if basis is run:

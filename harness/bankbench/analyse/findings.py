@@ -208,7 +208,7 @@ class Findings:
             verdict.target_ms if verdict else probes.P99_MS,
             *(_instance(verdict.projected if verdict else [], line) for line in LINES),
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
-            *(next((run.manifest.get("machine", {}).get(key, empty) for run in selected), empty)
+            *(next((run.manifest.machine.get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
             past, _by_service(overload.outcomes(past) if past else []),
             *_split(verdict, services, passes),

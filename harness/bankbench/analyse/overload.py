@@ -28,6 +28,7 @@ from bankbench import config, registry
 from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.results import files, histograms
+from bankbench.results.documents import NOT_RECORDED, LevelRecord, Manifest
 from bankbench.results.levels import NO_RESPONSE, Phase, phases, status_order
 from bankbench.results.probes import P99_MS
 from bankbench.results.runs import Run
@@ -35,7 +36,6 @@ from bankbench.results.summaries import VALID
 
 ALLOWED = ("200", "422", "503")  # the answers a service past its capacity may give
 OK, REFUSED = "200", "503"
-NOT_RECORDED = "not recorded"  # the exit of a service in an environment that does not record it (AWS)
 RECOVERY_P99_MS = P99_MS  # the latency target of make capacity, for the 200s after the overload
 RECOVERY_MAX_S = 10  # seconds after the overload's end by which the 200s' p99 must be back under it
 # Recovered: the 200s' p99 under RECOVERY_P99_MS in this many seconds running (or until the last
@@ -78,8 +78,8 @@ class Timeline:
         return self.phases[-1].end_s
 
 
-def is_phased(level: dict) -> bool:
-    return bool(level.get("phases"))
+def is_phased(level: LevelRecord) -> bool:
+    return bool(level.phases)
 
 
 def is_phased_run(run: Run) -> bool:
@@ -92,15 +92,15 @@ def timeline(level_dir: Path) -> Timeline:
     return _timeline(level_dir, *_read(level_dir))
 
 
-def _read(level_dir: Path) -> tuple[dict, histograms.Histograms]:
+def _read(level_dir: Path) -> tuple[LevelRecord, histograms.Histograms]:
     """A phased level's level.json and histograms."""
-    level = files.level_document(level_dir)
+    level = files.level_record(level_dir)
     if not is_phased(level):
         raise UserError(f"{level_dir} is not a level with phases (profile overload)")
     return level, histograms.read(level_dir / histograms.FILE)
 
 
-def _timeline(level_dir: Path, level: dict, requests: histograms.Histograms) -> Timeline:
+def _timeline(level_dir: Path, level: LevelRecord, requests: histograms.Histograms) -> Timeline:
     rows = requests.rows.assign(answer=answer(requests.rows["status"]))
     answers = rows.pivot_table(index="second", columns="answer", values="requests", aggfunc="sum",
                                fill_value=0, observed=True).rename_axis(columns=None)
@@ -116,10 +116,10 @@ def _timeline(level_dir: Path, level: dict, requests: histograms.Histograms) -> 
     })
     seconds = pd.RangeIndex(min(frame.index.min(), 0), max(frame.index.max(), phases(level)[-1].end_s - 1) + 1)
     frame = frame.reindex(seconds).fillna({"iterations": 0, "requests": 0, "answered": 0})
-    frame = frame.join(_service_seconds(level_dir, level["measure_from_ms"]))
+    frame = frame.join(_service_seconds(level_dir, level.measure_from_ms))
     # A second the once-a-second readings skipped (their clocks drift) shows the one before.
     frame[GAUGES] = frame[GAUGES].ffill(limit=1)
-    return Timeline(level["service"], level_dir.name, frame.rename_axis("second"),
+    return Timeline(level.service, level_dir.name, frame.rename_axis("second"),
                     answers.reindex(seconds, fill_value=0).rename_axis("second"), phases(level))
 
 
@@ -193,11 +193,11 @@ class Outcome:
             ("money", not self.money_ok)) if missed]
 
 
-def outcome(level_dir: Path, manifest: dict) -> Outcome:
+def outcome(level_dir: Path, manifest: Manifest) -> Outcome:
     """A phased level's Outcome; `manifest` is its run's (the settings the service ran with)."""
     level, requests = _read(level_dir)
     line = _timeline(level_dir, level, requests)
-    settings = manifest.get("settings", {})
+    settings = manifest.settings
     overload = line.overload
     refused = p99 = recovered = None
     if overload is not None:
@@ -211,8 +211,8 @@ def outcome(level_dir: Path, manifest: dict) -> Outcome:
         recovered = recovery_s(line.frame["p99_ms"], overload[1], line.end_s - 1)
     seen = line.answers.loc[0:line.end_s - 1]
     return Outcome(
-        service=level["service"], level_id=level_dir.name, base_rate=level["base_rate"]["rate"],
-        rate_source=level["base_rate"]["source"],
+        service=level.service, level_id=level_dir.name, base_rate=level.base_rate["rate"],
+        rate_source=level.base_rate["source"],
         peak_rss_mb=_round(line.frame["rss_mb"].max()),
         bound_mb=memory_bound_mb(level, settings),
         refused_pct=refused, p99_ok_ms=p99,
@@ -220,15 +220,15 @@ def outcome(level_dir: Path, manifest: dict) -> Outcome:
         answers=tuple(sorted(map(str, seen.columns[seen.sum() > 0]), key=status_order)),
         recovery_s=recovered, overloaded=overload is not None,
         money_ok=bool(files.money(level_dir)["ok"]),
-        exit=level.get("service_exit", NOT_RECORDED))
+        exit=level.service_exit)
 
 
-def memory_bound_mb(level: dict, settings: dict) -> float | None:
+def memory_bound_mb(level: LevelRecord, settings: dict) -> float | None:
     """The memory bound of the level's service (registry.Entry.memory_bound_mb) over the heap cap
     it ran with: the level's heap, else the -Xmx of the JVM options the run recorded."""
     options = [*settings.get("jvm_options", []), *settings.get("java_opts", "").split()]
-    cap = level.get("heap_mb") or processes.heap_cap_mb(level["service"], options)
-    return registry.get(level["service"]).memory_bound_mb(cap)
+    cap = level.heap_mb or processes.heap_cap_mb(level.service, options)
+    return registry.get(level.service).memory_bound_mb(cap)
 
 
 def outcomes(run: Run) -> list[Outcome]:
@@ -238,7 +238,7 @@ def outcomes(run: Run) -> list[Outcome]:
     return [replace(outcome(run.level_dir(row["level_id"]), run.manifest), generator_ok=bool(row[VALID]),
                     generator_reasons=row["loadgen.reasons"], refusals=refused.get(row["level_id"]))
             for row in run.summary.to_dict("records")
-            if is_phased(files.level_document(run.level_dir(row["level_id"])))]
+            if is_phased(files.level_record(run.level_dir(row["level_id"])))]
 
 
 class Refusals(NamedTuple):
@@ -266,7 +266,7 @@ def refusals(summary: pd.DataFrame, limit: int | None = None) -> dict[str, Refus
 def timelines(run: Run) -> list[Timeline]:
     """The Timeline of each phased level of a run, in the order of its summary."""
     return [timeline(run.level_dir(level_id)) for level_id in run.summary["level_id"]
-            if is_phased(files.level_document(run.level_dir(level_id)))]
+            if is_phased(files.level_record(run.level_dir(level_id)))]
 
 
 def _round(value: float) -> float | None:

@@ -13,14 +13,8 @@ import pandas as pd
 from bankbench import estimates, paths
 from bankbench.analyse import capacity_figures as capacity
 from bankbench.machine import placement
-from bankbench.results.runs import (
-    AS_SHIPPED,
-    CAPACITY_FILE,
-    SHIPPED_SECTION,
-    TUNED_SECTION,
-    Run,
-    newest_first,
-)
+from bankbench.results.probes import Search, Searches
+from bankbench.results.runs import CAPACITY_FILE, Run, newest_first
 from bankbench.results.summaries import service_order
 
 MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capacity run is
@@ -57,53 +51,53 @@ def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     """The passes among `selected` under `mode` at the shipped settings, only TUNED=both's where
     there are MIN_PASSES of them (every figure and ratio then comes from the same runs); None
     where there are fewer than MIN_PASSES."""
-    found = [(run, capacity.document(run)) for run in selected
+    found = [(run, capacity.searches(run)) for run in selected
              if run.placement == mode and not run.tuned and capacity.is_capacity_run(run)]
-    found = [(run, doc) for run, doc in found if "in_turn" in doc]
-    if len(both := [(run, doc) for run, doc in found if TUNED_SECTION in doc]) >= MIN_PASSES:
+    found = [(run, doc) for run, doc in found if doc.in_turn]
+    if len(both := [(run, doc) for run, doc in found if doc.tuned is not None]) >= MIN_PASSES:
         found = both
     if len(found) < MIN_PASSES:
         return None
     runs, docs = zip(*found, strict=True)
     measured, missed = _long_levels(docs)
-    return Passes(mode, runs, _over(docs, SHIPPED_SECTION, mode), _over(docs, TUNED_SECTION, mode),
-                  tuple(sorted({doc.get("long_s") for doc in docs} - {None, 0})), measured, tuple(missed))
+    return Passes(mode, runs, _over(docs, False, mode), _over(docs, True, mode),
+                  tuple(sorted({doc.long_s for doc in docs} - {None, 0})), measured, tuple(missed))
 
 
-def _over(docs: tuple[dict, ...], section: str, mode: str) -> dict[str, Over]:
-    """Per service of `section`, its capacities over the runs that all found one."""
-    services = sorted({service for doc in docs for service in doc.get(section, {})}, key=service_order)
+def _over(docs: tuple[Searches, ...], tuned: bool, mode: str) -> dict[str, Over]:
+    """Per service at the shipped settings or the `tuned` ones, its capacities over the runs that all found one."""
+    services = sorted({service for doc in docs for service in doc.section(tuned)}, key=service_order)
     found = {}
     for service in services:
-        records = [doc.get(section, {}).get(service, {}) for doc in docs]
-        rates = [record.get("rate", {}).get("found") for record in records]
+        searched = [doc.section(tuned).get(service) for doc in docs]
+        rates = [search and search.found for search in searched]
         if None not in rates:
-            bounds = [capacity.record_bound(record, mode) for record in records]
-            found[service] = Over(estimates.over_passes(rates), next(filter(None, bounds), ""), _shared_core(records))
+            bounds = [capacity.record_bound(search, mode) for search in searched]
+            found[service] = Over(estimates.over_passes(rates), next(filter(None, bounds), ""), _shared_core(searched))
     return found
 
 
-def _shared_core(records: list[dict]) -> estimates.Figure | None:
+def _shared_core(searched: list[Search]) -> estimates.Figure | None:
     """The service's and PostgreSQL's CPU ms per request at the level that confirmed each run's
     rate (capacity.json `long`), over the runs; None where a run has no such figure."""
-    longs = [record.get("long") or {} for record in records]
-    costs = [(long.get("service_cpu_ms"), long.get("pg_cpu_ms")) for long in longs]
+    costs = [(search.long.service_cpu_ms, search.long.pg_cpu_ms) if search.long else (None, None)
+             for search in searched]
     if any(None in cost for cost in costs):
         return None
     return estimates.over_passes([service + database for service, database in costs])
 
 
-def _long_levels(docs: tuple[dict, ...]) -> tuple[int, list[tuple[str, int]]]:
+def _long_levels(docs: tuple[Searches, ...]) -> tuple[int, list[tuple[str, int]]]:
     """How many rates found over the passes' capacity.json `docs` a long level measured (`long`; a
     service probed once, `as_shipped`, counted once), and those whose long level missed the
     target: the contender (`go`, `go tuned`) and its pass, 1 the first."""
     measured, missed = 0, []
     for number, doc in enumerate(docs, 1):
-        for section, suffix in ((SHIPPED_SECTION, ""), (TUNED_SECTION, " tuned")):
-            for service, record in doc.get(section, {}).items():
-                if record.get("long") and not record.get(AS_SHIPPED):
+        for tuned, suffix in ((False, ""), (True, " tuned")):
+            for service, search in doc.section(tuned).items():
+                if search.long and not search.as_shipped:
                     measured += 1
-                    if not record["long"]["held"]:
+                    if not search.long.held:
                         missed.append((service + suffix, number))
     return measured, missed
 

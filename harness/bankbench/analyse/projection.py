@@ -137,9 +137,9 @@ class Basis:
 
     @classmethod
     def of(cls, run: Run, instances: dict[str, Instance]) -> Basis:
-        machine = run.manifest.get("machine", {})
-        placement = run.manifest.get("settings", {}).get("cpu_placement", {})
-        if run.manifest.get("env") == AWS:
+        machine = run.manifest.machine
+        placement = run.manifest.cpu_placement or {}
+        if run.manifest.env == AWS:
             host = instances[machine["hosts"]["service"]["instance_type"]]
             return cls(run.id, host.processor, host.vcpus, host.vcpus, f"the service on its own {host.type}",
                        host.type)
@@ -152,7 +152,7 @@ class Basis:
 def preferred(runs: Sequence[Run]) -> Run:
     """The newest AWS run of `runs` where there is one, else the newest run (ids start with the
     UTC time)."""
-    return max(runs, key=lambda run: (run.manifest.get("env") == AWS, run.id))
+    return max(runs, key=lambda run: (run.manifest.env == AWS, run.id))
 
 
 @dataclass(frozen=True)

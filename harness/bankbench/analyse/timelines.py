@@ -11,6 +11,7 @@ import pandas as pd
 
 from bankbench.analyse.repeats import main_pool
 from bankbench.results import files, histograms, service_metrics
+from bankbench.results.documents import LevelRecord
 from bankbench.results.summaries import sort_key, usable
 
 
@@ -24,7 +25,7 @@ class Timeline(NamedTuple):
 
 def timeline(level_dir: Path) -> Timeline:
     """Throughput, errors and p50/p99 latency of a level per second of request start."""
-    level = files.level_document(level_dir)
+    level = files.level_record(level_dir)
     requests = histograms.read(level_dir / histograms.FILE)
     rows = requests.rows
     latency = pd.Series(requests.latencies(), dtype="float64").groupby(requests.seconds())
@@ -35,15 +36,14 @@ def timeline(level_dir: Path) -> Timeline:
         "p50_ms": latency.quantile(0.50),
         "p99_ms": latency.quantile(0.99),
     }).fillna({"errors_per_s": 0})
-    frame.index = frame.index + (level["measure_from_ms"] - level["started_ms"]) / 1000
+    frame.index = frame.index + level.since_start_s(level.measure_from_ms)
     return _timeline(frame.rename_axis("t_s").reset_index(), level)
 
 
-def _timeline(frame: pd.DataFrame, level: dict) -> Timeline:
+def _timeline(frame: pd.DataFrame, level: LevelRecord) -> Timeline:
     """A level's per-second `frame` with, in seconds since its start, its warm-up end and faults."""
-    faults = tuple((f["fault"], (f["at_ms"] - level["started_ms"]) / 1000, f["recovery_s"])
-                   for f in level.get("faults", []))
-    return Timeline(frame, (level["measure_from_ms"] - level["started_ms"]) / 1000, faults)
+    faults = tuple((f["fault"], level.since_start_s(f["at_ms"]), f["recovery_s"]) for f in level.faults)
+    return Timeline(frame, level.since_start_s(level.measure_from_ms), faults)
 
 
 def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:
@@ -62,7 +62,7 @@ def service_timeline(level_dir: Path) -> Timeline | None:
     start) with its warm-up end and faults; None for a level without service metrics."""
     if not files.has_service_metrics(level_dir):
         return None
-    level = files.level_document(level_dir)
+    level = files.level_record(level_dir)
     frame = service_metrics.per_second(files.read_service_metrics(level_dir))
-    frame.insert(0, "t_s", (frame.pop("t_ms") - level["started_ms"]) / 1000)
+    frame.insert(0, "t_s", level.since_start_s(frame.pop("t_ms")))
     return _timeline(frame, level)

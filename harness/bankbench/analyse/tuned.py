@@ -8,17 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bankbench import paths, registry
-from bankbench.results import files
-from bankbench.results.probes import Basis, Searched, Target, judged
-from bankbench.results.runs import (
-    CAPACITY_FILE,
-    PAIRED,
-    TUNING_FILE,
-    Run,
-    newest_first,
-    placement_of,
-    tuned_of,
-)
+from bankbench.results.probes import Basis, Searched, Searches, Tuning
+from bankbench.results.runs import CAPACITY_FILE, PAIRED, TUNING_FILE, Run, newest_first
 
 
 def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
@@ -26,12 +17,12 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
     `placement` that found its rate: that rate and target. A service none found is not there."""
     found: dict[str, Basis] = {}
     for path, manifest in newest_first(CAPACITY_FILE, root):
-        if tuned_of(manifest) or placement_of(manifest) != placement:
+        if manifest.tuned or manifest.placement != placement:
             continue
-        doc = files.record(path, CAPACITY_FILE)
-        for service, record in doc["services"].items():
-            if (rate := record.get("rate", {}).get("found")) is not None:
-                found.setdefault(service, Basis(rate, Target(**doc["target"]), path.name))
+        doc = Searches.read(path)
+        for service, search in doc.shipped.items():
+            if search.found is not None:
+                found.setdefault(service, Basis(search.found, doc.target, path.name))
     return found
 
 
@@ -40,11 +31,11 @@ def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
     duels), each service it tuned and its record there (tuning.json's `services.<name>`, with
     `tuned`): runs of some knobs each (KNOBS=) leave each knob's duels in a run of their own. By
     service (the registry's order), then oldest run first."""
-    docs = [(run, files.record(run.path, TUNING_FILE)) for run in sorted(
+    docs = [(run, Tuning.read(run.path)) for run in sorted(
         (run for run in selected if run.swept), key=lambda run: run.id)]
     order = {name: i for i, name in enumerate(registry.names())}
-    return sorted(((run, service, record) for run, doc in docs if doc.get("protocol") == PAIRED
-                   for service, record in doc["services"].items() if "tuned" in record),
+    return sorted(((run, service, record) for run, doc in docs if doc.protocol == PAIRED
+                   for service, record in doc.services.items() if record.tuned is not None),
                   key=lambda found: order.get(found[1], len(order)))
 
 
@@ -53,12 +44,11 @@ def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str,
     protocol) that searched it left it."""
     found: dict[str, Searched] = {}
     for path, manifest in newest_first(TUNING_FILE, root):
-        if placement_of(manifest) != placement:
+        if manifest.placement != placement:
             continue
-        doc = files.record(path, TUNING_FILE)
-        record = doc["services"].get(service, {}) if doc.get("protocol") == PAIRED else {}
-        for knob in record.get("knobs", []):
-            others = {name: value for name, value in record.get("chosen", {}).items() if name != knob["knob"]}
-            found.setdefault(knob["knob"], Searched(knob["chosen"], path.name, knob["complete"],
-                                                    judged(knob), others))
+        doc = Tuning.read(path)
+        record = doc.services.get(service) if doc.protocol == PAIRED else None
+        for knob in record.knobs if record else ():
+            others = {name: value for name, value in record.chosen.items() if name != knob.knob}
+            found.setdefault(knob.knob, Searched(knob.chosen, path.name, knob.complete, knob.judged, others))
     return found

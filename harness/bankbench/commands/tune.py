@@ -17,8 +17,8 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
 from bankbench.publish import tables
-from bankbench.results import files, summaries
-from bankbench.results.runs import TUNING_FILE
+from bankbench.results import summaries
+from bankbench.results.probes import Tuned, Tuning
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
 from bankbench.run.experiments.tuning import POOL as POOL_KNOB
@@ -69,9 +69,9 @@ def main(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, interrupted)
     run_dir = tuning.run(opts, found, args.budget_min * 60, pools, knobs, earlier)
     summaries.summarize_run(run_dir)
-    records = files.record(run_dir, TUNING_FILE)["services"]
-    profiles.write_tuned({service: {**record["tuned"], "found_by": found_by(run_dir.name, mode, record)}
-                          for service, record in records.items() if "tuned" in record})
+    records = Tuning.read(run_dir).services
+    profiles.write_tuned({service: {**record.tuned, "found_by": found_by(run_dir.name, mode, record)}
+                          for service, record in records.items() if record.tuned is not None})
     print(f"results in {run_dir}; the settings found are in {paths.TUNED.name} (TUNED=1 runs with them)")
     return 0
 
@@ -89,8 +89,8 @@ def with_knobs(services: list[str], knobs: tuple[str, ...] | None) -> list[str]:
     return having
 
 
-def found_by(run_id: str, mode: str, record: dict) -> str:
+def found_by(run_id: str, mode: str, record: Tuned) -> str:
     """A tuned.toml table's `found_by`: the run, where it tuned, the knobs it took from earlier
     runs or went on searching from one, cut short, or nobody searched (tables.knob_notes)."""
-    return "; ".join([f"make tune, run {run_id} ({mode}), at {record['rate']} it/s, capacity {record['capacity']} "
-                      f"of {record['run']}", *tables.knob_notes(record)])
+    return "; ".join([f"make tune, run {run_id} ({mode}), at {record.rate} it/s, capacity {record.capacity} "
+                      f"of {record.run}", *tables.knob_notes(record)])

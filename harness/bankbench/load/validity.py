@@ -34,12 +34,26 @@ breaks one is invalid: it says why, and its figures are left out of every median
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from bankbench.load.profiles import GENERATORS
 
 SATURATED_CPU_PCT = 80  # % of the generator's own CPUs, or of the machine when shared
 OFFERED_MIN_PCT = 99  # % of the planned arrival rate
 CALIBRATED_SHARE_MAX = 90  # % of the calibration's requests/s, under the sustained model
+
+
+class Recorded(Protocol):
+    """What the verdict reads of a level: its level.json, bankbench.results.documents.LevelRecord."""
+
+    @property
+    def generator(self) -> str: ...
+    @property
+    def loadgen_cpus(self) -> int | None: ...
+    @property
+    def loadgen_peers(self) -> Sequence[str]: ...
+    @property
+    def calibration(self) -> dict | None: ...
 
 
 def saturated(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: float | None,
@@ -76,10 +90,10 @@ def cpu_text(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: f
     return f"{loadgen_cpu:.0f} % of a core, the machine {machine_cpu or 0:.0f} % busy"
 
 
-def level_cpu_text(level: dict, resources: dict) -> str:
-    """`cpu_text` of a level (level.json) from its summary's `resources`."""
-    peers = level.get("loadgen_peers", ())
-    return cpu_text(resources["loadgen_cpu_mean"], level.get("loadgen_cpus"), resources["machine_cpu_mean"],
+def level_cpu_text(level: Recorded, resources: dict) -> str:
+    """`cpu_text` of a level from its summary's `resources`."""
+    peers = level.loadgen_peers
+    return cpu_text(resources["loadgen_cpu_mean"], level.loadgen_cpus, resources["machine_cpu_mean"],
                     busy(resources, peers, "{}_cpu_mean") if peers else None)
 
 
@@ -121,9 +135,9 @@ def drives_plan(figures: dict) -> bool | None:
     return not figures["loadgen_saturated"] and not short_of_plan(figures)
 
 
-def name(level: dict) -> str:
-    """The level's load generator by name (JMeter for levels from before there were two)."""
-    return GENERATORS[level.get("generator", "jmeter")]
+def name(generator: str | None) -> str:
+    """A load generator's name (profiles.GENERATORS); JMeter for records from before there were two."""
+    return GENERATORS[generator or "jmeter"]
 
 
 def beyond_calibration(calibration: dict | None, throughput_rps: float | None, generator: str = "JMeter") -> str | None:
@@ -142,7 +156,7 @@ def beyond_calibration(calibration: dict | None, throughput_rps: float | None, g
     return None
 
 
-def judge(level: dict, resources: dict | None, arrivals: dict | None, throughput_rps: float | None,
+def judge(level: Recorded, resources: dict | None, arrivals: dict | None, throughput_rps: float | None,
           phases: Sequence[dict] = ()) -> dict:
     """The verdict on a level: `valid`, the `reasons` it is not ("" when it is), the `offered`
     figures and the calibration's requests/s. `level` is level.json (its `calibration` where the
@@ -152,13 +166,13 @@ def judge(level: dict, resources: dict | None, arrivals: dict | None, throughput
     `seconds` and `multiple`."""
     reasons = []
     if resources and resources.get("loadgen_saturated"):
-        reasons.append(f"{name(level)} short of CPU ({level_cpu_text(level, resources)})")
+        reasons.append(f"{name(level.generator)} short of CPU ({level_cpu_text(level, resources)})")
     shortfalls = [shortfall(arrivals)] + [
         shortfall(phase, f" in phase {n} ({phase['seconds']} s at {phase['multiple']:g}x)")
         for n, phase in enumerate(phases, 1)]
     reasons += [why for why in shortfalls if why]
-    calibration = level.get("calibration")
-    if beyond := beyond_calibration(calibration, throughput_rps, name(level)):
+    calibration = level.calibration
+    if beyond := beyond_calibration(calibration, throughput_rps, name(level.generator)):
         reasons.append(beyond)
     return {"valid": not reasons, "reasons": "; ".join(reasons), **(arrivals or {}),
             "calibrated_rps": calibration["throughput_rps"] if calibration else None}

@@ -27,7 +27,9 @@ from bankbench.load import profiles, validity
 from bankbench.publish import charts, run_words, tables, terminal, verdict_words
 from bankbench.publish.formatting import markdown
 from bankbench.results import files, summaries
-from bankbench.results.runs import TUNING_FILE, Run
+from bankbench.results.documents import Manifest
+from bankbench.results.probes import Tuning
+from bankbench.results.runs import Run
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
 CHARTS_DIR = "charts"  # likewise
@@ -197,7 +199,7 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
 
 def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
     """A capacity run's page: what its searches found, what that projects to, and every probe."""
-    errors = capacity.document(run)["target"]["max_error_pct"]
+    errors = capacity.searches(run).target.max_error_pct
     page_dir, name = out_dir / PAGES_DIR, page_name(run.path)
     figures = {"capacity": charts.capacity(capacity.p99_by_rate(run), verdict.found, verdict.target_ms),
                "rss-vs-heap": charts.rss_vs_heap(capacity.rss_by_heap(run))}
@@ -210,28 +212,27 @@ def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
         *projection_section(verdict),
         *setup(run),
         "## Money check", money_text(run),
-        "## Probes", markdown(tables.capacity_probes(capacity.document(run))),
+        "## Probes", markdown(tables.capacity_probes(capacity.searches(run).shipped)),
     ]
 
 
 def tuning_page(run: Run) -> list[str]:
     """A make tune run's page: the settings it found, every value of every knob it swept, and
     every probe."""
-    doc = files.record(run.path, TUNING_FILE)
+    doc = Tuning.read(run.path)
     return [
-        TUNING.format(profile=run.profile, placement=run.placement, budget=doc["budget_s"] / 60,
-                      share=doc["rate_share"]),
-        "## The settings found", markdown(tables.tuning_settings(doc["services"].items())),
+        TUNING.format(profile=run.profile, placement=run.placement, budget=doc.budget_s / 60, share=doc.rate_share),
+        "## The settings found", markdown(tables.tuning_settings(doc.services.items())),
         "## Every value swept", markdown(tables.tuning_duels(doc)),
         *setup(run),
         "## Money check", money_text(run),
-        "## Probes", markdown(tables.capacity_probes(doc)),
+        "## Probes", markdown(tables.capacity_probes(doc.services)),
     ]
 
 
 def setup(run: Run) -> list[str]:
     """What the run was measured on, written once per page."""
-    model = [] if run.searched else [f"Load model: {run.manifest.get('load_model', 'not recorded')}."]
+    model = [] if run.searched else [f"Load model: {run.manifest.load_model or 'not recorded'}."]
     return ["## Setup", markdown(tables.context(run.manifest)), *model, f"CPUs: {cpus(run.manifest)}."]
 
 
@@ -273,13 +274,13 @@ def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
     return {"cpu-per-request": charts.cpu_per_request(levels), "p99-vs-rate": charts.p99_vs_rate(levels, target_ms)}
 
 
-def cpus(manifest: dict) -> str:
+def cpus(manifest: Manifest) -> str:
     """What CPUs the service had (bankbench.machine.placement), as the manifest recorded it."""
-    placement = manifest.get("settings", {}).get("cpu_placement")
-    if placement is None and manifest.get("env") == "native":
+    placement = manifest.cpu_placement
+    if placement is None and manifest.env == "native":
         return "shared: the load generator, the service and PostgreSQL ran on all CPUs (the run predates CPU placement)"
     if placement is None:
-        return f"not recorded ({manifest.get('env')} environment)"
+        return f"not recorded ({manifest.env} environment)"
     return placement["description"]
 
 
@@ -358,13 +359,13 @@ def faults_section(run: Run) -> list[str]:
     heading and a table, or nothing for a run without faults."""
     rows = []
     for level_id in run.summary["level_id"]:
-        level = files.level_document(run.level_dir(level_id))
+        level = files.level_record(run.level_dir(level_id))
         rows += [{"level": level_id, "fault": f["fault"],
-                  "struck at (s)": round((f["at_ms"] - level["started_ms"]) / 1000, 1),
+                  "struck at (s)": round(level.since_start_s(f["at_ms"]), 1),
                   "healthy again after (s)": f["recovery_s"], "failed requests": f["errors"],
                   "burst by response code": "; ".join(f"{code}: {b['count']} in {b['duration_s']:g} s"
                                                       for code, b in f["burst"].items())}
-                 for f in level.get("faults", [])]
+                 for f in level.faults]
     if not rows:
         return []
     return ["## Faults", "Struck in the measured window (time since the level's start), "

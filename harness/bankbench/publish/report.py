@@ -37,7 +37,7 @@ from bankbench.publish import charts, notebook, own_run, pages, run_words, table
 from bankbench.publish.formatting import count, figure_text, markdown, significant
 from bankbench.publish.verdict_words import START_NAMES, rate_text, settings_text, unprojected
 from bankbench.results import files, runs
-from bankbench.results.runs import Run, with_tuned_of
+from bankbench.results.runs import Run
 
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
@@ -219,7 +219,7 @@ def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ran
     if not passes:
         return ["\n\n".join([*parts, "No capacity at the tuned settings is shown yet: `make capacity TUNED=both` "
                                       "probes them beside the shipped ones."])]
-    settings = with_tuned_of(passes.runs[-1].manifest)
+    settings = passes.runs[-1].manifest.with_tuned
     table = pd.DataFrame([{
         "service": service, "capacity it/s, shipped": figure_text(shipped.figure, count),
         "capacity it/s, tuned": figure_text(passes.tuned[service].figure, count),
@@ -254,7 +254,7 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
     return [heading,
             f"`make capacity` searched, per service, the highest open-model rate (iterations/s of the "
             f"7-request scenario) at which p99 stayed at or under {verdict.target_ms:g} ms with errors "
-            f"under {capacity.document(run)['target']['max_error_pct']:g} %, each probe a short level on a "
+            f"under {capacity.searches(run).target.max_error_pct:g} %, each probe a short level on a "
             f"warm service (CPUs {pages.cpus(run.manifest)}). Where the load "
             "generator fell short at the next rate, the capacity is its ceiling, a lower bound of the "
             "service's (\"≥\"; \"beside PostgreSQL\": the CPU they shared was full, and the verdict then "

@@ -258,9 +258,8 @@ def generator(summary: pd.DataFrame) -> str:
     (bankbench.load.validity)."""
     invalid = summary[~summary[summaries.VALID].astype(bool)]
     if invalid.empty:
-        levels = summary.reindex(columns=["generator"]).to_dict("records")  # NaN: an older harness's
-        name = " and ".join(sorted({load_generator.name({k: v for k, v in level.items() if pd.notna(v)})
-                                    for level in levels}))
+        generators = summary.reindex(columns=["generator"])["generator"]  # NaN: an older harness's
+        name = " and ".join(sorted({load_generator.name(g if isinstance(g, str) else None) for g in generators}))
         return (f"The load generator held up at every level: {name} was never short of CPU (at least "
                 f"{load_generator.SATURATED_CPU_PCT} % of its own CPUs, or with PostgreSQL that much of the "
                 f"CPUs they shared, or, sharing every CPU, the machine that busy and {name} using as much "

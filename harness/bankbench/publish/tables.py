@@ -8,14 +8,14 @@ repeat's figure instead, those that do not count marked (`formatting.spread_colu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
 
 from bankbench.analyse import repeats, sensitivity
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.findings import Cell, Findings
-from bankbench.analyse.overload import NOT_RECORDED, RECOVERY_P99_MS, Outcome
+from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome
 from bankbench.analyse.projection import (
     DATABASE,
     SERVICE,
@@ -36,7 +36,8 @@ from bankbench.publish.formatting import (
 )
 from bankbench.publish.verdict_words import START_NAMES, held_up
 from bankbench.results import files, summaries
-from bankbench.results.probes import judged
+from bankbench.results.documents import NOT_RECORDED, Manifest
+from bankbench.results.probes import Duel, Search, Tuned, Tuning, Turn
 from bankbench.results.runs import Run, by_start
 from bankbench.results.startup_record import AOT, COLD
 
@@ -149,9 +150,9 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
         by_profile.setdefault(run.profile, []).append(run)
     tables = {}
     for profile, group in by_profile.items():
-        if len({run.manifest.get("env") for run in group}) > 1:
+        if len({run.manifest.env for run in group}) > 1:
             aggregated = pd.concat([repeats.aggregate_repeats(run.summary, list(columns))
-                                    .assign(env=run.manifest.get("env", "")) for run in group],
+                                    .assign(env=run.manifest.env) for run in group],
                                    ignore_index=True)
             keys = ["service", "users", "pool", "env"]
             tables[profile] = _rows(_text(aggregated, keys, columns), keys)
@@ -181,7 +182,7 @@ def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
     crosscheck-gatling): its newest run of each, in GENERATORS' order."""
     by_family: dict[tuple[str, str], dict[str, Run]] = {}
     for run in runs:
-        by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.generator] = run
+        by_family.setdefault((run.family, run.manifest.env), {})[run.generator] = run
     return {family: {name: group[name] for name in GENERATORS if name in group}
             for (family, _env), group in by_family.items() if len(group) > 1}
 
@@ -319,7 +320,7 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     return pd.DataFrame(rows)
 
 
-def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] | None = None,
+def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str] | None = None,
                     runs_with: dict[str, dict] | None = None) -> pd.DataFrame:
     """A row per service and make tune record (tuning.json's `services.<name>`): where it was tuned
     and the settings it found, as its [tuned.<service>] table in tuned.toml gives them; with
@@ -327,11 +328,11 @@ def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] 
     runs with (tuned.toml's now: a rule changed since a run may have overturned what it found)."""
     rows = []
     for i, (service, record) in enumerate(records):
-        found = verdict_words.settings_text(record["tuned"]) if "tuned" in record else "not found: the run ended first"
-        where = f"{record['rate']} it/s (" + (f"of capacity {record['capacity']}, " if "capacity" in record
-                                              else "capacity of ") + f"{record['run']})"
-        heap = f"{record['heap_mb']} MB (from {record['heap_run']})" if record.get("heap_mb") else \
-            "as the settings say" if "capacity" in record else "shipped"
+        found = "not found: the run ended first" if record.tuned is None else verdict_words.settings_text(record.tuned)
+        where = f"{record.rate} it/s (" + (f"of capacity {record.capacity}, " if record.capacity is not None
+                                           else "capacity of ") + f"{record.run})"
+        heap = f"{record.heap_mb} MB (from {record.heap_run})" if record.heap_mb else \
+            "as the settings say" if record.capacity is not None else "shipped"
         rows.append({"service": service, "tuned at": where, "heap": heap,
                      "settings found": found + "".join(f" ({note})" for note in knob_notes(record)),
                      **({"make tune run": made_by[i]} if made_by else {}),
@@ -340,54 +341,52 @@ def tuning_settings(records: Iterable[tuple[str, dict]], made_by: Sequence[str] 
     return pd.DataFrame(rows)
 
 
-def knob_notes(record: dict) -> list[str]:
+def knob_notes(record: Tuned) -> list[str]:
     """Where a make tune record's knobs other than those searched through stand: taken from an
     earlier run, searched on from one, cut short by the budget, or not searched at all (the
     report's settings table and tuned.toml's `found_by` say it alike)."""
-    knobs = record.get("knobs", [])
-    counts = {k["knob"]: (len(judged(k)), len(k["values"])) for k in knobs if not k["complete"]}
+    counts = {k.knob: (len(k.judged), len(k.values)) for k in record.knobs if not k.complete}
     short = {knob: count for knob, count in counts.items() if count[0]}
-    unswept = [knob for knob in record.get("not_searched", list(counts)) if knob not in short]
-    return [*(f"{knob} from {c['run']}" for knob, c in record.get("carried", {}).items()),
-            *(f"{k['knob']} went on from {k['resumed']['run']}" for k in knobs if "resumed" in k),
+    searched = list(counts) if record.not_searched is None else record.not_searched
+    unswept = [knob for knob in searched if knob not in short]
+    return [*(f"{knob} from {c['run']}" for knob, c in record.carried.items()),
+            *(f"{k.knob} went on from {k.resumed['run']}" for k in record.knobs if k.resumed),
             *(f"{knob}: {n} of {of} values judged when the budget ran out, the one kept so far stays"
               for knob, (n, of) in short.items()),
             *([f"{', '.join(unswept)}: not searched, shipped"] if unswept else [])]
 
 
-def tuning_duels(doc: dict) -> pd.DataFrame:
+def tuning_duels(doc: Tuning) -> pd.DataFrame:
     """Every duel of a make tune run (protocol "paired"), in order: the candidate against the
     incumbent, the CPU per request (service and PostgreSQL) and p99 of each one's probes, and
     whether the candidate was kept, with why."""
     rows = []
-    for service, record in doc["services"].items():
-        for knob in record.get("knobs", []):
-            rows += [{"service": service, "knob": knob["knob"], "candidate": duel["candidate"],
-                      "incumbent": duel["incumbent"],
-                      **{f"{who} CPU ms/request (p99 ms)": _duel_probes(duel, duel[who]) for who in ("candidate",
-                                                                                                    "incumbent")},
-                      "kept": ("yes: " if duel["kept"] else "no: ") + duel["why"]} for duel in knob["duels"]]
-            if not knob["complete"]:
-                rows.append({"service": service, "knob": knob["knob"], "candidate": "the rest",
+    for service, record in doc.services.items():
+        for knob in record.knobs:
+            rows += [{"service": service, "knob": knob.knob, "candidate": duel.candidate, "incumbent": duel.incumbent,
+                      **{f"{who} CPU ms/request (p99 ms)": _turns(duel, getattr(duel, who))
+                         for who in ("candidate", "incumbent")},
+                      "kept": ("yes: " if duel.kept else "no: ") + duel.why} for duel in knob.duels]
+            if not knob.complete:
+                rows.append({"service": service, "knob": knob.knob, "candidate": "the rest",
                              "kept": "not searched: the budget ran out"})
     return pd.DataFrame(rows).fillna("")
 
 
-def _duel_probes(duel: dict, value: str) -> str:
-    probes = [p for p in duel["probes"] if p["value"] == value]
-    return ", ".join(f"{'-' if p['cpu_ms'] is None else format(p['cpu_ms'], '.3f')} ({_probe(p)})" for p in probes) \
-        or "-"
+def _turns(duel: Duel, value: str) -> str:
+    turns = [turn for turn in duel.turns if turn.value == value]
+    return ", ".join(f"{'-' if t.cpu_ms is None else format(t.cpu_ms, '.3f')} ({_p99(t)})" for t in turns) or "-"
 
 
-def _probe(outcome: dict) -> str:
-    p99 = "-" if outcome["p99_ms"] is None else f"{outcome['p99_ms']:g}"
-    return p99 + (f" (missed {', '.join(outcome['missed'])})" if outcome["missed"] else "")
+def _p99(turn: Turn) -> str:
+    p99 = "-" if turn.p99_ms is None else f"{turn.p99_ms:g}"
+    return p99 + (f" (missed {', '.join(turn.missed)})" if turn.missed else "")
 
 
-def capacity_probes(doc: dict) -> pd.DataFrame:
+def capacity_probes(searched: Mapping[str, Search | Tuned]) -> pd.DataFrame:
     """Every probe of a capacity or a tune run (capacity.json, tuning.json), in order: service,
     level, rate, heap, figures, held."""
-    rows = [{"service": service, **probe} for service, record in doc["services"].items() for probe in record["probes"]]
+    rows = [{"service": service, **probe.document} for service, search in searched.items() for probe in search.probes]
     frame = pd.DataFrame(rows)
     return frame.fillna("-").astype(str) if not frame.empty else frame
 
@@ -412,19 +411,19 @@ def projection_assumptions(assumptions: Assumptions, instances: list[Instance]) 
     return pd.DataFrame(verdict_words.assumptions(assumptions, instances), columns=["item", "value"])
 
 
-def context(manifest: dict) -> pd.DataFrame:
+def context(manifest: Manifest) -> pd.DataFrame:
     """What a run was measured on, from its manifest: machine, commit, versions, settings."""
-    git, machine = manifest.get("git", {}), manifest.get("machine", {})
+    git, machine = manifest.git, manifest.machine
     rows = [
-        ("run", manifest.get("run_id")),
-        ("created (UTC)", manifest.get("created_utc")),
-        ("environment", manifest.get("env")),
+        ("run", manifest.run_id),
+        ("created (UTC)", manifest.created_utc),
+        ("environment", manifest.env),
         ("commit", f"{git.get('commit', '?')[:12]}{' (dirty tree)' if git.get('dirty') else ''}"),
         ("CPU", f"{machine.get('cpu_model')}, {machine.get('cores')} cores"),
         ("memory", f"{machine.get('memory_gb')} GB"),
         ("OS", f"{machine.get('os')}, kernel {machine.get('kernel')}"),
-        *((f"version: {name}", value) for name, value in manifest.get("versions", {}).items()),
-        *((f"setting: {name}", _flat(value)) for name, value in manifest.get("settings", {}).items()),
+        *((f"version: {name}", value) for name, value in manifest.versions.items()),
+        *((f"setting: {name}", _flat(value)) for name, value in manifest.settings.items()),
     ]
     return pd.DataFrame(rows, columns=["item", "value"])
 

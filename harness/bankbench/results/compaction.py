@@ -29,8 +29,8 @@ def compact(level_dir: Path) -> None:
         histograms.upgrade(level_dir)
     raw = generators.level_samples(level_dir)
     if raw is not None and not (level_dir / histograms.FILE).exists():
-        level = files.level_document(level_dir)
-        histograms.convert(raw, level["measure_from_ms"], level_dir / histograms.FILE)
+        level = files.level_record(level_dir)
+        histograms.convert(raw, level.measure_from_ms, level_dir / histograms.FILE)
     if (plain := level_dir / GZIPPED).exists():
         # No time in the gzip header: the same log gives the same bytes.
         with open(plain, "rb") as src, gzip.GzipFile(plain.with_name(GZIPPED + ".gz"), "wb", mtime=0) as dst:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench.errors import UserError
+from bankbench.results.documents import LevelRecord, Manifest
 
 METRIC_DTYPES = {
     "t_ms": "int64",
@@ -52,13 +53,13 @@ def write_json(path: Path, value: dict) -> None:
     path.write_text(json.dumps(value, indent=2) + "\n")
 
 
-def manifest(run_dir: Path) -> dict:
+def manifest(run_dir: Path) -> Manifest:
     """The run's context: commit, versions, machine, settings (bankbench.measure.manifest)."""
-    return read_json(run_dir / MANIFEST)
+    return Manifest.of(read_json(run_dir / MANIFEST))
 
 
-def write_manifest(run_dir: Path, document: dict) -> None:
-    write_json(run_dir / MANIFEST, document)
+def write_manifest(run_dir: Path, manifest: Manifest) -> None:
+    write_json(run_dir / MANIFEST, manifest.document)
 
 
 def level_dir(run_dir: Path, level_id: str) -> Path:
@@ -71,13 +72,13 @@ def level_dirs(run_dir: Path) -> list[Path]:
     return sorted(p for p in (run_dir / LEVELS).glob("*") if (p / LEVEL).is_file())
 
 
-def level_document(level_dir: Path) -> dict:
+def level_record(level_dir: Path) -> LevelRecord:
     """What the level ran (level.json)."""
-    return read_json(level_dir / LEVEL)
+    return LevelRecord.of(read_json(level_dir / LEVEL))
 
 
-def write_level_document(level_dir: Path, document: dict) -> None:
-    write_json(level_dir / LEVEL, document)
+def write_level_record(level_dir: Path, record: LevelRecord) -> None:
+    write_json(level_dir / LEVEL, record.document)
 
 
 def money(level_dir: Path) -> dict:

@@ -45,6 +45,7 @@ import pandas as pd
 from bankbench import estimates
 from bankbench.load import validity
 from bankbench.results import files, histograms, service_metrics
+from bankbench.results.documents import LevelRecord
 from bankbench.results.histograms import Histograms
 
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
@@ -72,11 +73,11 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     """A level's figures (its summary.json but the version), computed from its files; without
     `intervals`, no `seconds_ci` (its bootstrap takes seconds: the progress line of a level does
     not need it); without `resources`, no metrics.csv read (on AWS it comes when the run closes)."""
-    level = files.level_document(level_dir)
+    level = files.level_record(level_dir)
     requests = histograms.read(level_dir / histograms.FILE)
     measured, seconds = measured_window(level, requests)
     summary = {
-        "level": level,
+        "level": level.document,
         "money_ok": bool(files.money(level_dir)["ok"]),
         "overall": latency_stats(requests, measured, seconds),
         "labels": {str(label): latency_stats(requests, rows.index, seconds)
@@ -84,7 +85,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     }
     if resources:
         metrics = resource_window(level, files.read_metrics(level_dir), seconds)
-        summary["resources"] = resource_stats(metrics, level.get("loadgen_cpus"), level.get("loadgen_peers", ()))
+        summary["resources"] = resource_stats(metrics, level.loadgen_cpus, level.loadgen_peers)
         summary["efficiency"] = cpu_per_request(metrics, summary["overall"]["throughput_rps"])
     summary["loadgen"] = validity.judge(level, summary.get("resources"), offered(requests, level),
                                          summary["overall"]["throughput_rps"], offered_by_phase(requests, level))
@@ -93,16 +94,16 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     if files.has_service_metrics(level_dir):
         scrapes = files.read_service_metrics(level_dir)
         # The generator's measured window: after the load the service idles, which would dilute rates.
-        summary["service_metrics"] = service_metrics.window_stats(scrapes, level["measure_from_ms"],
-                                                               level["measure_from_ms"] + seconds * 1000)
+        summary["service_metrics"] = service_metrics.window_stats(scrapes, level.measure_from_ms,
+                                                               level.measure_from_ms + seconds * 1000)
     return summary
 
 
-def measured_window(level: dict, requests: Histograms) -> tuple[pd.Index, float]:
+def measured_window(level: LevelRecord, requests: Histograms) -> tuple[pd.Index, float]:
     """The histogram rows of the measured window, and its length in seconds: from
     `measure_from_ms` to the end of the last request (NaN for none)."""
     rows = requests.rows[requests.rows["second"] >= 0]
-    return rows.index, (rows["end_ms"].max() - level["measure_from_ms"]) / 1000
+    return rows.index, (rows["end_ms"].max() - level.measure_from_ms) / 1000
 
 
 class Phase(NamedTuple):
@@ -114,19 +115,19 @@ class Phase(NamedTuple):
     rate: float
 
 
-def phases(level: dict) -> tuple[Phase, ...]:
-    """A level.json's measured phases, in seconds of its measured window (none: no phases)."""
-    starts = np.cumsum([0] + [phase["seconds"] for phase in level.get("phases", [])])[:-1]
+def phases(level: LevelRecord) -> tuple[Phase, ...]:
+    """A level's measured phases, in seconds of its measured window (none: no phases)."""
+    starts = np.cumsum([0] + [phase["seconds"] for phase in level.phases])[:-1]
     return tuple(Phase(int(start), int(start + phase["seconds"]), phase["multiple"], phase["rate"])
-                 for start, phase in zip(starts, level.get("phases", []), strict=True))
+                 for start, phase in zip(starts, level.phases, strict=True))
 
 
-def offered(requests: Histograms, level: dict) -> dict | None:
+def offered(requests: Histograms, level: LevelRecord) -> dict | None:
     """The arrivals the generator offered against the plan's (bankbench.load.validity.offered)."""
-    return _offered(requests.rows, level.get("arrivals"))
+    return _offered(requests.rows, level.arrivals)
 
 
-def offered_by_phase(requests: Histograms, level: dict) -> list[dict]:
+def offered_by_phase(requests: Histograms, level: LevelRecord) -> list[dict]:
     """Per measured phase (none for a level without): the arrivals started within its seconds
     against its rate over them (bankbench.load.validity.offered), with its `seconds` and `multiple`."""
     rows = requests.rows
@@ -141,28 +142,28 @@ def _offered(rows: pd.DataFrame, arrivals: dict | None) -> dict | None:
                              rows["last_iteration_ms"].max(), arrivals)
 
 
-def resource_window(level: dict, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:
+def resource_window(level: LevelRecord, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:
     """The metrics.csv rows of the measured window: from `measure_from_ms` to the row of the
     second that holds the end of the last request, and none after `ended_ms`. After its last
     request JMeter writes its dashboard, at full CPU: that is not load."""
-    start, end = level["measure_from_ms"], level["ended_ms"]
+    start, end = level.measure_from_ms, level.ended_ms
     if not pd.isna(seconds):
         end = min(end, start + 1000 * (seconds + 1))
     return metrics[metrics["t_ms"].between(start, end)]
 
 
-def generator_figures(level: dict, requests: Histograms, metrics: pd.DataFrame) -> dict:
+def generator_figures(level: LevelRecord, requests: Histograms, metrics: pd.DataFrame) -> dict:
     """What a run of the load generator achieved, as the calibration records it
     (bankbench.run.experiments.calibration): the requests it drove in the measured window, its CPU (and that
     of the service, there the calibration target, and the machine), the arrivals it offered
     against the plan's (bankbench.load.validity.offered), and whether it drove the planned rate."""
     measured, seconds = measured_window(level, requests)
     overall = latency_stats(requests, measured, seconds)
-    used = resource_stats(resource_window(level, metrics, seconds), level.get("loadgen_cpus"))
+    used = resource_stats(resource_window(level, metrics, seconds), level.loadgen_cpus)
     figures = {**{name: overall[name] for name in ("requests", "errors", "throughput_rps", "p99_ms")},
                **{name: used[name] for name in ("loadgen_cpu_mean", "loadgen_cpu_max", "service_cpu_mean",
                                                 "machine_cpu_mean", "loadgen_saturated")},
-               "loadgen_cpus": level.get("loadgen_cpus"),
+               "loadgen_cpus": level.loadgen_cpus,
                **(offered(requests, level) or {})}
     return {**figures, "drives_plan": validity.drives_plan(figures)}
 

@@ -1,9 +1,23 @@
 """What a probe (a level of make capacity or make tune) must achieve, and where make tune probes:
-the run/ floor judges its levels with these, the analysis reads them back."""
+the run/ floor judges its levels with these, the analysis reads them back; and the probes,
+searches and duels as capacity.json and tuning.json keep them (results/LAYOUT.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bankbench.results import files
+from bankbench.results.documents import Document
+from bankbench.results.runs import (
+    AS_SHIPPED,
+    CAPACITY_FILE,
+    SHIPPED_SECTION,
+    TUNED_SECTION,
+    TUNING_FILE,
+)
 
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
@@ -42,12 +56,6 @@ class Basis:
     run: str
 
 
-def judged(knob: dict) -> tuple[str, ...]:
-    """The values of a tuning.json knob whose duels ended, in the order they were judged."""
-    return tuple(dict.fromkeys(value for duel in knob.get("duels", []) if duel["complete"]
-                               for value in (duel["incumbent"], duel["candidate"])))
-
-
 @dataclass(frozen=True)
 class Searched:
     """One knob as the newest make tune run that searched it left it (tuning.json): the value
@@ -60,3 +68,175 @@ class Searched:
     complete: bool
     judged: tuple[str, ...]
     others: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Probe(Document):
+    """One probe as capacity.json and tuning.json keep it (bankbench.run.experiments.capacity_search.Prober)."""
+
+    document: dict[str, Any] = field(repr=False)  # as written: the tables of every probe show it
+    level: str = ""
+    rate: int = 0
+    heap_mb: int | None = None  # the heap it limited the service to; None: the service's own settings
+    held: bool = False
+    missed: Sequence[str] = ()  # what of the target it missed (Target.misses, or "start")
+    service_cpu_ms: float | None = None
+    pg_cpu_ms: float | None = None
+
+    @property
+    def generator_short(self) -> bool:
+        """Whether the load generator did not hold up there."""
+        return LOADGEN in self.missed
+
+
+@dataclass(frozen=True)
+class Search:
+    """A contender's searches as capacity.json keeps them: its probes, what the rate search
+    concluded (`found`, `failed_at`, `complete`), the heap sweep's conclusion (`sweep`, with the
+    `rate` swept at; {}: not swept), and the long level that confirmed the rate found."""
+
+    probes: tuple[Probe, ...]
+    rate: dict[str, Any]
+    sweep: dict[str, Any]
+    long: Probe | None
+    as_shipped: bool  # a tuned contender whose settings are the shipped ones: the shipped record
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> Search:
+        return cls(tuple(Probe.of(probe) for probe in record["probes"]), record.get("rate", {}),
+                   record.get("heap", {}), Probe.of(record["long"]) if record.get("long") else None,
+                   bool(record.get(AS_SHIPPED)))
+
+    @property
+    def found(self) -> int | None:
+        """The rate found: the highest that held and was confirmed; None: none, or not yet."""
+        return self.rate.get("found")
+
+    @property
+    def failed_at(self) -> int | None:
+        """The lowest rate above it that missed; None: none did."""
+        return self.rate.get("failed_at")
+
+    @property
+    def complete(self) -> bool:
+        """Whether the rate search and the heap sweep, where there is one, ended before the budget did."""
+        return bool(self.rate.get("complete")) and self.sweep.get("complete", True)
+
+
+@dataclass(frozen=True)
+class Searches:
+    """A make capacity run's capacity.json: the target, and each contender's searches at the
+    shipped settings and, TUNED=both, at the tuned ones."""
+
+    target: Target
+    shipped: dict[str, Search]
+    tuned: dict[str, Search] | None  # None: the run probed no tuned contender beside the shipped ones
+    in_turn: bool  # the contenders were probed in turn (a pass: bankbench.analyse.paired)
+    long_s: int | None  # the measured seconds of the level that confirmed each rate found
+
+    @classmethod
+    def read(cls, run_dir: Path) -> Searches:
+        doc = files.record(run_dir, CAPACITY_FILE)
+        def section(name: str) -> dict[str, Search]:
+            return {service: Search.of(record) for service, record in doc[name].items()}
+
+        return cls(Target(**doc.get("target", {})), section(SHIPPED_SECTION),
+                   section(TUNED_SECTION) if TUNED_SECTION in doc else None, "in_turn" in doc, doc.get("long_s"))
+
+    def section(self, tuned: bool) -> dict[str, Search]:
+        return (self.tuned or {}) if tuned else self.shipped
+
+
+@dataclass(frozen=True)
+class Turn(Document):
+    """One turn of a duel, a probe of one value, as tuning.json keeps it (bankbench.run.experiments.sweep.Outcome)."""
+
+    document: dict[str, Any] = field(repr=False)
+    value: str = ""
+    cpu_ms: float | None = None  # the shared core's: the service's and PostgreSQL's CPU ms per request
+    p99_ms: float | None = None
+    missed: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A candidate value against the incumbent (bankbench.run.experiments.sweep.duel)."""
+
+    incumbent: str
+    candidate: str
+    turns: tuple[Turn, ...]
+    kept: bool
+    complete: bool  # False: the budget ran out first
+    why: str
+
+    @classmethod
+    def of(cls, duel: dict[str, Any]) -> Duel:
+        return cls(duel["incumbent"], duel["candidate"], tuple(Turn.of(turn) for turn in duel["probes"]),
+                   duel["kept"], duel["complete"], duel["why"])
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One knob of a make tune record: its values, the duels among them, the value chosen,
+    whether every value was judged, and the earlier run it went on from (`resumed`, with `run`)."""
+
+    knob: str
+    values: tuple[str, ...]
+    duels: tuple[Duel, ...]
+    chosen: str
+    complete: bool
+    resumed: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, knob: dict[str, Any]) -> Knob:
+        return cls(knob["knob"], tuple(knob["values"]), tuple(Duel.of(duel) for duel in knob.get("duels", [])),
+                   knob["chosen"], knob["complete"], knob.get("resumed"))
+
+    @property
+    def judged(self) -> tuple[str, ...]:
+        """The values whose duels ended, in the order they were judged."""
+        return tuple(dict.fromkeys(value for duel in self.duels if duel.complete
+                                   for value in (duel.incumbent, duel.candidate)))
+
+
+@dataclass(frozen=True)
+class Tuned(Document):
+    """What make tune recorded of a service (tuning.json's `services.<name>`): where it tuned (at
+    `rate`, of the `capacity` of run `run`), every probe, each knob, the knobs taken from earlier
+    runs (`carried`) or not searched, the values chosen, and the settings found, as tuned.toml
+    takes them (`tuned`: `pool`, `env`; None where the run ended first)."""
+
+    document: dict[str, Any] = field(repr=False)
+    rate: int = 0
+    capacity: int | None = None
+    run: str = ""
+    heap_mb: int | None = None
+    heap_run: str | None = None
+    probes: tuple[Probe, ...] = ()
+    knobs: tuple[Knob, ...] = ()
+    carried: dict[str, dict[str, str]] = field(default_factory=dict)
+    not_searched: Sequence[str] | None = None  # None: a record from before it was kept
+    chosen: dict[str, str] = field(default_factory=dict)
+    tuned: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, document: dict[str, Any], **read: Any) -> Tuned:
+        return super().of(document, probes=tuple(Probe.of(probe) for probe in document["probes"]),
+                          knobs=tuple(Knob.of(knob) for knob in document.get("knobs", [])), **read)
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A make tune run's tuning.json: its protocol (PAIRED: the duels), budget, the share of the
+    capacity it tuned at, and what it recorded of each service."""
+
+    protocol: str | None
+    budget_s: float | None
+    rate_share: float | None
+    services: dict[str, Tuned]
+
+    @classmethod
+    def read(cls, run_dir: Path) -> Tuning:
+        doc = files.record(run_dir, TUNING_FILE)
+        return cls(doc.get("protocol"), doc.get("budget_s"), doc.get("rate_share"),
+                   {service: Tuned.of(record) for service, record in doc["services"].items()})

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import config, paths
+from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.load.profiles import STARTS
+from bankbench.load.profiles import STARTS, Level
 from bankbench.results import files, summaries
+from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.results.files import write_json
 
 ARTICLES_CSV = paths.RESULTS / "articles.csv"
@@ -24,7 +25,6 @@ CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbenc
 # capacity.json's sections: the contenders at the shipped settings, and (TUNED=both) at the tuned ones
 SHIPPED_SECTION, TUNED_SECTION = "services", "tuned"
 AS_SHIPPED = "as_shipped"  # a tuned section's record copied from the shipped one: probed once
-WITH_TUNED = "with_tuned"  # the manifest's settings: make capacity TUNED=both
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 # tuning.json's protocol since the duels (scored by CPU per request); runs before swept p99s
 PAIRED = "paired"
@@ -37,18 +37,18 @@ class Run:
     """A run folder with its manifest and its summary.csv frame (one row per level)."""
 
     path: Path
-    manifest: dict
+    manifest: Manifest
     summary: pd.DataFrame
 
     @property
     def id(self) -> str:
         """The run id, e.g. 20261122T013000Z-native-local."""
-        return self.manifest.get("run_id", self.path.name)
+        return self.manifest.run_id or self.path.name
 
     @property
     def profile(self) -> str:
         """The load profile the run used (local, article, pool...)."""
-        return self.manifest.get("profile", "")
+        return self.manifest.profile
 
     def level_dir(self, level: str) -> Path:
         """The folder of one level, by name (go-u1000-p95-r1)."""
@@ -56,20 +56,18 @@ class Run:
 
     @property
     def placement(self) -> str:
-        """The CPU placement's mode (split, service-alone, shared, hosts); shared for runs that
-        predate CPU placement."""
-        return placement_of(self.manifest)
+        """The CPU placement's mode (Manifest.placement)."""
+        return self.manifest.placement
 
     @property
     def admission_limit(self) -> int:
-        """The services' MAX_CONCURRENT_REQUESTS (config's default for runs that predate it)."""
-        return self.manifest.get("settings", {}).get("max_concurrent_requests",
-                                                      config.DEFAULT_MAX_CONCURRENT_REQUESTS)
+        """The services' MAX_CONCURRENT_REQUESTS (Manifest.admission_limit)."""
+        return self.manifest.admission_limit
 
     @property
     def series(self) -> str:
         """The series the run belongs to (module doc); "" for none."""
-        return series_of(self.manifest)
+        return self.manifest.series
 
     @property
     def searched(self) -> bool:
@@ -84,8 +82,7 @@ class Run:
     @property
     def settings(self) -> dict:
         """The profile as the manifest recorded it ({} for older runs, which recorded its name alone)."""
-        recorded = self.manifest.get("settings", {}).get("profile")
-        return recorded if isinstance(recorded, dict) else {}
+        return self.manifest.recorded_profile
 
     @property
     def start(self) -> str:
@@ -100,7 +97,7 @@ class Run:
     @property
     def tuned(self) -> dict:
         """TUNED=1: per service, the settings it ran with (`pool`, `env`); {} at the shipped ones."""
-        return tuned_of(self.manifest)
+        return self.manifest.tuned
 
     @property
     def family(self) -> str:
@@ -108,36 +105,16 @@ class Run:
         return self.settings.get("base") or self.profile
 
 
-def placement_of(manifest: dict) -> str:
-    return manifest.get("settings", {}).get("cpu_placement", {}).get("mode", "shared")
-
-
-def series_of(manifest: dict) -> str:
-    return manifest.get("settings", {}).get("series", "")
-
-
-def tuned_of(manifest: dict) -> dict:
-    """The tuned settings its levels ran at (TUNED=1); {} at the shipped ones, TUNED=both's passes
-    included (their tuned contenders are capacity.json's TUNED_SECTION: with_tuned_of)."""
-    return {} if manifest.get("settings", {}).get(WITH_TUNED) else with_tuned_of(manifest)
-
-
-def with_tuned_of(manifest: dict) -> dict:
-    """The tuned settings the run had at hand (TUNED=1 or TUNED=both)."""
-    recorded = manifest.get("settings", {}).get("profile")
-    return (recorded.get("tuned") or {}) if isinstance(recorded, dict) else {}
-
-
-def level_document(level: dict, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> dict:
+def level_record(level: Level, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> LevelRecord:
     """level.json (results/LAYOUT.md) in every environment: the level as planned, the database's
     max_connections, the load's window and where its measured part starts, and what the
     environment adds (CPU placement, JMeter workers, faults struck ...)."""
-    return {**{k: v for k, v in level.items() if k != "id"},
-            "pg_max_connections": pg_max_connections,
-            "started_ms": started_ms,
-            "measure_from_ms": started_ms + 1000 * level["measure_offset_s"],
-            "ended_ms": ended_ms,
-            **extra}
+    return LevelRecord.of({**{k: v for k, v in level.as_dict().items() if k != "id"},
+                           "pg_max_connections": pg_max_connections,
+                           "started_ms": started_ms,
+                           "measure_from_ms": started_ms + 1000 * level.measure_offset_s,
+                           "ended_ms": ended_ms,
+                           **extra})
 
 
 def find_runs(root: Path = paths.RUNS) -> list[Path]:
@@ -145,7 +122,7 @@ def find_runs(root: Path = paths.RUNS) -> list[Path]:
     return sorted(p.parent for p in root.glob("*/manifest.json") if not p.parent.name.endswith(INCOMPLETE))
 
 
-def newest_first(record: str, root: Path = paths.RUNS) -> list[tuple[Path, dict]]:
+def newest_first(record: str, root: Path = paths.RUNS) -> list[tuple[Path, Manifest]]:
     """The complete run folders under `root` that hold `record` (capacity.json, tuning.json),
     newest first, each with its manifest."""
     return [(path, files.manifest(path)) for path in reversed(find_runs(root)) if (path / record).is_file()]
@@ -176,8 +153,8 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
         if (path / TUNING_FILE).is_file():
             continue
         manifest = files.manifest(path)
-        key = (manifest.get("profile", ""), manifest.get("env", ""), bool(tuned_of(manifest)))
-        name = series_of(manifest)
+        key = (manifest.profile, manifest.env, bool(manifest.tuned))
+        name = manifest.series
         same = name and key in latest and latest[key][0] == name
         latest[key] = (name, [*latest[key][1], path] if same else [path])
     return [path for key in sorted(latest) for path in latest[key][1]]
@@ -209,7 +186,7 @@ def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[
 
 def _profile_and_env(path: Path) -> tuple[str, str]:
     manifest = files.manifest(path)
-    return manifest.get("profile", ""), manifest.get("env", "")
+    return manifest.profile, manifest.env
 
 
 def unpublished(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
@@ -231,10 +208,10 @@ def newest(root: Path = paths.RUNS) -> list[Path]:
     found = find_runs(root)
     if not found:
         return []
-    name = series_of(files.manifest(found[-1]))
+    name = files.manifest(found[-1]).series
     if not name:
         return found[-1:]
-    return [path for path in found if series_of(files.manifest(path)) == name]
+    return [path for path in found if files.manifest(path).series == name]
 
 
 def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
@@ -255,7 +232,7 @@ def by_start(selected: list[Run]) -> dict[str, dict[str, Run]]:
     by_family: dict[tuple[str, str], dict[str, Run]] = {}
     for run in selected:
         if not run.series:
-            by_family.setdefault((run.family, run.manifest.get("env", "")), {})[run.start] = run
+            by_family.setdefault((run.family, run.manifest.env), {})[run.start] = run
     return {family: {start: group[start] for start in STARTS if start in group}
             for (family, _env), group in by_family.items() if len(group) > 1}
 
@@ -269,7 +246,7 @@ def load_run(path: Path, services: list[str] | None = None) -> Run:
     return Run(path, manifest, summary)
 
 
-def _manifest(path: Path) -> dict:
+def _manifest(path: Path) -> Manifest:
     if not (path / files.MANIFEST).is_file():
         raise UserError(f"{path} is not a run folder (no manifest.json)")
     return files.manifest(path)

@@ -18,7 +18,8 @@ from bankbench.load import validity
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_text
 from bankbench.machine.postgres import SETTINGS_SQL, parse_settings
 from bankbench.measure import manifest
-from bankbench.results import compaction, files, levels, runs
+from bankbench.results import compaction, documents, files, levels, runs
+from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.run.environments.interface import Env, Options
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
@@ -116,9 +117,9 @@ class Session:
             "postgresql": {**{k: v for k, v in pg.items() if k != "server_version"}, "durable": opts.durable},
             "profile_cpu": opts.profile_cpu,
             **({"series": opts.series} if opts.series else {}),
-            **({runs.WITH_TUNED: True} if opts.with_tuned else {}),
+            **({documents.WITH_TUNED: True} if opts.with_tuned else {}),
             **where.settings()})
-        files.write_manifest(self.run_dir, doc)
+        files.write_manifest(self.run_dir, Manifest.of(doc))
 
 
 def remaining(todo: list[Level]) -> float:
@@ -160,34 +161,34 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
     extra = load.finish((started_ms, ended_ms))
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
     files.write_money(out, check)
-    document = runs.level_document(level.as_dict(), started_ms, ended_ms, pg_max_connections,
-                                   **where.level_settings(), **started, **extra,
-                                   **({"calibration": calibrated} if calibrated else {}))
-    files.write_level_document(out, document)
+    record = runs.level_record(level, started_ms, ended_ms, pg_max_connections,
+                               **where.level_settings(), **started, **extra,
+                               **({"calibration": calibrated} if calibrated else {}))
+    files.write_level_record(out, record)
     compaction.compact(out)
-    verdict = _print_level(out, level, tag, check, extra.get("faults", []), started_ms)
-    files.write_level_document(out, {**document, "loadgen": verdict})  # as judged when the level ended
+    verdict = _print_level(out, level, record, tag, check)
+    files.write_level_record(out, record.judged(verdict))  # as judged when the level ended
     if not check["ok"]:
         raise UserError(f"money check FAILED after {level.id}: {check}")
 
 
-def _print_level(out: Path, level: Level, tag: str, check: dict, faults: list[dict], started_ms: int) -> dict:
+def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: dict) -> dict:
     """The level's line of figures (`summarize` writes the summaries) with the load generator's
     verdict, and its faults; returns the verdict (bankbench.load.validity)."""
     summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out))
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
-    details = [f"calibration: {calibration.brief(summary['level'].get('calibration'))}"]
+    details = [f"calibration: {calibration.brief(record.calibration)}"]
     if verdict["valid"]:
-        cpu = validity.level_cpu_text(summary["level"], used) if used else "CPU figures when the run ends"
+        cpu = validity.level_cpu_text(record, used) if used else "CPU figures when the run ends"
         offered = "" if verdict.get("offered_pct") is None else \
             f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
-        details.insert(0, f"{validity.name(summary['level'])} {cpu}{offered}")
+        details.insert(0, f"{validity.name(record.generator)} {cpu}{offered}")
     judged = "ok" if verdict["valid"] else f"INVALID: {verdict['reasons']}"
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
           f"money {'ok' if check['ok'] else 'FAILED'}; load generator {judged} ({'; '.join(details)})", flush=True)
-    for fault in faults:
-        print(f"{tag} fault {chaos.describe(fault, started_ms)}", flush=True)
+    for fault in record.faults:
+        print(f"{tag} fault {chaos.describe(fault, record.started_ms)}", flush=True)
     return verdict
 
 

@@ -1,7 +1,9 @@
 """Fixtures of the aws environment's tests: fake credentials, so boto3 never reaches a real account, and
-levels as `bankbench plan --json` prints them."""
+levels of a profile."""
 
 import pytest
+
+from bankbench.load import profiles
 
 
 @pytest.fixture(autouse=True)
@@ -13,14 +15,12 @@ def fake_aws(monkeypatch):
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
 
 
-def make_level(users: int = 1000, rate: int = 0, scenario: str = "rematch") -> dict:
-    """A level as `bankbench plan --json` prints it."""
-    return {"id": "go-u1000-p95-r1", "service": "go", "users": 1000, "pool": 95, "repeat": 1,
-            "profile": "sustained", "model": "sustained", "scenario": scenario, "warmup_s": 30,
-            "rampup_s": 30, "duration_s": 60, "measure_offset_s": 60, "expected_s": 120,
-            "load_properties": {"think_ms": 0, "scenario": scenario, "hot_accounts": 10,
-                                  "users": users, "rampup": 30, "duration": 120, "loops": -1,
-                                  "rate": rate, "arrivals_s": 0, "drain_s": 0}}
+def make_level(users: int = 1000, model: str = "sustained") -> profiles.Level:
+    """A level of a 30 s ramp-up, 30 s warm-up and 60 s measured; `users` a second under the open model."""
+    profile = profiles.Profile(name=model, description="", model=model, services=["go"], users=[users], pools=[95],
+                               repeat=1, scenario="rematch", hot_accounts=10, think_ms=0, rampup_s=30, warmup_s=30,
+                               duration_s=60, placements=[])
+    return profiles.levels(profile)[0]
 
 
 @pytest.fixture

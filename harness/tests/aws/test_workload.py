@@ -10,7 +10,7 @@ def test_each_worker_gets_its_share_of_the_users(level):
 
 
 def test_each_worker_gets_its_share_of_the_arrival_rate(level):
-    props = workload.worker_properties(level(users=0, rate=400), workers=2)
+    props = workload.worker_properties(level(users=400, model="open"), workers=2)
     assert (props["users"], props["rate"]) == (0, 200)
 
 

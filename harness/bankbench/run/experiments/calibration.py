@@ -35,6 +35,7 @@ from bankbench.machine.placement import SHARED, Placement
 from bankbench.machine.postgres import free_port
 from bankbench.measure import manifest, resources
 from bankbench.results import files, histograms, levels, runs
+from bankbench.results.documents import LevelRecord
 
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
 CACHE = paths.STATE / "calibration"
@@ -109,7 +110,7 @@ def measure(level: Level, placement: Placement, key: str) -> dict:
         out = Path(work)
         run = drive(level, placement, out)
         samples = out / generators.MODULES[level.profile.generator].SAMPLES
-        requests = histograms.from_samples(histograms.read_samples(samples), run["measure_from_ms"])
+        requests = histograms.from_samples(histograms.read_samples(samples), run.measure_from_ms)
         figures = levels.generator_figures(run, requests, files.read_metrics(out))
     # The machine's CPU is in % of all its CPUs, the processes' in % of one core.
     machine, ours = figures["machine_cpu_mean"], (figures["loadgen_cpu_mean"] or 0) + (figures["service_cpu_mean"] or 0)
@@ -118,10 +119,10 @@ def measure(level: Level, placement: Placement, key: str) -> dict:
             "calibrated_utc": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "key": key}
 
 
-def drive(level: Level, placement: Placement, out: Path) -> dict:
+def drive(level: Level, placement: Placement, out: Path) -> LevelRecord:
     """Runs the level's load generator with its properties against the calibration target (on
     the service's CPUs), sampling CPU meanwhile: the generator's samples and log, and metrics.csv
-    into `out`. Returns the run's level.json document (results/LAYOUT.md)."""
+    into `out`. Returns the run's level.json (results/LAYOUT.md)."""
     hot = level.profile.hot_accounts if level.profile.scenario == "contention" else 0
     target = processes.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
         port=free_port(), pool=1, db_env={}, log=out / "target.log", cpus=placement.service_cpus)
@@ -145,8 +146,8 @@ def drive(level: Level, placement: Placement, out: Path) -> dict:
         log = out / generators.MODULES[level.profile.generator].LOG
         raise UserError(f"calibration u{level.users}: {jm.name} failed (exit {rc}):\n" + log.read_text()[-3000:])
     own_cpus = placement.mode != SHARED
-    return runs.level_document(level.as_dict(), jm.progress.started_ms, ended_ms, 0,
-                               **({"loadgen_cpus": len(placement.loadgen)} if own_cpus else {}))
+    return runs.level_record(level, jm.progress.started_ms, ended_ms, 0,
+                             **({"loadgen_cpus": len(placement.loadgen)} if own_cpus else {}))
 
 
 def brief(figures: dict | None) -> str:
@@ -155,13 +156,14 @@ def brief(figures: dict | None) -> str:
         return "not calibrated"
     cpu = validity.cpu_text(figures["loadgen_cpu_mean"], figures["loadgen_cpus"], figures["machine_cpu_mean"])
     offered = "" if figures["drives_plan"] is None else f", offered {figures['offered_pct']:.1f} % of the plan"
-    return f"{validity.name(figures)} drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
+    return f"{validity.name(figures.get('generator'))} drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
 
 
 def describe(figures: dict) -> str:
     """A calibration in a sentence: what the generator drove, offered and used, and what that says."""
     if figures["drives_plan"] is None and not figures["loadgen_saturated"]:
-        verdict = f"the users' think time, not {validity.name(figures)}'s CPU, bounds this closed loop"
+        generator = validity.name(figures.get("generator"))
+        verdict = f"the users' think time, not {generator}'s CPU, bounds this closed loop"
     elif figures["drives_plan"] is None:
         verdict = (f"the most this closed loop drives here, a level at {validity.CALIBRATED_SHARE_MAX} % "
                    "of it is invalid")

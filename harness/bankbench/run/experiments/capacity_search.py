@@ -143,7 +143,7 @@ class Prober:
         level = replace(level, repeat=self.runs[settings])
         rate, tag = level.users, f"[{self.label} probe {len(self.record['probes']) + 1}]"
         calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
-        if beyond := validity.beyond_calibration(calibrated, None, validity.name(level.as_dict())):
+        if beyond := validity.beyond_calibration(calibrated, None, validity.name(level.profile.generator)):
             # The generator could not offer this rate even to a target that costs nothing: the
             # service's level would measure the generator, so it is not run.
             print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)

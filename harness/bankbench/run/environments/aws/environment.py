@@ -83,7 +83,7 @@ class Aws:
             raise UserError(f"ENV=aws runs cold starts only, not start {opts.profile.start!r}")
         self.stack = stack = tf.require_outputs()
         self.services, self.generator = opts.profile.services, opts.profile.generator
-        planned = [level.as_dict() for level in profiles.levels(opts.profile)]
+        planned = profiles.levels(opts.profile)
         if self.generator == "jmeter":  # refuse a load that does not split before anything starts
             for level in planned:
                 workload.worker_properties(level, stack["jmeter_workers"])
@@ -229,8 +229,8 @@ class TaskLoad:
         return None
 
     def run(self, svc: Task, tag: str, remaining_s: float) -> tuple[int, int]:
-        env, level = self.env, self.level.as_dict()
-        bound_s = workload.time_bound_s(level)
+        env = self.env
+        bound_s = workload.time_bound_s(self.level)
         task = env.cluster.run(self.family, "jmeter", "jmeter", self.container, command=self.command(svc),
                                environment={**self.environment(),
                                             "RESULTS_PREFIX": env.store.raw_prefix(self.level.id)})
@@ -272,7 +272,7 @@ class ControllerLoad(TaskLoad):
     where = "{jmeter_workers} JMeter workers"
 
     def properties(self) -> dict[str, object]:
-        return workload.worker_properties(self.level.as_dict(), len(self.env.workers))
+        return workload.worker_properties(self.level, len(self.env.workers))
 
     def environment(self) -> dict[str, str]:
         return {"JMETER_WORKERS": ",".join(self.env.workers)}

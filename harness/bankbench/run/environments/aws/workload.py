@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from bankbench.errors import UserError
+from bankbench.load.profiles import Level
 from bankbench.machine.placement import SPLIT
 
 # Plan properties that are totals: each JMeter worker runs the whole plan, so gets its share.
@@ -32,19 +33,19 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
         raise UserError(f"not on AWS yet: {', '.join(refused)}; run them with ENV=native")
 
 
-def worker_properties(level: dict, workers: int) -> dict[str, Any]:
+def worker_properties(level: Level, workers: int) -> dict[str, Any]:
     """The plan properties each of `workers` JMeter workers gets, so that together they run the
     level's load; raises UserError when the load does not split evenly."""
-    props = dict(level["load_properties"])
+    props = level.load_properties()
     for name in SHARED_PROPERTIES:
         if props[name] % workers:
-            raise UserError(f"{level['id']}: {name}={props[name]} does not split over {workers} "
+            raise UserError(f"{level.id}: {name}={props[name]} does not split over {workers} "
                             f"JMeter workers: choose levels that are multiples of {workers}, or "
                             f"another jmeter_workers")
         props[name] //= workers
     return props
 
 
-def time_bound_s(level: dict) -> int:
+def time_bound_s(level: Level) -> int:
     """How long a level may take at most: its load, plus start-up, drain and result upload."""
-    return level["expected_s"] + 600
+    return level.expected_s + 600

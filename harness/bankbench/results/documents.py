@@ -1,0 +1,110 @@
+"""A run's manifest.json and a level's level.json (results/LAYOUT.md) as their readers ask them:
+each field is its key's value in the document, its default the value a run from before the key
+was recorded stands for; `document` keeps the whole, for the files that copy it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Self
+
+from bankbench import config
+
+WITH_TUNED = "with_tuned"  # the manifest's settings: make capacity TUNED=both
+NOT_RECORDED = "not recorded"  # a level's service exit where the environment does not record it
+
+
+class Document:
+    """A JSON document read into the fields of a dataclass, with the document beside them."""
+
+    document: dict[str, Any]
+
+    @classmethod
+    def of(cls, document: dict[str, Any], **read: Any) -> Self:
+        """`document` read; `read`: the fields a subclass reads otherwise (records within it, say)."""
+        keys = [f.name for f in fields(cls) if f.name != "document" and f.name not in read]
+        return cls(document=document, **{key: document[key] for key in keys if key in document}, **read)
+
+
+@dataclass(frozen=True)
+class Manifest(Document):
+    """What a run was measured on (bankbench.measure.manifest writes it)."""
+
+    document: dict[str, Any] = field(default_factory=dict, repr=False)
+    run_id: str | None = None
+    created_utc: str | None = None
+    profile: str = ""
+    env: str = ""
+    load_model: str | None = None  # in words (profiles.LOAD_MODELS)
+    git: dict[str, Any] = field(default_factory=dict)  # the `commit` measured, and whether the tree was `dirty`
+    machine: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def recorded_profile(self) -> dict[str, Any]:
+        """The profile as recorded ({} for older runs, which recorded its name alone)."""
+        recorded = self.settings.get("profile")
+        return recorded if isinstance(recorded, dict) else {}
+
+    @property
+    def cpu_placement(self) -> dict[str, Any] | None:
+        """The CPU placement as bankbench.machine.placement recorded it; None before it was."""
+        return self.settings.get("cpu_placement")
+
+    @property
+    def placement(self) -> str:
+        """The placement's mode (split, service-alone, shared, hosts); shared before there were modes."""
+        return (self.cpu_placement or {}).get("mode", "shared")
+
+    @property
+    def series(self) -> str:
+        """The series of runs over CPU placements the run belongs to (bankbench.results.runs); "" for none."""
+        return self.settings.get("series", "")
+
+    @property
+    def admission_limit(self) -> int:
+        """The services' MAX_CONCURRENT_REQUESTS (config's default for runs that predate it)."""
+        return self.settings.get("max_concurrent_requests", config.DEFAULT_MAX_CONCURRENT_REQUESTS)
+
+    @property
+    def with_tuned(self) -> dict[str, Any]:
+        """The tuned settings the run had at hand (TUNED=1 or TUNED=both)."""
+        return self.recorded_profile.get("tuned") or {}
+
+    @property
+    def tuned(self) -> dict[str, Any]:
+        """The tuned settings its levels ran at (TUNED=1); {} at the shipped ones, TUNED=both's passes
+        included (their tuned contenders are capacity.json's tuned section: `with_tuned`)."""
+        return {} if self.settings.get(WITH_TUNED) else self.with_tuned
+
+
+@dataclass(frozen=True)
+class LevelRecord(Document):
+    """What a level ran: the level as planned (bankbench.load.profiles.Level.as_dict) and what its
+    run added (bankbench.results.runs.level_record)."""
+
+    document: dict[str, Any] = field(repr=False)
+    service: str = ""
+    heap_mb: int | None = None
+    generator: str = "jmeter"  # profiles.GENERATORS; JMeter before there were two
+    arrivals: dict[str, Any] | None = None  # the planned `rate` over `window_s`; None: none planned
+    base_rate: dict[str, Any] | None = None  # a phased level's `rate` and its `source`
+    phases: Sequence[dict[str, Any]] = ()  # each measured phase's `seconds`, `multiple` and `rate`
+    started_ms: int = 0
+    measure_from_ms: int = 0  # where the measured window starts: earlier requests are warm-up
+    ended_ms: int = 0
+    loadgen_cpus: int | None = None  # the load generator's CPUs, under a placement that gives it some
+    loadgen_peers: Sequence[str] = ()  # the processes beside it there ("pg" under service-alone)
+    calibration: dict[str, Any] | None = None  # what the generator drove against the calibration target
+    faults: Sequence[dict[str, Any]] = ()  # struck during the load (bankbench.run.experiments.chaos)
+    # The service's exit status by the load's end: None where it ran throughout.
+    service_exit: int | str | None = NOT_RECORDED
+
+    def judged(self, verdict: dict[str, Any]) -> LevelRecord:
+        """The record with the load generator's verdict on the level (bankbench.load.validity.judge)."""
+        return LevelRecord.of({**self.document, "loadgen": verdict})
+
+    def since_start_s(self, at_ms: float) -> float:
+        """Seconds from the load's start to `at_ms` (epoch ms)."""
+        return (at_ms - self.started_ms) / 1000
