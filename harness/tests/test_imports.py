@@ -143,3 +143,30 @@ def test_only_the_results_floor_names_a_run_folders_files() -> None:
 
 def test_the_layout_pattern_finds_a_file_name() -> None:
     assert LAYOUT_FILES.search('out / "money.json"') and LAYOUT_FILES.search("'metrics.csv'")
+
+
+# A run, a level, a probe and the records holding them, as their parameters are named: read through
+# results/ (bankbench.results.documents, bankbench.results.probes), they cross floors as records.
+RECORDS = {"manifest", "level", "probe", "record", "search", "knob", "duel", "turn"}
+DICT = re.compile(r"^(?:dict|Mapping|Sequence\[dict|list\[dict|Iterable\[dict)\b")
+
+
+def dict_records(module: str) -> list[str]:
+    """The parameters of `module`'s functions named as a record (RECORDS) and annotated as dicts;
+    a record's own constructor (`of`), which reads the document, aside."""
+    return [f"{module}.{node.name}({arg.arg}: {ast.unparse(arg.annotation)})"
+            for node in ast.walk(ast.parse(MODULES[module].read_text()))
+            if isinstance(node, ast.FunctionDef) and node.name != "of"
+            for arg in node.args.args + node.args.kwonlyargs
+            if arg.arg in RECORDS and arg.annotation is not None and DICT.match(ast.unparse(arg.annotation))]
+
+
+def test_the_readers_of_a_run_folder_take_records_not_dicts() -> None:
+    """Every floor but the run floor, which writes capacity.json and tuning.json as it goes: a dict
+    it rewrites after every probe, through results' write_record."""
+    readers = [module for module in MODULES if floor(module) != floor("bankbench.run.runner")]
+    assert [found for module in readers for found in dict_records(module)] == []
+
+
+def test_a_dict_record_is_found() -> None:
+    assert dict_records("bankbench.run.experiments.capacity_search")  # the writer's: it can fail
