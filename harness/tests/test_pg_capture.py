@@ -3,7 +3,7 @@ no capture, no process."""
 
 from __future__ import annotations
 
-from bankbench.run.experiments.pg_capture import Packet, Sample, sampled, tally
+from bankbench.run.experiments.pg_capture import Packet, Sample, sampled, spread, tally
 
 PG = 5432
 
@@ -29,6 +29,15 @@ def test_messages_segments_and_backends_are_counted_per_request_within_the_windo
     assert figures["from_pg"] == {"Ready for query": 1.0}
     assert (figures["segments_to_pg"], figures["segments_from_pg"], figures["new_connections"]) == (1.0, 1.0, 0.5)
     assert figures["backends"] == 2
+    assert figures["backends_for_half"] == 1
+
+
+def test_the_spread_tells_a_few_warm_backends_from_many_taken_in_turn() -> None:
+    warm = ["a"] * 8 + ["b", "c"]  # one backend runs most statements, one after another
+    in_turn = ["a", "b", "c", "d"] * 3  # every backend in turn, as threads that each keep their own
+    assert spread(warm) == {"backends_for_half": 1, "same_backend_share": round(7 / 9, 4)}
+    assert spread(in_turn) == {"backends_for_half": 2, "same_backend_share": 0.0}
+    assert spread([]) == {}
 
 
 def test_switches_and_cpu_are_per_request_between_the_first_and_last_sample_in_the_window() -> None:

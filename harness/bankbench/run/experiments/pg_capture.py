@@ -2,19 +2,20 @@
 the run is captured on PostgreSQL's port (tshark, on the loopback) while a sampler reads the
 context switches and CPU times of PostgreSQL's processes each second; over the level's measured
 window this counts, per request: the protocol messages by type each way (Parse against Execute:
-statements prepared against executed), the TCP segments, the backends that served a request, new
-connections, PostgreSQL's voluntary and involuntary context switches, its CPU split into the
-backends' user and system time and its other processes' (checkpointer, WAL writer, autovacuum...),
-and the machine's softirq time (the kernel's loopback TCP work, charged to no process); beside
-them the level's own figures: PostgreSQL's and the service's CPU per request. The services run in
-turn at each pool size (bankbench.load.profiles.levels), so the machine's drift falls on all of
-them alike.
+statements prepared against executed), the TCP segments, the backends that served a request and
+how the statements spread over them, new connections, PostgreSQL's voluntary and involuntary
+context switches, its CPU split into the backends' user and system time and its other processes'
+(checkpointer, WAL writer, autovacuum...), and the machine's softirq time (the kernel's loopback
+TCP work, charged to no process); beside them the level's own figures: PostgreSQL's and the
+service's CPU per request. The services run in turn at each pool size
+(bankbench.load.profiles.levels), so the machine's drift falls on all of them alike.
 
 Writes pgwire.json in the run folder: per level, those figures (bankbench.results.runs)."""
 
 from __future__ import annotations
 
 import collections
+import itertools
 import re
 import shutil
 import subprocess
@@ -134,9 +135,11 @@ def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
 
 def tally(packets: Iterable[Packet], port: int, window: tuple[float, float], requests: int) -> dict:
     """Per request, the messages by type each way, the TCP segments and new connections within
-    `window` (epoch seconds); and the backends that were sent a request there."""
+    `window` (epoch seconds); the backends that were sent a request there; and how the statements
+    spread over them (`spread`)."""
     to_pg, from_pg, counts = collections.Counter(), collections.Counter(), collections.Counter()
     backends = set()
+    executed: list[str] = []  # the backend of each Execute, in the wire's order
     for packet in packets:
         if not window[0] <= packet.time < window[1]:
             continue
@@ -145,12 +148,27 @@ def tally(packets: Iterable[Packet], port: int, window: tuple[float, float], req
         counts["new_connections"] += packet.syn and not packet.ack
         if sent and packet.length:
             backends.add(packet.stream)
+            executed += [packet.stream] * packet.messages.count("Execute")
         (to_pg if sent else from_pg).update(packet.messages)
 
     def per(counter: collections.Counter) -> dict[str, float]:
         return {name: round(n / requests, 4) for name, n in sorted(counter.items())}
 
-    return {"to_pg": per(to_pg), "from_pg": per(from_pg), **per(counts), "backends": len(backends)}
+    return {"to_pg": per(to_pg), "from_pg": per(from_pg), **per(counts), "backends": len(backends),
+            **spread(executed)}
+
+
+def spread(executed: list[str]) -> dict:
+    """How a level's statements spread over the backends, from the backend of each Execute in
+    order: the fewest backends that ran half of them, and the share run by the same backend as
+    the statement before. A backend that runs statement after statement keeps its memory in the
+    CPU's caches; one woken in turn among many starts cold. {} without a statement."""
+    if not executed:
+        return {}
+    busiest = itertools.accumulate(n for _, n in collections.Counter(executed).most_common())
+    half = next(i for i, total in enumerate(busiest, 1) if 2 * total >= len(executed))
+    repeats = sum(a == b for a, b in itertools.pairwise(executed))
+    return {"backends_for_half": half, "same_backend_share": round(repeats / max(len(executed) - 1, 1), 4)}
 
 
 def sampled(samples: list[Sample], window: tuple[float, float], rate: float) -> dict:
