@@ -8,7 +8,9 @@ interval per cell (publish.tables.first), and the committed report's first scree
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -198,7 +200,7 @@ def test_a_run_page_lays_its_503s_to_what_the_counters_show() -> None:
         **{"overall.errors_by_status.503": 300.0}), "users")
 
 
-def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path) -> None:
+def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, level_json: Callable[..., dict]) -> None:
     """475, 500 and 550 held, then at 750 the service exited (its level records status 3): the search
     ended by its death, not by the budget; without the exit, the budget."""
     probes = [{"level": f"java-virtual-u{r}-p95-r1", "rate": r, "heap_mb": None, "held": r < 750,
@@ -210,7 +212,7 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path) ->
         folder = tmp_path / "levels" / probe["level"]
         folder.mkdir(parents=True)
         exited = {"service_exit": 3} if probe["rate"] == 750 else {}
-        (folder / "level.json").write_text(pd.Series({"service": "java-virtual", **exited}, dtype=object).to_json())
+        (folder / "level.json").write_text(json.dumps(level_json(service="java-virtual", **exited)))
     columns = ["level_id", "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                "efficiency.pg_cpu_ms_per_request", capacity_figures.RSS, "money_ok", "loadgen.valid"]
     run = Run(tmp_path, Manifest.of({"settings": {"cpu_placement": {"mode": "split"}}}), pd.DataFrame(columns=columns))
@@ -219,8 +221,8 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path) ->
     assert verdict_words.rate_text(died) == (
         "none confirmed: 550 held; the service exited (status 3) at 750, which ended the search")
     # an exit at an earlier probe (a heap too small, say) did not end the search: the budget did
-    (tmp_path / "levels" / probes[-1]["level"] / "level.json").write_text('{"service": "java-virtual"}')
-    (tmp_path / "levels" / probes[1]["level"] / "level.json").write_text('{"service_exit": 3}')
+    for probe, level in ((probes[-1], level_json(service="java-virtual")), (probes[1], level_json(service_exit=3))):
+        (tmp_path / "levels" / probe["level"] / "level.json").write_text(json.dumps(level))
     (budget,) = capacity_figures.figures(run)
     assert verdict_words.rate_text(budget) == "none confirmed: 550 held; budget ran out"
 

@@ -8,6 +8,7 @@ import argparse
 import functools
 import json
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -280,8 +281,8 @@ def test_slow_200s_during_the_overload_miss_the_acquire_timeout(tmp_path: Path) 
     assert overload.outcome(make_level(tmp_path), tight).misses() == ["p99"]
 
 
-def test_a_jvm_bound_is_its_heap_cap_plus_its_stated_overhead(tmp_path: Path) -> None:
-    java, small, go = ({"service": "java"}, {"service": "java", "heap_mb": 128}, {"service": "go"})
+def test_a_jvm_bound_is_its_heap_cap_plus_its_stated_overhead(level_json: Callable[..., dict]) -> None:
+    java, small, go = (level_json(service="java"), level_json(service="java", heap_mb=128), level_json())
     bound = overload.memory_bound_mb
     assert bound(LevelRecord.of(java), {"jvm_options": ["-Xms1g", "-Xmx1g"], "java_opts": "-Xmx512m"}) == 512 + 384
     assert bound(LevelRecord.of(small), {"jvm_options": ["-Xmx1g"]}) == 128 + 384

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -59,15 +60,15 @@ def test_short_of_cpu_with_own_cpus_or_shared() -> None:
     assert not validity.saturated(90, None, 70, 10)  # the machine had room
 
 
-def test_short_of_cpu_with_postgresql_beside_it_says_both() -> None:
+def test_short_of_cpu_with_postgresql_beside_it_says_both(level_json: Callable[..., dict]) -> None:
     """Service-alone: Gatling at 36 % and PostgreSQL at 45 % of their one CPU: the CPU was full,
     and the reason says so, not "36 %" alone."""
-    level = LevelRecord.of({"generator": "gatling", "loadgen_cpus": 1, "loadgen_peers": ["pg"]})
+    level = LevelRecord.of(level_json(generator="gatling", loadgen_cpus=1, loadgen_peers=["pg"]))
     resources = {"loadgen_cpu_mean": 36.0, "pg_cpu_mean": 45.0, "machine_cpu_mean": 67.0,
                  "loadgen_saturated": True}
     assert validity.judge(level, resources, None, None)["reasons"] == (
         "Gatling short of CPU (36 % of its 1 CPU, 81 % with PostgreSQL beside it)")
-    split = LevelRecord.of({"loadgen_cpus": 1})  # its own CPU
+    split = LevelRecord.of(level_json(loadgen_cpus=1))  # its own CPU
     assert validity.level_cpu_text(split, resources) == "36 % of its 1 CPU"
     assert validity.busy({"loadgen_cpu_pct": 36.0, "pg_cpu_pct": None}, ["pg"], "{}_cpu_pct") is None
 
@@ -77,28 +78,29 @@ def calibrated(**figures: object) -> dict:
             "offered_pct": 100.0, "drives_plan": True, **figures}
 
 
-def test_a_plan_beyond_the_calibration_is_invalid() -> None:
+def test_a_plan_beyond_the_calibration_is_invalid(level_json: Callable[..., dict]) -> None:
     beyond = calibrated(offered_pct=80.0, drives_plan=False, loadgen_cpu_mean=97.0)
-    verdict = validity.judge(LevelRecord.of({"calibration": beyond}), None, None, 500.0)
+    verdict = validity.judge(LevelRecord.of(level_json(calibration=beyond)), None, None, 500.0)
     assert verdict == {"valid": False, "calibrated_rps": 1000.0, "reasons": (
         "the plan is beyond what JMeter drove against the calibration target (offered 80.0 % of it there, "
         "97 % of its 1 CPU)")}
-    assert validity.judge(LevelRecord.of({"calibration": calibrated()}), None, None, 500.0)["valid"]
+    assert validity.judge(LevelRecord.of(level_json(calibration=calibrated())), None, None, 500.0)["valid"]
 
 
-def test_a_closed_loop_near_its_calibrated_ceiling_is_invalid() -> None:
+def test_a_closed_loop_near_its_calibrated_ceiling_is_invalid(level_json: Callable[..., dict]) -> None:
     ceiling = calibrated(offered_pct=None, drives_plan=None, loadgen_saturated=True)
-    assert validity.judge(LevelRecord.of({"calibration": ceiling}), None, None, 890.0)["valid"]
-    assert validity.judge(LevelRecord.of({"calibration": ceiling}), None, None, 900.0)["reasons"] == (
+    assert validity.judge(LevelRecord.of(level_json(calibration=ceiling)), None, None, 890.0)["valid"]
+    assert validity.judge(LevelRecord.of(level_json(calibration=ceiling)), None, None, 900.0)["reasons"] == (
         "900 req/s is 90 % of the 1000 req/s JMeter drove against the calibration target")
     think_bound = calibrated(offered_pct=None, drives_plan=None, loadgen_saturated=False)
-    assert validity.judge(LevelRecord.of({"calibration": think_bound}), None, None, 990.0)["valid"]  # think time bound
+    think_bound_level = LevelRecord.of(level_json(calibration=think_bound))
+    assert validity.judge(think_bound_level, None, None, 990.0)["valid"]  # think time bound
 
 
-def test_every_reason_is_given() -> None:
+def test_every_reason_is_given(level_json: Callable[..., dict]) -> None:
     short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
     resources = {"loadgen_saturated": True, "loadgen_cpu_mean": 95.0, "machine_cpu_mean": 60.0}
-    verdict = validity.judge(LevelRecord.of({"loadgen_cpus": 1}), resources, short, 630.0)
+    verdict = validity.judge(LevelRecord.of(level_json(loadgen_cpus=1)), resources, short, 630.0)
     assert verdict["reasons"] == ("JMeter short of CPU (95 % of its 1 CPU); offered 90.0 % of the planned 100 "
                                   "iterations/s")
     assert (verdict["valid"], verdict["offered_pct"], verdict["calibrated_rps"]) == (False, 90.0, None)
@@ -126,8 +128,9 @@ def phased_level(tmp_path: Path, phase_2_started: int, phased: bool = True) -> P
                             "threadName": [f"arrivals-{i}" for i in range(len(starts_ms))], "success": True})
     histograms.write(histograms.from_samples(samples.astype(histograms.SAMPLE_DTYPES), MEASURE_FROM_MS),
                      out / histograms.FILE)
-    level = {"service": "go", "users": BASE, "model": "open", "generator": "gatling",
-             "measure_from_ms": MEASURE_FROM_MS, "arrivals": {"rate": BASE, "window_s": 30}}
+    level = {"service": "go", "users": BASE, "model": "open", "generator": "gatling", "started_ms": MEASURE_FROM_MS,
+             "measure_from_ms": MEASURE_FROM_MS, "ended_ms": MEASURE_FROM_MS + 30_000,
+             "arrivals": {"rate": BASE, "window_s": 30}}
     if phased:
         level["phases"] = [{"seconds": seconds, "multiple": multiple, "rate": multiple * BASE}
                            for seconds, multiple in PHASES]
@@ -164,10 +167,11 @@ def test_a_level_without_phases_is_judged_on_the_whole_load_alone(tmp_path: Path
     assert verdict(level_dir)["valid"]  # the same starts, judged on their mean rate
 
 
-def test_each_short_phase_is_named_after_a_short_level() -> None:
+def test_each_short_phase_is_named_after_a_short_level(level_json: Callable[..., dict]) -> None:
     short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
     phase = {"seconds": 60, "multiple": 0.5, **short}
-    assert validity.judge(LevelRecord.of({}), None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
+    level = LevelRecord.of(level_json())
+    assert validity.judge(level, None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
         "offered 90.0 % of the planned 100 iterations/s; "
         "offered 90.0 % of the planned 100 iterations/s in phase 1 (60 s at 0.5x); "
         "offered 90.0 % of the planned 100 iterations/s in phase 2 (60 s at 2x)")

@@ -1,6 +1,7 @@
 """A run's manifest.json and a level's level.json (results/LAYOUT.md) as their readers ask them:
 each field is its key's value in the document, its default the value a run from before the key
-was recorded stands for; `document` keeps the whole, for the files that copy it."""
+was recorded stands for (a field without one is in every document: its absence is an error);
+`document` keeps the whole, for the files that copy it."""
 
 from __future__ import annotations
 
@@ -85,15 +86,15 @@ class LevelRecord(Document):
     run added (bankbench.results.runs.level_record)."""
 
     document: dict[str, Any] = field(repr=False)
-    service: str = ""
+    service: str
+    started_ms: int
+    measure_from_ms: int  # where the measured window starts: earlier requests are warm-up
+    ended_ms: int
     heap_mb: int | None = None
     generator: str = "jmeter"  # profiles.GENERATORS; JMeter before there were two
     arrivals: dict[str, Any] | None = None  # the planned `rate` over `window_s`; None: none planned
     base_rate: dict[str, Any] | None = None  # a phased level's `rate` and its `source`
     phases: Sequence[dict[str, Any]] = ()  # each measured phase's `seconds`, `multiple` and `rate`
-    started_ms: int = 0
-    measure_from_ms: int = 0  # where the measured window starts: earlier requests are warm-up
-    ended_ms: int = 0
     loadgen_cpus: int | None = None  # the load generator's CPUs, under a placement that gives it some
     loadgen_peers: Sequence[str] = ()  # the processes beside it there ("pg" under service-alone)
     calibration: dict[str, Any] | None = None  # what the generator drove against the calibration target
