@@ -126,6 +126,9 @@ tune: doctor venv build jmeter-install gatling-install ## per service under CPU_
 pgwire: doctor venv build jmeter-install gatling-install ## what one request costs PostgreSQL per service at one rate (tshark; profile pgwire)
 	@$(DOCTOR) tshark
 	$(BANKBENCH) pgwire
+pg-spread: venv ## PostgreSQL alone at make pgwire's rate: its CPU per statement over 2, 16, 95 connections (pgbench, ~7 min)
+	@$(DOCTOR) pgbench
+	$(BANKBENCH) pg-spread
 startup: venv build ## each service's time from its start to its first 200, cold and cold+AOT (STARTS=10 each)
 	$(BANKBENCH) startup
 quick-bench: venv build ## wrk on both hot endpoints of each service, next to pgbench on the same SQL
@@ -183,5 +186,5 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
 	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity tune quick-bench \
-	pgwire startup java-warmup-profile fuzz connections plan calibrate summarize compare report publish report-html screenshot clean-raw compose-file newcomer offline-images \
+	pgwire pg-spread startup java-warmup-profile fuzz connections plan calibrate summarize compare report publish report-html screenshot clean-raw compose-file newcomer offline-images \
 	images jmeter-gui

@@ -27,6 +27,7 @@ VERBS = {
     "capacity": ("commands.capacity",
                  "per service, the highest rate that holds a p99 target, and the smallest heap there"),
     "pgwire": ("commands.pgwire", "what one request costs PostgreSQL, each service at one rate, captured"),
+    "pg-spread": ("commands.pgspread", "PostgreSQL's CPU per statement at one rate over few or many connections"),
     "startup": ("commands.startup", "each service's time from its start to its first 200, cold and with an AOT cache"),
     "tune": ("commands.tune", "per service, at its capacity rate, the best pool and runtime settings"),
     "aws": ("commands.aws", "the benchmark on AWS ECS: up, push, bench, down, cost"),

@@ -143,7 +143,7 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
         scripts = pgbench_scripts(workdir)
         for endpoint in ENDPOINTS:
             for name in service_names:
-                _fresh(cluster)
+                reseed(cluster)
                 with processes.local_service(name, config.DEFAULT_POOL_SIZE, cluster=cluster,
                                             log=workdir / f"{name}.log") as svc:
                     warm = warm_up(svc, endpoint, connections, warmup_s)
@@ -154,7 +154,7 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                              "warmup_s": steady.ROUND_S * len(warm), "warm": steady.is_warm(warm),
                              "warmup_rounds": [r.as_dict() for r in warm]})
                 print(f"  {name:<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
-            _fresh(cluster)
+            reseed(cluster)
             warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
             warm.mkdir()
             measured.mkdir()
@@ -170,7 +170,8 @@ def _money_ok(cluster: Cluster) -> bool:
     return bool(money.parse(cluster.psql(paths.MONEY_CHECK.read_text()))["ok"])
 
 
-def _fresh(cluster: Cluster) -> None:
+def reseed(cluster: Cluster) -> None:
+    """The database emptied and seeded with the clients every run starts from."""
     cluster.reset()
     cluster.psql(SEED)
 

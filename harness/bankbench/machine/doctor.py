@@ -219,7 +219,7 @@ PREREQUISITES = (
     Prerequisite("wrk", "any", apt("wrk"), _any_of(("wrk", "--version")), "make quick-bench"),
     Prerequisite("pgbench", f"PostgreSQL {postgres_binaries.MAJOR}'s or newer",
                  {"debian12": apt("postgresql-15"), "debian13": apt("postgresql-17"),
-                  "ubuntu24.04": apt("postgresql-16")}, _pgbench, "make quick-bench"),
+                  "ubuntu24.04": apt("postgresql-16")}, _pgbench, "make quick-bench, make pg-spread"),
     Prerequisite("tshark", "any", apt("tshark"), _any_of(("tshark", "--version")), "make pgwire"),
     Prerequisite("docker", "an engine with compose v2",
                  {"debian12": f"{apt('docker.io')}, and docker-compose-plugin from Docker's "

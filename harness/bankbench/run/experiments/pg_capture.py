@@ -100,25 +100,31 @@ class Sample(NamedTuple):
 
 def _sample(port: int, samples: list[Sample], stop: threading.Event) -> None:
     while not stop.wait(1.0):
-        postmasters = [c.pid for c in psutil.net_connections("tcp")
-                       if c.status == psutil.CONN_LISTEN and c.laddr.port == port and c.pid]
-        if not postmasters:
+        if (now := sample(port)) is not None:
+            samples.append(now)
+
+
+def sample(port: int) -> Sample | None:
+    """PostgreSQL's counters now, over the postmaster that listens on `port`; None while none does."""
+    postmasters = [c.pid for c in psutil.net_connections("tcp")
+                   if c.status == psutil.CONN_LISTEN and c.laddr.port == port and c.pid]
+    if not postmasters:
+        return None
+    root = psutil.Process(postmasters[0])
+    totals = collections.Counter()
+    for proc in (root, *root.children()):
+        try:
+            with proc.oneshot():
+                switches, cpu, title = proc.num_ctx_switches(), proc.cpu_times(), " ".join(proc.cmdline())
+        except psutil.NoSuchProcess:
             continue
-        root = psutil.Process(postmasters[0])
-        totals = collections.Counter()
-        for proc in (root, *root.children()):
-            try:
-                with proc.oneshot():
-                    switches, cpu, title = proc.num_ctx_switches(), proc.cpu_times(), " ".join(proc.cmdline())
-            except psutil.NoSuchProcess:
-                continue
-            totals.update(voluntary=switches.voluntary, involuntary=switches.involuntary)
-            if proc is not root and BACKEND.search(title):
-                totals.update(backend_user=cpu.user, backend_system=cpu.system)
-            else:
-                totals.update(background=cpu.user + cpu.system)
-        samples.append(Sample(time.time(), totals["voluntary"], totals["involuntary"], totals["backend_user"],
-                              totals["backend_system"], totals["background"], psutil.cpu_times().softirq))
+        totals.update(voluntary=switches.voluntary, involuntary=switches.involuntary)
+        if proc is not root and BACKEND.search(title):
+            totals.update(backend_user=cpu.user, backend_system=cpu.system)
+        else:
+            totals.update(background=cpu.user + cpu.system)
+    return Sample(time.time(), totals["voluntary"], totals["involuntary"], totals["backend_user"],
+                  totals["backend_system"], totals["background"], psutil.cpu_times().softirq)
 
 
 def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:

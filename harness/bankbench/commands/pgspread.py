@@ -1,0 +1,43 @@
+"""`bankbench pg-spread` (make pg-spread): PostgreSQL's CPU per statement at one rate, the same
+statements spread over a few or many connections (bankbench.run.experiments.pg_spread). Writes
+results/quick/pg-spread.json and prints the median of each connection count."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from bankbench import paths, runid
+from bankbench.measure import manifest
+from bankbench.run.experiments import pg_spread
+
+OUT = paths.RESULTS / "quick" / "pg-spread.json"
+FIGURES = ["statements_per_s", "latency_ms", "pg_backend_user_ms", "pg_backend_system_ms", "pg_voluntary_switches"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--clients", default="2,16,95", help="comma list of connection counts, probed in turn")
+    p.add_argument("--rounds", type=int, default=3, help="how many times each count is probed")
+    p.add_argument("--duration", type=int, default=40, help="seconds per probe")
+
+
+def main(args: argparse.Namespace) -> int:
+    clients = [int(n) for n in args.clients.split(",")]
+    print(f"pg-spread: {len(clients) * args.rounds} probes of {args.duration} s at {pg_spread.RATE} statements/s")
+    with tempfile.TemporaryDirectory() as work:
+        rows = pg_spread.run(clients, args.rounds, args.duration, Path(work),
+                             lambda row: print(json.dumps(row), flush=True))
+    OUT.write_text(json.dumps({
+        "created_utc": runid.stamp(), "git": manifest.git(), "machine": manifest.machine(),
+        "load": (f"pgbench -M prepared -R {pg_spread.RATE} -j 1, scripts {pg_spread.MIX} (the services' "
+                 f"statements), {args.duration} s per probe, measured from {pg_spread.SETTLE_S} s in to "
+                 f"{pg_spread.SETTLE_S} s before its end; PostgreSQL on one CPU, pgbench on the other"),
+        "rows": rows}, indent=1) + "\n")
+    medians = pd.DataFrame(rows).groupby("clients")[FIGURES].median()
+    print(f"median of {args.rounds} rounds, PostgreSQL's figures per statement ({OUT}):")
+    print(medians.to_string())
+    return 0

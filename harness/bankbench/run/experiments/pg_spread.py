@@ -1,0 +1,65 @@
+"""`make pg-spread`: PostgreSQL alone at make pgwire's rate, running the services' own statements
+(pgbench, the scripts of bankbench.checks.quick), each statement sent to the next of N connections
+in turn, for a few N: what spreading the same work over more backends costs PostgreSQL's CPU per
+statement, with no service in the way.
+
+It tests the cause docs/request-cost.md gives for platform Java's extra PostgreSQL CPU. pgbench's
+clients under a rate limit take the rate's slots in turn, as Tomcat's idle threads do, each with
+the connection HikariCP keeps for it; a few clients are a pool that hands out the connection
+released last, as pgxpool does. PostgreSQL runs on one CPU and pgbench on the other (split); the
+connection counts alternate, round after round, so the machine's drift falls on all alike."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from bankbench.checks.quick import pgbench_scripts, reseed
+from bankbench.errors import UserError
+from bankbench.machine import placement, postgres_binaries
+from bankbench.machine.postgres import Cluster
+from bankbench.run.experiments import pg_capture
+
+RATE = 1750  # statements/s: make pgwire's 250 iterations/s of the 7-request scenario
+MIX = {"balance": 6, "transfer": 1}  # pgbench's weight of each statement's script
+SETTLE_S = 5  # after pgbench starts and before it ends: its connections are open, its rate steady
+
+
+def run(clients: Sequence[int], rounds: int, seconds: int, workdir: Path,
+        progress: Callable[[dict], None]) -> list[dict]:
+    """A row per round and client count: pgbench's statements/s and latency, and PostgreSQL's
+    figures per statement (pg_capture.sampled) over the middle of its `seconds`."""
+    if not (tool := postgres_binaries.pgbench()):
+        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: see make doctor")
+    split = placement.plan(placement.SPLIT)
+    rows = []
+    with Cluster.create(cpus=split.postgres_cpus) as cluster:
+        reseed(cluster)
+        scripts = pgbench_scripts(workdir)
+        command = placement.taskset(split.loadgen, [
+            str(tool), "-n", "-M", "prepared", "-j", "1", "-R", str(RATE), "-T", str(seconds),
+            *(arg for name, weight in MIX.items() for arg in ("-f", f"{scripts[name]}@{weight}")),
+            "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "bank"])
+        for round_ in range(1, rounds + 1):
+            for n in clients:
+                rows.append({"round": round_, "clients": n, **_probe([*command, "-c", str(n)], cluster.port, seconds)})
+                progress(rows[-1])
+    return rows
+
+
+def _probe(command: list[str], port: int, seconds: int) -> dict:
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as pgbench:
+        time.sleep(SETTLE_S)
+        first = pg_capture.sample(port)
+        time.sleep(seconds - 2 * SETTLE_S)
+        last = pg_capture.sample(port)
+        out = pgbench.communicate(timeout=seconds + 60)[0]
+    figures = {name: float(found.group(1)) for name, pattern in
+               (("statements_per_s", r"tps = ([\d.]+)"), ("latency_ms", r"latency average = ([\d.]+) ms"))
+               if (found := re.search(pattern, out))}
+    if pgbench.returncode or "statements_per_s" not in figures or not (first and last):
+        raise UserError(f"pgbench failed: {out}")
+    return {**figures, **pg_capture.sampled([first, last], (first.time, last.time), figures["statements_per_s"])}

@@ -1,0 +1,25 @@
+"""make pg-spread (bankbench.run.experiments.pg_spread) on a real PostgreSQL with pgbench: each
+connection count probed in turn at the rate, with PostgreSQL's figures per statement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bankbench.run.experiments import pg_spread
+
+pytestmark = pytest.mark.integration
+
+
+def test_each_count_runs_the_rate_and_reads_postgresql_per_statement(tmp_path: Path) -> None:
+    shown: list[dict] = []
+    rows = pg_spread.run([1, 8], rounds=1, seconds=2 * pg_spread.SETTLE_S + 3, workdir=tmp_path,
+                         progress=shown.append)
+    assert shown == rows
+    assert [(row["round"], row["clients"]) for row in rows] == [(1, 1), (1, 8)]
+    for row in rows:
+        assert row["statements_per_s"] == pytest.approx(pg_spread.RATE, rel=0.05)
+        assert row["latency_ms"] > 0
+        assert row["pg_backend_user_ms"] > 0 and row["pg_backend_system_ms"] > 0
+        assert row["pg_voluntary_switches"] > 0
