@@ -1,8 +1,9 @@
 """What one request cost PostgreSQL and the service in `make pgwire`'s newest run (pgwire.json,
 bankbench.run.experiments.pg_capture): per service and pool, the median over its repeats of each
 figure: the CPU per request of each, PostgreSQL's split into its backends' user and system time
-and its other processes', the machine's softirq time, the backends that served, PostgreSQL's
-context switches, and the protocol messages it was sent per request."""
+and its other processes', the machine's softirq time, the backends that served and how the
+statements spread over them, PostgreSQL's context switches, and the protocol messages it was sent
+per request."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from bankbench.results import files
 from bankbench.results.runs import PGWIRE_FILE, Run
 
 FIGURES = ("pg_cpu_ms_per_request", "service_cpu_ms_per_request", "pg_backend_user_ms", "pg_backend_system_ms",
-           "pg_background_ms", "softirq_ms", "backends", "pg_voluntary_switches")
+           "pg_background_ms", "softirq_ms", "backends", "backends_for_half", "same_backend_share",
+           "pg_voluntary_switches")
 MESSAGES = ("Parse", "Bind", "Execute", "Sync", "Simple query")  # sent to PostgreSQL, per request
 
 

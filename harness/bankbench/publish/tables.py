@@ -527,6 +527,8 @@ def request_cost(frame: pd.DataFrame) -> pd.DataFrame:
             ("pg_backend_user_ms", "PG backends user"), ("pg_backend_system_ms", "PG backends system"),
             ("pg_background_ms", "PG other processes"), ("softirq_ms", "softirq"))},
         "backends": frame["backends"].map(count),
+        "backends that ran half": frame["backends_for_half"].map(count),
+        "% on the backend of the one before": (100 * frame["same_backend_share"]).map(number),
         "PostgreSQL switches/request": frame["pg_voluntary_switches"].map(number),
         **{f"{name}/request": frame[name].map(number) for name in ("Parse", "Bind", "Execute", "Sync")},
     })
