@@ -24,7 +24,9 @@ def newest(selected: list[Run]) -> Run | None:
 
 
 def per_service(run: Run) -> pd.DataFrame:
-    """A row per service and pool, in the run's order: its rate, repeats, FIGURES and MESSAGES."""
+    """A row per service and pool, in the run's order: its rate, repeats, FIGURES and MESSAGES, and
+    `pg_cpu_each`: PostgreSQL's CPU per request of each repeat, as a median of two hides one gone
+    wrong."""
     record = files.record(run.path, PGWIRE_FILE)
     levels = run.summary.set_index("level_id")[["service", "pool"]]
     rows = [{"service": levels.loc[level, "service"], "pool": int(levels.loc[level, "pool"]),
@@ -33,5 +35,6 @@ def per_service(run: Run) -> pd.DataFrame:
             for level, figures in record["levels"].items() if level in levels.index]
     frame = pd.DataFrame(rows)
     grouped = frame.dropna(axis=1, how="all").groupby(["service", "pool"], sort=False)  # a figure older runs lack
-    return grouped.median().join(grouped.size().rename("repeats")).reset_index() \
-        .reindex(columns=[*frame.columns, "repeats"]).assign(rate=record["rate"])
+    return grouped.median().join(grouped.size().rename("repeats")) \
+        .join(grouped["pg_cpu_ms_per_request"].agg(list).rename("pg_cpu_each")).reset_index() \
+        .reindex(columns=[*frame.columns, "repeats", "pg_cpu_each"]).assign(rate=record["rate"])

@@ -351,11 +351,12 @@ def request_cost_section(selected: list[Run]) -> list[str]:
             "(the kernel's loopback TCP work, charged to no process), the backends that served, how few of "
             "them ran half the statements and how often a statement went to the backend of the one before, "
             "PostgreSQL's context switches and the protocol messages it was sent, per request, the median "
-            "over the run's repeats. The same statements cost PostgreSQL more CPU when they go to many "
-            "backends in turn, each cold when its turn comes, than to a few that stay warm: platform Java's "
-            "pool keeps each Tomcat thread its own connection, and Tomcat takes its threads in turn. Why, "
-            "with PostgreSQL alone at the same rate over 2, 16 and 95 connections (`make pg-spread`), and "
-            "what else was tried: [docs/request-cost.md](../../docs/request-cost.md).",
+            "over the run's repeats (PostgreSQL's CPU of each repeat beside it). The same statements cost "
+            "PostgreSQL more CPU when they go to many backends in turn, each cold when its turn comes, than "
+            "to a few that stay warm: platform Java's pool keeps each Tomcat thread its own connection, and "
+            "Tomcat takes its threads in turn. Why, with PostgreSQL alone at the same rate over 2, 16 and 95 "
+            "connections (`make pg-spread`), and what else was tried: "
+            "[docs/request-cost.md](../../docs/request-cost.md).",
             markdown(tables.request_cost(request_cost.per_service(run)))]
 
 

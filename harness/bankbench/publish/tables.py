@@ -522,6 +522,7 @@ def request_cost(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "service": frame["service"], "pool": frame["pool"], "it/s": frame["rate"], "repeats": frame["repeats"],
         "PostgreSQL CPU ms/request": frame["pg_cpu_ms_per_request"].map(significant),
+        "each repeat": frame["pg_cpu_each"].map(lambda each: ", ".join(map(significant, each))),
         "service CPU ms/request": frame["service_cpu_ms_per_request"].map(significant),
         **{f"{label} ms/request": frame[name].map(significant) for name, label in (
             ("pg_backend_user_ms", "PG backends user"), ("pg_backend_system_ms", "PG backends system"),
