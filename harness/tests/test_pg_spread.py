@@ -3,13 +3,17 @@ connection count probed in turn at the rate, with PostgreSQL's figures per state
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from bankbench.machine import postgres_binaries
 from bankbench.run.experiments import pg_spread
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="PostgreSQL and pgbench on a CPU each"),
+              pytest.mark.skipif(postgres_binaries.pgbench() is None, reason="no pgbench (make doctor)")]
 
 
 def test_each_count_runs_the_rate_and_reads_postgresql_per_statement(tmp_path: Path) -> None:
@@ -18,8 +22,9 @@ def test_each_count_runs_the_rate_and_reads_postgresql_per_statement(tmp_path: P
                          progress=shown.append)
     assert shown == rows
     assert [(row["round"], row["clients"]) for row in rows] == [(1, 1), (1, 8)]
+    assert pg_spread.rate() == 250 * 7  # make pgwire's 250 iterations/s of 7 statements
     for row in rows:
-        assert row["statements_per_s"] == pytest.approx(pg_spread.RATE, rel=0.05)
+        assert row["statements_per_s"] == pytest.approx(pg_spread.rate(), rel=0.05)
         assert row["latency_ms"] > 0
         assert row["pg_backend_user_ms"] > 0 and row["pg_backend_system_ms"] > 0
         assert row["pg_voluntary_switches"] > 0

@@ -42,6 +42,7 @@ def pgbench_scripts(out: Path) -> dict[str, Path]:
     sql = {k: re.sub(r"\$(\d+)", r":p\1", v) for k, v in queries.statements().items()}
     pick = f"\\set p1 random(1, {CLIENTS})\n"
     texts = {
+        "create_client": f"\\set p1 1000\n{sql['create_client']};\n",  # a client with a deposit, as the scenario's
         "balance": f"{pick}{sql['balance']};\n",
         # transfer(from, to, amount): two distinct clients, amount 1
         "transfer": (f"{pick}\\set p2 random(1, {CLIENTS - 1})\n"

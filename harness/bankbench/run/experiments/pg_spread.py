@@ -1,13 +1,15 @@
 """`make pg-spread`: PostgreSQL alone at make pgwire's rate, running the services' own statements
-(pgbench, the scripts of bankbench.checks.quick), each statement sent to the next of N connections
-in turn, for a few N: what spreading the same work over more backends costs PostgreSQL's CPU per
-statement, with no service in the way.
+in the scenario's mix (pgbench, the scripts of bankbench.checks.quick), each statement sent to the
+next of N connections in turn, for a few N: what spreading the same work over more backends costs
+PostgreSQL's CPU per statement, with no service in the way.
 
 It tests the cause docs/request-cost.md gives for platform Java's extra PostgreSQL CPU. pgbench's
-clients under a rate limit take the rate's slots in turn, as Tomcat's idle threads do, each with
-the connection HikariCP keeps for it; a few clients are a pool that hands out the connection
-released last, as pgxpool does. PostgreSQL runs on one CPU and pgbench on the other (split); the
-connection counts alternate, round after round, so the machine's drift falls on all alike."""
+clients under a rate limit, in one thread, take the rate's slots in turn, as Tomcat's idle threads
+do, each with the connection HikariCP keeps for it: N clients are N backends, each woken in turn.
+With two, both stay warm. PostgreSQL runs on one CPU and pgbench on the other (split); the
+connection counts alternate, in a new order each round, so the machine's drift falls on all alike.
+pgbench's latency under a rate limit counts from each statement's scheduled start: it includes
+the wait behind the one before."""
 
 from __future__ import annotations
 
@@ -19,13 +21,20 @@ from pathlib import Path
 
 from bankbench.checks.quick import pgbench_scripts, reseed
 from bankbench.errors import UserError
+from bankbench.load import profiles
 from bankbench.machine import placement, postgres_binaries
 from bankbench.machine.postgres import Cluster
 from bankbench.run.experiments import pg_capture
 
-RATE = 1750  # statements/s: make pgwire's 250 iterations/s of the 7-request scenario
-MIX = {"balance": 6, "transfer": 1}  # pgbench's weight of each statement's script
+# The statements of one iteration of the rematch scenario (docs/benchmarks.md): two clients created,
+# four balances read, one transfer.
+MIX = {"create_client": 2, "balance": 4, "transfer": 1}
 SETTLE_S = 5  # after pgbench starts and before it ends: its connections are open, its rate steady
+
+
+def rate() -> int:
+    """Statements/s: make pgwire's iterations/s (its profile) times the statements of one."""
+    return profiles.load("pgwire").users[0] * sum(MIX.values())
 
 
 def run(clients: Sequence[int], rounds: int, seconds: int, workdir: Path,
@@ -40,12 +49,13 @@ def run(clients: Sequence[int], rounds: int, seconds: int, workdir: Path,
         reseed(cluster)
         scripts = pgbench_scripts(workdir)
         command = placement.taskset(split.loadgen, [
-            str(tool), "-n", "-M", "prepared", "-j", "1", "-R", str(RATE), "-T", str(seconds),
+            str(tool), "-n", "-M", "prepared", "-j", "1", "-R", str(rate()), "-T", str(seconds),
             *(arg for name, weight in MIX.items() for arg in ("-f", f"{scripts[name]}@{weight}")),
             "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "bank"])
-        for round_ in range(1, rounds + 1):
-            for n in clients:
-                rows.append({"round": round_, "clients": n, **_probe([*command, "-c", str(n)], cluster.port, seconds)})
+        for round_ in range(rounds):
+            for n in [*clients[round_ % len(clients):], *clients[:round_ % len(clients)]]:
+                rows.append({"round": round_ + 1, "clients": n,
+                             **_probe([*command, "-c", str(n)], cluster.port, seconds)})
                 progress(rows[-1])
     return rows
 
@@ -56,7 +66,11 @@ def _probe(command: list[str], port: int, seconds: int) -> dict:
         first = pg_capture.sample(port)
         time.sleep(seconds - 2 * SETTLE_S)
         last = pg_capture.sample(port)
-        out = pgbench.communicate(timeout=seconds + 60)[0]
+        try:
+            out = pgbench.communicate(timeout=seconds + 60)[0]
+        except subprocess.TimeoutExpired:
+            pgbench.kill()
+            raise
     figures = {name: float(found.group(1)) for name, pattern in
                (("statements_per_s", r"tps = ([\d.]+)"), ("latency_ms", r"latency average = ([\d.]+) ms"))
                if (found := re.search(pattern, out))}
