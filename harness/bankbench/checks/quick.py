@@ -76,13 +76,6 @@ def wrk(url: str, script: str, connections: int, seconds: int) -> dict[str, floa
             "non_2xx": int(bad.group(1)) if bad else 0}
 
 
-def pgbench_tool() -> Path:
-    """The pgbench to run (postgres_binaries.pgbench); a UserError that says where to get one if none."""
-    if not (tool := postgres_binaries.pgbench()):
-        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: see make doctor")
-    return tool
-
-
 def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: int,
             logdir: Path) -> dict:
     cmd = [str(tool), "-n", "-M", "prepared", "-c", str(clients), "-j", "2",
@@ -143,7 +136,8 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
     the rows and the server's settings."""
     if not shutil.which("wrk"):
         raise UserError("wrk is required: apt-get install wrk")
-    tool = pgbench_tool()
+    if not (tool := postgres_binaries.pgbench()):
+        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: see make doctor")
     runner = f"pgbench {postgres_binaries.major(tool)} (same SQL)"  # its major, as it may be newer than 15
     rows = []
     with Cluster.create() as cluster:

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bankbench.checks.quick import pgbench_scripts, pgbench_tool, reseed
+from bankbench.checks.quick import pgbench_scripts, reseed
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.machine import placement
+from bankbench.machine import placement, postgres_binaries
 from bankbench.machine.postgres import Cluster
 from bankbench.run.experiments import pg_capture
 
@@ -41,7 +41,8 @@ def run(clients: Sequence[int], rounds: int, seconds: int, workdir: Path,
         progress: Callable[[dict], None]) -> list[dict]:
     """A row per round and client count: pgbench's statements/s and latency, and PostgreSQL's
     figures per statement (pg_capture.sampled) over the middle of its `seconds`."""
-    tool = pgbench_tool()
+    if not (tool := postgres_binaries.pgbench()):
+        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: see make doctor")
     split = placement.plan(placement.SPLIT)
     rows = []
     with Cluster.create(cpus=split.postgres_cpus) as cluster:
