@@ -31,8 +31,7 @@ DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform
 
 
 def acquire_timeout_ms() -> int:
-    """The acquire timeout the harness passes: $POSTGRES_ACQUIRE_TIMEOUT_MS when set, else the
-    default."""
+    """The acquire timeout the harness passes: $POSTGRES_ACQUIRE_TIMEOUT_MS, else the default."""
     return _positive(ACQUIRE_TIMEOUT_MS, DEFAULT_ACQUIRE_TIMEOUT_MS, "milliseconds")
 
 

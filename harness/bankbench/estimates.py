@@ -70,6 +70,8 @@ class Ratio:
 
 def _bootstrap(data: tuple[np.ndarray, ...], statistic: Callable, resamples: int,
                vectorized: bool = True, method: str = "percentile") -> tuple[float, float]:
+    if len(data) == 1 and np.ptp(data[0]) == 0:  # all alike: nothing to resample (scipy would warn)
+        return float(data[0][0]), float(data[0][0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.DegenerateDataWarning)
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -85,10 +87,7 @@ def _bootstrap(data: tuple[np.ndarray, ...], statistic: Callable, resamples: int
 
 def median_interval(values: Sequence[float]) -> tuple[float, float]:
     """The 95 % bootstrap interval of the median of `values`."""
-    data = np.asarray(values, dtype=float)
-    if np.ptp(data) == 0:  # all alike: nothing to resample (scipy would warn)
-        return float(data[0]), float(data[0])
-    return _bootstrap((data,), np.median, RESAMPLES)
+    return _bootstrap((np.asarray(values, dtype=float),), np.median, RESAMPLES)
 
 
 def figure(rows: pd.DataFrame, column: str) -> Figure:
@@ -154,8 +153,7 @@ def leader(figures: dict[str, Figure], high_is_best: bool) -> tuple[str, list[tu
 
 
 def cv_pct(values: Sequence[float]) -> float:
-    """The coefficient of variation of `values` in %, sample standard deviation (NaN for fewer
-    than 2)."""
+    """The coefficient of variation of `values` in % (sample standard deviation; NaN below 2)."""
     data = np.asarray(values, dtype=float)
     return float(100 * stats.variation(data, ddof=1)) if len(data) > 1 else np.nan
 
@@ -181,9 +179,5 @@ def second_intervals(seconds: np.ndarray, elapsed: np.ndarray) -> dict[str, dict
     # BCa: resampled seconds repeat some seconds and miss others, which pulls a high percentile
     # down; the bias correction puts the interval back around the level's own p99.
     low, high = _bootstrap((np.arange(len(groups)),), p99, SECOND_RESAMPLES, vectorized=False, method="BCa")
-    whole = counts[:-1].astype(float)
-    if np.ptp(whole) == 0:  # every second alike: nothing to resample
-        rate_low = rate_high = float(whole[0])
-    else:
-        rate_low, rate_high = _bootstrap((whole,), np.mean, RESAMPLES, method="BCa")
+    rate_low, rate_high = _bootstrap((counts[:-1].astype(float),), np.mean, RESAMPLES, method="BCa")
     return {"throughput_rps": {"low": rate_low, "high": rate_high}, "p99_ms": {"low": low, "high": high}}

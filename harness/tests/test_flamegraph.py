@@ -183,7 +183,7 @@ def test_java_options_record_a_profile_written_at_exit(tmp_path: Path) -> None:
 
 def test_unreachable_pprof_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"fetching a Go CPU profile from http://127\.0\.0\.1:"):
-        flamegraph.fetch_go_profile(f"127.0.0.1:{flamegraph._free_port()}", 1,
+        flamegraph.fetch_go_profile(f"127.0.0.1:{flamegraph.free_port()}", 1,
                                     tmp_path / "cpu.pb.gz")
 
 

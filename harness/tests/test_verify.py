@@ -88,6 +88,6 @@ def modified_go(tmp_path_factory: pytest.TempPathFactory) -> processes.Service:
 def test_verify_catches_a_planted_difference(modified_go, tmp_path: Path) -> None:
     out = tmp_path / "verify.json"
     with pytest.raises(UserError, match="balance: the services sent different statements"):
-        verify.run_services([processes.get("go"), modified_go], tmp_path, out)
+        verify.run([processes.get("go"), modified_go], tmp_path, out)
     (problem,) = json.loads(out.read_text())["problems"]  # all else kept the rule
     assert problem.startswith("balance: the services sent different statements")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -84,15 +83,14 @@ def _train(cache: Path, training: Training) -> None:
 def _load(url: str) -> None:
     """Every endpoint, from TRAINING_CLIENTS clients for TRAINING_S seconds."""
     end = time.monotonic() + TRAINING_S
-    local = threading.local()
 
     def client_loop(_: int) -> None:
-        local.http = httpx.Client(base_url=url, timeout=10)
-        ids = [local.http.post("/client/new/1000000").json()["id"] for _ in range(2)]
+        http = httpx.Client(base_url=url, timeout=10)
+        ids = [http.post("/client/new/1000000").json()["id"] for _ in range(2)]
         while time.monotonic() < end:
-            local.http.get(f"/client/{ids[0]}/balance")
-            local.http.post("/transaction", json={"from_client_id": ids[0], "to_client_id": ids[1],
-                                                  "amount": 1})
+            http.get(f"/client/{ids[0]}/balance")
+            http.post("/transaction",
+                      json={"from_client_id": ids[0], "to_client_id": ids[1], "amount": 1})
             ids.reverse()
 
     with ThreadPoolExecutor(TRAINING_CLIENTS) as pool:

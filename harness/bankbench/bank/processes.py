@@ -31,8 +31,7 @@ class Service:
 
     def start(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
-        """Starts the service with environment() and waits until it serves; `cpus` restricts it
-        to those CPUs."""
+        """launch(), then waits until the service serves."""
         running = self.launch(port=port, pool=pool, db_env=db_env, log=log, extra_env=extra_env, cpus=cpus)
         running.wait_healthy()
         return running
@@ -92,14 +91,18 @@ class Running:
 
     def stop(self, timeout: float = 20) -> None:
         """SIGTERM (graceful shutdown), then SIGKILL if it does not exit in time."""
-        if self.proc.poll() is not None:
-            return
-        os.killpg(self.proc.pid, signal.SIGTERM)
+        stop_group(self.proc, timeout)
+
+
+def stop_group(proc: subprocess.Popen, timeout: float) -> None:
+    """Ends the session `proc` leads, if it still runs: SIGTERM, then SIGKILL after `timeout` s."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
         try:
-            self.proc.wait(timeout)
+            proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 def has_aot_cache(name: str) -> bool:

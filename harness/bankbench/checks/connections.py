@@ -15,7 +15,6 @@ import asyncio
 import json
 import random
 import resource
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from bankbench import paths, registry, runid
 from bankbench.bank import processes
 from bankbench.machine.postgres import Cluster
 from bankbench.measure import manifest
+from bankbench.measure.resources import Background
 
 HOST = "127.0.0.1"
 TRICKLE_S = 0.5  # pause inside each request: the two halves arrive apart
@@ -63,15 +63,14 @@ def raise_fd_limit(needed: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-class Watch(threading.Thread):
+class Watch(Background):
     """Samples the service process every second: peak RSS (MB) and peak thread count."""
 
     def __init__(self, pid: int):
-        super().__init__(daemon=True)
+        super().__init__()
         self.proc = psutil.Process(pid)
         self.rss_peak_mb = self.rss_last_mb = 0.0
         self.threads_peak = 0
-        self.stopped = threading.Event()
 
     def run(self) -> None:
         while not self.stopped.wait(1.0):
@@ -143,8 +142,8 @@ async def _load(port: int, ids: list[int], connections: int, duration_s: float) 
     deadline = time.monotonic() + ramp_s + duration_s
     tasks = []
     for start in range(0, connections, CONNECT_BATCH):
-        for _ in range(min(CONNECT_BATCH, connections - start)):
-            tasks.append(asyncio.create_task(_client(port, ids, deadline, tally)))
+        tasks += [asyncio.create_task(_client(port, ids, deadline, tally))
+                  for _ in range(min(CONNECT_BATCH, connections - start))]
         await asyncio.sleep(RAMP_STEP_S)
     # Every client stops sending at the deadline; the extra time bounds its last answer.
     await asyncio.wait(tasks, timeout=duration_s + ramp_s + ANSWER_TIMEOUT_S + THINK_S[1])
@@ -160,8 +159,7 @@ def run(port: int, pid: int, ids: list[int], connections: int, duration_s: float
     rss_before = psutil.Process(pid).memory_info().rss / 2**20
     t0 = time.monotonic()
     tally = asyncio.run(_load(port, ids, connections, duration_s))
-    watch.stopped.set()
-    watch.join()
+    watch.stop()
     alive = psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     return {"connections": connections, "duration_s": duration_s,
             "elapsed_s": round(time.monotonic() - t0, 1), **tally.as_dict(),

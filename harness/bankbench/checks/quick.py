@@ -49,11 +49,9 @@ def pgbench_scripts(out: Path) -> dict[str, Path]:
                      "\\set p2 CASE WHEN :p2 >= :p1 THEN :p2 + 1 ELSE :p2 END\n\\set p3 1\n"
                      f"{sql['transfer']};\n"),
     }
-    files = {}
     for name, text in texts.items():
-        files[name] = out / f"{name}.pgbench"
-        files[name].write_text(text)
-    return files
+        (out / f"{name}.pgbench").write_text(text)
+    return {name: out / f"{name}.pgbench" for name in texts}
 
 
 def _ms(value: str) -> float:
@@ -76,6 +74,14 @@ def wrk(url: str, script: str, connections: int, seconds: int) -> dict[str, floa
             "non_2xx": int(bad.group(1)) if bad else 0}
 
 
+def pgbench_tool() -> Path:
+    """postgres_binaries.pgbench(); a UserError that says where to get one when there is none."""
+    if not (tool := postgres_binaries.pgbench()):
+        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: "
+                        "see make doctor")
+    return tool
+
+
 def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: int,
             logdir: Path) -> dict:
     cmd = [str(tool), "-n", "-M", "prepared", "-c", str(clients), "-j", "2",
@@ -96,8 +102,7 @@ def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: i
 
 
 def warm_up(svc: processes.Running, endpoint: str, connections: int, max_s: int) -> list[steady.Round]:
-    """wrk rounds until the service is warm (bankbench.measure.steady), at most `max_s`; returns
-    each round's requests/s and JIT milliseconds."""
+    """wrk rounds until the service is warm (bankbench.measure.steady), at most `max_s`."""
     rounds: list[steady.Round] = []
     meter = steady.Meter(svc.service.name, svc.url)
     _, jit_ms = meter.read()
@@ -132,12 +137,10 @@ def measure(svc: processes.Running, endpoint: str, connections: int, seconds: in
 
 def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
         workdir: Path, scrape: bool = False) -> tuple[list[dict], dict[str, str]]:
-    """Every (endpoint, service) pair plus pgbench, each on a freshly seeded database; returns
-    the rows and the server's settings."""
+    """Every (endpoint, service) pair plus pgbench, each on a fresh database; server settings."""
     if not shutil.which("wrk"):
         raise UserError("wrk is required: apt-get install wrk")
-    if not (tool := postgres_binaries.pgbench()):
-        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: see make doctor")
+    tool = pgbench_tool()
     runner = f"pgbench {postgres_binaries.major(tool)} (same SQL)"  # its major, as it may be newer than 15
     rows = []
     with Cluster.create() as cluster:

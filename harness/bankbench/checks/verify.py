@@ -209,13 +209,11 @@ def _setup(setup: dict) -> str:
     return f"{texts or 'none'}; {setup['transactions']:g}"
 
 
-def run(names: list[str], workdir: Path, out: Path | None = None) -> dict:
-    """Verifies the named services on a throwaway cluster; writes `out` (JSON) when given and
-    raises UserError, after printing the table, when any rule is broken."""
-    return run_services([processes.get(n) for n in names], workdir, out)
-
-
-def run_services(chosen: list[processes.Service], workdir: Path, out: Path | None = None) -> dict:
+def run(services: list[str] | list[processes.Service], workdir: Path,
+        out: Path | None = None) -> dict:
+    """Verifies the services (by name, or as they are) on a throwaway cluster each; writes `out`
+    (JSON) when given and raises UserError, after printing the table, when any rule is broken."""
+    chosen = [processes.get(s) if isinstance(s, str) else s for s in services]
     with ThreadPoolExecutor(len(chosen)) as pool:
         measured = pool.map(lambda service: _measure_alone(service, workdir), chosen)
         results = dict(zip([s.name for s in chosen], measured, strict=True))

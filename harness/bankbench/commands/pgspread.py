@@ -13,6 +13,7 @@ import pandas as pd
 
 from bankbench import paths, runid
 from bankbench.measure import manifest
+from bankbench.results.files import write_json
 from bankbench.run.experiments import pg_spread
 
 OUT = paths.RESULTS / "quick"
@@ -35,13 +36,13 @@ def main(args: argparse.Namespace) -> int:
         rows = pg_spread.run(clients, args.rounds, args.duration, Path(work),
                              lambda row: print(json.dumps(row), flush=True))
     out = OUT / f"pg-spread-{stamp}.json"
-    out.write_text(json.dumps({
+    write_json(out, {
         "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
         "load": (f"pgbench -M prepared -R {rate} -j 1, scripts {pg_spread.MIX} (the services' statements, "
                  f"weighted as one iteration of the scenario), {args.duration} s per probe, measured from "
                  f"{pg_spread.SETTLE_S} s in to {pg_spread.SETTLE_S} s before its end; PostgreSQL on one "
                  "CPU, pgbench on the other"),
-        "rows": rows}, indent=1) + "\n")
+        "rows": rows})
     medians = pd.DataFrame(rows).groupby("clients")[FIGURES].median()
     print(f"median of {args.rounds} rounds, PostgreSQL's figures per statement ({out}):")
     print(medians.to_string())

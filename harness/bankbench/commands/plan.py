@@ -74,11 +74,6 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
     return profiles.with_rates(profile, rates, f"the capacity make capacity found in {source}, {where}")
 
 
-def first_placement(profile: profiles.Profile) -> str:
-    """The CPU placement a profile's first run takes: its own first, else the machine's default."""
-    return profile.placements[0] if profile.placements else placement.default_mode()
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_profile_arguments(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -86,7 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     profile = profile_from_args(args)
-    profile = with_base_rates(profile, args.rate, first_placement(profile))
+    first_run = profile.placements[0] if profile.placements else placement.default_mode()
+    profile = with_base_rates(profile, args.rate, first_run)
     levels = profiles.levels(profile)
     if args.json:
         print(json.dumps([level.as_dict() for level in levels], indent=2))

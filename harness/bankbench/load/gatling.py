@@ -65,8 +65,7 @@ def gc_log_option(out: Path) -> str:
 
 
 def cache_inputs() -> tuple[dict[str, object], tuple[Path, ...]]:
-    """What a calibration of Gatling depends on besides the load, and the files whose content it
-    depends on (bankbench.run.experiments.calibration)."""
+    """What a calibration of Gatling depends on besides the load, and the files it reads."""
     sources = tuple(sorted((HOME / "src" / "main").rglob("*.*")))
     return ({"gatling": version(), "gatling_options": [*OPENS, *JVM_OPTIONS.split()],
              "java": [jmeter.java(), jdk.release_version(jdk.java_home())]}, (HOME / "pom.xml", *sources))

@@ -17,8 +17,7 @@ LEVEL_SAMPLES = {name: module.SAMPLES + ".gz" for name, module in MODULES.items(
 
 
 def start(generator: str, properties: dict[str, object], out: Path, dashboard: bool = False) -> Driver:
-    """Starts `generator` on `properties` (host and port included), its files into `out`;
-    `dashboard`: JMeter's HTML dashboard too."""
+    """Starts `generator` on `properties` (host and port included), its files into `out`."""
     if generator == "gatling":
         return gatling.Run(properties, out)
     return jmeter.Run(properties, out, dashboard=dashboard)

@@ -67,7 +67,6 @@ class Run(Driver):
 
 
 def cache_inputs() -> tuple[dict[str, object], tuple[Path, ...]]:
-    """What a calibration of JMeter depends on besides the load, and the files whose content it
-    depends on (bankbench.run.experiments.calibration)."""
+    """What a calibration of JMeter depends on besides the load, and the files it reads."""
     return ({"jmeter": version(), "jmeter_options": [*JVM_OPTIONS.split(), *LOG_LEVELS],
              "java": [java(), jdk.release_version(jdk.java_home())]}, (SETTINGS, paths.PLAN))

@@ -202,8 +202,7 @@ class Level:
                 "arrivals": self.arrivals, "load_properties": self.load_properties()}
 
     def _phases(self) -> dict[str, Any]:
-        """What level.json says of a phased level: its base rate and where it came from, and its
-        measured phases, each with its seconds, multiple and rate."""
+        """What level.json says of a phased level: its base rate and its measured phases."""
         return {"base_rate": {"rate": self.users, "source": self.profile.rate_source},
                 "phases": [{"seconds": int(seconds), "multiple": multiple, "rate": multiple * self.users}
                            for seconds, multiple in self.profile.phases]}
@@ -258,8 +257,7 @@ def read_tuned(path: Path = paths.TUNED) -> dict[str, dict]:
 
 
 def write_tuned(found: dict[str, dict], path: Path = paths.TUNED) -> None:
-    """Writes the tables `found` (service -> `pool`, `env`, `found_by`) into tuned.toml, over the
-    ones of the same services."""
+    """Writes the tables `found` (service -> `pool`, `env`, `found_by`) over tuned.toml's."""
     def toml(value: object) -> str:  # the file's values: numbers, strings, tables of strings
         if isinstance(value, dict):
             return "{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in value.items()) + " }" if value else "{}"
@@ -338,8 +336,7 @@ def _phase_problems(p: Profile) -> list[str]:
 
 
 def with_rates(profile: Profile, rates: dict[str, int], source: str) -> Profile:
-    """A phased `profile` with each of its services' base rate (iterations/s) and a sentence
-    saying where they came from."""
+    """A phased `profile` with its services' base rates (iterations/s) and their `source`."""
     if missing := [service for service in profile.services if service not in rates]:
         raise UserError(f"profile {profile.name!r}: no base rate for {', '.join(missing)} in {source}: "
                         "pass RATE= (iterations/s) or run `make capacity` for it")
@@ -349,8 +346,7 @@ def with_rates(profile: Profile, rates: dict[str, int], source: str) -> Profile:
 
 
 def rates_text(rates: dict[str, int], source: str) -> str:
-    """A phased profile's base rates and where they came from (its `rates`, `rate_source`), for
-    the progress, the plan and the report."""
+    """A phased profile's `rates` and `rate_source` in words: the progress, the plan, the report."""
     return f"{', '.join(f'{service} {rate:,}' for service, rate in rates.items())} iterations/s ({source})"
 
 
@@ -380,7 +376,7 @@ def _number(value: float) -> str:
 
 def int_list(text: str | None) -> list[int] | None:
     """Parses a make-style comma list ("1000,4000") into ints; None stays None."""
-    if text is None or text == "":
+    if not text:
         return None
     try:
         return [int(x) for x in text.split(",") if x.strip()]

@@ -56,8 +56,7 @@ class Prerequisite:
         return {distro: self.install[distro] for distro in DISTROS}
 
     def how_to_install(self, distro: str | None) -> str:
-        """The command for `distro`; for another one, each command with the distributions it is
-        for (docs/setup.md's install column, without its code quotes)."""
+        """The command for `distro`; else each command with its distributions (docs/setup.md's)."""
         installs = self.installs()
         if distro in installs:
             return installs[distro]
@@ -129,7 +128,8 @@ def go_toolchain() -> str:
 
 def _go() -> Finding:
     # GOTOOLCHAIN=local: the Go installed here, not the toolchain it would switch to.
-    found = _output("go", "version", env={"GOTOOLCHAIN": "local"}).removeprefix("go version ")
+    # str.replace, not removeprefix: this runs on the Python 3.8 it may have to report as too old.
+    found = _output("go", "version", env={"GOTOOLCHAIN": "local"}).replace("go version ", "", 1)
     return Finding(_version(found) >= MIN_GO, found or "not found")
 
 
@@ -233,12 +233,6 @@ PREREQUISITES = (
 )
 
 
-def status(finding: Finding, required: bool) -> str:
-    if finding.ok:
-        return "ok"
-    return "MISSING" if required else "absent"
-
-
 def table(rows: list[tuple[Prerequisite, Finding, bool]], on: str | None) -> str:
     """One line per prerequisite: status, name, found, needed, how to install when not ok (on
     distribution `on`, or on each one of DISTROS)."""
@@ -246,7 +240,8 @@ def table(rows: list[tuple[Prerequisite, Finding, bool]], on: str | None) -> str
     for prerequisite, finding, required in rows:
         needed = prerequisite.needed + (f"; only for {prerequisite.optional_for}"
                                         if prerequisite.optional_for else "")
-        lines.append((status(finding, required), prerequisite.name, finding.found,
+        status = "ok" if finding.ok else "MISSING" if required else "absent"
+        lines.append((status, prerequisite.name, finding.found,
                       needed, "" if finding.ok else prerequisite.how_to_install(on)))
     widths = [max(len(line[col]) for line in lines) for col in range(4)]
     text = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths)) + "  " + line[4]
@@ -256,8 +251,7 @@ def table(rows: list[tuple[Prerequisite, Finding, bool]], on: str | None) -> str
 
 
 def check(names: list[str]) -> int:
-    """Prints the table (all prerequisites, or only `names` and only when one is missing) and
-    returns 1 when a required one is missing."""
+    """Prints the table (all, or `names` only if one is missing); 1 if a required one is missing."""
     known = {p.name: p for p in PREREQUISITES}
     if unknown := [name for name in names if name not in known]:
         print(f"bankbench doctor: unknown {', '.join(unknown)}; known: {', '.join(known)}",

@@ -94,8 +94,7 @@ def default_mode() -> str:
 
 
 def plan(mode: str = DEFAULT, cpus: Sequence[int] | None = None) -> Placement:
-    """The placement for `mode` over `cpus` (default: those this process may use), as the module
-    doc says."""
+    """The placement for `mode` over `cpus` (default: those this process may use): module doc."""
     check(mode)
     available = tuple(sorted(os.sched_getaffinity(0) if cpus is None else cpus))
     if mode == SHARED:

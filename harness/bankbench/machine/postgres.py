@@ -53,8 +53,7 @@ def parse_settings(rows: str) -> dict[str, str]:
 
 @dataclass
 class Cluster:
-    """One PostgreSQL cluster under `root`, listening on 127.0.0.1:`port`; as a context
-    manager, destroyed on exit."""
+    """A cluster under `root` on 127.0.0.1:`port`; as a context manager, destroyed on exit."""
 
     root: Path
     port: int
@@ -100,22 +99,17 @@ class Cluster:
         }
 
     def init(self) -> None:
-        """Creates the cluster with the shared settings and an empty `bank` database."""
+        """Creates the cluster with the shared settings and an empty `bank` database (reset)."""
         self._own(self.root)
         self._server("initdb", "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8",
                      "--no-instructions")
-        confs = [paths.PG_SETTINGS] + ([] if self.durable else [paths.PG_NON_DURABLE])
-        includes = []
-        for conf in confs:
-            name = f"bankbench-{conf.name}"  # never clobber the cluster's own postgresql.conf
-            shutil.copy(conf, self.data / name)
-            includes.append(f"include '{name}'\n")
         with open(self.data / "postgresql.conf", "a") as f:
-            f.writelines(includes)
+            for conf in [paths.PG_SETTINGS] + ([] if self.durable else [paths.PG_NON_DURABLE]):
+                name = f"bankbench-{conf.name}"  # never clobber the cluster's own postgresql.conf
+                shutil.copy(conf, self.data / name)
+                f.write(f"include '{name}'\n")
         self._own(self.data)
-        self.start()
-        self.psql(f"CREATE DATABASE {DATABASE}", database="postgres")
-        self.psql_file(paths.SCHEMA)
+        self.reset()
 
     def start(self) -> None:
         opts = f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1"
@@ -143,7 +137,7 @@ class Cluster:
         self.start()
         for statement in RECREATE_DATABASE:
             self.psql(statement, database="postgres")
-        self.psql_file(paths.SCHEMA)
+        self.psql(paths.SCHEMA.read_text())
 
     def destroy(self) -> None:
         self.stop("immediate")
@@ -159,9 +153,6 @@ class Cluster:
                 return "\n".join(_text_rows(cur))
         except psycopg.Error as err:
             raise UserError(f"SQL failed: {err}") from err
-
-    def psql_file(self, path: Path, database: str = DATABASE) -> str:
-        return self.psql(path.read_text(), database)
 
     def settings(self) -> dict[str, str]:
         return parse_settings(self.psql(SETTINGS_SQL))
@@ -197,8 +188,7 @@ def _text_rows(cur: psycopg.Cursor) -> list[str]:
     rows = []
     while True:
         res = cur.pgresult
-        for row in range(res.ntuples):
-            rows.append("|".join((res.get_value(row, col) or b"").decode()
-                                 for col in range(res.nfields)))
+        rows += ["|".join((res.get_value(row, col) or b"").decode() for col in range(res.nfields))
+                 for row in range(res.ntuples)]
         if not cur.nextset():
             return rows

@@ -144,10 +144,7 @@ def _fetch_into(target: Path) -> None:
     # Downloaded and unpacked in a temporary directory that is removed whatever happens; only a
     # whole tree is renamed into place, atomically, so a concurrent fetch never sees half a tree.
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-        jar = _download(Path(tmp))
-        digest, sha256 = hashlib.sha256(jar.read_bytes()).hexdigest(), _artifact()[1]
-        if digest != sha256:
-            raise UserError(f"{jar.name} has SHA-256 {digest}, expected {sha256}: refused")
+        jar = maven_jar(coordinates(), _artifact()[1], Path(tmp), f"(is it reachable?), {INSTALL}")
         unpacked = Path(tmp) / "postgresql"
         _unpack(jar, unpacked)
         try:
@@ -178,16 +175,24 @@ def _artifact() -> tuple[str, str]:
     return ARTIFACTS[machine]
 
 
-def _download(into: Path) -> Path:
-    """The package's jar, copied by Maven (from its local repository, else Maven Central)."""
+def maven_jar(artifact: str, sha256: str, into: Path, why: str,
+              timeout: float | None = None) -> Path:
+    """The jar of Maven `artifact`, copied into `into` by the Maven wrapper (from its local
+    repository, else Maven Central) and checked against its pinned `sha256`."""
     env = {**os.environ, "JAVA_HOME": str(jdk.java_home())}
-    out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", COPY_GOAL,
-                          f"-Dartifact={coordinates()}", f"-DoutputDirectory={into}"],
-                         cwd=paths.ROOT, env=env, capture_output=True, text=True)
+    out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", COPY_GOAL, f"-Dartifact={artifact}",
+                          f"-DoutputDirectory={into}"],
+                         cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     if out.returncode != 0 or not (jars := list(into.glob("*.jar"))):
-        raise UserError(f"fetching {coordinates()} from Maven Central failed (is it reachable?), "
-                        f"{INSTALL}:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+        raise UserError(f"fetching {artifact} from Maven Central failed {why}:\n"
+                        f"{out.stdout[-2000:]}{out.stderr[-2000:]}")
+    if (digest := sha256_of(jars[0])) != sha256:
+        raise UserError(f"{jars[0].name} has SHA-256 {digest}, expected {sha256}: refused")
     return jars[0]
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _unpack(jar: Path, into: Path) -> None:

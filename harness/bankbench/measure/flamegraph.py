@@ -26,12 +26,9 @@ profiles are symbolized, so pprof runs with -symbolize=none and never looks for 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -40,8 +37,10 @@ from pathlib import Path
 import httpx
 
 from bankbench import paths
+from bankbench.bank.processes import stop_group
 from bankbench.errors import UserError
 from bankbench.machine import jdk, postgres_binaries
+from bankbench.machine.postgres import free_port
 
 KINDS = ("pprof", "jfr")  # the profilers of services.yaml that record something
 CONVERTER = "tools.profiler:jfr-converter:4.5"  # async-profiler 4.5's converter, main one.convert.Main
@@ -112,25 +111,14 @@ def fetch_go_profile(pprof_url: str, seconds: int, out: Path) -> Path:
 
 
 def converter_jar() -> Path:
-    """The converter's jar, fetched once from Maven Central (with the Maven wrapper, like postgres_binaries)
-    and checked against its pinned SHA-256."""
+    """The converter's jar, fetched once and checked (postgres_binaries.maven_jar)."""
     jar = CACHE / f"{CONVERTER.replace(':', '-')}.jar"
-    if jar.is_file() and _sha256(jar) == CONVERTER_SHA256:
+    if jar.is_file() and postgres_binaries.sha256_of(jar) == CONVERTER_SHA256:
         return jar
     CACHE.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-        env = {**os.environ, "JAVA_HOME": str(jdk.java_home())}
-        out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", postgres_binaries.COPY_GOAL,
-                              f"-Dartifact={CONVERTER}", f"-DoutputDirectory={tmp}"],
-                             cwd=paths.ROOT, env=env, capture_output=True, text=True, timeout=600)
-        fetched = next(Path(tmp).glob("*.jar"), None)
-        if out.returncode != 0 or fetched is None:
-            raise UserError(f"fetching {CONVERTER} from Maven Central failed (needed to draw Java "
-                            f"flame graphs):\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
-        if (digest := _sha256(fetched)) != CONVERTER_SHA256:
-            raise UserError(f"{fetched.name} has SHA-256 {digest}, expected {CONVERTER_SHA256}: "
-                            f"refused")
-        fetched.replace(jar)
+        postgres_binaries.maven_jar(CONVERTER, CONVERTER_SHA256, Path(tmp),
+                                    "(needed to draw Java flame graphs)", timeout=600).replace(jar)
     return jar
 
 
@@ -168,7 +156,7 @@ def _render_pprof(profile: Path) -> str:
                         "too): see `make doctor`")
     with tempfile.TemporaryDirectory(prefix="bankbench-pprof-") as tmp:  # no go.mod, no litter
         for _ in range(3):
-            port = _free_port()
+            port = free_port()
             log = Path(tmp) / "pprof.log"
             with open(log, "w") as sink:
                 proc = subprocess.Popen(
@@ -179,7 +167,7 @@ def _render_pprof(profile: Path) -> str:
             try:
                 page = _flamegraph_page(proc, f"http://127.0.0.1:{port}/ui/flamegraph", log)
             finally:
-                _stop(proc)
+                stop_group(proc, 10)  # `go tool` runs pprof as its child
             if page is not None:
                 return page
     raise UserError(f"go tool pprof found no free port to serve {profile} on")
@@ -205,24 +193,3 @@ def _flamegraph_page(proc: subprocess.Popen, url: str, log: Path) -> str | None:
         return answer.text
     raise UserError(f"go tool pprof did not serve within {SERVE_TIMEOUT:.0f} s:\n"
                     f"{log.read_text()[-2000:]}")
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """Ends pprof's session (`go tool` runs pprof as its child): SIGTERM, then SIGKILL."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -64,8 +64,7 @@ def machine() -> dict[str, object]:
 
 
 def _go_build(entry: registry.Entry, binary: Path, _java: list[str]) -> dict[str, str]:
-    """The Go version and the versions of the entry's `modules` a binary was built with
-    (`go version -m`)."""
+    """The Go and the entry's `modules` a binary was built with (`go version -m`)."""
     info = _run("go", "version", "-m", str(binary))
     go = re.match(r"\S+: (go\S+)", info)
     deps = dict(re.findall(r"^\s+dep\s+(\S+)\s+(\S+)", info, re.MULTILINE))
@@ -99,14 +98,12 @@ READERS = {"go-build": _go_build, "jar": _jar, "command": _command}  # registry.
 
 
 def build_versions(entry: registry.Entry, artifact: Path, java: list[str]) -> dict[str, str]:
-    """The versions in one service's build `artifact`, read as its registry entry says; `java`
-    runs the JVM a jar runs on."""
+    """The versions in one service's build `artifact`; `java` runs the JVM a jar runs on."""
     return READERS[entry.versions["reader"]](entry, artifact, java)
 
 
 def versions(postgresql: str) -> dict[str, str]:
-    """The versions of what runs natively: each service's build, the JDK, PostgreSQL, JMeter and
-    Gatling."""
+    """The versions of what runs natively: the services' builds, JDK, PostgreSQL, generators."""
     found: dict[str, str] = {}
     builds = {entry.artifact: entry for entry in registry.entries().values()}  # java-virtual: java's jar
     for entry in builds.values():

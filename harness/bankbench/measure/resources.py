@@ -99,19 +99,29 @@ class Measured(Protocol):
     def sample(self, dt: float) -> tuple[float, float]: ...
 
 
-class Sampler(threading.Thread):
+class Background(threading.Thread):
+    """A daemon thread whose run() works until `stopped` is set: stop() sets it and waits."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.stopped = threading.Event()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.join()
+
+
+class Sampler(Background):
     """Writes one metrics.csv row a second until stopped, and keeps them for `means`."""
 
     def __init__(self, out: Path, service: Measured, pg: Measured, interval: float = 1.0):
-        super().__init__(daemon=True)
+        super().__init__()
         self.out, self.interval = out, interval
         self.trees: dict[str, Measured] = {"service": service, "pg": pg, "loadgen": Tree(None)}
-        self.stopped = threading.Event()
         self.rows: list[tuple[float, ...]] = []
 
     def means(self, since_ms: int) -> dict[str, float] | None:
-        """Each column's mean over the rows from `since_ms` on (the progress line's figures so
-        far); None before the first."""
+        """Each column's mean over the rows from `since_ms` on (the progress line's); or None."""
         rows = [row for row in list(self.rows) if row[0] >= since_ms]
         if not rows:
             return None
@@ -138,7 +148,3 @@ class Sampler(threading.Thread):
                 writer.writerow([row[0], *(f"{value:.1f}" for value in row[1:])])
                 f.flush()
                 self.rows.append(row)
-
-    def stop(self) -> None:
-        self.stopped.set()
-        self.join()

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import csv
 import re
-import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
@@ -22,6 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bankbench import paths, registry
 from bankbench.errors import UserError
+from bankbench.measure.resources import Background
 
 COLUMNS = ("t_ms", "series", "value")
 UP = "up"  # series: 1 when the scrape answered, 0 when it did not (service down, timeout)
@@ -62,27 +63,23 @@ def selectors(service: str) -> dict[str, Selector]:
 def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
     """Figures of one /metrics page: each key's matching samples summed (keys without one are
     left out), and `requests_<status>` per status of the requests key's samples."""
-    by_name: dict[str, list[tuple[str, Selector]]] = {}
-    for key, selector in wanted.items():
-        by_name.setdefault(selector.name, []).append((key, selector))
     requests = wanted.get(REQUESTS_KEY)
-    sums: dict[str, float] = {}
-    statuses: dict[str, float] = {}
+    sums: dict[str, float] = defaultdict(float)
+    statuses: dict[str, float] = defaultdict(float)
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.labels.get("uri") == SKIPPED_URI:
                 continue
-            for key, selector in by_name.get(sample.name, ()):
+            for key, selector in wanted.items():
                 if selector.matches(sample.name, sample.labels):
-                    sums[key] = sums.get(key, 0.0) + sample.value
+                    sums[key] += sample.value
             if requests and requests.matches(sample.name, sample.labels) and "status" in sample.labels:
-                status = STATUS_PREFIX + sample.labels["status"]
-                statuses[status] = statuses.get(status, 0.0) + sample.value
+                statuses[STATUS_PREFIX + sample.labels["status"]] += sample.value
     # Series order, then statuses in numeric order: the same order in every row of the file.
     return {key: sums[key] for key in wanted if key in sums} | dict(sorted(statuses.items()))
 
 
-class Scraper(threading.Thread):
+class Scraper(Background):
     """Appends the service's figures to service_metrics.csv once a second until stopped.
 
     A scrape that fails (the service is being restarted by a fault, or too busy to answer within
@@ -90,10 +87,9 @@ class Scraper(threading.Thread):
     """
 
     def __init__(self, out: Path, url: str, service: str, interval: float = 1.0, timeout: float = 2.0):
-        super().__init__(daemon=True)
+        super().__init__()
         self.out, self.url, self.interval, self.timeout = out, f"{url}/metrics", interval, timeout
         self.wanted = selectors(service)
-        self.stopped = threading.Event()
 
     def run(self) -> None:
         with open(self.out, "w", newline="") as f, httpx.Client(timeout=self.timeout) as client:
@@ -119,7 +115,3 @@ class Scraper(threading.Thread):
             return values(response.text, self.wanted)
         except (httpx.HTTPError, ValueError):
             return None
-
-    def stop(self) -> None:
-        self.stopped.set()
-        self.join()

@@ -43,8 +43,7 @@ def is_warm(rounds: list[Round]) -> bool:
 
 
 class Meter:
-    """The service's own counters of a warm-up, from its /metrics: requests answered and the
-    JIT's milliseconds so far (0 for a service without a JIT)."""
+    """The service's requests answered and JIT ms so far (0 without a JIT), from /metrics."""
 
     def __init__(self, service: str, url: str):
         wanted = selectors(service)
