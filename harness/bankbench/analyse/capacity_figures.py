@@ -76,8 +76,7 @@ class Capacity:
 
     @property
     def lower_bound(self) -> bool:
-        """Whether the rate found is only a lower bound of the service's capacity: the load
-        generator fell short at the next rate, or no higher rate was tried."""
+        """Whether the rate found is only a lower bound of the service's capacity (`bound`)."""
         return bool(self.bound)
 
     @property
@@ -137,9 +136,8 @@ def figures(run: Run) -> list[Capacity]:
 
 
 def _exited(run: Run, search: Search) -> tuple[int, int] | None:
-    """The rate and exit status of the service's last probe where the service exited there (its
-    level's `service_exit`), which ended its search; None where it did not (a probe at a small heap
-    may exit, and the search go on)."""
+    """The rate and exit status of the service's last probe where it exited there, ending its
+    search; None where it did not (a probe at a small heap may exit, and the search go on)."""
     last = search.probes[-1] if search.probes else None
     status = files.level_record(run.level_dir(last.level)).service_exit if last else None
     return (last.rate, status) if isinstance(status, int) else None
@@ -147,11 +145,9 @@ def _exited(run: Run, search: Search) -> tuple[int, int] | None:
 
 def newest_capacities(mode: str, tuned: bool = False,
                       root: Path = paths.RUNS) -> tuple[dict[str, int], str, str] | None:
-    """Each service's capacity (the rate its search found and confirmed) in the newest complete
-    capacity run under `root` at the shipped settings (`tuned`: at the tuned ones, TUNED=1) taken
-    under CPU placement `mode`, else in the newest under any placement, with that run's name and
-    placement; None where there is no such capacity run. A service whose search found no rate is
-    left out."""
+    """Each service's rate found (none: left out) in the newest complete capacity run under `root`
+    at the shipped settings (or the `tuned` ones) under placement `mode`, else under any, with that
+    run's name and placement; None where there is no such capacity run."""
     searched = [(path, manifest.placement) for path, manifest in newest_first(CAPACITY_FILE, root)
                 if bool(manifest.tuned) == tuned]
     if not searched:
@@ -180,8 +176,7 @@ def probed(search: Search, rate: int | None) -> dict[int | None, Probed]:
 
 
 def smallest_heap(search: Search, rate: int | None) -> tuple[Probed | None, Probed | None]:
-    """The smallest heap that held at `rate` (`Probed.verdict`), and the nearest heap under it that
-    was probed; None for either where there is none."""
+    """The smallest heap that held at `rate`, and the nearest heap probed under it (None: none)."""
     heaps = {mb: p for mb, p in probed(search, rate).items() if mb is not None}
     held = [mb for mb, p in heaps.items() if p.verdict == HELD]
     if not held:
@@ -202,9 +197,8 @@ def _held(run: Run, search: Search, rate: int | None, heap_mb: int | None) -> pd
 
 
 def rss_by_heap(run: Run) -> pd.DataFrame:
-    """Per service and heap probed: the RSS (peak) median with its interval over the levels
-    that ran, and what its probes say of the heap (`verdict`: `Probed.verdict`); `heap_mb` NaN:
-    the service's own settings at the capacity rate."""
+    """Per service and heap probed (NaN: its own settings) at the sweep's rate: the RSS (peak) over
+    the levels that ran, and what its probes say of the heap (`Probed.verdict`)."""
     rows = []
     for service, search in searches(run).shipped.items():
         rate = search.sweep.get("rate")
@@ -222,9 +216,8 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
 
 
 def p99_by_rate(run: Run) -> pd.DataFrame:
-    """Per service and rate probed with the service's own heap: the p99 over the probes that
-    counted (`repeats.aggregate_repeats`: median, interval, repeats, failed, invalid), and whether
-    the load generator fell short at some probe there, run or not (`short`)."""
+    """Per service and rate probed with its own heap: the p99 (`repeats.aggregate_repeats`) and
+    whether the load generator fell short at some probe there, run or not (`short`)."""
     summary = run.summary
     own = summary[summary["heap_mb"].isna()] if "heap_mb" in summary else summary
     figures = repeats.aggregate_repeats(own, ["overall.p99_ms"], keys=["service", "users"]).rename(

@@ -12,21 +12,19 @@ why there is no figure. The placement series adds what the verdict under other C
 placements could and could not judge (bankbench.analyse.sensitivity); the newest run past
 capacity (make overload) whether each service held up there (bankbench.analyse.overload).
 
-The capacity verdict: from the newest capacity run (`searched`; of the newest under placement
-service-alone where there is one: the service alone on its core, the figure a budget needs; at
-the shipped settings where there is one, not TUNED's) each service's capacity at the latency
-target and the cost projection (only from a capacity under service-alone: else why there is
-none), from the newest efficiency run (`measured`) CPU per request and p99 against the offered
-rate. Beside a capacity under service-alone, the newest under split with the same target,
-settings and admission limit (of the same `make capacity` where it ran both: `split`): on a
-machine too small for PostgreSQL and the load generator to keep up with a service alone on its
-core, split's is the capacity set by the service with PostgreSQL beside it, not by the load
-generator.
+The capacity verdict (`Verdict.of`): the newest capacity run's capacities and cost projection,
+preferring placement service-alone (the service alone on its core, the figure a budget needs)
+and the shipped settings; the newest efficiency run's CPU per request and p99 against the
+offered rate. On a machine too small for PostgreSQL and the load generator to keep up with a
+service alone on its core, split's capacity beside it is the one the service sets with
+PostgreSQL beside it, not the load generator.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -62,6 +60,7 @@ TOP_RATE = capacity.TOP_RATE  # Cell.bound: no rate above it was tried
 LINES = (projection.SERVICE, projection.DATABASE)  # the lines of the cost: Findings.cost, .database_cost
 COST_BOUND = "capacity a lower bound"  # Cell.bound of a cost: the capacity it follows is a lower bound
 NO_HEAP, NOT_SWEPT = "no heap held", "not swept"  # Cell.missing of an RSS at the smallest heap
+NO_RUN = "no capacity run yet"  # Cell.missing of a capacity figure
 
 
 @dataclass(frozen=True)
@@ -100,8 +99,7 @@ class Verdict:
 
 def _split_beside(searched: Run, every: list[Run]) -> Run | None:
     """The capacity run under split to show beside `searched`, one under service-alone, with the
-    same target, settings and admission limit: of the same series where there is one, else the
-    newest; None for a `searched` under split, or none such."""
+    same target, settings and admission limit: of the same series, else the newest (None: none)."""
     if searched.placement != capacity.BUDGET_PLACEMENT:
         return None
     target_ms = capacity.target_ms(searched)
@@ -190,23 +188,25 @@ class Findings:
         services = _services([*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])])
         users = _users(starts)
         without_aot = frozenset(s for s in services if s in registry.names() and not processes.has_aot_cache(s))
-        first = _first_of_each_line(verdict.projected if verdict else [])
-        no_run = Cell(missing="no capacity run yet")
+        projected = verdict.projected if verdict else []
+        # Each service's and line's projection, and each line's instance types: its first ones.
+        first = {(p.service, p.line): p for p in reversed(projected)}
+        first_on = {p.line: p.on.name for p in reversed(projected)}
         unprojected = verdict.unprojected if verdict else ""
         past = max((run for run in single if overload.is_phased_run(run)), key=lambda run: run.id, default=None)
         passes = paired.of(selected)
         return cls(
             services, users, _served(starts, users),
             {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
-            _capacities(verdict.found if verdict else [], services, no_run.missing),
+            _each(services, found, _capacity, NO_RUN),
             _shared_core(passes, services) if passes else
-            {s: _at_rate(found[s], found[s].cpu_ms) if s in found else no_run for s in services},
-            *({s: _cost(found[s], first.get((s, line)), unprojected) if s in found else no_run for s in services}
-              for line in LINES),
-            {s: _at_heap(found[s]) if s in found else no_run for s in services},
+            _each(services, found, lambda c: _at_rate(c, c.cpu_ms)),
+            *(_each(services, found, lambda c, line=line: _cost(c, first.get((c.service, line)),
+                                                                unprojected)) for line in LINES),
+            _each(services, found, _at_heap),
             {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
             verdict.target_ms if verdict else probes.P99_MS,
-            *(_instance(verdict.projected if verdict else [], line) for line in LINES),
+            *(first_on.get(line, capacity.PROJECTED_ON[line][0]) for line in LINES),
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             *(next((run.manifest.machine.get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
@@ -215,34 +215,40 @@ class Findings:
             *_startups(services, without_aot))
 
 
+def _each(services: tuple[str, ...], found: dict[str, Any], cell: Callable[[Any], Cell],
+          missing: str = NO_RUN) -> dict[str, Cell]:
+    """Per service, the `cell` of what was `found` of it; `missing` for one without."""
+    return {s: cell(found[s]) if s in found else Cell(missing=missing) for s in services}
+
+
 def _split(verdict: Verdict | None, services: tuple[str, ...],
            passes: paired.Passes | None) -> tuple[dict[str, Cell], paired.Passes | None, dict[str, Cell]]:
     """The capacities under split: over make capacity's passes where there are some (shipped, and
     tuned where they probed it), else of the run beside the verdict's (Verdict.split)."""
     if passes is None:
-        return (_capacities(verdict.split_found, services, "not searched") if verdict and verdict.split else {},
-                None, {})
+        if not (verdict and verdict.split):
+            return {}, None, {}
+        split = {c.service: c for c in verdict.split_found}
+        return _each(services, split, _capacity, "not searched"), None, {}
     runs = len(passes.runs)
 
     def over(found: dict[str, paired.Over], missing: str) -> dict[str, Cell]:
-        return {s: Cell(found[s].figure, runs, runs, found[s].bound) if s in found else Cell(missing=missing)
-                for s in services}
+        return _each(services, found, lambda o: Cell(o.figure, runs, runs, o.bound), missing)
 
     return over(passes.shipped, "no rate in every pass"), passes, \
         over(passes.tuned, "not probed tuned") if passes.tuned else {}
 
 
 def _shared_core(passes: paired.Passes, services: tuple[str, ...]) -> dict[str, Cell]:
-    """Per service, the CPU per request of the core it shared with PostgreSQL at its capacity,
-    over the passes at the shipped settings."""
+    """Per service, the CPU per request of the core it shared with PostgreSQL at its capacity."""
     runs = len(passes.runs)
     found = {s: over.cpu_ms for s, over in passes.shipped.items() if over.cpu_ms}
-    return {s: Cell(found[s], runs, runs) if s in found else Cell(missing="not in every pass") for s in services}
+    return _each(services, found, lambda cpu_ms: Cell(cpu_ms, runs, runs), "not in every pass")
 
 
 def _startups(services: tuple[str, ...], without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str]:
-    """Per start and service, the median seconds to the first 200 over make startup's newest
-    record, with their interval, and the record's stamp; ({}, "") where none was made."""
+    """Per start and service, the seconds to the first 200 in make startup's newest record, and its
+    stamp; ({}, "") where none was made."""
     newest = startup_record.newest()
     if newest is None:
         return {}, ""
@@ -265,8 +271,7 @@ def _by_service(outcomes: list[Outcome]) -> dict[str, tuple[Outcome, ...]]:
 
 
 def p99_by_start(starts: dict[str, Run]) -> pd.DataFrame:
-    """Each start's p99 per service and users level at its run's main pool
-    (`repeats.aggregate_repeats`, with `start`): the headline chart's figures."""
+    """The headline chart's figures: each start's p99 per service and users level, main pool."""
     frames = [repeats.aggregate_repeats(run.summary[run.summary["pool"] == repeats.main_pool(run.summary)], [P99],
                                         keys=["service", "users"]).assign(start=start)
               for start, run in starts.items()]
@@ -317,12 +322,6 @@ def _p99(run: Run | None, service: str, users: int | None, start: str, without_a
     return Cell(figure, n, of)
 
 
-def _capacities(found: list[Capacity], services: tuple[str, ...], missing: str) -> dict[str, Cell]:
-    """Each service's capacity among `found`; `missing` for one without."""
-    by_service = {c.service: c for c in found}
-    return {s: _capacity(by_service[s]) if s in by_service else Cell(missing=missing) for s in services}
-
-
 def _capacity(c: Capacity) -> Cell:
     """The rate found, its interval the rate that missed above it (none: a bound)."""
     if c.rate is None:
@@ -332,26 +331,11 @@ def _capacity(c: Capacity) -> Cell:
 
 
 def _cost(c: Capacity, priced: Projection | None, unprojected: str) -> Cell:
-    """The projected $ per million requests of `priced`, a line of `c`'s service: a bound where
-    the capacity it follows is one."""
+    """The projected $ per million requests of `priced`, a line of `c`'s service."""
     if priced is None:
         return Cell(missing="no projection" if unprojected else "none held" if c.rate is None else "not measured")
     cost = priced.usd_per_million
     return _at_rate(c, estimates.Figure(cost.value, cost.low, cost.high, "", ()), COST_BOUND if cost.bound else "")
-
-
-def _instance(projected: list[Projection], line: str) -> str:
-    """The name of the first instance types `line` is projected on (PROJECTED_ON's first where
-    nothing is)."""
-    return next((p.on.name for p in projected if p.line == line), capacity.PROJECTED_ON[line][0])
-
-
-def _first_of_each_line(projected: list[Projection]) -> dict[tuple[str, str], Projection]:
-    """Per service and line, its projection on the line's first instance types."""
-    first: dict[tuple[str, str], Projection] = {}
-    for p in projected:
-        first.setdefault((p.service, p.line), p)
-    return first
 
 
 def _at_rate(c: Capacity, figure: estimates.Figure, bound: str = "") -> Cell:

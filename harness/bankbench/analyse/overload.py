@@ -54,10 +54,8 @@ ANSWERED_503, TIMEOUTS, CREATED = (f"service_metrics.{name}" for name in (
 
 @dataclass(frozen=True)
 class Timeline:
-    """A phased level per second (module doc). `frame` is indexed by `second` with `iterations`,
-    `requests`, `answered`, `p50_ms`, `p99_ms` (of the 200s), `in_flight`, `pool_pending`,
-    `heap_mb` and `rss_mb` (NaN where not measured); `answers` by `second` and answer ("200",
-    "503", NO_RESPONSE ...), in requests."""
+    """A phased level per second (module doc): `frame` its figures (NaN where not measured),
+    `answers` its requests per answer ("200", "503", NO_RESPONSE ...), both indexed by `second`."""
 
     service: str
     level_id: str
@@ -67,8 +65,7 @@ class Timeline:
 
     @property
     def overload(self) -> tuple[int, int] | None:
-        """The seconds [start, end) from the first phase above the base rate to the end of the
-        last one; None when no phase is above it."""
+        """The seconds [start, end) of the phases from the first above the base rate (or None)."""
         above = [phase for phase in self.phases if phase.multiple > 1]
         return (above[0].start_s, above[-1].end_s) if above else None
 
@@ -130,8 +127,7 @@ def answer(status: pd.Series) -> pd.Series:
 
 
 def _service_seconds(level_dir: Path, measure_from_ms: int) -> pd.DataFrame:
-    """The service's held requests, pool waiters and heap (its /metrics) and its RSS (metrics.csv)
-    per second of the measured window: the last reading in each second (none: NaN)."""
+    """GAUGES per second of the measured window: the last reading in each second (none: NaN)."""
     parts = []
     if files.has_service_metrics(level_dir):
         scraped = files.read_service_metrics(level_dir)
@@ -148,9 +144,8 @@ def _service_seconds(level_dir: Path, measure_from_ms: int) -> pd.DataFrame:
 
 def recovery_s(p99_ms: pd.Series, overload_end_s: int, last_s: int, target_ms: float = RECOVERY_P99_MS,
                steady_s: int = STEADY_S) -> int | None:
-    """Seconds from `overload_end_s` to the first second from which the 200s' p99 (`p99_ms` by
-    second; NaN: no 200 that second) stays at or under `target_ms` for `steady_s` seconds, or to
-    `last_s`; None when it never does by then."""
+    """Seconds from `overload_end_s` to the first second from which the 200s' p99 (NaN: no 200)
+    stays at or under `target_ms` for `steady_s` seconds, or to `last_s`; None: never by then."""
     held = p99_ms.reindex(range(overload_end_s, last_s + 1)).le(target_ms)
     for second in held.index:
         if held.loc[second:second + steady_s - 1].all():
@@ -224,16 +219,14 @@ def outcome(level_dir: Path, manifest: Manifest) -> Outcome:
 
 
 def memory_bound_mb(level: LevelRecord, settings: dict) -> float | None:
-    """The memory bound of the level's service (registry.Entry.memory_bound_mb) over the heap cap
-    it ran with: the level's heap, else the -Xmx of the JVM options the run recorded."""
+    """The service's registry.Entry.memory_bound_mb over the level's heap, else the run's -Xmx."""
     options = [*settings.get("jvm_options", []), *settings.get("java_opts", "").split()]
     cap = level.heap_mb or processes.heap_cap_mb(level.service, options)
     return registry.get(level.service).memory_bound_mb(cap)
 
 
 def outcomes(run: Run) -> list[Outcome]:
-    """The Outcome of each phased level of a run, in the order of its summary, with the load
-    generator's verdict on it from the summary and what sent its 503s (`refusals`)."""
+    """The Outcome of each phased level of a run, in its summary's order, with its figures there."""
     refused = refusals(run.summary, run.admission_limit)
     return [replace(outcome(run.level_dir(row["level_id"]), run.manifest), generator_ok=bool(row[VALID]),
                     generator_reasons=row["loadgen.reasons"], refusals=refused.get(row["level_id"]))
@@ -253,8 +246,7 @@ class Refusals(NamedTuple):
 
 
 def refusals(summary: pd.DataFrame, limit: int | None = None) -> dict[str, Refusals]:
-    """Per level of a run's summary whose service counted a 503 itself (its service metrics), what
-    could send them; `limit`: the run's admission limit (Run.admission_limit)."""
+    """Per level of a run's summary whose service counted a 503 itself, what could send them."""
     counted = (ANSWERED_503, TIMEOUTS, CREATED)
     if not set(counted) <= set(summary):
         return {}

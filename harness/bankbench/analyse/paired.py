@@ -34,9 +34,8 @@ class Over:
 
 @dataclass(frozen=True)
 class Passes:
-    """The capacities of every pass under `placement`: per service at the shipped settings and,
-    where every run probed them too, at the tuned ones; a service some run found no rate for is
-    left out."""
+    """The capacities of every pass under `placement`, shipped and (where every run probed them)
+    tuned; a service some run found no rate for is left out."""
 
     placement: str
     runs: tuple[Run, ...]
@@ -103,19 +102,16 @@ def _long_levels(docs: tuple[Searches, ...]) -> tuple[int, list[tuple[str, int]]
 
 
 def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None:
-    """The passes among the run folders under `root` (of); only each run's manifest and
-    capacity.json are read: no summary is needed."""
+    """The passes among the run folders under `root` (of), read without their summaries."""
     searched = [Run(path, manifest, pd.DataFrame()) for path, manifest in newest_first(CAPACITY_FILE, root)]
     return of(searched[::-1], mode)  # oldest first: the runs' order
 
 
 def capacities(mode: str, tuned: bool = False,
                root: Path = paths.RUNS) -> tuple[dict[str, int], tuple[str, ...], str] | None:
-    """Each service's capacity as the report's first table shows it, the base rates of a run that
-    needs some (make overload): over the passes under `root` and `mode` where there are some (the
-    median over the runs, at the shipped settings or, `tuned`, the tuned ones), else the newest
-    capacity run's (capacity_figures.newest_capacities); with the runs they come from and the
-    placement they ran under. None where there is no capacity run."""
+    """Each service's capacity as the first table shows it, the base rates of make overload: over
+    the passes under `root` and `mode` (shipped, or `tuned`) where there are some, else
+    capacity_figures.newest_capacities; with its runs and placement. None: no capacity run."""
     passes = under(root, mode)
     found = (passes.tuned if tuned else passes.shipped) if passes else {}
     if found:

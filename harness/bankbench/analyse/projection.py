@@ -62,9 +62,8 @@ class Span(NamedTuple):
         return cls(figure.value, figure.low, figure.high, bound)
 
     def through(self, function: Callable[[float], float], falling: bool = False) -> Span:
-        """The figure `function` makes of this one, whose interval is `function` at the ends:
-        `function` must be monotone, and `falling` where it falls as its argument grows (a lower
-        bound then gives an upper one)."""
+        """The figure a monotone `function` makes of this one, `falling` where it falls as its
+        argument grows (a lower bound then gives an upper one)."""
         bound = FLIPPED[self.bound] if falling else self.bound
         if math.isnan(self.low) or math.isnan(self.high):
             return Span(function(self.value), math.nan, math.nan, bound)
@@ -98,8 +97,7 @@ def catalog(path: Path = paths.INSTANCES) -> dict[str, Instance]:
 
 @dataclass(frozen=True)
 class Alike:
-    """Instance types the projection cannot tell apart: the same vCPUs and price, on which
-    nothing else of its figures depends. One row, naming each."""
+    """Instance types of the same vCPUs and price, which the projection cannot tell apart."""
 
     types: tuple[Instance, ...]
 
@@ -150,16 +148,14 @@ class Basis:
 
 
 def preferred(runs: Sequence[Run]) -> Run:
-    """The newest AWS run of `runs` where there is one, else the newest run (ids start with the
-    UTC time)."""
+    """The newest AWS run of `runs` where there is one, else the newest run."""
     return max(runs, key=lambda run: (run.manifest.env == AWS, run.id))
 
 
 @dataclass(frozen=True)
 class Assumptions:
-    """What every projection of one basis takes as given (publish.tables.projection_assumptions
-    says it): the figures at the capacity for the target (`searched`), else at the highest offered
-    rate that held it."""
+    """What every projection of one basis takes as given (publish.tables.projection_assumptions);
+    `searched`: the figures at the capacity, else at the highest offered rate that held."""
 
     basis: Basis
     target_ms: float
@@ -170,8 +166,7 @@ class Assumptions:
 
 @dataclass(frozen=True)
 class Projection:
-    """One line (SERVICE or DATABASE) of one service on one group of alike instance types, each
-    figure with its interval and, where it is one, its bound."""
+    """One line (SERVICE or DATABASE) of one service on one group of alike instance types."""
 
     service: str
     line: str
@@ -191,15 +186,13 @@ def instances_of(projections: Sequence[Projection]) -> list[Instance]:
 
 
 def from_capacity(service: str, rps: Span, on: Alike, assumptions: Assumptions) -> Projection:
-    """The service's line: `rps`, its requests/s at its capacity over the basis's service CPUs
-    (a lower bound where the capacity is one), per vCPU on `on` (module doc)."""
+    """The service's line from `rps`: its requests/s at its capacity on the basis's service CPUs."""
     cpus = assumptions.basis.service_cpus
     return _project(service, SERVICE, rps, rps.through(lambda measured: measured / cpus), on, assumptions)
 
 
 def from_cpu_time(service: str, cpu_ms: Span, on: Alike, assumptions: Assumptions) -> Projection:
-    """PostgreSQL's line for `service`: `cpu_ms`, its CPU milliseconds per request, as
-    1000 / CPU ms requests/s per vCPU on `on` (module doc)."""
+    """PostgreSQL's line for `service` from `cpu_ms`, its CPU milliseconds per request."""
     return _project(service, DATABASE, cpu_ms, cpu_ms.through(lambda ms: 1000 / ms, falling=True), on, assumptions)
 
 

@@ -28,16 +28,11 @@ COMPARED = {"overall.throughput_rps": "req/s", P99: "p99 ms", ERRORS: "err %"}  
 
 
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
-    """Each `keys` group's median of `columns` over its usable repeats, with the 95 % interval
-    as `<column>.low`/`.high` (bankbench.estimates says how; NaN ends: none).
-
-    Every group is kept, with `repeats` (all), `failed` (money check failed), `invalid` (money
-    check passed, load generator did not hold up), `interval` (estimates.REPEATS or estimates.SECONDS:
-    what the intervals were taken over), `verdicts` (each repeat's number and
-    `summaries.verdicts` standing, in order) and each column's `<column>.each` (each repeat's
-    value, in the same order): what a table shows where some repeats do not count
-    (publish.formatting.spread_column). A group with no usable repeat has no medians (NaN).
-    """
+    """Each `keys` group's median of `columns` over its usable repeats, with the 95 % interval as
+    `<column>.low`/`.high` (NaN: none; a group with no usable repeat has no medians), the counts of
+    `repeats`, `failed` and `invalid` ones, what the `interval` was taken over, and each repeat's
+    `verdicts` and `<column>.each` values in order: what a table shows where some repeats do not
+    count (publish.formatting.spread_column)."""
     standing = verdicts(frame)
     ordered = frame.sort_values("repeat", kind="stable")
     rows = []
@@ -64,9 +59,8 @@ def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, estimates.F
 
 
 def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
-    """`aggregate_repeats` of every numeric overall.*, resources.*, efficiency.* and
-    service_metrics.* figure of a run's summary, with the run's `pg_max_connections` (one
-    PostgreSQL cluster serves a whole run)."""
+    """`aggregate_repeats` of every numeric figure of a run's summary, with the run's
+    `pg_max_connections` (one PostgreSQL cluster serves a whole run)."""
     columns = [
         column for column in summary.columns
         if column.startswith(("overall.", "resources.", "efficiency.", "service_metrics."))
@@ -76,11 +70,8 @@ def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def main_pool(levels: pd.DataFrame) -> int:
-    """The pool size user sweeps are shown at: the one most levels ran with.
-
-    On a tie (a pool sweep), the largest that PostgreSQL's max_connections can serve: beyond it
-    lies the cliff the pool chart shows.
-    """
+    """The pool size user sweeps are shown at: the one most levels ran with; on a tie (a pool
+    sweep), the largest max_connections can serve (beyond it lies the pool chart's cliff)."""
     counts = levels["pool"].value_counts()
     tied = counts[counts == counts.max()].index
     servable = tied[tied <= levels["pg_max_connections"].max()]
@@ -93,9 +84,8 @@ def row_keys(summary: pd.DataFrame) -> list[str]:
 
 
 def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """Failed requests per status in % of the measured requests, as `aggregate_levels` has
-    figures (a column per status, named by it: "503", "assertion"), and the statuses in
-    `status_order`; no statuses when no request failed."""
+    """Failed requests per status ("503", "assertion") in % of the measured requests, a column
+    each, as `aggregate_levels` has figures, and the statuses in `status_order` (or none)."""
     statuses = [column.removeprefix(ERRORS_BY_STATUS) for column in status_columns(summary)]
     if not statuses:
         return pd.DataFrame(), []
@@ -107,8 +97,7 @@ def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
 
 
 def differences(a: Run, b: Run) -> pd.DataFrame:
-    """A row per (service, users, pool, figure) that both runs measured: each figure with its 95 %
-    interval, the ratio B/A with its interval, and whether the difference is significant."""
+    """Per (service, users, pool, figure) both runs measured: each, the ratio B/A, its verdict."""
     rows = []
     for column, name in COMPARED.items():
         in_a, in_b = (level_figures(run.summary, column) for run in (a, b))
@@ -124,10 +113,7 @@ def differences(a: Run, b: Run) -> pd.DataFrame:
 
 
 def ratio_verdict(ratio: estimates.Ratio) -> str:
-    """"B higher", "B lower" or "within noise" (estimates.Ratio.significant); "no interval" where
-    there is no ratio to test (a figure without interval, or 0 in A)."""
+    """"no interval" where there is no ratio to test (a figure without interval, or 0 in A)."""
     if pd.isna(ratio.low):
         return "no interval"
-    if not ratio.significant:
-        return "within noise"
-    return "B higher" if ratio.low > 1 else "B lower"
+    return "within noise" if not ratio.significant else "B higher" if ratio.low > 1 else "B lower"

@@ -25,8 +25,7 @@ def newest(selected: list[Run]) -> Run | None:
 
 def per_service(run: Run) -> pd.DataFrame:
     """A row per service and pool, in the run's order: its rate, repeats, FIGURES and MESSAGES, and
-    `pg_cpu_each`: PostgreSQL's CPU per request of each repeat, as a median of two hides one gone
-    wrong."""
+    PostgreSQL's CPU per request of each repeat (a median of two hides one gone wrong)."""
     record = files.record(run.path, PGWIRE_FILE)
     levels = run.summary.set_index("level_id")[["service", "pool"]]
     rows = [{"service": levels.loc[level, "service"], "pool": int(levels.loc[level, "pool"]),

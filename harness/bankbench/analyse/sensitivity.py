@@ -56,8 +56,7 @@ def ordered(series: list[Run]) -> list[Run]:
 
 
 def levels(run: Run) -> pd.DataFrame:
-    """The run's summary rows at its main pool whose money check passed (the load generator's
-    verdict aside: `verdicts` marks the levels where it did not hold up)."""
+    """The run's summary rows at its main pool whose money check passed (`verdicts` marks some)."""
     summary = run.summary
     return summary[(summary["pool"] == repeats.main_pool(summary)) & summary["money_ok"].astype(bool)]
 
@@ -93,24 +92,15 @@ class Change(NamedTuple):
 
 
 def changes(found: list[Verdict]) -> list[Change]:
-    """Where the placements name different winners (verdicts taken where the load generator did
-    not hold up left out)."""
-    out = []
-    for (users, figure), group in _by_point(found).items():  # placements in order within each
-        valid = tuple(v for v in group if not v.limited)
-        if len({v.winner for v in valid}) > 1:
-            out.append(Change(users, figure, valid))
-    return out
+    """Where the placements name different winners (verdicts the generator limited left out)."""
+    points: dict[tuple[int, str], list[Verdict]] = {}
+    for v in by_users(found):  # placements in order within each point
+        points.setdefault((v.users, v.figure), []).append(v)
+    valid = {point: tuple(v for v in group if not v.limited) for point, group in points.items()}
+    return [Change(*point, kept) for point, kept in valid.items()
+            if len({v.winner for v in kept}) > 1]
 
 
 def by_users(found: list[Verdict]) -> list[Verdict]:
-    """`found` (placement by placement, as `verdicts` gives them) by users level, placements in
-    their order within each."""
+    """`found` (as `verdicts` gives them) by users level, placements in their order within each."""
     return sorted(found, key=lambda v: v.users)
-
-
-def _by_point(found: list[Verdict]) -> dict[tuple[int, str], list[Verdict]]:
-    points: dict[tuple[int, str], list[Verdict]] = {}
-    for v in by_users(found):
-        points.setdefault((v.users, v.figure), []).append(v)
-    return points

@@ -47,10 +47,8 @@ def _timeline(frame: pd.DataFrame, level: LevelRecord) -> Timeline:
 
 
 def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:
-    """Level name per service to draw over time: `users` (default the most) at the main pool.
-
-    A usable repeat is preferred, then the first one.
-    """
+    """Level name per service to draw over time: `users` (default the most) at the main pool, a
+    usable repeat first, then the first one."""
     at_pool = summary[summary["pool"] == main_pool(summary)]
     chosen = at_pool[at_pool["users"] == (users or at_pool["users"].max())].assign(usable=usable)
     first = chosen.sort_values(["usable", "repeat"], ascending=[False, True]).groupby("service").head(1)
@@ -58,8 +56,7 @@ def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str
 
 
 def service_timeline(level_dir: Path) -> Timeline | None:
-    """The service's own figures per scrape (`service_metrics.per_second`, `t_s` since the level's
-    start) with its warm-up end and faults; None for a level without service metrics."""
+    """The service's own figures per scrape (`service_metrics.per_second`); None without them."""
     if not files.has_service_metrics(level_dir):
         return None
     level = files.level_record(level_dir)

@@ -13,8 +13,8 @@ from bankbench.results.runs import CAPACITY_FILE, PAIRED, TUNING_FILE, Run, newe
 
 
 def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
-    """Per service, from the newest complete capacity run at the shipped settings under
-    `placement` that found its rate: that rate and target. A service none found is not there."""
+    """Per service, its rate and target in the newest capacity run at the shipped settings under
+    `placement` that found one."""
     found: dict[str, Basis] = {}
     for path, manifest in newest_first(CAPACITY_FILE, root):
         if manifest.tuned or manifest.placement != placement:
@@ -28,9 +28,8 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
 
 def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
     """Every make tune run among `selected` of the paired protocol (an older run's probes are not
-    duels), each service it tuned and its record there (tuning.json's `services.<name>`, with
-    `tuned`): runs of some knobs each (KNOBS=) leave each knob's duels in a run of their own. By
-    service (the registry's order), then oldest run first."""
+    duels), each service it tuned and its record there, by service, then oldest run first: runs of
+    some knobs each (KNOBS=) leave each knob's duels in a run of their own."""
     docs = [(run, Tuning.read(run.path)) for run in sorted(
         (run for run in selected if run.swept), key=lambda run: run.id)]
     order = {name: i for i, name in enumerate(registry.names())}
@@ -40,8 +39,7 @@ def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
 
 
 def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str, Searched]:
-    """Each knob of `service` as the newest make tune run under `placement` (of the paired
-    protocol) that searched it left it."""
+    """Each knob of `service` as the newest paired make tune run under `placement` left it."""
     found: dict[str, Searched] = {}
     for path, manifest in newest_first(TUNING_FILE, root):
         if manifest.placement != placement:

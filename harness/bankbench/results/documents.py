@@ -82,8 +82,7 @@ class Manifest(Document):
 
 @dataclass(frozen=True)
 class LevelRecord(Document):
-    """What a level ran: the level as planned (bankbench.load.profiles.Level.as_dict) and what its
-    run added (bankbench.results.runs.level_record)."""
+    """What a level ran: the level as planned and what its run added (results.runs.level_record)."""
 
     document: dict[str, Any] = field(repr=False)
     service: str

@@ -12,15 +12,10 @@ import pandas as pd
 from bankbench.errors import UserError
 from bankbench.results.documents import LevelRecord, Manifest
 
-METRIC_DTYPES = {
-    "t_ms": "int64",
-    "service_cpu_pct": "float32",
-    "service_rss_mb": "float32",
-    "pg_cpu_pct": "float32",
-    "pg_rss_mb": "float32",
-    "loadgen_cpu_pct": "float32",
-    "machine_cpu_pct": "float32",
-}
+METRIC_DTYPES = {"t_ms": "int64", **dict.fromkeys([
+    "service_cpu_pct", "service_rss_mb", "pg_cpu_pct", "pg_rss_mb",
+    "loadgen_cpu_pct", "machine_cpu_pct",
+], "float32")}
 # A run folder's files.
 MANIFEST = "manifest.json"
 VERIFY = "verify.json"
@@ -130,7 +125,7 @@ def has_metrics(level_dir: Path) -> bool:
 
 def read_metrics(level_dir: Path) -> pd.DataFrame:
     """Per-second resource samples (metrics.csv), every column of the layout."""
-    return _read_csv(level_dir / METRICS, METRIC_DTYPES)
+    return read_csv(level_dir / METRICS, METRIC_DTYPES)
 
 
 def scrapes_path(level_dir: Path) -> Path:
@@ -160,14 +155,15 @@ def read_service_metrics(level_dir: Path) -> pd.DataFrame:
     """The service's own figures (service_metrics.csv), one row per scrape: `t_ms`, then a column
     per series (`up`, the keys of api/metrics.yaml, `requests_<status>`), NaN where a scrape has
     none (a failed one has only `up` = 0)."""
-    long = _read_csv(level_dir / SERVICE_METRICS, SERVICE_METRIC_DTYPES)
+    long = read_csv(level_dir / SERVICE_METRICS, SERVICE_METRIC_DTYPES)
     wide = long.pivot_table(index="t_ms", columns="series", values="value", aggfunc="last", observed=True)
     return wide.rename_axis(columns=None).reset_index()
 
 
-def _read_csv(path: Path, dtypes: dict[str, str]) -> pd.DataFrame:
+def read_csv(path: Path, dtypes: dict[str, str], columns: bool = True, **options) -> pd.DataFrame:
+    """`path`'s `dtypes` columns (every one, not `columns`); a missing or broken file: UserError."""
     try:
         # Compression is inferred from the name; the C parser copes with JMeter's quoted messages.
-        return pd.read_csv(path, usecols=list(dtypes), dtype=dtypes)
+        return pd.read_csv(path, usecols=list(dtypes) if columns else None, dtype=dtypes, **options)
     except (OSError, ValueError) as err:  # missing file or column, unparsable value
         raise UserError(f"cannot read {path}: {err}") from err

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 from hdrh.histogram import HdrHistogram
 
-from bankbench.errors import UserError
+from bankbench.results import files
 
 FILE = "histograms.csv.xz"
 # Results layout version 4: the same rows, each histogram DEFLATEd on its own (as interval logs
@@ -55,14 +55,12 @@ class Histograms:
 
     def __init__(self, rows: pd.DataFrame):
         self.rows = rows.reset_index(drop=True)
-        decoded = [_decode(text) for text in self.rows["histogram"]]
-        parts = [_recorded(histogram) for histogram in decoded]
-        sizes = [len(values) for values, _ in parts]
-        self.values = pd.DataFrame({
-            "row": np.repeat(np.arange(len(parts)), sizes),
-            "value": np.concatenate([values for values, _ in parts]) if parts else np.empty(0, np.int64),
-            "count": np.concatenate([counts for _, counts in parts]) if parts else np.empty(0, np.int64),
-        })
+        recorded = [_recorded(_decode(text)) for text in self.rows["histogram"]]
+        values, counts = zip(*(recorded or [(np.empty(0, np.int64),) * 2]), strict=True)
+        sizes = [len(part) for part in values]
+        self.values = pd.DataFrame({"row": np.repeat(np.arange(len(values)), sizes),
+                                    "value": np.concatenate(values),
+                                    "count": np.concatenate(counts)})
 
     def latencies(self, rows: pd.Index | None = None) -> np.ndarray:
         """The latency of every request of `rows` (default all), ms, ordered by row then value."""
@@ -76,8 +74,7 @@ class Histograms:
 
 
 def from_samples(samples: pd.DataFrame, measure_from_ms: int) -> Histograms:
-    """Folds a generator's samples (the columns of SAMPLE_DTYPES) into histograms, seconds counted
-    from `measure_from_ms`."""
+    """Folds a generator's samples into histograms, seconds counted from `measure_from_ms`."""
     samples = samples.assign(second=(samples["timeStamp"] - measure_from_ms) // 1000,
                              end_ms=samples["timeStamp"] + samples["elapsed"],
                              status=samples["responseCode"].astype("string").fillna(""),
@@ -98,8 +95,7 @@ def from_samples(samples: pd.DataFrame, measure_from_ms: int) -> Histograms:
 
 
 def write(histograms: Histograms, path: Path) -> None:
-    """Writes the rows as histograms.csv.xz (xz's header holds no time: the same samples give
-    the same bytes)."""
+    """Writes the rows as histograms.csv.xz (no time in its header: same samples, same bytes)."""
     histograms.rows.to_csv(path, index=False, compression="xz")
 
 
@@ -125,22 +121,14 @@ def upgrade(level_dir: Path) -> None:
 
 
 def read_samples(path: Path) -> pd.DataFrame:
-    """A generator's samples in JMeter's CSV (jmeter.csv, or .csv.gz): timeStamp (start, epoch
-    ms), elapsed (ms), label, responseCode, threadName (one per iteration under the article and
-    open models), success."""
-    try:
-        # Compression is inferred from the name; the C parser copes with JMeter's quoted messages.
-        return pd.read_csv(path, usecols=list(SAMPLE_DTYPES), dtype=SAMPLE_DTYPES)
-    except (OSError, ValueError) as err:  # missing file or column, unparsable value
-        raise UserError(f"cannot read {path}: {err}") from err
+    """A generator's samples in JMeter's CSV (jmeter.csv, or .csv.gz): SAMPLE_DTYPES, timeStamp the
+    start (epoch ms), threadName one per iteration under the article and open models."""
+    return files.read_csv(path, SAMPLE_DTYPES)
 
 
 def _read_rows(path: Path) -> pd.DataFrame:
-    try:
-        return pd.read_csv(path, dtype=ROW_DTYPES, keep_default_na=False,
-                           na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]})
-    except (OSError, ValueError) as err:  # missing file or column, unparsable value
-        raise UserError(f"cannot read {path}: {err}") from err
+    return files.read_csv(path, ROW_DTYPES, columns=False, keep_default_na=False,
+                          na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]})
 
 
 # An interval log's histogram: base64 of an 8-byte header (cookie, length) and the DEFLATEd V2 encoding.

@@ -100,8 +100,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
 
 
 def measured_window(level: LevelRecord, requests: Histograms) -> tuple[pd.Index, float]:
-    """The histogram rows of the measured window, and its length in seconds: from
-    `measure_from_ms` to the end of the last request (NaN for none)."""
+    """The histogram rows of the measured window, and its length in seconds (NaN: no request)."""
     rows = requests.rows[requests.rows["second"] >= 0]
     return rows.index, (rows["end_ms"].max() - level.measure_from_ms) / 1000
 
@@ -128,8 +127,8 @@ def offered(requests: Histograms, level: LevelRecord) -> dict | None:
 
 
 def offered_by_phase(requests: Histograms, level: LevelRecord) -> list[dict]:
-    """Per measured phase (none for a level without): the arrivals started within its seconds
-    against its rate over them (bankbench.load.validity.offered), with its `seconds` and `multiple`."""
+    """Per measured phase, with its `seconds` and `multiple`: the arrivals started within its
+    seconds against its rate over them (bankbench.load.validity.offered)."""
     rows = requests.rows
     return [{"seconds": phase.end_s - phase.start_s, "multiple": phase.multiple,
              **_offered(rows[rows["second"].between(phase.start_s, phase.end_s - 1)],
@@ -143,9 +142,8 @@ def _offered(rows: pd.DataFrame, arrivals: dict | None) -> dict | None:
 
 
 def resource_window(level: LevelRecord, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:
-    """The metrics.csv rows of the measured window: from `measure_from_ms` to the row of the
-    second that holds the end of the last request, and none after `ended_ms`. After its last
-    request JMeter writes its dashboard, at full CPU: that is not load."""
+    """The metrics.csv rows of the measured window (module doc). After its last request JMeter
+    writes its dashboard, at full CPU: that is not load."""
     start, end = level.measure_from_ms, level.ended_ms
     if not pd.isna(seconds):
         end = min(end, start + 1000 * (seconds + 1))
@@ -153,10 +151,9 @@ def resource_window(level: LevelRecord, metrics: pd.DataFrame, seconds: float) -
 
 
 def generator_figures(level: LevelRecord, requests: Histograms, metrics: pd.DataFrame) -> dict:
-    """What a run of the load generator achieved, as the calibration records it
-    (bankbench.run.experiments.calibration): the requests it drove in the measured window, its CPU (and that
-    of the service, there the calibration target, and the machine), the arrivals it offered
-    against the plan's (bankbench.load.validity.offered), and whether it drove the planned rate."""
+    """What a run of the load generator achieved, as bankbench.run.experiments.calibration records
+    it: requests, CPU (its own, the target service's, the machine's), arrivals offered, and
+    whether it drove the planned rate."""
     measured, seconds = measured_window(level, requests)
     overall = latency_stats(requests, measured, seconds)
     used = resource_stats(resource_window(level, metrics, seconds), level.loadgen_cpus)
@@ -188,14 +185,10 @@ def latency_stats(requests: Histograms, rows: pd.Index, seconds: float) -> dict:
 
 
 def errors_by_status(rows: pd.DataFrame) -> dict[str, int]:
-    """Failed requests per HTTP status, "assertion" and "no response" (see the module doc),
-    statuses in `status_order`."""
-    counts: dict[str, int] = {}
-    for status, n in rows[~rows["ok"]].groupby("status", observed=True)["requests"].sum().items():
-        if n > 0:
-            kind = error_kind(status)
-            counts[kind] = counts.get(kind, 0) + int(n)
-    return {kind: counts[kind] for kind in sorted(counts, key=status_order)}
+    """Failed requests per HTTP status, "assertion", "no response" (module doc): `status_order`."""
+    failed = rows[~rows["ok"]].groupby("status", observed=True)["requests"].sum()
+    counts = failed[failed > 0].groupby(error_kind, observed=True).sum()
+    return {kind: int(counts[kind]) for kind in sorted(counts.index, key=status_order)}
 
 
 def error_kind(code: object) -> str:
@@ -212,9 +205,8 @@ def status_order(status: str) -> tuple[int, str]:
 
 
 def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers: Sequence[str] = ()) -> dict:
-    """CPU and memory figures of the metrics rows of a window, and whether the generator
-    saturated (module doc): its `loadgen_cpus` when it had some, busy with it and its `peers`
-    (the processes beside it there, "pg"), else the machine."""
+    """CPU and memory figures of a window's metrics rows, and whether the generator saturated
+    (module doc) on its `loadgen_cpus`, busy with its `peers` there ("pg"), else on the machine."""
     figures = {name: _number(metrics[column].agg(how)) for name, (column, how) in RESOURCES.items()}
     saturated = validity.saturated(validity.busy(figures, peers, "{}_cpu_mean"), loadgen_cpus,
                                     figures["machine_cpu_mean"], figures["service_cpu_mean"])
@@ -222,14 +214,10 @@ def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers
 
 
 def cpu_per_request(metrics: pd.DataFrame, throughput_rps: float | None) -> dict:
-    """CPU milliseconds per request of the service and of PostgreSQL (module doc) from the
-    metrics rows of the throughput's window."""
-    def per_request(column: str) -> float | None:
-        mean = metrics[column].mean()
-        return _number(mean * 10 / throughput_rps) if throughput_rps else None
-
-    return {"service_cpu_ms_per_request": per_request("service_cpu_pct"),
-            "pg_cpu_ms_per_request": per_request("pg_cpu_pct")}
+    """CPU milliseconds per request of the service and of PostgreSQL (module doc)."""
+    means = {role: metrics[f"{role}_cpu_pct"].mean() for role in ("service", "pg")}
+    return {f"{role}_cpu_ms_per_request": _number(mean * 10 / throughput_rps) if throughput_rps
+            else None for role, mean in means.items()}
 
 
 def _number(value: float) -> float | None:

@@ -1,6 +1,5 @@
-"""What a probe (a level of make capacity or make tune) must achieve, and where make tune probes:
-the run/ floor judges its levels with these, the analysis reads them back; and the probes,
-searches and duels as capacity.json and tuning.json keep them (results/LAYOUT.md)."""
+"""What a probe (a level of make capacity or make tune) must achieve, where make tune probes, and
+the probes, searches and duels as capacity.json and tuning.json keep them (results/LAYOUT.md)."""
 
 from __future__ import annotations
 
@@ -32,8 +31,7 @@ class Target:
     max_error_pct: float = MAX_ERROR_PCT
 
     def misses(self, summary: dict) -> list[str]:
-        """What of the target a level's summary missed: "money" (its check failed), "load
-        generator" (it did not hold up: bankbench.load.validity), "p99", "errors"."""
+        """What of the target a level's summary missed (LOADGEN: bankbench.load.validity's)."""
         overall = summary["overall"]
         return [name for name, missed in (
             ("money", not summary["money_ok"]),
@@ -42,14 +40,12 @@ class Target:
             ("errors", overall["error_pct"] is None or overall["error_pct"] >= self.max_error_pct)) if missed]
 
     def held(self, summary: dict) -> bool:
-        """Whether a level's summary meets the whole target."""
         return not self.misses(summary)
 
 
 @dataclass(frozen=True)
 class Basis:
-    """Where make tune tunes a service: below the capacity rate found under a placement at the
-    shipped settings (`run`: the capacity run's id), to its target."""
+    """Where make tune tunes a service: below the rate capacity run `run` found (shipped)."""
 
     rate: int
     target: Target
@@ -58,10 +54,9 @@ class Basis:
 
 @dataclass(frozen=True)
 class Searched:
-    """One knob as the newest make tune run that searched it left it (tuning.json): the value
-    kept, whether every value was judged, the values whose duels ended, and the other knobs'
-    values it was searched at. A run of other knobs starts it at `value` where `complete`; a run
-    of this knob at the same other values goes on from there where not."""
+    """One knob as the newest make tune run that searched it left it (tuning.json). A run of other
+    knobs starts it at `value` where `complete`; a run of this knob at the same `others` goes on
+    from there where not."""
 
     value: str
     run: str
@@ -91,9 +86,8 @@ class Probe(Document):
 
 @dataclass(frozen=True)
 class Search:
-    """A contender's searches as capacity.json keeps them: its probes, what the rate search
-    concluded (`found`, `failed_at`, `complete`), the heap sweep's conclusion (`sweep`, with the
-    `rate` swept at; {}: not swept), and the long level that confirmed the rate found."""
+    """A contender's searches as capacity.json keeps them: its probes, the rate search's and heap
+    sweep's conclusions (`sweep` {}: not swept), and the long level that confirmed the rate."""
 
     probes: tuple[Probe, ...]
     rate: dict[str, Any]
@@ -119,14 +113,13 @@ class Search:
 
     @property
     def complete(self) -> bool:
-        """Whether the rate search and the heap sweep, where there is one, ended before the budget did."""
+        """Whether the rate search and any heap sweep ended before the budget did."""
         return bool(self.rate.get("complete")) and self.sweep.get("complete", True)
 
 
 @dataclass(frozen=True)
 class Searches:
-    """A make capacity run's capacity.json: the target, and each contender's searches at the
-    shipped settings and, TUNED=both, at the tuned ones."""
+    """A make capacity run's capacity.json: the target, each contender's searches (TUNED=both's)."""
 
     target: Target
     shipped: dict[str, Search]
@@ -177,8 +170,7 @@ class Duel:
 
 @dataclass(frozen=True)
 class Knob:
-    """One knob of a make tune record: its values, the duels among them, the value chosen,
-    whether every value was judged, and the earlier run it went on from (`resumed`, with `run`)."""
+    """One knob of a make tune record; `resumed`: the earlier run it went on from (its `run`)."""
 
     knob: str
     values: tuple[str, ...]
@@ -202,9 +194,8 @@ class Knob:
 @dataclass(frozen=True)
 class Tuned(Document):
     """What make tune recorded of a service (tuning.json's `services.<name>`): where it tuned (at
-    `rate`, of the `capacity` of run `run`), every probe, each knob, the knobs taken from earlier
-    runs (`carried`) or not searched, the values chosen, and the settings found, as tuned.toml
-    takes them (`tuned`: `pool`, `env`; None where the run ended first)."""
+    `rate`, of the `capacity` of run `run`), the knobs taken from earlier runs (`carried`), and the
+    settings found as tuned.toml takes them (`tuned`: `pool`, `env`; None: the run ended first)."""
 
     document: dict[str, Any] = field(repr=False)
     rate: int = 0
@@ -227,8 +218,7 @@ class Tuned(Document):
 
 @dataclass(frozen=True)
 class Tuning:
-    """A make tune run's tuning.json: its protocol (PAIRED: the duels), budget, the share of the
-    capacity it tuned at, and what it recorded of each service."""
+    """A make tune run's tuning.json (`protocol` PAIRED: duels; `rate_share`: of the capacity)."""
 
     protocol: str | None
     budget_s: float | None

@@ -7,6 +7,7 @@ them together."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 import pandas as pd
@@ -40,34 +41,22 @@ class Run:
     manifest: Manifest
     summary: pd.DataFrame
 
+    # The manifest's figures, by the same names (Manifest says what each is).
+    profile = property(attrgetter("manifest.profile"))
+    placement = property(attrgetter("manifest.placement"))
+    admission_limit = property(attrgetter("manifest.admission_limit"))
+    series = property(attrgetter("manifest.series"))
+    tuned = property(attrgetter("manifest.tuned"))  # TUNED=1: per service, its `pool` and `env`
+    settings = property(attrgetter("manifest.recorded_profile"))  # {} for runs that recorded a name
+
     @property
     def id(self) -> str:
         """The run id, e.g. 20261122T013000Z-native-local."""
         return self.manifest.run_id or self.path.name
 
-    @property
-    def profile(self) -> str:
-        """The load profile the run used (local, article, pool...)."""
-        return self.manifest.profile
-
     def level_dir(self, level: str) -> Path:
         """The folder of one level, by name (go-u1000-p95-r1)."""
         return files.level_dir(self.path, level)
-
-    @property
-    def placement(self) -> str:
-        """The CPU placement's mode (Manifest.placement)."""
-        return self.manifest.placement
-
-    @property
-    def admission_limit(self) -> int:
-        """The services' MAX_CONCURRENT_REQUESTS (Manifest.admission_limit)."""
-        return self.manifest.admission_limit
-
-    @property
-    def series(self) -> str:
-        """The series the run belongs to (module doc); "" for none."""
-        return self.manifest.series
 
     @property
     def searched(self) -> bool:
@@ -80,11 +69,6 @@ class Run:
         return (self.path / TUNING_FILE).is_file()
 
     @property
-    def settings(self) -> dict:
-        """The profile as the manifest recorded it ({} for older runs, which recorded its name alone)."""
-        return self.manifest.recorded_profile
-
-    @property
     def start(self) -> str:
         """How the run's services started (profiles.STARTS); cold for runs before the setting."""
         return self.settings.get("start", "cold")
@@ -93,11 +77,6 @@ class Run:
     def generator(self) -> str:
         """The load generator of the run's levels (profiles.GENERATORS); JMeter before there were two."""
         return self.settings.get("generator", "jmeter")
-
-    @property
-    def tuned(self) -> dict:
-        """TUNED=1: per service, the settings it ran with (`pool`, `env`); {} at the shipped ones."""
-        return self.manifest.tuned
 
     @property
     def family(self) -> str:
@@ -123,8 +102,7 @@ def find_runs(root: Path = paths.RUNS) -> list[Path]:
 
 
 def newest_first(record: str, root: Path = paths.RUNS) -> list[tuple[Path, Manifest]]:
-    """The complete run folders under `root` that hold `record` (capacity.json, tuning.json),
-    newest first, each with its manifest."""
+    """The complete runs under `root` with `record` (capacity.json...), newest first, manifests."""
     return [(path, files.manifest(path)) for path in reversed(find_runs(root)) if (path / record).is_file()]
 
 
@@ -161,18 +139,18 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
 
 
 def listed(listing: Path = PUBLISHED_CSV) -> dict[Path, str]:
-    """Every folder `listing` names, resolved (its paths are relative to its own folder), with why
-    it is kept, in its order."""
-    rows = read_published(listing)
+    """Every folder `listing` (results/published.csv: `run`, relative to its folder, and `why` it
+    is kept; none without it) names, resolved, with why it is kept, in its order."""
+    rows = pd.read_csv(listing) if listing.is_file() else pd.DataFrame(columns=["run", "why"])
     return {(listing.parent / run).resolve(): why for run, why in zip(rows["run"], rows["why"], strict=True)}
 
 
 def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
-    """The complete run folders under `root` that `listing` names, in `latest_per_profile`'s
-    order: by profile and environment, oldest first."""
+    """The complete runs under `root` that `listing` names, by profile and env, oldest first."""
     named = listed(listing)
     found = [path for path in find_runs(root) if path.resolve() in named]
-    return sorted(found, key=_profile_and_env)  # stable: oldest first within each
+    profile_and_env = attrgetter("profile", "env")
+    return sorted(found, key=lambda path: profile_and_env(files.manifest(path)))  # stable
 
 
 def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
@@ -184,11 +162,6 @@ def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[
     return [path for path in listed(listing) if not path.is_relative_to(root.resolve())]
 
 
-def _profile_and_env(path: Path) -> tuple[str, str]:
-    manifest = files.manifest(path)
-    return manifest.profile, manifest.env
-
-
 def unpublished(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
     """The complete run folders under `root` that `listing` does not name (a run just made, say)."""
     shown = set(published(root, listing))
@@ -196,15 +169,13 @@ def unpublished(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[
 
 
 def default_selection(root: Path = paths.RUNS) -> list[Path]:
-    """What the report and the notebook show by default: the published runs under `root`, or,
-    where results/published.csv names none there (a runs folder elsewhere, BANKBENCH_RUNS), the
-    latest run of each profile."""
+    """What the report and the notebook show by default: the published runs under `root`, else
+    (BANKBENCH_RUNS elsewhere) the latest run of each profile."""
     return published(root) or latest_per_profile(root)
 
 
 def newest(root: Path = paths.RUNS) -> list[Path]:
-    """The newest complete run under `root` with the other complete runs of its series, if it
-    is one of a series; none when there is no run."""
+    """The newest complete run under `root` with the other complete runs of its series, if any."""
     found = find_runs(root)
     if not found:
         return []
@@ -239,17 +210,13 @@ def by_start(selected: list[Run]) -> dict[str, dict[str, Run]]:
 
 def load_run(path: Path, services: list[str] | None = None) -> Run:
     """Loads a summarized run (`bankbench summarize`); `services` keeps only those services."""
-    manifest = _manifest(path)
+    if not (path / files.MANIFEST).is_file():
+        raise UserError(f"{path} is not a run folder (no manifest.json)")
+    manifest = files.manifest(path)
     summary = summaries.read_summary(path)
     if services is not None:
         summary = summary[summary["service"].isin(services)].reset_index(drop=True)
     return Run(path, manifest, summary)
-
-
-def _manifest(path: Path) -> Manifest:
-    if not (path / files.MANIFEST).is_file():
-        raise UserError(f"{path} is not a run folder (no manifest.json)")
-    return files.manifest(path)
 
 
 def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None) -> list[Run]:
@@ -260,14 +227,8 @@ def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None)
     return [load_run(Path(path), services) for path in dirs]
 
 
-def read_published(path: Path = PUBLISHED_CSV) -> pd.DataFrame:
-    """results/published.csv: `run` (relative to results/) and `why` it is kept; none without it."""
-    return pd.read_csv(path) if path.is_file() else pd.DataFrame(columns=["run", "profile", "why"])
-
-
 def read_articles(path: Path = ARTICLES_CSV) -> pd.DataFrame:
-    """The figures the 2018 and 2019 articles published (results/articles.csv), as text:
-    they are shown exactly as published."""
+    """The figures the 2018 and 2019 articles published, as text: shown exactly as published."""
     try:
         return pd.read_csv(path, dtype={"mean_ms": str, "p99_ms": str, "error_pct": str})
     except OSError as err:

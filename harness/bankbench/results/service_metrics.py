@@ -16,6 +16,7 @@ import pandas as pd
 from bankbench.measure.scrape import STATUS_PREFIX, UP
 
 MB = 2**20
+HOW = ("mean", "max")  # what a gauge's figures are over the window
 
 
 def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
@@ -24,7 +25,8 @@ def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
     gauges = frame[frame["t_ms"].between(start_ms, end_ms)]
     before = frame.loc[frame["t_ms"] <= start_ms, "t_ms"]
     counters = frame[frame["t_ms"].between(before.max() if len(before) else start_ms, end_ms)]
-    span_s = _span_s(counters)
+    answered = counters.loc[counters[UP] == 1, "t_ms"] if UP in counters else counters["t_ms"]
+    span_s = (answered.max() - answered.min()) / 1000 if len(answered) > 1 else 0.0
     acquires, acquire_s = increase(counters, "pool_acquires"), increase(counters, "pool_acquire_seconds")
     gc_s = increase(counters, "gc_pause_seconds")
     return {
@@ -35,10 +37,8 @@ def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
         "requests_by_status": {column.removeprefix(STATUS_PREFIX): increase(counters, column)
                                for column in frame if column.startswith(STATUS_PREFIX)},
         "pool_max": _agg(gauges, "pool_max", "max"),
-        "pool_active_mean": _agg(gauges, "pool_active", "mean"),
-        "pool_active_max": _agg(gauges, "pool_active", "max"),
-        "pool_pending_mean": _agg(gauges, "pool_pending", "mean"),
-        "pool_pending_max": _agg(gauges, "pool_pending", "max"),
+        **{f"{gauge}_{how}": _agg(gauges, gauge, how) for gauge in ("pool_active", "pool_pending")
+           for how in HOW},
         "pool_acquires": acquires,
         "pool_acquire_mean_ms": None if not acquires or acquire_s is None else _round(1000 * acquire_s / acquires),
         "pool_timeouts": increase(counters, "pool_timeouts"),
@@ -47,16 +47,13 @@ def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
         "gc_pauses_per_s": _per_s(increase(counters, "gc_pauses"), span_s),
         "gc_seconds_per_s": _per_s(gc_s, span_s),
         "gc_pct": _per_s(None if gc_s is None else 100 * gc_s, span_s),
-        "heap_mean_mb": _agg(gauges, "heap_bytes", "mean", MB),
-        "heap_max_mb": _agg(gauges, "heap_bytes", "max", MB),
-        "threads_mean": _agg(gauges, "threads", "mean"),
-        "threads_max": _agg(gauges, "threads", "max"),
+        **{f"heap_{how}_mb": _agg(gauges, "heap_bytes", how, MB) for how in HOW},
+        **{f"threads_{how}": _agg(gauges, "threads", how) for how in HOW},
     }
 
 
 def per_second(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per scrape: `t_ms`, requests_per_s (from the service's counter), pool_active,
-    pool_pending, gc_pct (GC time in % of the time since the previous scrape), heap_mb, threads."""
+    """Per scrape: `t_ms` and figures; rates (gc_pct: GC time in %) since the previous scrape."""
     return pd.DataFrame({
         "t_ms": frame["t_ms"],
         "requests_per_s": _rate(frame, "requests"),
@@ -100,12 +97,6 @@ def _with_statuses(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _column(frame: pd.DataFrame, column: str) -> pd.Series:
     return frame[column] if column in frame else pd.Series(float("nan"), index=frame.index)
-
-
-def _span_s(frame: pd.DataFrame) -> float:
-    """Seconds between the first and last scrape that answered."""
-    answered = frame.loc[frame[UP] == 1, "t_ms"] if UP in frame else frame["t_ms"]
-    return (answered.max() - answered.min()) / 1000 if len(answered) > 1 else 0.0
 
 
 def _per_s(value: float | None, span_s: float) -> float | None:

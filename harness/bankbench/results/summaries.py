@@ -8,7 +8,9 @@ aggregates them.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
+from functools import reduce
 from pathlib import Path
 
 import pandas as pd
@@ -42,11 +44,8 @@ def summarize_level(level_dir: Path) -> dict:
 
 
 def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
-    """Summarizes every level of a run, writes summary.csv and the run's summary.json (its
-    `summary_version`), and returns summary.csv as `read_summary` does.
-
-    A level's summary.json of this version and newer than its inputs is reused, unless `force`.
-    """
+    """Summarizes every level of a run (reusing a level's summary.json of this version and newer
+    than its inputs, unless `force`), writes summary.csv and summary.json: `read_summary`'s."""
     level_dirs = files.level_dirs(run_dir)
     if not level_dirs:
         raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
@@ -104,9 +103,8 @@ def generator_bound(frame: pd.DataFrame) -> pd.Series:
 
 
 def floor(verdicts: Sequence[tuple[int, str]], values: Sequence[float]) -> float:
-    """The lowest of a group's `values` whose repeat is BOUND (`verdicts` and `values` in the same
-    order, as bankbench.analyse.repeats.aggregate_repeats gives them): where the load generator was
-    the limit, the service served at least that; NaN for none."""
+    """The lowest of a group's `values` (in `verdicts`' order, as repeats.aggregate_repeats gives
+    them) whose repeat is BOUND: the service served at least that; NaN for none."""
     bound = [value for (_, mark), value in zip(verdicts, values, strict=True) if mark == BOUND and not pd.isna(value)]
     return min(bound, default=float("nan"))
 
@@ -140,35 +138,23 @@ def is_fresh(level_dir: Path) -> bool:
 
 
 def flatten(summary: dict, level_id: str) -> dict:
-    """One summary.csv row: level_id (folder name), scalar level.json keys, overall.*
-    (overall.errors_by_status.<status>), resources.*, efficiency.*, money_ok, loadgen.* (the load generator's
-    verdict), and service_metrics.* where the level has them
-    (service_metrics.requests_by_status.<status>)."""
+    """One summary.csv row: level_id (folder name), scalar level.json keys, each block's figures."""
     level = {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
-    return {
-        "level_id": level_id,
-        **level,
-        **_dotted("overall", summary["overall"]),
-        **_dotted("resources", summary["resources"]),
-        **_dotted("efficiency", summary.get("efficiency", {})),
-        **_dotted("seconds_ci", summary.get("seconds_ci", {})),
-        "money_ok": summary["money_ok"],
-        **_dotted("loadgen", summary["loadgen"]),
-        **_dotted("service_metrics", summary.get("service_metrics", {})),
-    }
+    blocks = ("overall", "resources", "efficiency", "seconds_ci", "money_ok", "loadgen",
+              "service_metrics")
+    return reduce(operator.or_, (_dotted(block, summary.get(block, {})) for block in blocks),
+                  {"level_id": level_id, **level})
 
 
-def _dotted(prefix: str, block: dict) -> dict:
-    """A nested summary block as `prefix.key` (and `prefix.key.inner`) columns."""
-    flat = {}
-    for key, value in block.items():
-        flat |= _dotted(f"{prefix}.{key}", value) if isinstance(value, dict) else {f"{prefix}.{key}": value}
-    return flat
+def _dotted(key: str, value: object) -> dict:
+    """A nested summary block as `key.inner` (and `key.inner.deeper`) columns; a figure as `key`."""
+    if not isinstance(value, dict):
+        return {key: value}
+    return reduce(operator.or_, (_dotted(f"{key}.{k}", figure) for k, figure in value.items()), {})
 
 
 def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
-    """One row per (level, request label) with the level keys, its model, money_ok, the load
-    generator's verdict and the label's figures."""
+    """One row per (level, request label): the level's keys and verdicts, the label's figures."""
     rows = [
         {**level[["level_id", *LEVEL_KEYS, "repeat", "model", "money_ok", VALID]].to_dict(), "label": label, **stats}
         for _, level in summary.iterrows()
@@ -189,8 +175,7 @@ def has_service_metrics(summary: pd.DataFrame) -> bool:
 
 
 def load_unit(summary: pd.DataFrame) -> str:
-    """What a run's `users` count: iterations/s where every level ran the open model (an arrival
-    rate), else users (the closed and article models)."""
+    """What a run's `users` count: iterations/s where every level ran the open model, else users."""
     return "iterations/s" if "model" in summary and summary["model"].eq("open").all() else "users"
 
 
