@@ -1,9 +1,6 @@
-"""Runs a benchmark in any environment (bankbench.run.environments.interface): the load
-generator's calibration, then for each level a fresh database, the service, the load, the money
-check, and the load generator's verdict.
-
-Writes results/runs/<run>/ as results/LAYOUT.md describes, printing a progress line per level.
-"""
+"""Runs a benchmark in any environment (bankbench.run.environments.interface) into
+results/runs/<run>/ (results/LAYOUT.md): the load generator's calibration, then for each level a
+fresh database, the service, the load, the money check, and the load generator's verdict."""
 
 from __future__ import annotations
 
@@ -40,13 +37,9 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
 
 
 class Session:
-    """A run folder being written, in an opened environment: run_level() runs a level into it
-    (`run` the profile's, `make capacity` the ones its search chooses).
-
-    The run is written under `<run>.incomplete` and renamed when the `with` block ends without
-    an error: an interrupted or failed run keeps that name (and says why in incomplete.json), so
-    readers never take it for a result (bankbench.results.runs).
-    """
+    """A run folder being written, in an opened environment, one run_level() at a time. It is
+    written under `<run>.incomplete`, renamed when the `with` block ends without an error: an
+    interrupted or failed run keeps that name, so readers never take it for a result."""
 
     def __init__(self, opts: Options, env: type[Env] = Native, warm_processes: int = 1):
         self.opts, self.env, self.warm_processes = opts, env, warm_processes
@@ -78,8 +71,7 @@ class Session:
         return self
 
     def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None) -> Path:
-        """Runs `level` into levels/<its id>/ and returns that folder; `calibrated`: what the
-        load generator's calibration found for its load (bankbench.run.experiments.calibration)."""
+        """Runs `level` into levels/<its id>/, returned; `calibrated`: its load's calibration."""
         out = files.level_dir(self.run_dir, level.id)
         _run_level(out, level, self.where, int(self.pg["max_connections"]), calibrated, tag, remaining_s,
                    self.kept)
@@ -123,16 +115,14 @@ class Session:
 
 
 def remaining(todo: list[Level]) -> float:
-    """Seconds left for these levels, counting ~15 s of database reset and start-up each, and
-    for a warm start a warm-up at most per service and repeat."""
+    """Seconds left: ~15 s of reset and start-up per level, a warm-up per service and repeat."""
     warmups = {(level.service, level.repeat) for level in todo if level.profile.start == "warm"}
     return sum(level.expected_s + 15 for level in todo) + warmup.MAX_S * len(warmups)
 
 
 def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, calibrated: dict | None,
                tag: str, remaining_s: float, kept: warmup.Kept | None) -> None:
-    """One level: a fresh database and a fresh service (or the kept warm one, the tables emptied),
-    the load, the money check, level.json with the load generator's verdict."""
+    """A fresh database and service (or the kept warm one), the load, money check, level.json."""
     out.mkdir(parents=True)
     load = where.load(level, out)
     if kept and (warm := kept.get(level)):
@@ -173,8 +163,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
 
 
 def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: dict) -> dict:
-    """The level's line of figures (`summarize` writes the summaries) with the load generator's
-    verdict, and its faults; returns the verdict (bankbench.load.validity)."""
+    """Prints the level's figures, the load generator's verdict (returned) and its faults."""
     summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out))
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
     details = [f"calibration: {calibration.brief(record.calibration)}"]

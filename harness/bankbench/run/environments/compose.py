@@ -1,5 +1,4 @@
-"""ENV=compose: docker-compose.yml on this machine's engine, the containers measured by their
-cgroups."""
+"""ENV=compose: docker-compose.yml on this machine's engine, containers measured by cgroup."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bankbench import config, paths, registry
-from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.measure import resources
 from bankbench.run.environments import composefile, images
@@ -40,11 +38,8 @@ class Container:
 
 
 class Compose(Local):
-    """docker-compose.yml: PostgreSQL re-created per level, one service container at a time.
-
-    Under CPU placement "split" or "service-alone" the PostgreSQL and service containers get
-    their CPUs (cpuset), as the native processes get them with taskset.
-    """
+    """PostgreSQL re-created per level, one service container at a time, each on its placement's
+    CPUs (cpuset), as the native processes get them with taskset."""
 
     name = "compose"
 
@@ -107,18 +102,14 @@ class Compose(Local):
         return self._pid("postgres")
 
     def measure(self, pid: int) -> resources.Cgroup:
-        """How the sampler measures a container, by its main process: its cgroup."""
         return resources.Cgroup(pid)
 
     def read_versions(self, postgresql: str) -> dict[str, str]:
         return images.versions(composefile.postgres_image(), postgresql)
 
-    def service_settings(self) -> dict[str, object]:
-        """What the containers run with: docker-compose.yml passes the pool, the acquire timeout
-        and the admission limit, and the Java image starts with its copy of bank-java/jvm.options."""
-        return {"acquire_timeout_ms": config.acquire_timeout_ms(),
-                "max_concurrent_requests": config.max_concurrent_requests(),
-                "jvm_options": processes.jvm_options(), "java_aot_cache": False, "java_opts": ""}
+    def java_settings(self) -> dict[str, object]:
+        """The Java image starts with its copy of bank-java/jvm.options alone."""
+        return {"java_aot_cache": False, "java_opts": ""}
 
     def psql(self, sql: str) -> str:
         return self.run("exec", "-T", "postgres", "psql", "-X", "-q", "-A", "-t", "-U",

@@ -1,8 +1,5 @@
-"""The services of docker-compose.yml, written from services.yaml (`make compose-file`).
-
-The file is edited by hand except between its two markers, where each service of the registry
-gets its block: built from its Dockerfile, published on its port, with its own environment on
-top of the shared one. A test checks that the committed file is what this writes.
+"""The services of docker-compose.yml, written from services.yaml (`make compose-file`) between
+its two markers (the rest is edited by hand). A test checks the committed file is what this writes.
 """
 
 from __future__ import annotations
@@ -20,17 +17,14 @@ END = "  # --- end of the services of services.yaml ---\n"
 
 
 def service_name(name: str) -> str:
-    """The compose service of a registry service: bank-<name>."""
     return f"bank-{name}"
 
 
 def postgres_image(path: Path = paths.COMPOSE) -> str:
-    """The PostgreSQL image the file builds (its `postgres` service)."""
     return yaml.safe_load(path.read_text())["services"]["postgres"]["image"]
 
 
 def image_name(entry: registry.Entry) -> str:
-    """The compose image of a registry service: bankbench/<image>."""
     return f"bankbench/{entry.image}"
 
 

@@ -1,7 +1,5 @@
-"""What the containers of ENV=compose run: each image's digest and the versions inside it.
-
-The versions are read from the images, not from the host: the Go build info of the binary and
-the libraries of the jar that the image's entrypoint starts, and the image's own `java -version`.
+"""What the containers of ENV=compose run: each image's digest and the versions read inside it
+(the build info of the program its entrypoint starts, and its own `java -version`), not the host's.
 """
 
 from __future__ import annotations
@@ -58,8 +56,7 @@ def present(image: str) -> bool:
 
 
 def contents(entry: registry.Entry, image: str) -> dict[str, str]:
-    """The versions inside the image of registry `entry`: the build info of its program and,
-    for a JVM image, its own `java -version`."""
+    """The versions inside the image of registry `entry`."""
     with tempfile.TemporaryDirectory() as tmp:
         artifact = copy_out(image, program(image), Path(tmp))
         return manifest.build_versions(entry, artifact, ["docker", "run", "--rm", "--entrypoint", "java", image])

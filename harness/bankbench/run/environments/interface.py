@@ -1,12 +1,5 @@
-"""Where a benchmark runs: the operations the runner drives in every environment (Env), and the
-options of a run. Three environments implement it: native processes
-(bankbench.run.environments.native, the default) and docker compose
-(bankbench.run.environments.compose) on this machine, and AWS ECS (bankbench.run.environments.aws).
-
-An environment gives the load generator's calibration, a fresh database per level, a started
-service, the level's load, psql for the checks, and what the manifest says of it: the machine,
-the versions of what ran, the settings passed.
-"""
+"""What the runner drives in every environment (Env: native, the default, and compose on this
+machine, AWS ECS), and the options of a run."""
 
 from __future__ import annotations
 
@@ -35,8 +28,7 @@ class Options:
 class Service(Protocol):
     url: str
 
-    def exit_code(self) -> int | None:
-        """Its exit status once it has exited, None while it runs."""
+    def exit_code(self) -> int | None: ...  # None while it runs
 
     def stop(self) -> None: ...
 
@@ -61,13 +53,10 @@ class Env(Protocol):
 
     def __init__(self, opts: Options, run_id: str) -> None: ...
 
-    def describe(self) -> str:
-        """Where the run happens, for its first line."""
+    def describe(self) -> str: ...  # where the run happens, for its first line
 
     def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
-        """What the load generator drives for each load of `levels`, by user count
-        (bankbench.run.experiments.calibration), recorded in `run_dir`; empty where it is not
-        calibrated."""
+        """Per user count, what the load generator drives (experiments.calibration)."""
 
     def reset(self) -> None:
         """A new database with the schema alone: every environment's level starts from it."""
@@ -78,19 +67,15 @@ class Env(Protocol):
 
     def load(self, level: Level, out: Path) -> Load: ...
 
-    def psql(self, sql: str) -> str:
-        """Runs SQL in the benchmark's database; returns its rows as `psql -A -t` prints them."""
+    def psql(self, sql: str) -> str: ...  # the rows as `psql -A -t` prints them
 
     def machine(self) -> dict: ...
 
     def versions(self, postgresql: str) -> dict[str, str]:
-        """The versions of what runs, `postgresql` being the server's: asked when the run starts
-        and again after its last level (AWS learns the image digests from the tasks it ran)."""
+        """Asked at the start and after the last level (AWS learns the digests from its tasks)."""
 
-    def settings(self) -> dict[str, object]:
-        """The manifest's settings of this environment: what the services and the load ran with."""
+    def settings(self) -> dict[str, object]: ...  # what the services and the load ran with
 
-    def level_settings(self) -> dict[str, object]:
-        """What level.json adds in this environment."""
+    def level_settings(self) -> dict[str, object]: ...  # what level.json adds
 
     def close(self) -> None: ...

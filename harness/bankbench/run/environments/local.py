@@ -1,7 +1,6 @@
-"""What the two environments of this machine share (native and compose): the load runs here, on
-the CPUs of the run's placement. The load generator is calibrated and runs here, the sampler measures the
-service and PostgreSQL here, the service's /metrics is scraped, and the level's faults (CHAOS)
-and CPU profile (PROFILE_CPU) are taken here too."""
+"""What the two environments of this machine share (native and compose): the load generator is
+calibrated and runs here on the CPUs of the run's placement, the sampler measures the service and
+PostgreSQL, the service's /metrics is scraped, and faults (CHAOS) and CPU profiles are taken."""
 
 from __future__ import annotations
 
@@ -11,6 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bankbench import config
 from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.load import gatling, generators, jmeter, validity
@@ -26,8 +26,7 @@ from bankbench.run.experiments import calibration, chaos
 
 
 class Local:
-    """What native and compose share: the load runs on this machine, on the CPUs of the run's
-    placement. Opening one pins this process (the harness, and so the load generator) to the load
+    """Opening one pins this process (the harness, and so the load generator) to the load
     generator's CPUs: the runner restores its affinity when the run ends."""
 
     name: str
@@ -61,12 +60,15 @@ class Local:
         return manifest.machine()
 
     def settings(self) -> dict[str, object]:
-        return {"cpu_placement": self.placement.as_dict(), **self.service_settings(),
+        """What the services run with beyond each level's pool, and the load generators' JVMs."""
+        return {"cpu_placement": self.placement.as_dict(),
+                "acquire_timeout_ms": config.acquire_timeout_ms(),
+                "max_concurrent_requests": config.max_concurrent_requests(),
+                "jvm_options": processes.jvm_options(), **self.java_settings(),
                 "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS}
 
     def level_settings(self) -> dict[str, object]:
-        """The placement's mode; when the load generator has CPUs of its own, how many, and the
-        processes that share them (bankbench.results.levels, `loadgen_saturated`)."""
+        """The placement's mode; the load generator's own CPUs, if any, and who shares them."""
         where = self.placement
         if where.mode == SHARED:
             return {"cpu_placement": where.mode}
@@ -87,12 +89,10 @@ class LocalLoad:
         self.service_exit: int | None = None  # the service's exit status, had it exited by the load's end
 
     def service_env(self) -> dict[str, str] | None:
-        """What the service's environment needs for this load (the CPU profile's hook)."""
         return self.profile.env() if self.profile else None
 
     def run(self, svc: processes.Running, tag: str, remaining_s: float) -> tuple[int, int]:
-        """Runs the level's load generator against `svc`, sampling meanwhile; returns the load's
-        (started, ended) ms."""
+        """Runs the load against `svc`, sampling meanwhile; returns its (started, ended) ms."""
         level, out, where = self.level, self.out, self.where
         props = {**level.load_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
         scraper = Scraper(files.scrapes_path(out), svc.url, level.service)  # GET /metrics, 1/s
@@ -131,8 +131,7 @@ class LocalLoad:
         return started_ms, ended_ms
 
     def generator_so_far(self, sampler: Sampler, jm: Driver) -> str:
-        """The load generator's verdict so far, for the progress line: its CPU since the
-        load began, and what the calibration of this load says (bankbench.load.validity)."""
+        """The load generator's verdict so far: its CPU since the load began, its calibration."""
         cal = self.where.calibration.get(self.level.users)
         settings = self.where.level_settings()
         loadgen_cpus = settings.get("loadgen_cpus")
@@ -151,9 +150,8 @@ class LocalLoad:
         return f"load generator {verdict} ({jm.name} {cpu}; calibration: {calibration.brief(cal)})"
 
     def finish(self, window: tuple[int, int]) -> dict[str, object]:
-        """After the service stopped: the flame graph of the measured window; for level.json the
-        CPUs each process was allowed, the service's exit status if it had exited by itself
-        before the load ended (null: it ran throughout), and the faults struck."""
+        """After the service stopped: the flame graph, and what level.json adds (null
+        service_exit: the service ran throughout)."""
         if self.profile:
             measure_from_ms = window[0] + 1000 * self.level.measure_offset_s
             self.profile.render((measure_from_ms, window[1]), f"{self.level.id}: CPU of the measured window")
@@ -163,8 +161,7 @@ class LocalLoad:
 
 
 def _follow(jm: Driver, level: Level, tag: str, remaining_s: float, verdict: Callable[[], str]) -> None:
-    """Prints a progress line each time the generator reports its totals (every 5 s), ending with the
-    load generator's `verdict` so far."""
+    """Prints a progress line, with the `verdict` so far, each time the generator reports."""
     for line in jm.lines():
         if not line.startswith("summary =") or jm.progress.started_ms is None:
             if "error" in line.lower() or "exception" in line.lower():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from bankbench import config
 from bankbench.bank import aotcache, processes
 from bankbench.machine.postgres import Cluster, free_port
 from bankbench.measure import manifest, resources
@@ -42,13 +41,8 @@ class Native(Local):
     def read_versions(self, postgresql: str) -> dict[str, str]:
         return manifest.versions(postgresql)
 
-    def service_settings(self) -> dict[str, object]:
-        """What the services run with here, beyond the pool of each level."""
-        return {"acquire_timeout_ms": config.acquire_timeout_ms(),
-                "max_concurrent_requests": config.max_concurrent_requests(),
-                "jvm_options": processes.jvm_options(),
-                "java_aot_cache": aotcache.enabled(),
-                "java_opts": os.environ.get("JAVA_OPTS", "")}
+    def java_settings(self) -> dict[str, object]:
+        return {"java_aot_cache": aotcache.enabled(), "java_opts": os.environ.get("JAVA_OPTS", "")}
 
     def psql(self, sql: str) -> str:
         return self.cluster.psql(sql)

@@ -1,12 +1,8 @@
-"""The searches of `make capacity`, as pure logic over a measuring function: the highest rate at
-which a service meets its targets, and the smallest heap at which it still does at that rate.
-
-Each probe is one short level (`passes(value)`), and probes cost minutes, so both searches
-bisect, and both confirm what they found: the found value is measured `repeats` more times and
-must pass every time. A failed confirmation makes it a failure and the bisection goes on below
-it (above it, for a heap). `over()` says that the time budget is spent: the search then stops
-where it is and says so (`complete` False). Both assume that passing is monotone: a service that
-meets its targets at a rate meets them below it, and one that does with a heap does with more.
+"""The searches of `make capacity` as pure logic: the highest rate at which a service meets its
+targets, and the smallest heap at which it still does. Probes cost minutes, so both bisect, then
+confirm the value found `repeats` more times: a failed confirmation makes it a failure and the
+bisection goes on past it. Once `over()`, a search stops where it is (`complete` False). Both
+assume that passing is monotone (below a rate that passes, above a heap that does).
 """
 
 from __future__ import annotations
@@ -21,9 +17,7 @@ class OutOfTime(Exception):
 
 @dataclass
 class Found:
-    """What a search found: `good` the best value that passed and was confirmed (None: none
-    did), `bad` the nearest value that failed beyond it (None: none failed), every probe in
-    order, and whether the search ended before the budget did."""
+    """`good` the best value confirmed, `bad` the nearest that failed beyond it, every probe."""
 
     good: int | None = None
     bad: int | None = None
@@ -31,7 +25,6 @@ class Found:
     complete: bool = True
 
     def confirmations(self) -> int:
-        """How many probes of `good` passed."""
         return sum(1 for value, ok in self.probes if value == self.good and ok)
 
 
@@ -40,9 +33,7 @@ Search = Generator[int, bool, Found]  # yields the values to probe, is sent whet
 
 def in_turn(searches: dict[str, Search], passes: Callable[[str, int], bool],
             over: Callable[[], bool]) -> dict[str, Found]:
-    """Runs `searches` side by side, one probe of each in turn (`passes(name, value)`), so that
-    whatever drifts on the machine falls on all of them alike; returns what each found. Once
-    `over()`, every search still going ends where it is, incomplete."""
+    """Runs `searches` one probe of each in turn, so that the machine's drift falls on all alike."""
     asked: dict[str, int] = {}
     found: dict[str, Found] = {}
 
@@ -66,7 +57,6 @@ def in_turn(searches: dict[str, Search], passes: Callable[[str, int], bool],
 
 
 def alone(search: Search, passes: Callable[[int], bool], over: Callable[[], bool]) -> Found:
-    """One search by itself."""
     return in_turn({"": search}, lambda _, value: passes(value), over)[""]
 
 
@@ -75,9 +65,7 @@ def smallest(passes: Callable[[int], bool], sizes: Sequence[int], repeats: int, 
 
 
 def rate_search(ladder: Sequence[int], precision: float, repeats: int) -> Search:
-    """The highest rate that passes: up the `ladder` (ascending rates) to its first failure,
-    then bisection until the failing rate is within `precision` (a fraction) of the passing one,
-    then `repeats` confirmations."""
+    """Up the `ladder` to its first failure, then bisection to within `precision` (a fraction)."""
     found = Found()
     try:
         for rate in ladder:
@@ -94,8 +82,7 @@ def rate_search(ladder: Sequence[int], precision: float, repeats: int) -> Search
 
 
 def size_search(sizes: Sequence[int], repeats: int) -> Search:
-    """The smallest of `sizes` (ascending) that passes: the largest first (none passing: None),
-    then bisection over the list, then `repeats` confirmations. `good` and `bad` are sizes."""
+    """The smallest of `sizes` (ascending) that passes: the largest first, then bisection."""
     found = Found()
     try:
         # Bisected over the indexes: the values probed are sizes[index].
@@ -111,7 +98,7 @@ def size_search(sizes: Sequence[int], repeats: int) -> Search:
 
 
 def _probe(found: Found, value: int, sizes: Sequence[int] | None = None) -> Generator[int, bool, bool]:
-    """Asks for `value` (of `sizes`, an index into them) and records whether it passed."""
+    """Asks for `value` (with `sizes`, an index into them) and records whether it passed."""
     ok = yield value if sizes is None else sizes[value]
     found.probes.append((value, ok))
     return ok
@@ -119,9 +106,8 @@ def _probe(found: Found, value: int, sizes: Sequence[int] | None = None) -> Gene
 
 def _settle(found: Found, better: Callable[[int, int], bool], close: Callable[[int, int], bool], repeats: int,
             sizes: Sequence[int] | None = None) -> Generator[int, bool, None]:
-    """Bisects between `found.good` (passed) and `found.bad` (failed; None: nothing above the
-    good one was tried) until `close`, confirms the good one, and on a failed confirmation goes
-    on between the best other value that passed and the one that just failed."""
+    """Bisects between `found.good` and `found.bad` (None: nothing beyond tried) until `close`,
+    then confirms; on a failure, goes on from the best other value that passed."""
     while found.good is not None:
         while found.bad is not None and not close(found.good, found.bad):
             middle = (found.good + found.bad) // 2
@@ -129,12 +115,10 @@ def _settle(found: Found, better: Callable[[int, int], bool], close: Callable[[i
                 found.good = middle
             else:
                 found.bad = middle
-        confirmed = True
         for _ in range(repeats):
-            confirmed = (yield from _probe(found, found.good, sizes)) and confirmed
-            if not confirmed:
+            if not (yield from _probe(found, found.good, sizes)):
                 break
-        if confirmed:
+        else:
             return
         found.bad = found.good
         found.good = _best_passed(found, found.bad, better)

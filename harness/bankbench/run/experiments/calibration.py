@@ -1,19 +1,11 @@
-"""The load generator's calibration: what it (JMeter or Gatling, the profile's) drives on the CPUs
-it gets in a run.
+"""The load generator's calibration: for each load of a run (a user count: the service and pool do
+not change what the generator is asked), what the profile's generator drives on the run's CPUs
+against the calibration target (jmeter/calibrate: the plan's answers at almost no cost), as
+`levels.generator_figures` gives it; bankbench.load.validity judges each level by it.
 
-For each load of a run's profile (a user count: the service and pool do not change what the
-generator is asked), the generator runs the plan with the level's properties and settings, on the CPUs of the
-run's placement, against the calibration target (jmeter/calibrate: the plan's answers at almost
-no cost, on the service's CPUs). What it achieved is the calibration of that load
-(`levels.generator_figures`): the requests/s it drove, the arrival rate it offered against the
-plan's, its CPU, and whether it drove the planned rate (bankbench.load.validity judges each
-level by it).
-
-A calibration is cached in .run/calibration/ per (load, placement, generator and its settings,
-plan, target, machine), so a run repeats none it has; `bankbench calibrate --force` measures
-again. One taken while other work kept the machine busy (OTHER_CPU_MAX) is used but not cached:
-the generator lost CPU to that work, not to the plan. The run records what it used in calibration.json
-and each level's in its level.json (results/LAYOUT.md).
+A calibration is cached in .run/calibration/ per everything it depends on (cache_key); `bankbench
+calibrate --force` measures again. One taken while other work kept the machine busy
+(OTHER_CPU_MAX) is used but not cached: the generator lost CPU to that work, not to the plan.
 """
 
 from __future__ import annotations
@@ -44,10 +36,8 @@ OTHER_CPU_MAX = 30  # % of a core used by neither the generator nor the target: 
 
 def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = None,
               force: bool = False) -> dict[int, dict]:
-    """The calibration of each load of `levels` by user count, from the cache or measured now
-    (always with `force`); added to `run_dir`/calibration.json when given (`make capacity`
-    calibrates each rate as its search comes to it). The caller has pinned this process to the
-    load generator's CPUs (Placement.pin_harness)."""
+    """Each load's calibration by user count, cached or measured now, added to `run_dir`'s when
+    given. The caller has pinned this process to the load generator's CPUs (pin_harness)."""
     loads = {level.users: level for level in reversed(levels)}  # the first level of each load
     keys = {users: cache_key(level, placement) for users, level in loads.items()}
     todo = [users for users in loads if force or not (CACHE / f"{keys[users][0]}.json").exists()]
@@ -120,9 +110,7 @@ def measure(level: Level, placement: Placement, key: str) -> dict:
 
 
 def drive(level: Level, placement: Placement, out: Path) -> LevelRecord:
-    """Runs the level's load generator with its properties against the calibration target (on
-    the service's CPUs), sampling CPU meanwhile: the generator's samples and log, and metrics.csv
-    into `out`. Returns the run's level.json (results/LAYOUT.md)."""
+    """Runs the level's load against the calibration target into `out`; returns its level record."""
     hot = level.profile.hot_accounts if level.profile.scenario == "contention" else 0
     target = processes.Service("calibrate", (str(TARGET),), (("HOT_ACCOUNTS", str(hot)),)).start(
         port=free_port(), pool=1, db_env={}, log=out / "target.log", cpus=placement.service_cpus)

@@ -1,20 +1,14 @@
 """`make capacity`: per service, the highest open-model rate at which it meets a latency target
-(bankbench.results.probes.Target: p99, errors, the rate delivered),
-and at that rate the smallest heap at which it still does.
+(bankbench.results.probes.Target), and at that rate the smallest heap at which it still does.
 
-Each probe is a short level of profile `capacity` (profiles.toml) on a warm service, run by the
-runner's Session into one run folder, as `make bench` runs its levels, and judged by the load
-generator's calibration of its rate (bankbench.run.experiments.calibration, cached); the searches
-are bankbench.run.experiments.bisection's. The rate search climbs the profile's ladder of rates,
-bisects, and confirms the rate found by `repeat` more levels. The heap sweep starts the service
-with its heap limited as its registry entry says (`heap` in services.yaml) and keeps the same
-target at that rate; a heap probe that missed only because the load generator fell short says
-nothing of the heap, so it runs again (up to `repeat` more times). capacity.json in the run folder
-says what each probe found and what the searches concluded (results/LAYOUT.md); it is rewritten
-after every probe, so an interrupted run keeps what it found.
+Each probe is a short level of profile `capacity` on a warm service, run by the runner's Session
+and judged by the load generator's calibration of its rate; the searches are
+bankbench.run.experiments.bisection's. A heap probe that missed only because the load generator
+fell short says nothing of the heap, so it runs again (up to `repeat` more times). capacity.json
+is rewritten after every probe, so an interrupted run keeps what it found (results/LAYOUT.md).
 
 The time budget is shared among the services, each getting an equal share of what is left when
-its turn comes; a probe starts only if its load fits in its service's share (a warm-up, at most
+its turn comes; a probe starts only if its load fits in that share (a warm-up, at most
 bankbench.run.experiments.warmup.MAX_S, may come on top).
 """
 
@@ -58,9 +52,8 @@ class Contender:
 
 
 def contenders(services: list[str], tuned: bool, with_tuned: bool, tables: dict[str, dict]) -> list[Contender]:
-    """The services at the shipped settings or at the tuned ones (`tables`: tuned.toml's), or
-    (`with_tuned`) both, the shipped first; a service whose tuned settings are the shipped ones is
-    probed once (its tuned capacity is its shipped one: as_shipped())."""
+    """The services at the shipped or the tuned settings (`tables`: tuned.toml's), or (`with_tuned`)
+    both, the shipped first; one whose tuned settings are the shipped ones is probed once."""
     shipped = [Contender(service, tuned and not with_tuned) for service in services]
     return shipped + ([Contender(service, True) for service in services
                        if service in tables and not profiles.is_shipped(service, tables[service])]
@@ -68,8 +61,7 @@ def contenders(services: list[str], tuned: bool, with_tuned: bool, tables: dict[
 
 
 def as_shipped(doc: dict) -> None:
-    """capacity.json's tuned section gains, for each service probed once (contenders()), a copy of
-    its shipped record as the rate search left it, marked `as_shipped`."""
+    """Copies into the tuned section, marked `as_shipped`, each service probed once."""
     for service, record in doc[SHIPPED_SECTION].items():
         if service not in doc[TUNED_SECTION]:
             doc[TUNED_SECTION][service] = {**copy.deepcopy(record), AS_SHIPPED: True}
@@ -77,10 +69,9 @@ def as_shipped(doc: dict) -> None:
 
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
         precision: float = PRECISION, long_s: int = LONG_S) -> Path:
-    """Searches the capacity of every contender of the profile (contenders()), one probe of each
-    in turn, each kept warm beside the others, so that the machine's drift falls on all alike;
-    confirms each rate found with a level of `long_s` measured seconds, in turn too; then sweeps
-    the heaps of the services at the shipped settings. Returns the run folder."""
+    """Searches the rate of every contender one probe of each in turn, each kept warm, so that the
+    machine's drift falls on all alike; confirms each with a level of `long_s` measured seconds;
+    then sweeps the heaps of the services at the shipped settings. Returns the run folder."""
     profile, with_tuned = opts.profile, opts.with_tuned
     entrants = contenders(profile.services, bool(profile.tuned), with_tuned, profile.tuned)
     with Session(opts, warm_processes=len(entrants)) as session:
@@ -96,7 +87,8 @@ def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] =
         searches = {c.name: _Service(session, c, target, deadline, doc) for c in entrants}
         over = next(iter(searches.values())).over
         found = bisection.in_turn({name: bisection.rate_search(profile.users, precision, profile.repeat)
-                                   for name in searches}, lambda name, rate: searches[name].probe(rate), over)
+                                   for name in searches},
+                                  lambda name, rate: not searches[name].misses(rate), over)
         for name, search in searches.items():
             search.found(found[name])
         for search in searches.values():
@@ -110,8 +102,7 @@ def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] =
 
 
 def shares(items: list, budget_s: float) -> Iterator[tuple]:
-    """Each item with the deadline of its share of the budget: an equal share of what is left
-    when its turn comes."""
+    """Each item with the deadline of an equal share of what is left of the budget at its turn."""
     deadline = time.monotonic() + budget_s
     for i, item in enumerate(items):
         yield item, time.monotonic() + (deadline - time.monotonic()) / (len(items) - i)
@@ -135,9 +126,8 @@ class Prober:
         return time.monotonic() + self.level_s > self.deadline
 
     def run(self, level: Level, may_fail_to_start: bool = False, **about) -> dict:
-        """Runs `level` as the next repeat of its settings here and returns its record: `missed`,
-        what of the target it missed (Target.misses, or "start": with `may_fail_to_start`, its
-        settings kept the service from starting), with its figures and `about` it."""
+        """Runs `level` as the next repeat of its settings; returns its record, `missed` what of the
+        target it missed (or "start": with `may_fail_to_start`, the service did not start)."""
         settings = replace(level, repeat=0).id
         self.runs[settings] += 1
         level = replace(level, repeat=self.runs[settings])
@@ -157,12 +147,11 @@ class Prober:
             return self._add(level, about, {"failed": str(err).splitlines()[0], "missed": ["start"]})
         summary = levels.level_summary(out, intervals=False)
         misses = self.target.misses(summary)
-        o, loadgen = summary["overall"], summary["loadgen"]
+        o, loadgen, cost = summary["overall"], summary["loadgen"], summary["efficiency"]
         verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
         print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
               f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
               f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.label}", flush=True)
-        cost = summary["efficiency"]
         return self._add(level, about, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
                                         "offered_pct": loadgen.get("offered_pct"), "valid": loadgen["valid"],
                                         "service_cpu_ms": cost["service_cpu_ms_per_request"],
@@ -180,8 +169,7 @@ class Prober:
 
 
 class _Service(Prober):
-    """The searches of one contender, recording each probe into `doc` (capacity.json): its
-    section's entry for the service."""
+    """The searches of one contender, recorded in its section's entry of `doc` (capacity.json)."""
 
     def __init__(self, session: Session, contender: Contender, target: Target, deadline: float, doc: dict):
         section = TUNED_SECTION if TUNED_SECTION in doc and contender.tuned else SHIPPED_SECTION
@@ -202,8 +190,7 @@ class _Service(Prober):
             self.write()
 
     def sweeps(self, heaps: tuple[int, ...]) -> bool:
-        """Whether its heap is swept: at the shipped settings (the tuned ones hold their own), a
-        rate found, and a heap its registry entry can set."""
+        """At the shipped settings (the tuned ones hold their own), a rate found, a heap to set."""
         return bool(heaps) and not self.contender.tuned and self.rate is not None \
             and bool(registry.get(self.service).heap)
 
@@ -216,13 +203,8 @@ class _Service(Prober):
         self.record["heap"] = {**_found(heap), "rate": self.rate}
         self.write()
 
-    def probe(self, rate: int) -> bool:
-        """One level at `rate`: whether it held the target."""
-        return not self.misses(rate)
-
     def misses(self, rate: int, heap_mb: int | None = None) -> list[str]:
-        """One level at `rate` (and `heap_mb`: it may keep the service from starting): what of the
-        target it missed."""
+        """What a level at `rate` (and `heap_mb`: it may not start) missed of the target."""
         return self.run(self._level(rate, heap_mb), may_fail_to_start=heap_mb is not None)["missed"]
 
     def _level(self, rate: int, heap_mb: int | None = None, **profile_changes) -> Level:
@@ -244,6 +226,5 @@ def held_heap(measure: Callable[[], list[str]], retries: int, over: Callable[[],
 
 
 def _found(found: bisection.Found) -> dict:
-    """What capacity.json says a search concluded."""
     return {"found": found.good, "failed_at": found.bad, "confirmations": found.confirmations(),
             "complete": found.complete}

@@ -1,19 +1,11 @@
-"""Faults in the middle of a benchmark level: PostgreSQL restarted, the service killed.
+"""`make bench CHAOS=pg-restart,service-kill`: faults spread over each level's measured window
+(one at its middle, two at its thirds). `pg-restart` stops PostgreSQL with a fast shutdown (open
+transactions roll back) and starts it again; `service-kill` SIGKILLs the service and starts it
+again on the same port, so that JMeter's next requests reach it.
 
-`make bench CHAOS=pg-restart,service-kill` (off by default). In each level the faults are spread
-over the measured window (one at its middle, two at its thirds), one after the other:
-
-- `pg-restart`: PostgreSQL stopped with a fast shutdown (open transactions roll back, clients
-  are disconnected), then started again;
-- `service-kill`: the service killed with SIGKILL, then started again on the same port, so that
-  JMeter's next requests reach it.
-
-Each fault records when it struck (epoch ms) and how long until the service answered
-`GET /health` with 200 again (recovery); after the level, the burst of failed requests around
-it (count and first-to-last duration by response code) is read off JMeter's raw samples
-(bankbench.results.bursts). The
-records go to the level's chaos.json and its level.json (`faults`); the report marks them on
-the latency-over-time chart. The money check after the level proves no transfer was half done.
+Each fault records when it struck and when `GET /health` answered 200 again; the burst of failed
+requests around it is read off the raw samples (bankbench.results.bursts) into the level's
+chaos.json and level.json. The money check after the level proves no transfer was half done.
 """
 
 from __future__ import annotations
@@ -48,11 +40,8 @@ def parse(spec: str | None) -> tuple[str, ...]:
 
 
 class Injector(threading.Thread):
-    """Strikes the faults of one level at their times and measures each recovery.
-
-    `svc` is the running service: after a kill it is pointed at the restarted process, so the
-    runner stops that one at the end of the level, and the sampler follows the new processes.
-    """
+    """Strikes the faults of one level and measures each recovery. After a kill `svc` points at the
+    restarted process, so the runner stops that one, and the sampler follows the new processes."""
 
     def __init__(self, faults: tuple[str, ...], level: Level, cluster, svc: processes.Running,
                  sampler: Sampler, started_ms: Callable[[], int | None], log: Path):
@@ -66,8 +55,7 @@ class Injector(threading.Thread):
         try:
             while self.started_ms() is None:  # JMeter has not started its load yet
                 time.sleep(PROBE_INTERVAL_S)
-            window_s = self.level.profile.duration_s
-            first_s = self.level.measure_offset_s
+            window_s, first_s = self.level.profile.duration_s, self.level.measure_offset_s
             for i, fault in enumerate(self.faults, 1):
                 at_ms = self.started_ms() + 1000 * (first_s + window_s * i / (len(self.faults) + 1))
                 time.sleep(max(at_ms / 1000 - time.time(), 0))
@@ -119,8 +107,7 @@ def start(faults: tuple[str, ...], level: Level, where, svc: processes.Running, 
     """Starts striking `faults` during the level (None when there are none)."""
     if not faults:
         return None
-    cluster = getattr(where, "cluster", None)
-    if cluster is None:
+    if (cluster := getattr(where, "cluster", None)) is None:
         raise UserError("CHAOS runs with ENV=native only")
     injector = Injector(faults, level, cluster, svc, sampler, started_ms, log)
     injector.start()

@@ -1,14 +1,11 @@
-"""`make pgwire`: what one request costs PostgreSQL, each service at the same rate. Every level of
-the run is captured on PostgreSQL's port (tshark, on the loopback) while a sampler reads the
-context switches and CPU times of PostgreSQL's processes each second; over the level's measured
-window this counts, per request: the protocol messages by type each way (Parse against Execute:
-statements prepared against executed), the TCP segments, the backends that served a request and
-how the statements spread over them, new connections, PostgreSQL's voluntary and involuntary
-context switches, its CPU split into the backends' user and system time and its other processes'
-(checkpointer, WAL writer, autovacuum...), and the machine's softirq time (the kernel's loopback
-TCP work, charged to no process); beside them the level's own figures: PostgreSQL's and the
-service's CPU per request. The services run in turn at each pool size
-(bankbench.load.profiles.levels), so the machine's drift falls on all of them alike.
+"""`make pgwire`: what one request costs PostgreSQL, each service at the same rate. Every level is
+captured on PostgreSQL's port (tshark, on the loopback) while a sampler reads the context switches
+and CPU times of PostgreSQL's processes each second; over the measured window this counts, per
+request: the protocol messages by type each way (Parse against Execute: statements prepared
+against executed), TCP segments, backends and how the statements spread over them, new
+connections, context switches, the backends' user and system CPU and the other processes', and
+the machine's softirq time (the kernel's loopback TCP work, charged to no process). The services
+run in turn at each pool size, so the machine's drift falls on all of them alike.
 
 Writes pgwire.json in the run folder: per level, those figures (bankbench.results.runs)."""
 
@@ -140,9 +137,8 @@ def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
 
 
 def tally(packets: Iterable[Packet], port: int, window: tuple[float, float], requests: int) -> dict:
-    """Per request, the messages by type each way, the TCP segments and new connections within
-    `window` (epoch seconds); the backends that were sent a request there; and how the statements
-    spread over them (`spread`)."""
+    """Per request within `window` (epoch s): messages by type each way, segments, new connections;
+    the backends sent a request there, and `spread` over them."""
     to_pg, from_pg, counts = collections.Counter(), collections.Counter(), collections.Counter()
     backends = set()
     executed: list[str] = []  # the backend of each Execute, in the wire's order
@@ -178,9 +174,7 @@ def spread(executed: list[str]) -> dict:
 
 
 def sampled(samples: list[Sample], window: tuple[float, float], rate: float) -> dict:
-    """Per request over the samples within `window`: PostgreSQL's voluntary and involuntary context
-    switches, and the CPU ms of its backends (user, system), of its other processes and of the
-    machine's softirqs; {} with fewer than two samples there."""
+    """Per request over the samples in `window`, as Sample splits them; {} with fewer than two."""
     inside = [s for s in samples if window[0] <= s.time <= window[1]]
     if len(inside) < 2:
         return {}

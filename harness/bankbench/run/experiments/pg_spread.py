@@ -1,15 +1,11 @@
 """`make pg-spread`: PostgreSQL alone at make pgwire's rate, running the services' own statements
-in the scenario's mix (pgbench, the scripts of bankbench.checks.quick), each statement sent to the
-next of N connections in turn, for a few N: what spreading the same work over more backends costs
-PostgreSQL's CPU per statement, with no service in the way.
+(pgbench, bankbench.checks.quick's scripts) over N connections in turn, for a few N: what spreading
+the same work over more backends costs PostgreSQL's CPU per statement, with no service in the way.
 
-It tests the cause docs/request-cost.md gives for platform Java's extra PostgreSQL CPU. pgbench's
+It tests the cause docs/request-cost.md gives for platform Java's extra PostgreSQL CPU: pgbench's
 clients under a rate limit, in one thread, take the rate's slots in turn, as Tomcat's idle threads
-do, each with the connection HikariCP keeps for it: N clients are N backends, each woken in turn.
-With two, both stay warm. PostgreSQL runs on one CPU and pgbench on the other (split); the
-connection counts alternate, in a new order each round, so the machine's drift falls on all alike.
-pgbench's latency under a rate limit counts from each statement's scheduled start: it includes
-the wait behind the one before."""
+do, each with its HikariCP connection. The counts alternate in a new order each round, so the
+machine's drift falls on all alike. pgbench's latency counts from each scheduled start."""
 
 from __future__ import annotations
 
@@ -19,10 +15,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bankbench.checks.quick import pgbench_scripts, reseed
+from bankbench.checks.quick import pgbench_scripts, pgbench_tool, reseed
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.machine import placement, postgres_binaries
+from bankbench.machine import placement
 from bankbench.machine.postgres import Cluster
 from bankbench.run.experiments import pg_capture
 
@@ -39,10 +35,8 @@ def rate() -> int:
 
 def run(clients: Sequence[int], rounds: int, seconds: int, workdir: Path,
         progress: Callable[[dict], None]) -> list[dict]:
-    """A row per round and client count: pgbench's statements/s and latency, and PostgreSQL's
-    figures per statement (pg_capture.sampled) over the middle of its `seconds`."""
-    if not (tool := postgres_binaries.pgbench()):
-        raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: see make doctor")
+    """A row per round and client count: pgbench's figures and PostgreSQL's (pg_capture.sampled)."""
+    tool = pgbench_tool()
     split = placement.plan(placement.SPLIT)
     rows = []
     with Cluster.create(cpus=split.postgres_cpus) as cluster:

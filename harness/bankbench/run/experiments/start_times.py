@@ -22,8 +22,7 @@ TIMEOUT_S = 90
 
 
 def measure(services: list[str], starts: int, logs: Path) -> tuple[dict[str, dict[str, list[float]]], str]:
-    """Per service and start, the seconds to the first 200 of each of `starts` processes; and the
-    PostgreSQL version they started on."""
+    """Per service and start kind, each process's seconds to its first 200; PostgreSQL's version."""
     cpus = placement.plan(placement.default_mode()).service_cpus
     found: dict[str, dict[str, list[float]]] = {}
     with Cluster.create(cpus=placement.plan(placement.default_mode()).postgres_cpus) as cluster:

@@ -1,22 +1,15 @@
-"""`make tune`'s test of one value against the incumbent (the value kept so far, the shipped one
-first), as pure logic over a measuring function.
+"""`make tune`'s duel of one value against the incumbent (the value kept so far), as pure logic.
 
-The two are probed in turn, A B A B ..., `repeats` times each at one rate below the service's
-capacity, so that the machine's drift falls on both alike. A probe's score is the CPU of the shared
-core per request: the service's (every thread: compiler and collector too) and PostgreSQL's. Below
-saturation it moves with the settings where the p99 does not, and where the service and PostgreSQL
-share a core less CPU per request is more capacity.
+The two are probed in turn, A B A B ..., `repeats` times each, so that the machine's drift falls
+on both alike. A probe's score is the shared core's CPU per request, the service's and
+PostgreSQL's: below saturation it moves with the settings where the p99 does not.
 
-A value holds the target (bankbench.results.probes.Target) when most of its probes did: below
-saturation a single p99 past the target is the machine's hiccup (go's shipped settings read 56 ms
-once among eleven probes of 4-36 ms at 60 % of its capacity, 2026-11-28), and one such probe must
-not decide a duel either way. The candidate is kept when it held the target and either the
-incumbent did not, or the candidate's median score is below the incumbent's by more than the spread
-of their probes (the larger of the two ranges). The duel ends as soon as the candidate can no
-longer hold the target: it lost. A probe at which the load generator did not hold up says nothing
-of either value (a generator short of CPU makes late requests and errors of its own), so it runs
-again, `repeats` times at most in a duel. Where the budget runs out mid-duel, the incumbent stays
-and the duel is incomplete."""
+A value holds the target when most of its probes did: below saturation a single p99 past the
+target is the machine's hiccup (go's shipped settings read 56 ms once among eleven probes of 4-36
+ms at 60 % of its capacity, 2026-11-28). The candidate is kept when it held the target and either
+the incumbent did not, or its median score is lower by more than the spread of their probes. A
+probe at which the load generator did not hold up says nothing of either value, so it runs again,
+`repeats` times at most in a duel. Where the budget runs out mid-duel, the incumbent stays."""
 
 from __future__ import annotations
 
@@ -29,8 +22,7 @@ from bankbench.results.probes import LOADGEN
 
 @dataclass(frozen=True)
 class Outcome:
-    """One probe of a value: what of the target it missed (Target.misses, or "start": the
-    service did not start with it), its p99 and its score."""
+    """One probe of a value: what of the target it missed (or "start"), its p99 and its score."""
 
     missed: tuple[str, ...]
     p99_ms: float | None = None
@@ -39,8 +31,7 @@ class Outcome:
 
 @dataclass
 class Duel:
-    """A candidate against the incumbent: their probes that counted, in the order run, and the
-    outcome."""
+    """A candidate against the incumbent: the probes that counted, in order, and the outcome."""
 
     incumbent: str
     candidate: str

@@ -1,20 +1,13 @@
-"""`make tune`: per service, under the CPU placement the verdict ranks, the settings each camp's
-experts name, one knob at a time, each value in a duel with the incumbent (bankbench.run
-.experiments.sweep: probed in turn, scored by the shared core's CPU per request, kept only when it
-beats the incumbent by more than the probes' spread): the pool size first, the same sizes for
-every service, then the knobs of the service's registry entry (`tune` in services.yaml: a JVM's
-collector and heap, Tomcat's threads, the carriers of virtual threads, compact object headers; Go's
-GOGC and GOMEMLIMIT).
+"""`make tune`: per service, the settings each camp's experts name, one knob at a time (the pool
+size first, then `tune` of its entry in services.yaml), each value in a duel with the incumbent
+(bankbench.run.experiments.sweep).
 
-Each probe is a level of profile `tune` (profiles.toml) run and recorded as make capacity runs
-its probes (bankbench.run.experiments.capacity_search.Prober), at RATE_SHARE of the service's
-capacity at the shipped settings, below saturation, where every value holds the target and the CPU
-per request tells them apart. The incumbent's process and the candidate's are both kept warm
-(warmed up until the JIT is quiet, as profile warm is), so each turn of a duel finds its process
-as the last one left it. tuning.json in the run folder is rewritten after every probe
-(results/LAYOUT.md): every probe, each knob's duels, the value kept and why, the knobs the budget
-did not reach, and per service the settings found, `pool` and `env`, as tuned.toml takes them. The
-time budget is shared among the services as make capacity's is.
+Each probe is a level of profile `tune`, run as make capacity runs its probes (Prober), at
+RATE_SHARE of the service's capacity at the shipped settings: below saturation, where every value
+holds the target and the CPU per request tells them apart. The incumbent's process and the
+candidate's are both kept warm, so each turn of a duel finds its process as the last one left it.
+tuning.json is rewritten after every probe (results/LAYOUT.md), ending with the settings found as
+tuned.toml takes them. The time budget is shared among the services as make capacity's is.
 """
 
 from __future__ import annotations
@@ -41,9 +34,8 @@ RATE_SHARE = 0.6
 
 def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int],
         knobs: Sequence[str] | None = None, earlier: dict[str, dict[str, Searched]] | None = None) -> Path:
-    """Tunes every service of the profile at RATE_SHARE of its basis, over `pools` and its entry's
-    knobs (only `knobs` where given: a run each, when the whole space outlasts a sitting, starting
-    from where `earlier` runs left each knob, per service); returns the run folder."""
+    """Tunes every service at RATE_SHARE of its basis, over `pools` and its entry's knobs (only
+    `knobs` where given, the others where `earlier` runs left them); returns the run folder."""
     services = opts.profile.services
     with Session(opts, warm_processes=2) as session:
         doc = {"protocol": PAIRED, "budget_s": budget_s, "pools": list(pools), "rate_share": RATE_SHARE,
@@ -98,8 +90,7 @@ class _Tuner(Prober):
         self.write()
 
     def _knob(self, entry: dict, chosen: dict[str, str]) -> bool:
-        """Each value of one knob in a duel with the value kept so far (`chosen`, updated); whether
-        every value was judged before the budget ran out."""
+        """Duels each value of the knob with `chosen`'s (updated); whether all were judged."""
         knob = entry["knob"]
 
         def probe(value: str) -> sweep.Outcome:
@@ -122,8 +113,7 @@ class _Tuner(Prober):
         return True
 
     def _level(self, chosen: dict[str, str]) -> Level:
-        """A probe of the `chosen` values at the tuning rate; its id names the values of the
-        environment's knobs."""
+        """A probe of the `chosen` values at the tuning rate, its id naming the knobs' values."""
         knobs = registry.get(self.service).tune
         return Level(self.service, self.rate, int(chosen[POOL]), 0, self.profile,
                      settings=registry.combine(*(values[chosen[knob]] for knob, values in knobs.items())),

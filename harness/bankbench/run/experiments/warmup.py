@@ -1,15 +1,10 @@
-"""The warm start of a level (profile `start = "warm"`): before the level, the service serves the
-rematch scenario from JMeter until it is warm by quick-bench's rule (bankbench.measure.steady), at
-most MAX_S; then db/empty.sql empties the tables, so the level starts from the schema alone, as a
-cold one does, with a service whose JIT, pool and caches are in steady state.
+"""The warm start of a level (profile `start = "warm"`): the service serves the rematch scenario
+from JMeter until it is warm by quick-bench's rule (bankbench.measure.steady), at most MAX_S; then
+the tables are emptied, so the level starts from the schema alone with a service in steady state.
 
-A warm service is kept (`Kept`) for the next levels of the same service, pool, heap and settings,
-the tables emptied before each: a service in steady state is a long-running one, and one warm-up
-per service and repeat instead of one per level saves most of a run's time. Faults (CHAOS) and CPU
-profiles need a service of their own per level, so with them each level warms its own up.
-
-The warm-up load is a closed model of USERS users without think time: as many requests in flight
-as quick-bench's wrk connections, enough to run every path hot without queueing behind the pool.
+A warm service is kept (`Kept`) for the next levels started alike: one warm-up per service and
+repeat instead of one per level saves most of a run's time. Faults (CHAOS) and CPU profiles need
+a service of their own per level, so with them each level warms its own up.
 """
 
 from __future__ import annotations
@@ -27,25 +22,22 @@ from bankbench.load.profiles import Level
 from bankbench.measure import steady
 from bankbench.run.environments.interface import Env, Service
 
-USERS = 64
+USERS = 64  # as many requests in flight as quick-bench's wrk connections, no think time
 MAX_S = 300
 FOLDER = "warmup"  # in the level's folder: JMeter's log of the warm-up (its samples are dropped)
 
 
 class Kept:
-    """The warm services that the next levels started alike (Level.process) run against: `size`
-    of them, the one used longest ago stopped for a new one (make tune keeps the incumbent's and
-    a candidate's, probed in turn)."""
+    """Up to `size` warm services by Level.process, the one used longest ago stopped for a new one
+    (make tune keeps the incumbent's and a candidate's, probed in turn)."""
 
     def __init__(self, size: int = 1) -> None:
         self.size = size
         self.held: dict[tuple, tuple[Service, str]] = {}  # process -> (service, the level it warmed for)
 
     def get(self, level: Level) -> tuple[Service, str] | None:
-        """The warm service for `level` and the level it was warmed for, now the latest used; None
-        where none is held. One that died (of OutOfMemoryError under the last level, whose
-        service_exit says so) is started and warmed up again: a search goes on past a rate that
-        killed the service."""
+        """The warm service for `level` and the level it warmed for, now the latest used. One that
+        died (of OutOfMemoryError, say) is stopped: a search goes on past a rate that killed it."""
         found = self.held.pop(level.process, None)
         if found is not None and found[0].exit_code() is None:
             self.held[level.process] = found
@@ -55,7 +47,6 @@ class Kept:
         return None
 
     def make_room(self) -> None:
-        """Stops the services used longest ago, so that one more fits."""
         while len(self.held) >= self.size:
             self.held.pop(next(iter(self.held)))[0].stop()
 
@@ -81,12 +72,12 @@ def warm_up(where: Env, svc: Service, level: Level, out: Path, tag: str) -> dict
     try:
         # JMeter's console is read, or its pipe would fill and stall it.
         threading.Thread(target=collections.deque, args=(jm.lines(), 0), daemon=True).start()
-        requests, jit_ms = meter.read()
+        before = meter.read()
         while not steady.is_warm(rounds) and time.monotonic() - started < MAX_S and jm.proc.poll() is None:
             time.sleep(steady.ROUND_S)
-            (now_requests, now_jit_ms), before = meter.read(), (requests, jit_ms)
-            requests, jit_ms = now_requests, now_jit_ms
-            rounds.append(steady.Round((requests - before[0]) / steady.ROUND_S, jit_ms - before[1]))
+            now = meter.read()
+            rounds.append(steady.Round((now[0] - before[0]) / steady.ROUND_S, now[1] - before[1]))
+            before = now
             print(f"{tag} {level.id} warm-up {len(rounds) * steady.ROUND_S:3d} s: "
                   f"{rounds[-1].rps:.0f} req/s, JIT {rounds[-1].jit_ms:.0f} ms in the round", flush=True)
         failed = jm.proc.poll() not in (None, 0)

@@ -1,8 +1,5 @@
-"""The one-off admin task: psql in the PostgreSQL image, on the stack's network.
-
-It resets the database before a level, and runs the runner's SQL (settings, hot accounts, the
-money check) given as text, printing the rows to its CloudWatch log, read back here.
-"""
+"""The one-off admin task, psql in the PostgreSQL image: it resets the database and runs the
+runner's SQL, printing the rows to its CloudWatch log, read back here."""
 
 from __future__ import annotations
 
@@ -24,8 +21,7 @@ LOG_WAIT_S = 60
 
 
 def query(sql: str) -> list[str]:
-    """The admin task's command for `sql`: one or more statements run as `psql -f` runs a file
-    (rows of each printed), then END."""
+    """The admin task's command for `sql`: run as `psql -f` runs a file, then END printed."""
     return ["sh", "-c", f'sql=$1; shift; printf "%s\\n" "$sql" | "$@" -f - && echo "{END}"',
             "query", sql, *PSQL]
 

@@ -30,7 +30,7 @@ class Cluster:
         return self.stack["cluster_name"]
 
     def scale_services(self, up: bool) -> None:
-        """Starts PostgreSQL and the JMeter workers (and waits until they run), or stops them."""
+        """Starts PostgreSQL and the JMeter workers (waiting until they run), or stops them."""
         for service, count in self.stack["ecs_services"].items():
             self.client.update_service(cluster=self.name, service=service, desiredCount=count if up else 0)
         if up:

@@ -1,11 +1,7 @@
-"""The `aws` environment of the one runner (bankbench.run.runner), on the stack of infra/.
-
-PostgreSQL and the JMeter workers are the stack's ECS services; each level starts the service
-as a task with the level's pool, and a task of the profile's load generator that uploads its
-results to S3, copied from there into the level's folder: JMeter's controller, which drives the
-workers, or Gatling, which runs the whole load itself. psql runs in the one-off admin task.
-Resources come from CloudWatch, which has them minutes later: they are written into each level's
-metrics.csv when the run closes.
+"""The `aws` environment on the stack of infra/: PostgreSQL and the JMeter workers are ECS
+services; each level starts the service as a task, and a load generator's task (JMeter's
+controller driving the workers, or Gatling alone) whose results come through S3. psql runs in the
+one-off admin task. CloudWatch has the resources minutes later: metrics.csv is written at close.
 """
 
 from __future__ import annotations
@@ -45,8 +41,7 @@ class Task:
         return f"http://{self.host}:{self.port}"
 
     def exit_code(self) -> int | None:
-        """The service container's exit code once the task has stopped (-1 when ECS gives none:
-        stopped all the same), None while it runs."""
+        """None while it runs, then the container's exit code (-1 when ECS gives none)."""
         task = self.cluster.describe([self.arn])[0]
         if task["lastStatus"] != "STOPPED":
             return None
@@ -59,8 +54,7 @@ class Task:
 
 @dataclass
 class Window:
-    """A level's load, for its resources: where its metrics.csv goes, the service, the window,
-    and the load generator's tasks (their family and how many)."""
+    """A level's load, for its resources: where its metrics.csv goes and what to query."""
 
     out: Path
     service: str
@@ -110,8 +104,6 @@ class Aws:
         return f"aws {self.stack['region']}, {LOADS[self.generator].where.format(**self.stack)}"
 
     def calibrate(self, planned: list[Level], run_dir: Path) -> dict[int, dict]:
-        """Not calibrated: the load generator has hosts of its own, sized by the stack. Each level's
-        own verdict (CPU, offered arrival rate) still holds (bankbench.load.validity)."""
         print("calibration: none on AWS (the load generator has hosts of its own); each level is "
               "still judged by its CPU and offered arrival rate", flush=True)
         return {}
@@ -121,10 +113,11 @@ class Aws:
 
     def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None = None,
               aot: bool = False) -> Task:
-        """The service's task with the level's pool, the acquire timeout and the admission limit (its log stays in
-        CloudWatch, not `log`; no `extra_env`: the load asks for none; never `aot`, which
-        __init__ refuses)."""
-        self.find_workers()
+        """The service's task; its log stays in CloudWatch (no `extra_env` or `aot` asked here)."""
+        # The workers' addresses, again for each level: ECS replaces a worker that died.
+        self.workers = self.cluster.service_addresses("jmeter-worker")
+        if len(self.workers) != self.stack["jmeter_workers"]:
+            raise UserError(f"{len(self.workers)} of {self.stack['jmeter_workers']} JMeter workers are running")
         arn = self.cluster.run(service, "service", "service", CONTAINER, environment=config.settings_env(pool))
         try:
             address = ecs.address(self.record(self.cluster.wait_running(arn)))
@@ -132,12 +125,6 @@ class Aws:
             self.cluster.stop([arn])
             raise
         return Task(self.cluster, arn, address, self.stack["service_port"])
-
-    def find_workers(self) -> None:
-        """The workers' addresses, again for each level: ECS replaces a worker that died."""
-        self.workers = self.cluster.service_addresses("jmeter-worker")
-        if len(self.workers) != self.stack["jmeter_workers"]:
-            raise UserError(f"{len(self.workers)} of {self.stack['jmeter_workers']} JMeter workers are running")
 
     def load(self, level: Level, out: Path) -> TaskLoad:
         return LOADS[level.profile.generator](self, level, out)
@@ -167,8 +154,7 @@ class Aws:
                 "jmeter_workers": self.stack["jmeter_workers"]}
 
     def versions(self, postgresql: str) -> dict[str, str]:
-        """The digest of each image that ran (as compose names them) and, where this machine has
-        the image of that digest (it pushed it), the versions inside it."""
+        """The digest of each image that ran and, where this machine has it, the versions inside."""
         found = {"postgresql": postgresql, **{f"image {image}": digest for image, digest in self.images.items()}}
         repositories = self.stack["ecr_repositories"]
         for entry in registry.by_image().values():
@@ -179,9 +165,7 @@ class Aws:
         return found
 
     def settings(self) -> dict[str, object]:
-        """What the tasks run with: the environment their task definitions pass (the pool, the
-        acquire timeout and the admission limit come per level; the Java image starts with its copy of
-        bank-java/jvm.options), where the raw results are kept."""
+        """What the tasks run with, where the raw results are kept."""
         return {"cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
                 "acquire_timeout_ms": config.acquire_timeout_ms(),
                 "max_concurrent_requests": config.max_concurrent_requests(),

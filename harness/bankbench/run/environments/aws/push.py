@@ -1,5 +1,4 @@
-"""`push`: build the images (the services' of services.yaml, PostgreSQL, JMeter, Gatling) and
-push them to the stack's ECR."""
+"""`push`: build the images (the services', PostgreSQL, JMeter, Gatling) and push them to ECR."""
 
 from __future__ import annotations
 

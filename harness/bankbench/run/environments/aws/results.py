@@ -1,6 +1,5 @@
-"""A level's raw results in S3, where the uploader of its load task puts them
-(runs/<run>/levels/<level>/raw/: the generator's samples and log or console, started_ms,
-ended_ms, exit_code), and their copy into the level's folder of results/runs/ (results/LAYOUT.md)."""
+"""A level's raw results in S3 (runs/<run>/levels/<level>/raw/, as its load task's uploader puts
+them), and their copy into the level's folder."""
 
 from __future__ import annotations
 
@@ -16,8 +15,7 @@ RAW = "raw/"
 
 
 def downloads(generator: str) -> dict[str, str]:
-    """The files of `generator`'s results that come into the level's folder, by their name in S3:
-    its samples (gzipped, as locally) and its log (the rest stays in S3)."""
+    """By their name in S3, the files that come into the level's folder: samples and log."""
     module = generators.MODULES[generator]
     return {module.SAMPLES: generators.LEVEL_SAMPLES[generator], module.LOG: module.LOG}
 
@@ -37,7 +35,7 @@ class RunStore:
         return self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read().decode()
 
     def download(self, level_id: str, dest: Path, generator: str) -> None:
-        """Copies the results of the level's load `generator` into `dest`, the samples gzipped as locally."""
+        """Copies the level's results into `dest`, the samples gzipped as locally."""
         for name, local in downloads(generator).items():
             body = self.s3.get_object(Bucket=self.bucket, Key=self.raw_prefix(level_id) + name)["Body"]
             opener = gzip.open if local.endswith(".gz") else open

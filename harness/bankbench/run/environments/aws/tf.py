@@ -18,11 +18,9 @@ PLACEHOLDER_PASSWORD = "placeholder-password-for-destroy"
 
 def env(**variables: str) -> dict[str, str]:
     """The environment of a terraform command, with `variables` as TF_VAR_*."""
-    result = {**os.environ, "TF_IN_AUTOMATION": "1"}
-    if MIRROR.is_dir():
-        result["TF_CLI_CONFIG_FILE"] = str(INFRA / "terraformrc")
-    result.update({f"TF_VAR_{name}": value for name, value in variables.items()})
-    return result
+    mirror = {"TF_CLI_CONFIG_FILE": str(INFRA / "terraformrc")} if MIRROR.is_dir() else {}
+    return {**os.environ, "TF_IN_AUTOMATION": "1", **mirror,
+            **{f"TF_VAR_{name}": value for name, value in variables.items()}}
 
 
 def run(*args: str, capture: bool = False, timeout: float | None = None, **variables: str) -> str:

@@ -1,5 +1,4 @@
-"""What the `aws` environment does to a level's load: the knobs it refuses, its share per JMeter
-worker, and how long it may take."""
+"""A level's load on AWS: the knobs refused, its share per JMeter worker, how long it may take."""
 
 from __future__ import annotations
 
@@ -16,8 +15,7 @@ METRICS_PERIOD_S = 60  # CloudWatch's finest period for Container Insights and E
 
 
 def refuse_unsupported(args: argparse.Namespace) -> None:
-    """Refuses, by name, the knobs of `make bench` this environment cannot honour yet, rather
-    than dropping them."""
+    """Refuses by name, rather than dropping, the knobs of `make bench` not honoured here yet."""
     unsupported = {
         "--pg-max-connections": args.pg_max_connections is not None,
         "--non-durable": args.non_durable,
@@ -34,8 +32,7 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
 
 
 def worker_properties(level: Level, workers: int) -> dict[str, Any]:
-    """The plan properties each of `workers` JMeter workers gets, so that together they run the
-    level's load; raises UserError when the load does not split evenly."""
+    """The plan properties of each of `workers` JMeter workers; UserError unless the load splits."""
     props = level.load_properties()
     for name in SHARED_PROPERTIES:
         if props[name] % workers:
