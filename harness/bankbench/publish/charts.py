@@ -62,8 +62,7 @@ RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside
 
 
 def latency_percentiles(levels: pd.DataFrame, unit: str = USERS) -> Figure:
-    """p50, p90 and p99 latency vs the load (users, or an open model's rate: `unit`), one panel
-    each, sharing a latency axis."""
+    """p50, p90 and p99 latency vs the load (users, or an open model's rate: `unit`)."""
     levels, pool = _at_main_pool(levels)
     fig, axes = _figure(ncols=3, width=12, sharey=True)
     for ax, (column, name) in zip(axes, PERCENTILE_PANELS.items(), strict=True):
@@ -103,8 +102,7 @@ def resources(levels: pd.DataFrame, unit: str = USERS) -> Figure:
 
 
 def pool_wait(levels: pd.DataFrame, unit: str = USERS) -> Figure:
-    """Requests waiting for a pooled connection (mean solid, max dotted) and the mean wait of
-    an acquire vs the load, from the services' own metrics."""
+    """Requests waiting for a pooled connection and the mean wait of an acquire vs the load."""
     levels, pool = _at_main_pool(levels)
     fig, (waiting, wait) = _figure(ncols=2, width=12)
     _draw_services(waiting, levels, "users", "service_metrics.pool_pending_mean")
@@ -155,8 +153,7 @@ def errors_by_status(statuses: pd.DataFrame, names: list[str], unit: str = USERS
 
 
 def pool_sweep(levels: pd.DataFrame, unit: str = USERS) -> Figure:
-    """Throughput and errors vs pool size, a line per service (and per load), with the
-    PostgreSQL max_connections cliff marked."""
+    """Throughput and errors vs pool size, with the PostgreSQL max_connections cliff marked."""
     max_connections = levels["pg_max_connections"].max()
     fig, axes = _figure(ncols=2, width=12, height=4.8)
     several_users = levels["users"].nunique() > 1
@@ -178,9 +175,7 @@ def pool_sweep(levels: pd.DataFrame, unit: str = USERS) -> Figure:
 
 
 def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
-    """p50 (dashed) and p99 latency and throughput per second of one level per service,
-    with the excluded ramp-up and warm-up shaded, and each fault (chaos) as a line at its
-    strike and a band in the service's colour until it answered again."""
+    """p50 and p99 latency and throughput per second of one level per service (`_mark_phases`)."""
     fig, (latency, rate) = _figure(nrows=2, width=11, height=7, sharex=True)
     for service, timeline in timelines.items():
         frame, style = timeline.frame, _style(service) | {"marker": None}
@@ -199,9 +194,7 @@ def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
 
 
 def service_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
-    """The services' own figures per second of one level each (`timelines.service_timeline`):
-    throughput by their request counters, pool connections in use and waiting, GC pause time
-    and heap, with warm-up and faults marked as in `latency_over_time`."""
+    """SERVICE_PANELS per second of one level per service (`timelines.service_timeline`)."""
     fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
     for i, (ax, (label, lines)) in enumerate(zip(axes, SERVICE_PANELS.items(), strict=True)):
         for service, timeline in timelines.items():
@@ -295,15 +288,13 @@ def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: 
 
 
 def _floors(levels: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Service, users and `column`'s lower bound (`summaries.floor`) of each level where the
-    load generator capped it."""
+    """`column`'s lower bound (`summaries.floor`) where the load generator capped a level."""
     bounds = [floor(marks, each) for marks, each in zip(levels["verdicts"], levels[f"{column}.each"], strict=True)]
     return levels[["service", "users"]].assign(**{column: bounds}).dropna(subset=[column])
 
 
 def _level_axis(ax: Axes, measured: pd.Series, label: str) -> None:
-    """An x axis ticked at the measured values (users, pool sizes), log-spaced when they span
-    a wide range."""
+    """An x axis ticked at the measured values (users, pool sizes), log-spaced over LOG_RANGE."""
     values = sorted(measured.unique())
     if values and values[-1] / values[0] >= LOG_RANGE:
         ax.set_xscale("log")
@@ -338,8 +329,7 @@ def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> Non
 
 
 def cpu_per_request(levels: pd.DataFrame) -> Figure:
-    """The service's and PostgreSQL's CPU ms per request vs the offered rate (open model), over
-    the valid repeats."""
+    """The service's and PostgreSQL's CPU ms per request vs the offered rate (open model)."""
     fig, (own, pg) = _figure(ncols=2, width=12, sharey=True)
     for ax, column, title in ((own, "efficiency.service_cpu_ms_per_request", "the service's own processes"),
                               (pg, "efficiency.pg_cpu_ms_per_request", "PostgreSQL")):
@@ -393,8 +383,7 @@ START_COLOURS = {"cold": "#CC79A7", "aot": "#E69F00", "warm": "#56B4E9"}  # Okab
 
 
 def starts(frame: pd.DataFrame, names: dict[str, str]) -> Figure:
-    """The headline: p99 vs users under each start of `names` (cold, cold+AOT, warm), a panel per
-    service, each start's medians a line and their 95 % intervals a band
+    """The headline: p99 vs users under each start of `names`, a panel per service
     (`findings.p99_by_start`)."""
     services = list(by_service(frame))
     fig, axes = _figure(ncols=len(services), width=4 + 3.5 * len(services), sharey=True)
@@ -442,10 +431,8 @@ def capacity(frame: pd.DataFrame, found: list[Capacity], target_ms: float) -> Fi
 
 
 def overload_timeline(timeline: overload.Timeline, bound_mb: float | None, target_ms: float) -> Figure:
-    """A phased level second by second (bankbench.analyse.overload), one panel each on a shared
-    time axis: requests sent, answered and answered 503; the p99 and p50 of the 200s with the
-    latency target; the requests the service held and those waiting for a connection; its RSS and
-    heap with its memory bound. The phases above the base rate shaded, the warm-up grey."""
+    """A phased level second by second (bankbench.analyse.overload), OVERLOAD_PANELS on a shared
+    time axis, with the latency target and the memory bound."""
     frame = timeline.frame.assign(**{overload.REFUSED: timeline.answers.get(overload.REFUSED)})
     fig, axes = _figure(nrows=len(OVERLOAD_PANELS), width=11, height=11, sharex=True)
     for ax, (label, lines) in zip(axes, OVERLOAD_PANELS.items(), strict=True):

@@ -94,6 +94,14 @@ def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
     return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 
+def gap(service: str, r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
+    """`2.00× higher than go's (<interval>)`, or `within noise of go's (1.02×, <interval>)`."""
+    size, ends = times(r, high_is_best), interval(r, high_is_best, welch)
+    if r.significant:
+        return f"{size} than {service}'s ({ends})"
+    return f"within noise of {service}'s ({size}, {ends})"
+
+
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
                   each_row: bool = False) -> pd.Series:
     """Text cells of `column` from `repeats.aggregate_repeats` output, each saying what it is over.
@@ -130,8 +138,7 @@ def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
 
 
 def listed(row: pd.Series) -> bool:
-    """Whether a group (an `aggregate_repeats` row) is shown repeat by repeat: some of its repeats
-    do not count."""
+    """Whether a group (an `aggregate_repeats` row) has a repeat that does not count: one by one."""
     return any(mark != summaries.COUNTS for _, mark in row["verdicts"])
 
 

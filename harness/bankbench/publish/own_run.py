@@ -4,7 +4,7 @@ such a run into the published report.
 The verdict (`verdict`) is what the report's first table (`tables.first`) has of a bench run, a
 line per service and level: its p99, its CPU per request and its peak RSS, each the median of the
 repeats that counted with its interval, and how many counted of those run; then, where several
-services ran, who was ahead at the largest level (`verdict_words.ranking`). At most `WIDTH` columns.
+services ran, who was ahead at the largest level (`verdict_words.lead`). At most `WIDTH` columns.
 The run's page (`pages`) and the same verdict as its index go beside its files, in
 <run>/report/ (`write_page`); git ignores both, as it ignores every run under results/runs/ that
 results/published.csv does not list (.gitignore). `publish` lists one there, with why it is kept.
@@ -25,7 +25,7 @@ from bankbench.analyse import findings, repeats
 from bankbench.analyse.findings import Cell
 from bankbench.errors import UserError
 from bankbench.publish import pages, verdict_words
-from bankbench.publish.formatting import Format, number, significant, whole, with_interval
+from bankbench.publish.formatting import figure_text, number, significant, whole
 from bankbench.results import runs, summaries
 from bankbench.results.runs import Run
 
@@ -59,11 +59,11 @@ def verdict(run: Run) -> str:
     brackets are, who was ahead at the largest level; at most WIDTH columns."""
     summary = run.summary
     by_column = {column: cells(summary, column) for column in FIGURES}
+    told = [_legend(list(by_column[P99].values())), _ahead(summary, by_column[P99])]
     return "\n".join([
         f"This machine's verdict on run {run.id} (CPU placement {run.placement}):",
         _table(summary, by_column),
-        *_wrapped(_legend(list(by_column[P99].values()))),
-        *_wrapped(_ahead(summary, by_column[P99])),
+        *(line for text in told for line in textwrap.wrap(text, WIDTH, break_on_hyphens=False)),
     ])
 
 
@@ -75,7 +75,8 @@ def _table(summary: pd.DataFrame, by_column: dict[str, dict[tuple, Cell]]) -> st
     headers = [summaries.load_header(summary), *(["pool"] if pooled else []), "service",
                *(header for header, _ in FIGURES.values())]
     figures = [[f"{key[1]:,}", *([str(key[2])] if pooled else []), key[0],
-                *(_cell(by_column[column][key], fmt) for column, (_, fmt) in FIGURES.items())] for key in keys]
+                *(figure_text(by_column[column][key].figure, fmt)
+                  for column, (_, fmt) in FIGURES.items())] for key in keys]
     align = ["right"] * (1 + pooled) + ["left"] + ["right"] * len(FIGURES) + ["left"]
     for words, header in ((True, ""), (False, "repeats\ncounted")):
         rows = [[*row, _counted(by_column[P99][key], words)] for row, key in zip(figures, keys, strict=True)]
@@ -83,11 +84,6 @@ def _table(summary: pd.DataFrame, by_column: dict[str, dict[tuple, Cell]]) -> st
         if max(map(len, table.splitlines())) <= WIDTH:
             break
     return table
-
-
-def _cell(cell: Cell, fmt: Format) -> str:
-    """`4 [3-5]`: the median and its interval; `-` with no repeat that counts."""
-    return with_interval(cell.figure.value, cell.figure.low, cell.figure.high, fmt)
 
 
 def _counted(cell: Cell, words: bool = True) -> str:
@@ -109,27 +105,22 @@ def _legend(p99: list[Cell]) -> str:
 
 
 def _ahead(summary: pd.DataFrame, p99: dict[tuple, Cell]) -> str:
-    """Who had the lowest p99 at the largest load that two services or more ran at the main pool,
-    or nothing."""
+    """Who had the lowest p99 at the largest load two services or more ran at the main pool."""
     pool = repeats.main_pool(summary)
     at_pool = {key: cell for key, cell in p99.items() if key[2] == pool}
     shared = [users for users in {key[1] for key in at_pool} if sum(key[1] == users for key in at_pool) > 1]
     if not shared:
         return ""
     users = max(shared)
-    told = verdict_words.ranking({service: cell for (service, u, _), cell in at_pool.items() if u == users}, "p99",
-                                 verdict_words.figure("ms", whole), high_is_best=False)
+    at_users = {service: cell for (service, u, _), cell in at_pool.items() if u == users}
+    told = verdict_words.lead(at_users, "p99", high_is_best=False,
+                              show=verdict_words.figure("ms", whole))
     pooled = f" (pool {pool})" if "pool" in repeats.row_keys(summary) else ""
     return f"At {users:,} {summaries.load_unit(summary)}{pooled}, {told}." if told else ""
 
 
-def _wrapped(text: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, break_on_hyphens=False)
-
-
 def write_page(run: Run) -> Path:
-    """Writes the run's page (`pages.write`) and an index with its verdict into <run>/report/;
-    returns the page's path."""
+    """Writes the run's page (`pages.write`) and an index with its verdict into <run>/report/."""
     out_dir = run.path / REPORT_DIR
     for owned in (pages.CHARTS_DIR, pages.PAGES_DIR):
         (out_dir / owned).mkdir(parents=True, exist_ok=True)

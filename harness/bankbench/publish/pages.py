@@ -121,16 +121,11 @@ def page_name(folder: Path) -> str:
     return under_results(folder).removeprefix("runs/").replace("/", "-")
 
 
-def page_path(out_dir: Path, run: Run) -> Path:
-    return out_dir / PAGES_DIR / f"{page_name(run.path)}.md"
-
-
 def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | None, notes: list[str],
           title: str | None = None) -> Path:
     """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/. `title`
     names it (default the run id); `notes` go under the title: what the index says of the run, say
     a series it belongs to."""
-    path = page_path(out_dir, run)
     if run.searched:  # the verdict's capacity run, or another (say under another CPU placement): its own
         body = capacity_page(run, verdict if verdict is not None and run is verdict.searched else Verdict.of([run]),
                              out_dir)
@@ -141,13 +136,13 @@ def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | N
     made = "make capacity" if run.searched else "make tune" if run.swept else f"profile {run.profile}"
     head = [f"# Run `{title or run.id}` ({made})",
             "[The report](../README.md): the verdict, and what each question's runs show.", *notes]
+    path = out_dir / PAGES_DIR / f"{page_name(run.path)}.md"
     path.write_text("\n\n".join([*head, *body]) + "\n")
     return path
 
 
 def save(figure: Figure, out_dir: Path, name: str, page_dir: Path) -> str:
-    """Saves a chart as `out_dir`/charts/`name`.png and returns its Markdown image link from a
-    page in `page_dir`."""
+    """Saves a chart into `out_dir`/charts/ and returns its Markdown image link from `page_dir`."""
     path = out_dir / CHARTS_DIR / f"{name}.png"
     rendered = io.BytesIO()
     figure.savefig(rendered, format="png")
@@ -188,7 +183,8 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
         *(save(figure, out_dir, f"{name}-{chart}", page_dir) for chart, figure in figures.items()),
         *profiles_section(run, page_dir),
         "## Levels",
-        markdown(_load_column(tables.levels(run.summary), run.summary)),
+        markdown(tables.levels(run.summary)
+                 .rename(columns={"users": summaries.load_header(run.summary)})),
         f"## Request labels at {users:,} {unit}",
         markdown(labels),
     ]
@@ -217,8 +213,7 @@ def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
 
 
 def tuning_page(run: Run) -> list[str]:
-    """A make tune run's page: the settings it found, every value of every knob it swept, and
-    every probe."""
+    """A make tune run's page: the settings it found, every value it swept, and every probe."""
     doc = Tuning.read(run.path)
     return [
         TUNING.format(profile=run.profile, placement=run.placement, budget=doc.budget_s / 60, share=doc.rate_share),
@@ -238,11 +233,8 @@ def setup(run: Run) -> list[str]:
 
 def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]:
     """Every chart of a run by name; the time charts show `timeline_users` (default the most).
-
-    The charts of the services' own metrics (pool wait, GC, the services over time) are left
-    out for a run none of whose levels has them (runs before service_metrics.csv), and the errors by
-    answer for a run without errors.
-    """
+    Those of the services' own metrics need a level with them (runs before service_metrics.csv had
+    none)."""
     levels = repeats.aggregate_levels(run.summary)
     statuses, names = repeats.error_statuses(run.summary)
     scraped = summaries.has_service_metrics(run.summary)
@@ -307,8 +299,7 @@ def equivalence_text(run: Run) -> str:
 
 
 def projection_section(verdict: Verdict) -> list[str]:
-    """The projected cost on AWS instances of the verdict's capacities: a heading, what limits it,
-    the figures and what they assume; or why there is none."""
+    """The projected cost on AWS instances of the verdict's capacities, or why there is none."""
     heading = "## Projected cost per million requests"
     if verdict.assumptions is None:
         return [heading, verdict_words.unprojected(verdict)] if verdict.unprojected else []
@@ -336,8 +327,7 @@ def phases_text(run: Run) -> str:
 
 
 def overload_section(run: Run, out_dir: Path) -> list[str]:
-    """A run of a profile with phases (make overload): whether each service held up past its
-    capacity, and its level second by second; nothing for another run."""
+    """A phased run (make overload): whether each service held up past its capacity."""
     if not overload.is_phased_run(run):
         return []
     found = overload.outcomes(run)
@@ -355,8 +345,7 @@ def overload_section(run: Run, out_dir: Path) -> list[str]:
 
 
 def faults_section(run: Run) -> list[str]:
-    """The faults struck during the run's levels (CHAOS), with recovery and error burst: a
-    heading and a table, or nothing for a run without faults."""
+    """The faults struck during the run's levels (CHAOS), with recovery and error burst."""
     rows = []
     for level_id in run.summary["level_id"]:
         level = files.level_record(run.level_dir(level_id))
@@ -374,8 +363,7 @@ def faults_section(run: Run) -> list[str]:
 
 
 def profiles_section(run: Run, page_dir: Path) -> list[str]:
-    """Links to the levels' CPU flame graphs (flamegraph.html, from `make bench PROFILE_CPU=1`),
-    relative to the page's folder: a heading and a list, or nothing when no level was profiled."""
+    """Links to the levels' CPU flame graphs (flamegraph.html, from `make bench PROFILE_CPU=1`)."""
     links = [f"- [{level_id}]({relative(path, page_dir)})"
              for level_id in run.summary["level_id"]
              if (path := run.level_dir(level_id) / "flamegraph.html").is_file()]
@@ -385,7 +373,3 @@ def profiles_section(run: Run, page_dir: Path) -> list[str]:
             "Flame graphs of the service's CPU in the measured window, one per profiled level:",
             "\n".join(links)]
 
-
-def _load_column(table: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """A table's `users` column under its header for the run (summaries.load_header)."""
-    return table.rename(columns={"users": summaries.load_header(summary)})

@@ -12,7 +12,6 @@ writes the same bytes.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import re
 import shutil
@@ -92,10 +91,13 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
                       f"[the verdict under each placement](../README.md#{anchor('Placement sensitivity')})."]
              for group in series.values() for run in group}
     articles, why = runs.read_articles(), runs.listed()
-    pages_of = [(run, verdict, notes.get(run.id, []), None) for run in selected]
-    pages_of += [(run, None, kept_notes(run, why, out_dir), pages.under_results(run.path)) for run in kept]
+    # pages.write's arguments, a tuple a page: a run and its verdict travel to the worker process
+    # together, so that `run is verdict.searched` holds there as here.
+    pages_of = [(run, out_dir, articles, verdict, notes.get(run.id, []), None) for run in selected]
+    pages_of += [(run, out_dir, articles, None, kept_notes(run, why, out_dir),
+                  pages.under_results(run.path)) for run in kept]
     with ProcessPoolExecutor(os.cpu_count()) as pool:  # each page and its charts are its own: the CPUs share them
-        list(pool.map(functools.partial(_write_page, out_dir, articles), pages_of))
+        list(pool.map(pages.write, *zip(*pages_of, strict=True)))
     readme = out_dir / "README.md"
     sections = [
         *first_screen(findings, out_dir),
@@ -116,13 +118,6 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
     if execute_notebook:
         notebook.render_html([run.path for run in selected], out_dir / "results.html")
     return readme
-
-
-def _write_page(out_dir: Path, articles: pd.DataFrame, page: tuple[Run, Verdict | None, list[str], str | None]) -> Path:
-    """pages.write of one run in a worker process: the run and the verdict travel together, so that
-    `run is verdict.searched` holds there as here."""
-    run, verdict, notes, title = page
-    return pages.write(run, out_dir, articles, verdict, notes, title)
 
 
 def anchor(heading: str) -> str:
@@ -186,7 +181,7 @@ def starts_section(selected: list[Run], f: Findings) -> list[str]:
              "between runs (10-30 % on the machine of the committed runs) as within noise. p99 in ms, "
              "median [95 % interval: over 3 repeats, their range]; each run's page has its throughput, errors "
              "and every level.", *filter(None, [verdict_words.details(f, "starts")])]
-    for family, table in tables.starts_p99(selected).items():
+    for family, table in tables.starts(selected, tables.STARTS_P99).items():
         starts = "\n".join(f"- **{START_NAMES[start]}** ({page_link(run)}): {profiles.STARTS[start]}."
                            for start, run in families[family].items())
         parts += [f"Profile {family}:\n\n{starts}", markdown(table)]
@@ -361,8 +356,7 @@ def request_cost_section(selected: list[Run]) -> list[str]:
 
 
 def overload_section(selected: list[Run]) -> list[str]:
-    """Past capacity: per run of a profile with phases (make overload), whether each service held
-    up; what that asks and each service second by second are on the run's page."""
+    """Past capacity: per phased run (make overload), whether each service held up."""
     found = [run for run in selected if overload.is_phased_run(run)]
     if not found:
         return []
@@ -418,8 +412,7 @@ def environments_sections(selected: list[Run]) -> list[str]:
 
 
 def runs_section(selected: list[Run], kept: list[Run], why: dict[Path, str]) -> str:
-    """Every run shown, with its page and why it is kept (`why`: results/published.csv); then the
-    experiments' folders kept beside them under results/, a page each."""
+    """Every run shown and every folder kept beside them, with its page and `why` it is kept."""
     rows = pd.DataFrame([{"run": page_link(run), "profile": run.profile,
                           "why it is kept": why.get(run.path.resolve(), NOT_LISTED)} for run in selected])
     beside = pd.DataFrame([{"folder": page_link(run, f"`{pages.under_results(run.path)}`"),
@@ -454,8 +447,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Builds the report (having listed the run to --publish), says where it is, and which runs it
-    left out as unpublished."""
+    """Builds the report (after listing the run to --publish); says where, and what it left out."""
     to_add = own_run.publish(args.publish, args.why) if args.publish else ""
     readme = build(args.runs, args.out, execute_notebook=args.notebook)
     print(f"report: {readme}" + (f" and {args.out / 'results.html'}" if args.notebook else ""))

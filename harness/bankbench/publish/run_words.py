@@ -13,7 +13,7 @@ from bankbench import estimates
 from bankbench.analyse import overload, repeats
 from bankbench.analyse.repeats import ERRORS, P99
 from bankbench.load import validity as load_generator
-from bankbench.publish.formatting import count, interval, number, times, with_interval
+from bankbench.publish.formatting import count, gap, interval, number, times, with_interval
 from bankbench.publish.verdict_words import names, refused_by
 from bankbench.results import summaries
 from bankbench.results.summaries import THROUGHPUT
@@ -74,21 +74,16 @@ def largest_load(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str 
 
 
 def versus(figures: dict[str, estimates.Figure], name: str, high_is_best: bool) -> str:
-    """Which service led on a figure and by how much ("java's 2.00× higher than go's"), each gap
-    with the 95 % interval of the ratio; a gap that is not significant (`estimates.Ratio.significant`)
-    is "within noise", never a lead."""
+    """Which service led on a figure and by how much, each gap with the 95 % interval of the ratio;
+    a gap that is not significant (`estimates.Ratio.significant`) is "within noise", never a lead."""
     leader, gaps = estimates.leader(figures, high_is_best)
     if not any(r.significant for _, r in gaps):
         return (f"{name} there was within noise between the services: "
                 + "; ".join(f"{leader}'s {times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})"
                             for service, r in gaps)
                 + ".")
-    parts = [
-        f"{times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})" if r.significant
-        else f"within noise of {service}'s ({times(r, high_is_best)}, {interval(r, high_is_best)})"
-        for service, r in gaps
-    ]
-    return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: " + "; ".join(parts) + "."
+    parts = "; ".join(gap(service, r, high_is_best) for service, r in gaps)
+    return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: {parts}."
 
 
 def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, estimates.Figure]:
@@ -254,8 +249,7 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
 
 
 def generator(summary: pd.DataFrame) -> str:
-    """Whether the load generator held up at every level, else which levels are invalid and why
-    (bankbench.load.validity)."""
+    """Whether the load generator held up at every level, else where not and why (load.validity)."""
     invalid = summary[~summary[summaries.VALID].astype(bool)]
     if invalid.empty:
         generators = summary.reindex(columns=["generator"])["generator"]  # NaN: an older harness's

@@ -75,9 +75,7 @@ LOAD_GENERATOR = "load generator"  # header of the levels table's verdict on the
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per service x users (x pool): requests, throughput, latency, errors (and by status),
-    service CPU and RSS, and the load generator's verdict; a row per repeat where some repeat
-    does not count (`_rows`)."""
+    """Per level: LEVEL_COLUMNS, errors by status and the load generator's verdict (`_rows`)."""
     keys, statuses = ["service", *repeats.row_keys(summary)], summaries.status_columns(summary)
     aggregated = repeats.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
     aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
@@ -90,8 +88,7 @@ def levels(summary: pd.DataFrame) -> pd.DataFrame:
 
 def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
     """`ok`, or for a level shown repeat by repeat (`formatting.listed`) a list: `ok` or
-    `INVALID: <reasons>` for each repeat, by whether its load generator held up
-    (bankbench.load.validity); the cells in the order of `aggregated`."""
+    `INVALID: <reasons>` for each repeat (bankbench.load.validity)."""
     keys = list(summaries.LEVEL_KEYS)
     verdict = summary.set_index([*keys, "repeat"])[[summaries.VALID, "loadgen.reasons"]]
 
@@ -99,14 +96,9 @@ def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
         if not formatting.listed(row):
             return "ok"
         each = [verdict.loc[(*row[keys], repeat)] for repeat, _ in row["verdicts"]]
-        return [_held(valid, why) for valid, why in each]
+        return ["ok" if valid else f"INVALID: {why}" for valid, why in each]
 
     return aggregated.apply(cell, axis=1)
-
-
-def _held(valid: bool, why: str) -> str:
-    """A level's load generator verdict in a cell: `ok`, or `INVALID: <reasons>`."""
-    return "ok" if valid else f"INVALID: {why}"
 
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
@@ -141,8 +133,7 @@ def labels(run: Run) -> tuple[int, pd.DataFrame]:
 
 
 def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each profile run in more than one environment (native, compose...): each service and
-    level's throughput, p99, errors and service CPU, one row per environment."""
+    """Per profile run in more than one environment (native, compose...): a row per environment."""
     columns = {f"overall.{name}": LATENCY[name] for name in ("throughput_rps", "p99_ms", "error_pct")}
     columns["resources.service_cpu_mean"] = RESOURCES["resources.service_cpu_mean"]
     by_profile: dict[str, list[Run]] = {}
@@ -159,21 +150,16 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     return tables
 
 
-P99 = "overall.p99_ms"
 HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
+STARTS_P99 = {"overall.p99_ms": LATENCY["p99_ms"]}  # the index's table of the starts
 CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
 
-def starts(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each family of `runs.by_start`: per users and service, p99, errors and throughput of each
-    start side by side, `n/a` where a service has no such start (Go has no AOT cache: its binary
-    is compiled ahead of time, so its cold start is the AOT figure)."""
-    return {family: side_by_side(group, HEADLINE, START_NAMES) for family, group in by_start(runs).items()}
-
-
-def starts_p99(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """`starts` with the p99 alone: the index's table of the starts."""
-    return {family: side_by_side(group, {P99: LATENCY["p99_ms"]}, START_NAMES)
+def starts(runs: list[Run], columns: dict = HEADLINE) -> dict[str, pd.DataFrame]:
+    """For each family of `runs.by_start`: per users and service, `columns` of each start side by
+    side, `n/a` where a service has no such start (Go has no AOT cache: its binary is compiled
+    ahead of time, so its cold start is the AOT figure)."""
+    return {family: side_by_side(group, columns, START_NAMES)
             for family, group in by_start(runs).items()}
 
 
@@ -188,15 +174,13 @@ def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
 
 
 def crosscheck(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each family of generator_runs: per rate and service, p50, p99, errors and the rate
-    achieved under each generator side by side."""
+    """For each family of generator_runs: CROSSCHECK under each generator side by side."""
     return {family: side_by_side(group, CROSSCHECK, GENERATORS) for family, group in generator_runs(runs).items()}
 
 
 def side_by_side(group: dict[str, Run], columns: dict, names: dict[str, str]) -> pd.DataFrame:
-    """Per users and service, how many repeats count and each of `columns` for each run of
-    `group` (headed by `names` of its key) next to one another; `n/a` where a run has no such
-    level."""
+    """Per users and service, REPEATS and `columns` of each run of `group` (headed by `names` of
+    its key) next to one another; `n/a` where a run has no such level."""
     texts = {key: _text(repeats.aggregate_repeats(run.summary, list(columns)), ["users", "service"], columns,
                         each_row=False).set_index(["users", "service"]) for key, run in group.items()}
     keys = sorted(set().union(*(text.index for text in texts.values())),
@@ -240,9 +224,7 @@ EFFICIENCY = {
 
 
 def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per service and offered rate: the share of the rate the load generator offered, then what
-    a request cost, as `_text` shows them (a rate with a repeat the load generator did not hold
-    up in, bankbench.load.validity, repeat by repeat)."""
+    """Per service and offered rate: EFFICIENCY, as `_rows` shows them."""
     keys = ["service", "users"]
     figures = repeats.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)
     return _rows(_text(figures, keys, EFFICIENCY), keys).rename(columns={"users": "offered it/s"})
@@ -302,22 +284,19 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     the smallest heap, the projected price of each line on each instance), each with its interval."""
     prices = {(p.service, f"{p.line} on {p.on.name}"): p.usd_per_million for p in projections}
     priced = list(dict.fromkeys(on for _, on in prices))
-    rows = []
-    for c in found:
-        rows.append({
-            "service": c.service,
-            f"capacity it/s at p99 <= {target_ms:g} ms": verdict_words.rate_text(c),
-            "req/s there": figure_text(c.throughput, number),
-            "p99 ms": figure_text(c.p99_ms, number),
-            "CPU ms/request": figure_text(c.cpu_ms, significant),
-            "PostgreSQL CPU ms/request": figure_text(c.pg_cpu_ms, significant),
-            "RSS MB, own heap": figure_text(c.rss_mb, number),
-            "smallest heap MB": verdict_words.heap_text(c),
-            "RSS MB at it": figure_text(c.rss_heap_mb, number),
-            **{f"projected $ per 1M requests, {on}": bounded(prices[c.service, on], significant)
-               if (c.service, on) in prices else "-" for on in priced},
-        })
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{
+        "service": c.service,
+        f"capacity it/s at p99 <= {target_ms:g} ms": verdict_words.rate_text(c),
+        "req/s there": figure_text(c.throughput, number),
+        "p99 ms": figure_text(c.p99_ms, number),
+        "CPU ms/request": figure_text(c.cpu_ms, significant),
+        "PostgreSQL CPU ms/request": figure_text(c.pg_cpu_ms, significant),
+        "RSS MB, own heap": figure_text(c.rss_mb, number),
+        "smallest heap MB": verdict_words.heap_text(c),
+        "RSS MB at it": figure_text(c.rss_heap_mb, number),
+        **{f"projected $ per 1M requests, {on}": bounded(prices[c.service, on], significant)
+           if (c.service, on) in prices else "-" for on in priced},
+    } for c in found])
 
 
 def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str] | None = None,
@@ -357,9 +336,7 @@ def knob_notes(record: Tuned) -> list[str]:
 
 
 def tuning_duels(doc: Tuning) -> pd.DataFrame:
-    """Every duel of a make tune run (protocol "paired"), in order: the candidate against the
-    incumbent, the CPU per request (service and PostgreSQL) and p99 of each one's probes, and
-    whether the candidate was kept, with why."""
+    """Every duel of a make tune run (protocol "paired"), in order: was the candidate kept, why."""
     rows = []
     for service, record in doc.services.items():
         for knob in record.knobs:
@@ -384,8 +361,7 @@ def _p99(turn: Turn) -> str:
 
 
 def capacity_probes(searched: Mapping[str, Search | Tuned]) -> pd.DataFrame:
-    """Every probe of a capacity or a tune run (capacity.json, tuning.json), in order: service,
-    level, rate, heap, figures, held."""
+    """Every probe of a capacity or a tune run (capacity.json, tuning.json), in order."""
     rows = [{"service": service, **probe.document} for service, search in searched.items() for probe in search.probes]
     frame = pd.DataFrame(rows)
     return frame.fillna("-").astype(str) if not frame.empty else frame
@@ -395,11 +371,8 @@ def projection(projections: list[Projection], assumptions: Assumptions) -> pd.Da
     """Per service, line (the service, PostgreSQL) and instance types, what was measured and what
     it projects to (bankbench.analyse.projection), each figure `value [low-high]` after its bound
     (`≤ 0.00316`) where it is one: a projection, so named."""
-    def measured(p: Projection) -> str:
-        unit, fmt = MEASURED[p.line]
-        return f"{bounded(p.measured, fmt)} {unit}"
-
-    rows = [{"service": p.service, "line": p.line, "instance": p.on.name, "measured": measured(p),
+    rows = [{"service": p.service, "line": p.line, "instance": p.on.name,
+             "measured": f"{bounded(p.measured, MEASURED[p.line][1])} {MEASURED[p.line][0]}",
              **{header.format(load=count(assumptions.load_rps)): bounded(getattr(p, name), fmt)
                 for name, (header, fmt) in PROJECTED.items()}}
             for p in projections]
@@ -438,8 +411,7 @@ def _flat(value: object) -> str:
 
 
 def money_failures(run: Run) -> pd.DataFrame:
-    """The levels whose money check failed, with what the check found where the folder kept it
-    (empty when all passed)."""
+    """The levels whose money check failed, with what the check found (empty when all passed)."""
     failed = run.summary.loc[~run.summary["money_ok"].astype(bool), "level_id"]
     checks = [{"level": level, **files.money(run.level_dir(level))} for level in failed]
     return pd.DataFrame(checks, columns=["level", "ok", "clients", "sum_balances", "sum_deposits",
@@ -447,34 +419,26 @@ def money_failures(run: Run) -> pd.DataFrame:
 
 
 def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
-    """Each published study next to this run (main pool), at the published user counts."""
-    at_pool = summary[summary["pool"] == repeats.main_pool(summary)]
-    now = repeats.aggregate_repeats(at_pool, [f"overall.{name}" for name in THEN_AND_NOW])
-    ours = now[["users", "service"]].copy()
-    ours[f"this run {REPEATS}"] = formatting.counted(now)
-    for name, header in THEN_AND_NOW.items():
-        ours[f"this run {header}"] = formatting.spread_column(now, f"overall.{name}")
-    theirs = _published(published)
-    merged = theirs.merge(ours, on=["users", "service"], how="outer")
-    merged = merged[merged["users"].isin(published["users"])]
-    merged = merged.fillna(dict.fromkeys(theirs, "-")).fillna("not run")
-    return merged.sort_values(["users", "service"], key=summaries.sort_key, ignore_index=True)
-
-
-def _published(published: pd.DataFrame) -> pd.DataFrame:
-    """One row per users x service, a column per study and figure it published."""
-    wide = published.pivot(index=["users", "service"], columns="study", values=list(THEN_AND_NOW))
+    """Each published study next to this run (main pool), at the published user counts: a column
+    per study and figure it published."""
+    keys, at_pool = ["users", "service"], summary[summary["pool"] == repeats.main_pool(summary)]
+    columns = {f"overall.{name}": (f"this run {header}", number)
+               for name, header in THEN_AND_NOW.items()}
+    ours = _text(repeats.aggregate_repeats(at_pool, list(columns)), keys, columns, each_row=False)
+    wide = published.pivot(index=keys, columns="study", values=list(THEN_AND_NOW))
     shown = [(name, study) for study in published["study"].unique() for name in THEN_AND_NOW
              if wide[(name, study)].notna().any()]
-    wide = wide[shown]
-    wide.columns = [f"{study} {THEN_AND_NOW[name]}" for name, study in shown]
-    return wide.reset_index()
+    theirs = wide[shown].set_axis([f"{study} {THEN_AND_NOW[name]}" for name, study in shown],
+                                  axis="columns")
+    ours = ours.rename(columns={REPEATS: f"this run {REPEATS}"})
+    merged = theirs.reset_index().merge(ours, on=keys, how="outer")
+    merged = merged[merged["users"].isin(published["users"])]
+    merged = merged.fillna(dict.fromkeys(theirs, "-")).fillna("not run")
+    return merged.sort_values(keys, key=summaries.sort_key, ignore_index=True)
 
 
 def placement_figures(series: list[Run]) -> pd.DataFrame:
-    """A series over CPU placements (bankbench.analyse.sensitivity): per users level, placement
-    and service at the main pool, p99, errors and throughput as `_text` shows them (a level with a
-    repeat that does not count, repeat by repeat)."""
+    """A series over CPU placements: per users, placement and service, its FIGURES (`_rows`)."""
     columns = {column: (name, number) for column, (name, _) in sensitivity.FIGURES.items()}
     keys, tables = ["users", "service"], []
     for rank, run in enumerate(sensitivity.ordered(series)):
@@ -497,8 +461,7 @@ def placement_verdicts(series: list[Run]) -> pd.DataFrame:
 
 
 def overload(outcomes: list[Outcome]) -> pd.DataFrame:
-    """Per service, from its phased level: whether it held up past its capacity and the figures
-    that say so (bankbench.analyse.overload)."""
+    """Per service, whether it held up past its capacity and why (bankbench.analyse.overload)."""
     def exited(exit: int | str | None) -> str:
         return "no" if exit is None else exit if exit == NOT_RECORDED else f"YES (status {exit})"
 

@@ -25,8 +25,7 @@ COMPARED = {
 
 
 def comparison_table(summary: pd.DataFrame) -> str:
-    """Side-by-side terminal table: a row per users (and pool); per service, how many repeats
-    count, then throughput/p50/p99/error % (`formatting.spread_column`)."""
+    """Side-by-side terminal table: a row per users (and pool), per service REPEATS and COMPARED."""
     cells = repeats.aggregate_repeats(summary, list(COMPARED))
     for column in COMPARED:
         cells[column] = formatting.spread_column(cells, column)

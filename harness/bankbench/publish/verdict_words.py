@@ -65,26 +65,19 @@ def lead(cells: dict[str, Cell], what: str, high_is_best: bool, show: Show | Non
         values = ", ".join(f"{service} {show(cell)}" for service, cell in cells.items() if cell.counts and show)
         told = f"the services' {what} was within noise{f' ({values})' if values else ''}{_apart(cells)}"
         if show and any(r.source == estimates.PASSES for _, r in ratios):  # the ratios' ranges over the runs
-            told += f": {leader}'s was " + " and ".join(_gap(service, r, high_is_best) for service, r in ratios)
+            each = (formatting.gap(service, r, high_is_best, welch=False) for service, r in ratios)
+            told += f": {leader}'s was " + " and ".join(each)
         return told
     sizes: dict[str, list[str]] = {}
     for service, r in ratios:  # Welch's p left to the runs' pages: the verdict reads in a sitting
         if show:  # each gap apart, with its interval
-            sizes[_gap(service, r, high_is_best)] = []
+            sizes[formatting.gap(service, r, high_is_best, welch=False)] = []
         else:
             size = formatting.times(r, high_is_best, whole)
             sizes.setdefault(f"{size} than" if r.significant else "within noise of", []).append(f"{service}'s")
     told = " and ".join(f"{size} {' and '.join(names)}".rstrip() for size, names in sizes.items())
     figure = f", {show(cells[leader])}" if show else ""
     return f"{leader}'s {what} was {'highest' if high_is_best else 'lowest'}{figure}: {told}{_apart(cells)}"
-
-
-def _gap(service: str, r: estimates.Ratio, high_is_best: bool) -> str:
-    """`1.50× higher than java's (range over the runs 1.40-1.62×)`, or `within noise of java's (...)`."""
-    size, interval = formatting.times(r, high_is_best, number), formatting.interval(r, high_is_best, welch=False)
-    if r.significant:
-        return f"{size} than {service}'s ({interval})"
-    return f"within noise of {service}'s ({size}, {interval})"
 
 
 def _at(f: Findings) -> str:
@@ -260,7 +253,8 @@ def details(f: Findings, question: str) -> str:
         "tuned": [("at the settings make tune found", f.tuned_capacity, "capacity", rate, True)],
         "memory": [("at the smallest heap that held", f.rss_mb, "peak RSS", figure("MB"), False)],
     }[question]
-    parts = [f"{at}, {text}" for at, cells, what, show, high in told if (text := ranking(cells, what, show, high))]
+    parts = [f"{at}, {text}" for at, cells, what, show, high in told
+             if (text := lead(cells, what, high, show))]
     return " ".join(f"{part[0].upper()}{part[1:]}." for part in parts)
 
 
@@ -277,11 +271,6 @@ def rate(cell: Cell, unit: str = "iterations/s") -> str:
         spread = f"{count(cell.figure.low)}-{count(cell.figure.high)} over the runs"
         return f"{found} ({'; '.join(filter(None, (spread, cell.bound)))})"
     return f"{found} ({cell.bound or f'{count(cell.figure.high)} missed'})"
-
-
-def ranking(cells: dict[str, Cell], what: str, show: Show, high_is_best: bool) -> str | None:
-    """`lead` with the leader's figure and each ratio's interval."""
-    return lead(cells, what, high_is_best, show)
 
 
 def _apart(cells: dict[str, Cell]) -> str:
@@ -324,8 +313,7 @@ def change(c: Change) -> str:
 
 
 def placements(series: list[Run]) -> str:
-    """Whether the verdict changes with the CPU placement over a series of runs, and what was left
-    out of that question (bankbench.analyse.sensitivity)."""
+    """Whether the verdict changes with the CPU placement over a series of runs (sensitivity)."""
     found = sensitivity.verdicts(series)
     modes = ", ".join(run.placement for run in sensitivity.ordered(series))
     if len(series) < 2:
