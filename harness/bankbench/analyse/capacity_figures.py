@@ -104,10 +104,6 @@ def _bound(rate: int | None, failed_at: int | None, generator_bound: bool, besid
     return TOP_RATE
 
 
-def is_capacity_run(run: Run) -> bool:
-    return run.searched
-
-
 def searches(run: Run) -> Searches:
     """The run's capacity.json."""
     return Searches.read(run.path)

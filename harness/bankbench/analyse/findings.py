@@ -80,7 +80,7 @@ class Verdict:
     @classmethod
     def of(cls, selected: list[Run]) -> Verdict | None:
         """None when the runs hold neither a capacity nor an efficiency run."""
-        every = [run for run in selected if capacity.is_capacity_run(run)]
+        every = [run for run in selected if run.searched]
         searched = [run for run in every if run.placement == capacity.BUDGET_PLACEMENT] or every
         searched = [run for run in searched if not run.tuned] or searched  # the shipped settings' first
         measured = [run for run in selected if run.family == EFFICIENCY]

@@ -101,16 +101,9 @@ def _timeline(level_dir: Path, level: LevelRecord, requests: histograms.Histogra
     rows = requests.rows.assign(answer=answer(requests.rows["status"]))
     answers = rows.pivot_table(index="second", columns="answer", values="requests", aggfunc="sum",
                                fill_value=0, observed=True).rename_axis(columns=None)
-    ok = rows.index[rows["status"] == OK]
-    latency = pd.Series(requests.latencies(ok), dtype="float64").groupby(requests.seconds(ok))
-    per_second = rows.groupby("second")
-    frame = pd.DataFrame({
-        "iterations": per_second["iterations"].sum(),
-        "requests": per_second["requests"].sum(),
-        "answered": answers.drop(columns=NO_RESPONSE, errors="ignore").sum(axis=1),
-        "p50_ms": latency.quantile(0.50),
-        "p99_ms": latency.quantile(0.99),
-    })
+    frame = rows.groupby("second")[["iterations", "requests"]].sum().assign(
+        answered=answers.drop(columns=NO_RESPONSE, errors="ignore").sum(axis=1)).join(
+        requests.percentiles(rows.index[rows["status"] == OK]))
     seconds = pd.RangeIndex(min(frame.index.min(), 0), max(frame.index.max(), phases(level)[-1].end_s - 1) + 1)
     frame = frame.reindex(seconds).fillna({"iterations": 0, "requests": 0, "answered": 0})
     frame = frame.join(_service_seconds(level_dir, level.measure_from_ms))

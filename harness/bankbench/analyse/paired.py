@@ -51,7 +51,7 @@ def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     there are MIN_PASSES of them (every figure and ratio then comes from the same runs); None
     where there are fewer than MIN_PASSES."""
     found = [(run, capacity.searches(run)) for run in selected
-             if run.placement == mode and not run.tuned and capacity.is_capacity_run(run)]
+             if run.placement == mode and not run.tuned and run.searched]
     found = [(run, doc) for run, doc in found if doc.in_turn]
     if len(both := [(run, doc) for run, doc in found if doc.tuned is not None]) >= MIN_PASSES:
         found = both

@@ -28,14 +28,10 @@ def timeline(level_dir: Path) -> Timeline:
     level = files.level_record(level_dir)
     requests = histograms.read(level_dir / histograms.FILE)
     rows = requests.rows
-    latency = pd.Series(requests.latencies(), dtype="float64").groupby(requests.seconds())
-    per_second = rows.groupby("second")
     frame = pd.DataFrame({
-        "requests_per_s": per_second["requests"].sum(),
+        "requests_per_s": rows.groupby("second")["requests"].sum(),
         "errors_per_s": rows[~rows["ok"]].groupby("second")["requests"].sum(),
-        "p50_ms": latency.quantile(0.50),
-        "p99_ms": latency.quantile(0.99),
-    }).fillna({"errors_per_s": 0})
+    }).join(requests.percentiles()).fillna({"errors_per_s": 0})
     frame.index = frame.index + level.since_start_s(level.measure_from_ms)
     return _timeline(frame.rename_axis("t_s").reset_index(), level)
 

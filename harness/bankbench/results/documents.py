@@ -22,9 +22,18 @@ class Document:
 
     @classmethod
     def of(cls, document: dict[str, Any], **read: Any) -> Self:
-        """`document` read; `read`: the fields a subclass reads otherwise (records within it, say)."""
-        keys = [f.name for f in fields(cls) if f.name != "document" and f.name not in read]
-        return cls(document=document, **{key: document[key] for key in keys if key in document}, **read)
+        """`document` read; `read`: the fields a subclass reads otherwise (a record in it, say)."""
+        for f in fields(cls):
+            key = f.metadata.get("key") or f.name  # a field named otherwise gives its key
+            if f.name != "document" and f.name not in read and key in document:
+                kind = f.metadata.get("records")
+                read[f.name] = tuple(map(kind.of, document[key])) if kind else document[key]
+        return cls(document=document, **read)
+
+
+def records(kind: type[Document], key: str | None = None, **options: Any) -> Any:
+    """A field of `kind` records, read from the list at `key` (default the field's name)."""
+    return field(**options, metadata={"records": kind, "key": key})
 
 
 @dataclass(frozen=True)

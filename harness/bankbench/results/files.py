@@ -18,7 +18,7 @@ METRIC_DTYPES = {"t_ms": "int64", **dict.fromkeys([
 ], "float32")}
 # A run folder's files.
 MANIFEST = "manifest.json"
-VERIFY = "verify.json"
+VERIFY = "verify.json"  # the check before the first level: its findings
 CALIBRATION = "calibration.json"
 LEVELS = "levels"
 # A level folder's files.
@@ -26,7 +26,7 @@ LEVEL = "level.json"
 MONEY = "money.json"
 METRICS = "metrics.csv"
 SERVICE_LOG = "service.log"
-CHAOS = "chaos.json"
+CHAOS = "chaos.json"  # the faults struck during the level, with their bursts
 PG_CAPTURE = "pg.pcap"  # make pgwire's capture of PostgreSQL's port during the level (not committed)
 # The service's own figures as a level keeps them: the scraper's service_metrics.csv, compressed
 # when the level ends (bankbench.results.compaction).
@@ -43,7 +43,7 @@ def read_json(path: Path) -> dict:
         raise UserError(f"cannot read {path}: {err}") from err
 
 
-def write_json(path: Path, value: dict) -> None:
+def write_json(path: Path, value: dict | list) -> None:
     """Writes `value` as indented JSON, the way every results file is written."""
     path.write_text(json.dumps(value, indent=2) + "\n")
 
@@ -81,27 +81,9 @@ def money(level_dir: Path) -> dict:
     return read_json(level_dir / MONEY) if (level_dir / MONEY).is_file() else {}
 
 
-def write_money(level_dir: Path, check: dict) -> None:
-    write_json(level_dir / MONEY, check)
-
-
-def write_chaos(level_dir: Path, faults: list[dict]) -> None:
-    """The faults struck during the level, with their bursts."""
-    write_json(level_dir / CHAOS, faults)
-
-
 def verify(run_dir: Path) -> dict | None:
     """`make verify`'s findings before the run's first level; None for a run without them."""
     return read_json(run_dir / VERIFY) if (run_dir / VERIFY).is_file() else None
-
-
-def verify_path(run_dir: Path) -> Path:
-    """Where the check before the first level writes its findings."""
-    return run_dir / VERIFY
-
-
-def calibration_path(run_dir: Path) -> Path:
-    return run_dir / CALIBRATION
 
 
 def record(run_dir: Path, name: str) -> dict:
@@ -133,17 +115,9 @@ def scrapes_path(level_dir: Path) -> Path:
     return level_dir / SCRAPES
 
 
-def pg_capture_path(level_dir: Path) -> Path:
-    return level_dir / PG_CAPTURE
-
-
 def staged_capture_path(run_dir: Path, level_id: str) -> Path:
     """Where a level's capture is written while the level runs, before its folder exists."""
     return run_dir / f"{level_id}-{PG_CAPTURE}"
-
-
-def service_log_path(level_dir: Path) -> Path:
-    return level_dir / SERVICE_LOG
 
 
 def has_service_metrics(level_dir: Path) -> bool:

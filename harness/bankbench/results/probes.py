@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bankbench.results import files
-from bankbench.results.documents import Document
+from bankbench.results.documents import Document, records
 from bankbench.results.runs import (
     AS_SHIPPED,
     CAPACITY_FILE,
@@ -85,21 +85,22 @@ class Probe(Document):
 
 
 @dataclass(frozen=True)
-class Search:
+class Search(Document):
     """A contender's searches as capacity.json keeps them: its probes, the rate search's and heap
     sweep's conclusions (`sweep` {}: not swept), and the long level that confirmed the rate."""
 
-    probes: tuple[Probe, ...]
-    rate: dict[str, Any]
-    sweep: dict[str, Any]
-    long: Probe | None
-    as_shipped: bool  # a tuned contender whose settings are the shipped ones: the shipped record
+    document: dict[str, Any] = field(repr=False)
+    probes: tuple[Probe, ...] = records(Probe)
+    rate: dict[str, Any] = field(default_factory=dict)
+    sweep: dict[str, Any] = field(default_factory=dict, metadata={"key": "heap"})
+    long: Probe | None = None
+    # A tuned contender whose settings are the shipped ones: the shipped record.
+    as_shipped: bool = field(default=False, metadata={"key": AS_SHIPPED})
 
     @classmethod
-    def of(cls, record: dict[str, Any]) -> Search:
-        return cls(tuple(Probe.of(probe) for probe in record["probes"]), record.get("rate", {}),
-                   record.get("heap", {}), Probe.of(record["long"]) if record.get("long") else None,
-                   bool(record.get(AS_SHIPPED)))
+    def of(cls, document: dict[str, Any], **read: Any) -> Search:
+        long = document.get("long")
+        return super().of(document, long=Probe.of(long) if long else None, **read)
 
     @property
     def found(self) -> int | None:
@@ -152,37 +153,29 @@ class Turn(Document):
 
 
 @dataclass(frozen=True)
-class Duel:
+class Duel(Document):
     """A candidate value against the incumbent (bankbench.run.experiments.sweep.duel)."""
 
+    document: dict[str, Any] = field(repr=False)
     incumbent: str
     candidate: str
-    turns: tuple[Turn, ...]
+    turns: tuple[Turn, ...] = records(Turn, key="probes")
     kept: bool
     complete: bool  # False: the budget ran out first
     why: str
 
-    @classmethod
-    def of(cls, duel: dict[str, Any]) -> Duel:
-        return cls(duel["incumbent"], duel["candidate"], tuple(Turn.of(turn) for turn in duel["probes"]),
-                   duel["kept"], duel["complete"], duel["why"])
-
 
 @dataclass(frozen=True)
-class Knob:
+class Knob(Document):
     """One knob of a make tune record; `resumed`: the earlier run it went on from (its `run`)."""
 
+    document: dict[str, Any] = field(repr=False)
     knob: str
-    values: tuple[str, ...]
-    duels: tuple[Duel, ...]
+    values: Sequence[str]
     chosen: str
     complete: bool
-    resumed: dict[str, Any] | None
-
-    @classmethod
-    def of(cls, knob: dict[str, Any]) -> Knob:
-        return cls(knob["knob"], tuple(knob["values"]), tuple(Duel.of(duel) for duel in knob.get("duels", [])),
-                   knob["chosen"], knob["complete"], knob.get("resumed"))
+    duels: tuple[Duel, ...] = records(Duel, default=())
+    resumed: dict[str, Any] | None = None
 
     @property
     def judged(self) -> tuple[str, ...]:
@@ -203,17 +196,12 @@ class Tuned(Document):
     run: str = ""
     heap_mb: int | None = None
     heap_run: str | None = None
-    probes: tuple[Probe, ...] = ()
-    knobs: tuple[Knob, ...] = ()
+    probes: tuple[Probe, ...] = records(Probe, default=())
+    knobs: tuple[Knob, ...] = records(Knob, default=())
     carried: dict[str, dict[str, str]] = field(default_factory=dict)
     not_searched: Sequence[str] | None = None  # None: a record from before it was kept
     chosen: dict[str, str] = field(default_factory=dict)
     tuned: dict[str, Any] | None = None
-
-    @classmethod
-    def of(cls, document: dict[str, Any], **read: Any) -> Tuned:
-        return super().of(document, probes=tuple(Probe.of(probe) for probe in document["probes"]),
-                          knobs=tuple(Knob.of(knob) for knob in document.get("knobs", [])), **read)
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ class Session:
             self.pg = parse_settings(self.where.psql(SETTINGS_SQL))
             self._write_manifest()
             if self.where.local_build:  # first the proof that they do the same database work (loud when not)
-                verify.run(opts.profile.services, self.run_dir, files.verify_path(self.run_dir))
+                verify.run(opts.profile.services, self.run_dir, self.run_dir / files.VERIFY)
         except BaseException as err:
             self._close(err)
             raise
@@ -132,7 +132,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
         if kept:
             kept.make_room()
         where.reset()
-        svc = where.start(level.service, level.pool, files.service_log_path(out),
+        svc = where.start(level.service, level.pool, out / files.SERVICE_LOG,
                           registry.combine(load.service_env(), level.service_env()) or None,
                           aot=level.profile.start == "aot")
         started = {}
@@ -150,7 +150,7 @@ def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, cal
             svc.stop()
     extra = load.finish((started_ms, ended_ms))
     check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
-    files.write_money(out, check)
+    files.write_json(out / files.MONEY, check)
     record = runs.level_record(level, started_ms, ended_ms, pg_max_connections,
                                **where.level_settings(), **started, **extra,
                                **({"calibration": calibrated} if calibrated else {}))

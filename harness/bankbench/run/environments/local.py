@@ -111,7 +111,7 @@ class LocalLoad:
                 # soon after it, and a profile still being recorded then is lost.
                 self.profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s, level.measured_s)
             self.injector = chaos.start(self.faults, level, where, svc, sampler,
-                                        lambda: jm.progress.started_ms, files.service_log_path(out))
+                                        lambda: jm.progress.started_ms, out / files.SERVICE_LOG)
             _follow(jm, level, tag, remaining_s, lambda: self.generator_so_far(sampler, jm))
             rc = jm.wait(timeout=level.expected_s + 300)
             if self.injector:

@@ -62,7 +62,7 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
                 files.write_json(path, {"inputs": inputs, "figures": figures})
         print(f"calibration u{users}: {describe(found[users])}", flush=True)
     if run_dir is not None:
-        record = files.calibration_path(run_dir)
+        record = run_dir / files.CALIBRATION
         loads = {int(users): figures for users, figures in files.read_json(record)["loads"].items()} \
             if record.exists() else {}
         loads.update(found)

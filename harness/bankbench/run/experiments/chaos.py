@@ -119,7 +119,7 @@ def record(level_dir: Path, injector: Injector | None) -> list[dict]:
     if injector is None:
         return []
     faults = bursts.with_bursts(injector.finish(), generators.level_samples(level_dir))
-    files.write_chaos(level_dir, faults)
+    files.write_json(level_dir / files.CHAOS, faults)
     return faults
 
 

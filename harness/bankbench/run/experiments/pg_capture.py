@@ -53,7 +53,7 @@ def run(opts: Options) -> Path:
             with _captured(port, staged) as switches:
                 out = session.run_level(level, f"[{i}/{len(todo)}]", remaining(todo[i - 1:]),
                                         calibrated.get(level.users))
-            staged.rename(files.pg_capture_path(out))
+            staged.rename(out / files.PG_CAPTURE)
             record["levels"][level.id] = per_request(out, port, switches)
             files.write_record(session.run_dir, PGWIRE_FILE, record)
     return session.final
@@ -132,7 +132,7 @@ def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
     window = (start, start + overall["requests"] / overall["throughput_rps"])
     return {"requests": overall["requests"], "throughput_rps": overall["throughput_rps"], "p99_ms": overall["p99_ms"],
             **summary.get("efficiency", {}),
-            **tally(_packets(files.pg_capture_path(level_dir), port), port, window, overall["requests"]),
+            **tally(_packets(level_dir / files.PG_CAPTURE, port), port, window, overall["requests"]),
             **sampled(samples, window, overall["throughput_rps"])}
 
 
