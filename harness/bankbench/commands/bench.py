@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import shutil
 import signal
 import subprocess
 from pathlib import Path
 
-from bankbench import config, runid
-from bankbench.commands.plan import add_profile_arguments, profile_from_args, with_base_rates
+from bankbench import config
+from bankbench.commands import plan
 from bankbench.errors import UserError
 from bankbench.machine import placement
 from bankbench.run import runner
@@ -31,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     """The knobs of a benchmark in every environment: `make bench` and `make aws-bench` take the
     same (the aws verb reads them here too; bankbench.cli.SETTINGS names each one's knob)."""
-    add_profile_arguments(p)
+    plan.add_profile_arguments(p)
     p.add_argument("--pg-max-connections", type=int,
                    help="PostgreSQL max_connections (default: db/postgresql.conf's)")
     p.add_argument("--non-durable", action="store_true",
@@ -54,16 +53,15 @@ def options(args: argparse.Namespace) -> list[Options]:
     (--cpu-placement, else the profile's, else the machine's default), every one planned before
     the first starts. Several make a series: their manifests name it (bankbench.results.runs). A
     profile with phases gets each run's base rates for that run's placement (with_base_rates)."""
-    profile = profile_from_args(args)
+    profile = plan.profile_from_args(args)
     chosen = args.cpu_placement.split(",") if args.cpu_placement else profile.placements
-    modes = [placement.check(mode.strip()) for mode in chosen] or [placement.default_mode()]
-    profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
-    series = runid.series_id(profile.name) if len(modes) > 1 else ""
-    return [Options(profile=with_base_rates(profile, args.rate, mode), placement=placement.plan(mode),
+    profile, series = plan.placed(profile, chosen)
+    return [Options(profile=plan.with_base_rates(profile, args.rate, mode),
+                    placement=placement.plan(mode),
                     pg_max_connections=args.pg_max_connections or config.max_connections(),
                     durable=not args.non_durable, dashboard=not args.no_dashboard,
                     chaos=chaos.parse(args.chaos), profile_cpu=args.profile_cpu, series=series)
-            for mode in modes]
+            for mode in profile.placements]
 
 
 def main(args: argparse.Namespace) -> int:

@@ -6,12 +6,11 @@ the smallest heap that holds it there; then each run's summaries and its figures
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import signal
 
-from bankbench import config, registry, runid
+from bankbench import config, registry
 from bankbench.commands.bench import interrupted
-from bankbench.commands.plan import add_tuned_argument
+from bankbench.commands.plan import add_probe_arguments, add_tuned_argument, overrides, placed
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
@@ -38,10 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                    f"(default {','.join(map(str, capacity_search.HEAPS_MB))}; none with --tuned)")
     p.add_argument("--rates", help="the ladder of rates (iterations/s) to climb, a comma list "
                                    f"(default: profile {PROFILE}'s)")
-    p.add_argument("--repeat", type=int, help="confirmations of a found rate or heap (default: the profile's)")
-    p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
-    p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured window, left out "
-                                             "of the figures (default: the profile's)")
+    add_probe_arguments(p, "confirmations of a found rate or heap")
     p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
                    help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
     add_tuned_argument(p)
@@ -66,17 +62,13 @@ def heaps_to_sweep(args: argparse.Namespace) -> tuple[int, ...]:
 
 
 def main(args: argparse.Namespace) -> int:
-    profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
-                                      "users": profiles.int_list(args.rates), "repeat": args.repeat,
-                                      "duration_s": args.duration, "warmup_s": args.warmup},
+    profile = profiles.load(PROFILE, {**overrides(args), "users": profiles.int_list(args.rates)},
                             tuned=args.tuned or args.with_tuned)
-    modes = [placement.check(mode.strip()) for mode in args.cpu_placement.split(",")]
-    profile = dataclasses.replace(profile, placements=modes)  # what the manifests record
-    series = runid.series_id(profile.name) if len(modes) > 1 else ""
+    profile, series = placed(profile, args.cpu_placement.split(","))
     signal.signal(signal.SIGTERM, interrupted)
     heaps = heaps_to_sweep(args)
     entrants = capacity_search.contenders(profile.services, args.tuned, args.with_tuned, profile.tuned)
-    for i, mode in enumerate(modes):
+    for i, mode in enumerate(profile.placements):
         opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
                        pg_max_connections=connections(profile, entrants), series=series,
                        with_tuned=args.with_tuned)

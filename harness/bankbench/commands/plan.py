@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+from typing import Any
 
-from bankbench import config, registry
+from bankbench import config, registry, runid
 from bankbench.analyse import paired
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -36,18 +38,34 @@ def add_tuned_argument(p: argparse.ArgumentParser) -> None:
                         "(make tune writes them); default: the shipped settings")
 
 
+def add_probe_arguments(p: argparse.ArgumentParser, repeat_help: str) -> None:
+    """--repeat, --duration and --warmup of `capacity` and `tune`, over their profile's probes."""
+    the_profiles = "(default: the profile's)"
+    p.add_argument("--repeat", type=int, help=f"{repeat_help} {the_profiles}")
+    p.add_argument("--duration", type=int, help=f"measured seconds of each probe {the_profiles}")
+    p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured "
+                                             f"window, left out of the figures {the_profiles}")
+
+
+def overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """What --service, --repeat, --duration and --warmup set over a profile (profiles.load)."""
+    return {"services": args.service.split(",") if args.service else None, "repeat": args.repeat,
+            "duration_s": args.duration, "warmup_s": args.warmup}
+
+
 def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
     return profiles.load(args.profile, {
-        "services": args.service.split(",") if args.service else None,
-        "users": profiles.int_list(args.users),
-        "pools": profiles.int_list(args.pool),
-        "repeat": args.repeat,
-        "duration_s": args.duration,
-        "warmup_s": args.warmup,
-        "scenario": args.scenario,
-        "think_ms": args.think_ms,
-        "start": args.start,
-    }, tuned=args.tuned)
+        **overrides(args), "users": profiles.int_list(args.users),
+        "pools": profiles.int_list(args.pool), "scenario": args.scenario,
+        "think_ms": args.think_ms, "start": args.start}, tuned=args.tuned)
+
+
+def placed(profile: profiles.Profile, chosen: list[str]) -> tuple[profiles.Profile, str]:
+    """`profile` under the CPU placements `chosen` (none: the machine's default), which its
+    manifests record, and the series its runs make, a run per placement, when there are several."""
+    modes = [placement.check(mode.strip()) for mode in chosen] or [placement.default_mode()]
+    series = runid.series_id(profile.name) if len(modes) > 1 else ""
+    return dataclasses.replace(profile, placements=modes), series
 
 
 def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> profiles.Profile:

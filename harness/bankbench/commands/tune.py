@@ -13,6 +13,7 @@ import signal
 from bankbench import config, paths, registry
 from bankbench.analyse import tuned
 from bankbench.commands.bench import interrupted
+from bankbench.commands.plan import add_probe_arguments, overrides
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
@@ -35,10 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget-min", type=float, default=BUDGET_MIN,
                    help=f"the time the duels may take, in minutes (default {BUDGET_MIN})")
     p.add_argument("--pools", default=",".join(map(str, POOLS)), help="the pool sizes of the sweep, a comma list")
-    p.add_argument("--repeat", type=int, help="probes of each value in a duel (default: the profile's)")
-    p.add_argument("--duration", type=int, help="measured seconds of each probe (default: the profile's)")
-    p.add_argument("--warmup", type=int, help="seconds of each probe's rate before its measured window, left out "
-                                             "of the figures (default: the profile's)")
+    add_probe_arguments(p, "probes of each value in a duel")
     p.add_argument("--knobs", help=f"comma list of the knobs to tune ({POOL_KNOB} and those of the services' entries; "
                                    "default: all); the others start where the newest run that searched them left them, "
                                    "else at their shipped values, named as not searched; a service with none "
@@ -48,9 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    profile = profiles.load(PROFILE, {"services": args.service.split(",") if args.service else None,
-                                      "repeat": args.repeat, "duration_s": args.duration,
-                                      "warmup_s": args.warmup})
+    profile = profiles.load(PROFILE, overrides(args))
     knobs = tuple(args.knobs.split(",")) if args.knobs else None
     services = with_knobs(profile.services, knobs)
     mode = placement.check(args.cpu_placement)

@@ -214,8 +214,7 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     file's defaults, under its `base` profile if it names one, under the profile, under
     `overrides` (None values ignored); `tuned` (TUNED=1): each service at the settings of its
     `[tuned.<service>]` table in `tuned_path`."""
-    with open(path, "rb") as f:
-        doc = tomllib.load(f)
+    doc = tomllib.loads(path.read_bytes().decode())
     profiles = doc.get("profiles", {})
     if name not in profiles:
         raise UserError(f"unknown profile {name!r}: choose from {', '.join(profiles)}")
@@ -252,8 +251,7 @@ def read_tuned(path: Path = paths.TUNED) -> dict[str, dict]:
     """The [tuned.<service>] tables of tuned.toml: none before make tune wrote one."""
     if not path.is_file():
         return {}
-    with open(path, "rb") as f:
-        return tomllib.load(f).get(TUNED, {})
+    return tomllib.loads(path.read_bytes().decode()).get(TUNED, {})
 
 
 def write_tuned(found: dict[str, dict], path: Path = paths.TUNED) -> None:
@@ -278,13 +276,10 @@ def is_shipped(service: str, table: dict) -> bool:
 
 def _validate(p: Profile) -> None:
     problems = []
-    if p.model not in MODELS:
-        problems.append(f"model must be one of {MODELS}")
-    if p.scenario not in SCENARIOS:
-        problems.append(f"scenario must be one of {SCENARIOS}")
-    if p.generator not in GENERATORS:
-        problems.append(f"generator must be one of {tuple(GENERATORS)}")
-    elif p.generator != "jmeter" and p.model != "open":
+    for name, choices in (("model", MODELS), ("scenario", SCENARIOS), ("generator", GENERATORS)):
+        if getattr(p, name) not in choices:
+            problems.append(f"{name} must be one of {tuple(choices)}")
+    if p.generator == "gatling" and p.model != "open":
         problems.append(f"{GENERATORS[p.generator]} drives the open model only")
     if p.start not in STARTS:
         problems.append(f"start must be one of {tuple(STARTS)}")
