@@ -41,6 +41,10 @@ SERVICE_PANELS = {  # axis label -> its service_metrics.per_second columns and t
     "GC pauses (% of wall time)": {"gc_pct": "-"},
     "heap in use (MB)": {"heap_mb": "-"},
 }
+TIME_PANELS = {  # latency_over_time's: axis label -> its timeline columns and their line styles
+    "latency (ms): p99 solid, p50 dashed": {"p99_ms": "-", "p50_ms": "--"},
+    "throughput (requests/s)": {"requests_per_s": "-"},
+}
 RATE_AXIS = "offered rate (iterations/s, open model)"
 # A phased level's panels (overload_timeline): axis label -> timeline column -> (legend, colour,
 # line style); REFUSED (503) is a column of the timeline's answers.
@@ -67,7 +71,7 @@ def latency_percentiles(levels: pd.DataFrame, unit: str = USERS) -> Figure:
     fig, axes = _figure(ncols=3, width=12, sharey=True)
     for ax, (column, name) in zip(axes, PERCENTILE_PANELS.items(), strict=True):
         _draw_services(ax, levels, "users", column)
-        _level_axis(ax, levels["users"], _load_axis(unit))
+        _level_axis(ax, levels["users"], _load(unit, axis=True))
         ax.set_title(name)
     _value_axis(axes[0], "latency (ms)", levels[list(PERCENTILE_PANELS)])
     axes[0].legend(title="service")
@@ -94,7 +98,8 @@ def resources(levels: pd.DataFrame, unit: str = USERS) -> Figure:
         peak = column.replace("_mean", "_max")
         _draw_services(ax, levels, "users", column)
         _draw_services(ax, levels, "users", peak, linestyle=":", label="_nolegend_", alpha=0.7)
-        _level_axis(ax, levels["users"], _load_axis(unit) if i >= 2 else "")  # the bottom row says it
+        # The bottom row says it.
+        _level_axis(ax, levels["users"], _load(unit, axis=True) if i >= 2 else "")
         _value_axis(ax, label)
     axes[0].legend(title="service under load")
     fig.suptitle(f"Resources vs {_load(unit)} (pool {pool}): mean solid, max dotted")
@@ -110,7 +115,7 @@ def pool_wait(levels: pd.DataFrame, unit: str = USERS) -> Figure:
                    label="_nolegend_", alpha=0.7)
     _draw_services(wait, levels, "users", "service_metrics.pool_acquire_mean_ms")
     for ax, label in ((waiting, "requests waiting for a connection"), (wait, "wait per acquire (ms)")):
-        _level_axis(ax, levels["users"], _load_axis(unit))
+        _level_axis(ax, levels["users"], _load(unit, axis=True))
         _value_axis(ax, label)
     waiting.legend(title="service")
     fig.suptitle(f"Pool wait vs {_load(unit)} (pool {pool}, measured window): waiting mean solid, max dotted")
@@ -141,7 +146,7 @@ def errors_by_status(statuses: pd.DataFrame, names: list[str], unit: str = USERS
             bottom += height
         top = max(top, bottom.max(initial=0))
         ax.set_xticks(range(len(users)), [_tick(u) for u in users])
-        ax.set_xlabel(_load_axis(unit))
+        ax.set_xlabel(_load(unit, axis=True))
         ax.set_title(service, color=_style(service)["color"])
         ax.grid(True, axis="y", alpha=0.3)
     axes[0].set_ylim(0, top * 1.05 if top > 0 else 1)  # shared: the tallest stack of any panel
@@ -176,35 +181,30 @@ def pool_sweep(levels: pd.DataFrame, unit: str = USERS) -> Figure:
 
 def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
     """p50 and p99 latency and throughput per second of one level per service (`_mark_phases`)."""
-    fig, (latency, rate) = _figure(nrows=2, width=11, height=7, sharex=True)
-    for service, timeline in timelines.items():
-        frame, style = timeline.frame, _style(service) | {"marker": None}
-        latency.plot(frame["t_s"], frame["p99_ms"], **style)
-        latency.plot(frame["t_s"], frame["p50_ms"], **style | {"linestyle": "--", "label": "_nolegend_"})
-        rate.plot(frame["t_s"], frame["requests_per_s"], **style)
-    for ax in (latency, rate):
-        _mark_phases(ax, timelines)
-    _value_axis(latency, "latency (ms): p99 solid, p50 dashed",
-                pd.concat([t.frame[["p50_ms", "p99_ms"]] for t in timelines.values()]))
-    _value_axis(rate, "throughput (requests/s)")
-    rate.set_xlabel("time since level start (s)")
-    latency.legend()
-    fig.suptitle(title)
-    return fig
+    return _over_time(timelines, title, TIME_PANELS, nrows=2)
 
 
 def service_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
     """SERVICE_PANELS per second of one level per service (`timelines.service_timeline`)."""
-    fig, axes = _figure(nrows=2, ncols=2, width=11, height=7, sharex=True)
-    for i, (ax, (label, lines)) in enumerate(zip(axes, SERVICE_PANELS.items(), strict=True)):
+    return _over_time(timelines, title, SERVICE_PANELS, nrows=2, ncols=2)
+
+
+def _over_time(timelines: dict[str, Timeline], title: str, panels: dict[str, dict[str, str]],
+               **grid: int) -> Figure:
+    """`panels` per second of one level per service, a service's first line of each labelled, the
+    phases marked (`_mark_phases`); a latency's value axis may go log (`_value_axis`)."""
+    fig, axes = _figure(width=11, height=7, sharex=True, **grid)
+    bottom = len(axes) - grid.get("ncols", 1)
+    for i, (ax, (label, lines)) in enumerate(zip(axes, panels.items(), strict=True)):
         for service, timeline in timelines.items():
             for j, (column, linestyle) in enumerate(lines.items()):
                 style = _style(service) | {"marker": None, "linestyle": linestyle}
                 ax.plot(timeline.frame["t_s"], timeline.frame[column],
                         **style | ({"label": "_nolegend_"} if j else {}))
         _mark_phases(ax, timelines)
-        _value_axis(ax, label)
-        if i >= 2:  # the bottom row says it
+        frames = [timeline.frame[list(lines)] for timeline in timelines.values()]
+        _value_axis(ax, label, pd.concat(frames) if label.startswith("latency") else None)
+        if i >= bottom:  # the bottom row says it
             ax.set_xlabel("time since level start (s)")
     axes[0].legend()
     fig.suptitle(title)
@@ -239,21 +239,17 @@ def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, uni
     bounds = _floors(levels, column) if floors else levels.iloc[:0][["service", "users", column]]
     _draw_services(ax, bounds, "users", column, ": at least (load generator the limit)", linestyle="none",
                    markerfacecolor="none", markersize=9)
-    _level_axis(ax, levels["users"], _load_axis(unit))
+    _level_axis(ax, levels["users"], _load(unit, axis=True))
     _value_axis(ax, label, pd.concat([levels[[column]], bounds[[column]]]) if log else None)
     ax.legend(title="service")
     fig.suptitle(f"{title} vs {_load(unit)} (pool {pool}, measured window)")
     return fig
 
 
-def _load(unit: str) -> str:
-    """What a chart's title calls the load: users, or an open model's offered rate."""
-    return USERS if unit == USERS else "offered rate"
-
-
-def _load_axis(unit: str) -> str:
-    """The load axis' label, with its unit."""
-    return USERS if unit == USERS else RATE_AXIS
+def _load(unit: str, axis: bool = False) -> str:
+    """What a chart's title calls the load: users, or an open model's offered rate (on the `axis`,
+    with its unit)."""
+    return USERS if unit == USERS else RATE_AXIS if axis else "offered rate"
 
 
 def _figure(nrows: int = 1, ncols: int = 1, width: float = 7, height: float = 4.2,

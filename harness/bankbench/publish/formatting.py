@@ -41,10 +41,9 @@ def count(value: float) -> str:
 
 
 def significant(value: float) -> str:
-    """A figure with three significant digits however small (0.00133, 0.192, 2); '-' when missing."""
-    if pd.isna(value):
-        return "-"
-    if abs(value) >= 100:
+    """A figure with three significant digits however small (0.00133, 0.192, 2); `number` from 100
+    on and when missing ('-')."""
+    if pd.isna(value) or abs(value) >= 100:
         return number(value)
     return np.format_float_positional(value, precision=3, fractional=False, trim="-")
 

@@ -15,13 +15,9 @@ from bankbench.results import summaries
 from bankbench.results.runs import Run
 from bankbench.results.summaries import LEVEL_KEYS, THROUGHPUT, load_header, service_order, usable
 
-# comparison_table columns: summary.csv column -> header suffix
-COMPARED = {
-    THROUGHPUT: "req/s",
-    "overall.p50_ms": "p50 ms",
-    "overall.p99_ms": "p99 ms",
-    "overall.error_pct": "err %",
-}
+# comparison_table columns: summary.csv column -> header suffix, as the report's tables head them
+COMPARED = {column: tables.LEVEL_COLUMNS[column][0]
+            for column in (THROUGHPUT, "overall.p50_ms", "overall.p99_ms", "overall.error_pct")}
 
 
 def comparison_table(summary: pd.DataFrame) -> str:
