@@ -4,18 +4,19 @@ connection count probed in turn at the rate, with PostgreSQL's figures per state
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
+from bankbench.errors import UserError
 from bankbench.machine import postgres_binaries
 from bankbench.run.experiments import pg_spread
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="PostgreSQL and pgbench on a CPU each"),
-              pytest.mark.skipif(postgres_binaries.pgbench() is None, reason="no pgbench (make doctor)")]
 
-
+@pytest.mark.integration
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="PostgreSQL and pgbench on a CPU each")
+@pytest.mark.skipif(postgres_binaries.pgbench() is None, reason="no pgbench (make doctor)")
 def test_each_count_runs_the_rate_and_reads_postgresql_per_statement(tmp_path: Path) -> None:
     shown: list[dict] = []
     rows = pg_spread.run([1, 8], rounds=1, seconds=2 * pg_spread.SETTLE_S + 3, workdir=tmp_path,
@@ -28,3 +29,12 @@ def test_each_count_runs_the_rate_and_reads_postgresql_per_statement(tmp_path: P
         assert row["latency_ms"] > 0
         assert row["pg_backend_user_ms"] > 0 and row["pg_backend_system_ms"] > 0
         assert row["pg_voluntary_switches"] > 0
+
+
+def test_a_pgbench_that_ends_early_is_told_at_once() -> None:
+    """A probe whose pgbench exits at once (refused, a bad script) fails with its output then, not
+    after the probe's seconds."""
+    began = time.monotonic()
+    with pytest.raises(UserError, match="pgbench failed: refused"):
+        pg_spread._probe(["sh", "-c", "echo refused; exit 1"], port=1, seconds=60)
+    assert time.monotonic() - began < 5

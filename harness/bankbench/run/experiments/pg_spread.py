@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -56,10 +55,11 @@ def run(clients: Sequence[int], rounds: int, seconds: int, workdir: Path,
 
 def _probe(command: list[str], port: int, seconds: int) -> dict:
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as pgbench:
-        time.sleep(SETTLE_S)
-        first = pg_capture.sample(port)
-        time.sleep(seconds - 2 * SETTLE_S)
-        last = pg_capture.sample(port)
+        first = last = None  # a pgbench that ends early, refused or failing, is told at once
+        if _runs_for(pgbench, SETTLE_S):
+            first = pg_capture.sample(port)
+            if _runs_for(pgbench, seconds - 2 * SETTLE_S):
+                last = pg_capture.sample(port)
         try:
             out = pgbench.communicate(timeout=seconds + 60)[0]
         except subprocess.TimeoutExpired:
@@ -71,3 +71,12 @@ def _probe(command: list[str], port: int, seconds: int) -> dict:
     if pgbench.returncode or "statements_per_s" not in figures or not (first and last):
         raise UserError(f"pgbench failed: {out}")
     return {**figures, **pg_capture.sampled([first, last], (first.time, last.time), figures["statements_per_s"])}
+
+
+def _runs_for(process: subprocess.Popen, seconds: float) -> bool:
+    """Whether `process` is still running after `seconds`, which it ends early by exiting."""
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return True
+    return False
