@@ -48,12 +48,12 @@ def searched(placement: str = "service-alone") -> Verdict:
 
 def made(warm: dict[str, Cell] | None = None, cold: dict[str, Cell] | None = None,
          capacity: dict[str, Cell] | None = None, cpu: dict[str, Cell] | None = None,
-         rss: dict[str, Cell] | None = None, cost: dict[str, Cell] | None = None) -> Findings:
+         rss: dict[str, Cell] | None = None) -> Findings:
     """Findings of go and java: the cells given, no run for the others."""
     nothing = dict.fromkeys(SERVICES, Cell(missing="no run yet"))
     return Findings(
         SERVICES, 10_000, 1162.8, {"warm": warm or nothing, "cold": cold or nothing, "aot": nothing},
-        capacity or nothing, cpu or nothing, cost or nothing, nothing, rss or nothing,
+        capacity or nothing, cpu or nothing, rss or nothing,
         dict.fromkeys(SERVICES, 256), verdict=searched() if capacity else None, cores=2)
 
 
@@ -134,9 +134,7 @@ def test_at_most_five_sentences() -> None:
 def test_the_first_table_holds_one_figure_per_cell_and_n_of_n_where_some_did_not_count() -> None:
     f = made(warm={"go": measured(9, 10, 11),
                    "java": Cell(estimates.figure(pd.DataFrame({"x": [5.0, 6.0]}), "x"), 2, 3)},
-             capacity={"go": rate(93, 100, bound=findings.GENERATOR_BOUND), "java": rate(125, 137, 3)},
-             cost={"go": Cell(estimates.Figure(0.00316, 0.00315, 0.00317, "", ()), 4, 4, bound=findings.COST_BOUND),
-                   "java": Cell(estimates.Figure(0.0038, 0.0037, 0.0039, "", ()), 3, 5)})
+             capacity={"go": rate(93, 100, bound=findings.GENERATOR_BOUND), "java": rate(125, 137, 3)})
     table = tables.first(f, link=lambda header, question: f"[{header}](#{question})")
     assert list(table.columns)[:4] == ["service", "[start-up s cold](#starts)", "[start-up s cold+AOT](#starts)",
                                        "[p99 ms warm](#starts)"] and len(table.columns) <= 8

@@ -156,7 +156,7 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_pass
     passes = paired.of(selected)
     shipped, _, tuned = findings._split(None, SERVICES[:2], passes)
     no_start = {start: {} for start in ("warm", "cold", "aot")}
-    f = findings.Findings(SERVICES[:2], None, None, no_start, {}, {}, {}, {}, {}, {}, verdict=SimpleNamespace(
+    f = findings.Findings(SERVICES[:2], None, None, no_start, {}, {}, {}, {}, verdict=SimpleNamespace(
         searched=selected[-1]), split_capacity=shipped, passes=passes, tuned_capacity=tuned)
     (section,) = report.tuned_sections(selected, passes, verdict_words.details(f, "tuned"))
     rows = {line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]

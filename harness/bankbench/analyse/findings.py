@@ -3,9 +3,8 @@ and that the verdict's sentences word (bankbench.publish.verdict_words).
 
 Per service: its p99 at the articles' largest users level under each start (cold, cold+AOT, warm:
 the article family's runs, `runs.by_start`), and from the capacity verdict (`Verdict`) its
-capacity at the latency target, the CPU per request there, the
-projected cost of the service (from its capacity) and of PostgreSQL (from its CPU time), and the
-peak RSS at the smallest heap that held; beside a capacity under service-alone, the capacity
+capacity at the latency target, the CPU per request there, and the peak RSS at the smallest heap
+that held; beside a capacity under service-alone, the capacity
 under split (`Verdict.split`). Each is a `Cell`: a median with its 95 % interval over n of N
 repeats (or probes), a bound (the load generator fell short first, or PostgreSQL beside it), or
 why there is no figure. The placement series adds what the verdict under other CPU
@@ -40,7 +39,6 @@ from bankbench.analyse import (
 )
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.overload import Outcome
-from bankbench.analyse.projection import Projection
 from bankbench.analyse.repeats import P99
 from bankbench.analyse.sensitivity import Change
 from bankbench.bank import processes
@@ -57,8 +55,6 @@ NONE = estimates.Figure(np.nan, np.nan, np.nan, "", ())
 # or beside PostgreSQL
 GENERATOR_BOUND, BED_BOUND = probes.LOADGEN, capacity.LOADGEN_BESIDE_PG
 TOP_RATE = capacity.TOP_RATE  # Cell.bound: no rate above it was tried
-LINES = (projection.SERVICE, projection.DATABASE)  # the lines of the cost: Findings.cost, .database_cost
-COST_BOUND = "capacity a lower bound"  # Cell.bound of a cost: the capacity it follows is a lower bound
 NO_HEAP, NOT_SWEPT = "no heap held", "not swept"  # Cell.missing of an RSS at the smallest heap
 NO_RUN = "no capacity run yet"  # Cell.missing of a capacity figure
 
@@ -130,7 +126,6 @@ class Cell:
 class Placements:
     """What a series of runs over CPU placements judged (bankbench.analyse.sensitivity)."""
 
-    modes: tuple[str, ...]
     judged: tuple[int, ...]  # users levels with a verdict under every placement
     limited: tuple[int, ...]  # users levels where the load generator fell short under some placement
     changes: tuple[Change, ...]  # where the verdict changes with the placement
@@ -149,13 +144,9 @@ class Findings:
     # CPU ms per request at the capacity: the service's, or over make capacity's passes that of the core it
     # shared with PostgreSQL (paired.Over.cpu_ms)
     cpu_ms: dict[str, Cell]
-    cost: dict[str, Cell]  # the service's projected $ per million requests on `instance`
-    database_cost: dict[str, Cell]  # PostgreSQL's for that service, on `database_instance`
     rss_mb: dict[str, Cell]  # peak RSS at the smallest heap that held
     heap_mb: dict[str, int | None]  # that heap
     target_ms: float = probes.P99_MS
-    instance: str = capacity.PROJECTED_ON[projection.SERVICE][0]
-    database_instance: str = capacity.PROJECTED_ON[projection.DATABASE][0]
     verdict: Verdict | None = None  # what the capacity figures come from
     start_runs: dict[str, Run] = field(default_factory=dict)
     without_aot: frozenset[str] = frozenset()  # services that start from no AOT cache (not JVMs)
@@ -188,11 +179,6 @@ class Findings:
         services = _services([*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])])
         users = _users(starts)
         without_aot = frozenset(s for s in services if s in registry.names() and not processes.has_aot_cache(s))
-        projected = verdict.projected if verdict else []
-        # Each service's and line's projection, and each line's instance types: its first ones.
-        first = {(p.service, p.line): p for p in reversed(projected)}
-        first_on = {p.line: p.on.name for p in reversed(projected)}
-        unprojected = verdict.unprojected if verdict else ""
         past = max((run for run in single if overload.is_phased_run(run)), key=lambda run: run.id, default=None)
         passes = paired.of(selected)
         return cls(
@@ -201,12 +187,9 @@ class Findings:
             _each(services, found, _capacity, NO_RUN),
             _shared_core(passes, services) if passes else
             _each(services, found, lambda c: _at_rate(c, c.cpu_ms)),
-            *(_each(services, found, lambda c, line=line: _cost(c, first.get((c.service, line)),
-                                                                unprojected)) for line in LINES),
             _each(services, found, _at_heap),
             {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
             verdict.target_ms if verdict else probes.P99_MS,
-            *(first_on.get(line, capacity.PROJECTED_ON[line][0]) for line in LINES),
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             *(next((run.manifest.machine.get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
@@ -330,14 +313,6 @@ def _capacity(c: Capacity) -> Cell:
     return _at_rate(c, estimates.Figure(float(c.rate), float(c.rate), high, "", ()), c.bound)
 
 
-def _cost(c: Capacity, priced: Projection | None, unprojected: str) -> Cell:
-    """The projected $ per million requests of `priced`, a line of `c`'s service."""
-    if priced is None:
-        return Cell(missing="no projection" if unprojected else "none held" if c.rate is None else "not measured")
-    cost = priced.usd_per_million
-    return _at_rate(c, estimates.Figure(cost.value, cost.low, cost.high, "", ()), COST_BOUND if cost.bound else "")
-
-
 def _at_rate(c: Capacity, figure: estimates.Figure, bound: str = "") -> Cell:
     """A figure over the probes that held at the capacity rate, with the service's own heap."""
     return _counted(figure, c.at_rate, bound) if c.rate is not None else Cell(missing="none held")
@@ -360,6 +335,5 @@ def _placements(groups: list[list[Run]]) -> Placements | None:
     group = groups[-1]
     found = sensitivity.verdicts(group)
     limited = sorted({v.users for v in found if v.limited})
-    return Placements(tuple(run.placement for run in sensitivity.ordered(group)),
-                      tuple(sorted({v.users for v in found} - set(limited))), tuple(limited),
+    return Placements(tuple(sorted({v.users for v in found} - set(limited))), tuple(limited),
                       tuple(sensitivity.changes(found)), group[0].start)
