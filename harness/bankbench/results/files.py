@@ -134,10 +134,10 @@ def read_service_metrics(level_dir: Path) -> pd.DataFrame:
     return wide.rename_axis(columns=None).reset_index()
 
 
-def read_csv(path: Path, dtypes: dict[str, str], columns: bool = True, **options) -> pd.DataFrame:
-    """`path`'s `dtypes` columns (every one, not `columns`); a missing or broken file: UserError."""
+def read_csv(path: Path, dtypes: dict[str, str], all_columns: bool = False, **options) -> pd.DataFrame:
+    """`path`'s `dtypes` columns (or all its columns); a missing or broken file: UserError."""
     try:
         # Compression is inferred from the name; the C parser copes with JMeter's quoted messages.
-        return pd.read_csv(path, usecols=list(dtypes) if columns else None, dtype=dtypes, **options)
+        return pd.read_csv(path, usecols=None if all_columns else list(dtypes), dtype=dtypes, **options)
     except (OSError, ValueError) as err:  # missing file or column, unparsable value
         raise UserError(f"cannot read {path}: {err}") from err

@@ -55,12 +55,13 @@ class Histograms:
 
     def __init__(self, rows: pd.DataFrame):
         self.rows = rows.reset_index(drop=True)
-        recorded = [_recorded(_decode(text)) for text in self.rows["histogram"]]
-        values, counts = zip(*(recorded or [(np.empty(0, np.int64),) * 2]), strict=True)
-        sizes = [len(part) for part in values]
-        self.values = pd.DataFrame({"row": np.repeat(np.arange(len(values)), sizes),
-                                    "value": np.concatenate(values),
-                                    "count": np.concatenate(counts)})
+        parts = [_recorded(_decode(text)) for text in self.rows["histogram"]]
+        empty = np.empty(0, np.int64)
+        self.values = pd.DataFrame({
+            "row": np.repeat(np.arange(len(parts)), [len(values) for values, _ in parts]),
+            "value": np.concatenate([values for values, _ in parts] or [empty]),
+            "count": np.concatenate([counts for _, counts in parts] or [empty]),
+        })
 
     def latencies(self, rows: pd.Index | None = None) -> np.ndarray:
         """The latency of every request of `rows` (default all), ms, ordered by row then value."""
@@ -132,7 +133,7 @@ def read_samples(path: Path) -> pd.DataFrame:
 
 
 def _read_rows(path: Path) -> pd.DataFrame:
-    return files.read_csv(path, ROW_DTYPES, columns=False, keep_default_na=False,
+    return files.read_csv(path, ROW_DTYPES, all_columns=True, keep_default_na=False,
                           na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]})
 
 

@@ -8,9 +8,7 @@ aggregates them.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator, Sequence
-from functools import reduce
 from pathlib import Path
 
 import pandas as pd
@@ -137,20 +135,28 @@ def is_fresh(level_dir: Path) -> bool:
         return False
 
 
+# Blocks a summary has only where the level measured them; one without any of the others is broken,
+# and flatten's KeyError says so.
+OPTIONAL_BLOCKS = ("efficiency", "seconds_ci", "service_metrics")
+
+
 def flatten(summary: dict, level_id: str) -> dict:
     """One summary.csv row: level_id (folder name), scalar level.json keys, each block's figures."""
-    level = {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
-    blocks = ("overall", "resources", "efficiency", "seconds_ci", "money_ok", "loadgen",
-              "service_metrics")
-    return reduce(operator.or_, (_dotted(block, summary.get(block, {})) for block in blocks),
-                  {"level_id": level_id, **level})
+    row = {"level_id": level_id}
+    row |= {key: value for key, value in summary["level"].items() if not isinstance(value, (dict, list))}
+    for block in ("overall", "resources", "efficiency", "seconds_ci", "money_ok", "loadgen", "service_metrics"):
+        row |= _dotted(block, summary.get(block, {}) if block in OPTIONAL_BLOCKS else summary[block])
+    return row
 
 
 def _dotted(key: str, value: object) -> dict:
     """A nested summary block as `key.inner` (and `key.inner.deeper`) columns; a figure as `key`."""
     if not isinstance(value, dict):
         return {key: value}
-    return reduce(operator.or_, (_dotted(f"{key}.{k}", figure) for k, figure in value.items()), {})
+    flat: dict = {}
+    for inner, figure in value.items():
+        flat |= _dotted(f"{key}.{inner}", figure)
+    return flat
 
 
 def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
