@@ -26,6 +26,10 @@ from bankbench.results import probes, runs
 
 pytestmark = pytest.mark.integration
 BUDGET_MIN = 6
+# The test is of the search, not of the machine: a 3 s probe's p99 is its ~4th slowest request, so
+# one stall of the machine decides it (862 ms once, in a clean clone's CI, where other probes read
+# 6 ms). A target that only a hang misses keeps the test to the search's steps.
+P99_MS = 2000
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +38,7 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "bankbench", "capacity", "--service", "go", "--rates", "20",
                           "--heaps", "64", "--repeat", "1", "--duration", "3", "--warmup", "5", "--long", "4",
-                          "--budget-min", str(BUDGET_MIN), "--cpu-placement", "split"],
+                          "--budget-min", str(BUDGET_MIN), "--cpu-placement", "split", "--p99-ms", str(P99_MS)],
                          env={**os.environ, "BANKBENCH_RUNS": str(results)}, cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
     print(out.stdout[-6000:], out.stderr[-3000:])
@@ -47,7 +51,7 @@ def test_the_search_found_the_rate_and_the_heap(searched) -> None:
     run_dir, stdout, _ = searched
     assert run_dir.name.endswith("-native-capacity")
     doc = json.loads((run_dir / runs.CAPACITY_FILE).read_text())
-    assert doc["target"] == {"p99_ms": probes.P99_MS, "max_error_pct": probes.MAX_ERROR_PCT}
+    assert doc["target"] == {"p99_ms": P99_MS, "max_error_pct": probes.MAX_ERROR_PCT}
     go = doc["services"]["go"]
     # 20 iterations/s is far below what Go holds here: the ladder's one rate, probed and confirmed.
     assert go["rate"] == {"found": 20, "failed_at": None, "confirmations": 2, "complete": True}
