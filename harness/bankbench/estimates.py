@@ -70,8 +70,6 @@ class Ratio:
 
 def _bootstrap(data: tuple[np.ndarray, ...], statistic: Callable, resamples: int,
                vectorized: bool = True, method: str = "percentile") -> tuple[float, float]:
-    if len(data) == 1 and np.ptp(data[0]) == 0:  # all alike: nothing to resample (scipy would warn)
-        return float(data[0][0]), float(data[0][0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", stats.DegenerateDataWarning)
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -85,9 +83,17 @@ def _bootstrap(data: tuple[np.ndarray, ...], statistic: Callable, resamples: int
     return low, high
 
 
+def _interval_of(values: np.ndarray, statistic: Callable, method: str = "percentile") -> tuple[float, float]:
+    """The bootstrap interval of `statistic` (a median, a mean) of `values`; their value where all
+    are alike, with nothing to resample (scipy would warn)."""
+    if np.ptp(values) == 0:
+        return float(values[0]), float(values[0])
+    return _bootstrap((values,), statistic, RESAMPLES, method=method)
+
+
 def median_interval(values: Sequence[float]) -> tuple[float, float]:
     """The 95 % bootstrap interval of the median of `values`."""
-    return _bootstrap((np.asarray(values, dtype=float),), np.median, RESAMPLES)
+    return _interval_of(np.asarray(values, dtype=float), np.median)
 
 
 def figure(rows: pd.DataFrame, column: str) -> Figure:
@@ -179,5 +185,5 @@ def second_intervals(seconds: np.ndarray, elapsed: np.ndarray) -> dict[str, dict
     # BCa: resampled seconds repeat some seconds and miss others, which pulls a high percentile
     # down; the bias correction puts the interval back around the level's own p99.
     low, high = _bootstrap((np.arange(len(groups)),), p99, SECOND_RESAMPLES, vectorized=False, method="BCa")
-    rate_low, rate_high = _bootstrap((counts[:-1].astype(float),), np.mean, RESAMPLES, method="BCa")
+    rate_low, rate_high = _interval_of(counts[:-1].astype(float), np.mean, method="BCa")
     return {"throughput_rps": {"low": rate_low, "high": rate_high}, "p99_ms": {"low": low, "high": high}}

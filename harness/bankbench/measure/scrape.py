@@ -63,6 +63,10 @@ def selectors(service: str) -> dict[str, Selector]:
 def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
     """Figures of one /metrics page: each key's matching samples summed (keys without one are
     left out), and `requests_<status>` per status of the requests key's samples."""
+    # Each sample checked against its own name's selectors only: a page has hundreds of samples.
+    by_name: dict[str, list[tuple[str, Selector]]] = defaultdict(list)
+    for key, selector in wanted.items():
+        by_name[selector.name].append((key, selector))
     requests = wanted.get(REQUESTS_KEY)
     sums: dict[str, float] = defaultdict(float)
     statuses: dict[str, float] = defaultdict(float)
@@ -70,7 +74,7 @@ def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
         for sample in family.samples:
             if sample.labels.get("uri") == SKIPPED_URI:
                 continue
-            for key, selector in wanted.items():
+            for key, selector in by_name.get(sample.name, ()):
                 if selector.matches(sample.name, sample.labels):
                     sums[key] += sample.value
             if requests and requests.matches(sample.name, sample.labels) and "status" in sample.labels:
