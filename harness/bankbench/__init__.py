@@ -2,11 +2,9 @@
 
 The package's floors, in the order they import: machine (its tools) -> bank (the services under
 test and their database) -> load -> measure -> checks (the services checked outside a benchmark) ->
-results (the run folder: its files, read and written there alone, and a level's figures) -> run
-(a benchmark run, written through results) -> analyse (figures of the run folders, read through
-results) -> publish (the report: every sentence and table) -> commands (one module per verb;
-cli.py picks it). Data flows load -> run -> results -> analyse -> publish; run and analyse never
-import each other. A floor imports only from the floors before it and from the modules here,
-which every floor reads: errors, paths, config, registry, runid, estimates. tests/test_imports.py
-holds the code to this order.
+results (the run folder, read and written there alone) -> run -> analyse (figures of the run
+folders) -> publish (the report: every sentence and table) -> commands (one module per verb). run
+and analyse never import each other. A floor imports only from the floors before it and from the
+modules here, which every floor reads: errors, paths, config, registry, runid, estimates.
+tests/test_imports.py holds the code to this order.
 """

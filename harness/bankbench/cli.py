@@ -1,10 +1,6 @@
 """Command line: `python -m bankbench <verb> ...`.
 
-Each verb is one module, which defines add_arguments(parser) and main(args). Only the chosen
-verb's module is imported: the analysis modules take seconds to load (pandas, matplotlib).
-"""
-
-from __future__ import annotations
+Each verb is one module (add_arguments, main), imported only when chosen: pandas is slow to load."""
 
 import argparse
 import importlib
@@ -31,19 +27,17 @@ VERBS = {
     "startup": ("commands.startup", "each service's time from its start to its first 200, cold and with an AOT cache"),
     "tune": ("commands.tune", "per service, at its capacity rate, the best pool and runtime settings"),
     "aws": ("commands.aws", "the benchmark on AWS ECS: up, push, bench, down, cost"),
-    "summarize": ("commands.summarize",
-                  "compute summary.json/summary.csv of runs and print the comparison"),
+    "summarize": ("commands.summarize", "compute summary.json/summary.csv of runs and print the comparison"),
     "compare": ("commands.compare", "compare two summarized runs level by level"),
-    "report": ("publish.report",
-               "render the results report (Markdown, PNG charts, notebook as HTML)"),
+    "report": ("publish.report", "render the results report (Markdown, PNG charts, notebook as HTML)"),
     "screenshot": ("commands.screenshot",
                    "the report's first screen at 1280×800 in headless Chromium, checked, as PNGs"),
 }
 
 
-# The Makefile's knobs and the option each sets, in every verb that has it ("capacity --budget-min": in
-# that verb only; NAME=value: the flag, when NAME has that value). Read only with BANKBENCH_FROM_MAKE=1,
-# which the Makefile's recipes set, not by hand or in a test; an empty one is unset; an option given wins.
+# The Makefile's knobs -> the option each sets in every verb with it ("capacity --budget-min": that
+# verb's only; NAME=value: the flag, when NAME has that value); read only under FROM_MAKE, which the
+# Makefile's recipes set (docs/benchmarks.md); an empty one is unset; an option given wins.
 FROM_MAKE = "BANKBENCH_FROM_MAKE"
 SETTINGS = {
     "PROFILE": "--profile", "SERVICE": "--service", "USERS": "--users", "RATE": "--rate", "POOL": "--pool",

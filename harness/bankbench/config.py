@@ -1,11 +1,6 @@
 """The configuration every service reads (bank-go/config.go, bank-java's application.yaml) and
-PostgreSQL's max_connections: the names the harness sets and the defaults it passes.
-
-The harness passes pool size, acquire timeout and admission limit to every service it starts, and
-max_connections to every server it starts, explicitly, and records what it passed in the run's
-manifest. The services keep defaults of their own for a start by hand: contract/test_defaults.py
-checks that they are these.
-"""
+PostgreSQL's max_connections: the names and defaults the harness passes, explicitly, to all it
+starts (and records in the manifest); contract/test_defaults.py checks the services' own match."""
 
 import os
 import re
@@ -15,28 +10,23 @@ from bankbench.errors import UserError
 
 POOL_SIZE = "POSTGRES_CONNECTIONS_SIZE"
 ACQUIRE_TIMEOUT_MS = "POSTGRES_ACQUIRE_TIMEOUT_MS"
-POOL_SETTINGS = (POOL_SIZE, ACQUIRE_TIMEOUT_MS)
 MAX_CONCURRENT_REQUESTS = "MAX_CONCURRENT_REQUESTS"
-# What a service started by the harness never takes from the harness's own environment as it is:
-# settings_env passes each, or a caller sets it.
-NOT_INHERITED = (*POOL_SETTINGS, MAX_CONCURRENT_REQUESTS)
+# Never taken from the harness's own environment as it is: settings_env passes each, or a caller.
+NOT_INHERITED = (POOL_SIZE, ACQUIRE_TIMEOUT_MS, MAX_CONCURRENT_REQUESTS)
 PORT = "PORT"
 
 DEFAULT_POOL_SIZE = 95  # leaves 5 of max_connections() for the harness and psql
 DEFAULT_ACQUIRE_TIMEOUT_MS = 3000
-# The admission limit: the most requests a service holds at once, running or waiting for a pooled
-# connection; past it, 503 at once. Why this value: docs/configuration.md ("Why 1,000").
+# The admission limit (requests held at once; past it, 503): docs/configuration.md, "Why 1,000".
 DEFAULT_MAX_CONCURRENT_REQUESTS = 1000
 DEFAULT_PORT = 8080  # what a container listens on: docker compose and Terraform leave PORT unset
 
 
 def acquire_timeout_ms() -> int:
-    """The acquire timeout the harness passes: $POSTGRES_ACQUIRE_TIMEOUT_MS, else the default."""
     return _positive(ACQUIRE_TIMEOUT_MS, DEFAULT_ACQUIRE_TIMEOUT_MS, "milliseconds")
 
 
 def max_concurrent_requests() -> int:
-    """The admission limit the harness passes: $MAX_CONCURRENT_REQUESTS when set, else the default."""
     return _positive(MAX_CONCURRENT_REQUESTS, DEFAULT_MAX_CONCURRENT_REQUESTS, "requests")
 
 
@@ -54,8 +44,7 @@ def _positive(name: str, default: int, unit: str) -> int:
 
 
 def max_connections() -> int:
-    """PostgreSQL's max_connections unless a run asks for another: db/postgresql.conf's, the one
-    place it is set (the compose and AWS image bakes that file in)."""
+    """db/postgresql.conf's, the one place it is set (the compose and AWS image bake it in)."""
     found = re.search(r"^max_connections\s*=\s*(\d+)", paths.PG_SETTINGS.read_text(), re.MULTILINE)
     if not found:
         raise UserError(f"{paths.PG_SETTINGS} sets no max_connections")

@@ -1,28 +1,14 @@
-"""Medians with 95 % confidence intervals, and when a difference between two counts, by
-`scipy.stats.bootstrap` (percentile method, fixed seed: the same runs always give the same
-report).
+"""Medians with 95 % confidence intervals, and whether two differ (their ratio's interval excludes
+1), by `scipy.stats.bootstrap` (percentile method, fixed seed: the same runs, the same report).
 
-- A figure of a level whose money check passed in at least MIN_REPEATS repeats is the median
-  over those repeats; its interval is a bootstrap of the median over them ("repeats").
-- With fewer repeats, the interval of throughput and p99 comes from per-second buckets instead
-  ("seconds"): each level's own bootstrap over the seconds of its measured window, resampling
-  whole seconds (`second_intervals`, BCa), and the widest of them over the repeats. Other
-  figures of such a level have no interval. It sees the noise within a level, not between runs:
-  one repeat cannot tell a difference from a bad run.
-- Two figures differ significantly when the 95 % interval of their ratio excludes 1: a
-  two-sample bootstrap of the ratio of the medians over repeats, or, with fewer repeats on
-  either side, the ratio of the intervals' ends (the widest it can be).
-- Over make capacity's passes (runs whose contenders were probed in turn, "passes"), a capacity is
-  the median over the runs and its interval their range, and a ratio is taken within each run
-  (the drift of the machine falls on both of its figures alike there): the median of the runs'
-  ratios, its interval their range. It differs where that range leaves out 1.
-- Over repeats, Welch's t-test on the logarithms of the repeats' figures must also give
-  p < ALPHA. With three repeats a bootstrap interval of the median is the repeats' range, and
-  two ranges of three from one distribution miss each other by chance one time in ten: the
-  t-test keeps that chance at about ALPHA, as long as the noise is roughly log-normal.
-"""
-
-from __future__ import annotations
+Over MIN_REPEATS passed repeats or more ("repeats"), an interval is a bootstrap of the median, a
+ratio's a two-sample bootstrap of the ratio of the medians, and Welch's t-test on the logarithms
+must also give p < ALPHA (two ranges of three from one distribution miss each other one time in
+ten; it keeps that near ALPHA for roughly log-normal noise). Over fewer ("seconds"), throughput
+and p99 take the widest over the repeats of each level's bootstrap over its whole seconds
+(`second_intervals`: the noise within a level, not between runs), and a ratio's interval is the
+ratio of the intervals' ends. Over make capacity's passes ("passes"), an interval is the runs'
+range, and a ratio is taken within each run (the machine's drift falls on both alike)."""
 
 import warnings
 from collections.abc import Callable, Sequence
@@ -64,7 +50,6 @@ class Ratio:
 
     @property
     def significant(self) -> bool:
-        """The interval excludes 1 and, where there was a t-test, p < ALPHA."""
         return bool((self.low > 1 or self.high < 1) and not self.p >= ALPHA)
 
 
@@ -77,29 +62,25 @@ def _bootstrap(data: tuple[np.ndarray, ...], statistic: Callable, resamples: int
                                  method=method, vectorized=vectorized, rng=np.random.default_rng(SEED))
     low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
     if method != "percentile" and (np.isnan(low) or np.isnan(high)):
-        # BCa cannot correct a statistic that barely moves between resamples (whole-millisecond
-        # p99s of a quiet level): the plain percentile interval is then the honest one.
+        # BCa cannot correct a statistic that barely moves (whole-ms p99s of a quiet level).
         return _bootstrap(data, statistic, resamples, vectorized, "percentile")
     return low, high
 
 
 def _interval_of(values: np.ndarray, statistic: Callable, method: str = "percentile") -> tuple[float, float]:
-    """The bootstrap interval of `statistic` (a median, a mean) of `values`; their value where all
-    are alike, with nothing to resample (scipy would warn)."""
+    """Where all `values` are alike, nothing to resample (scipy would warn): their value."""
     if np.ptp(values) == 0:
         return float(values[0]), float(values[0])
     return _bootstrap((values,), statistic, RESAMPLES, method=method)
 
 
 def median_interval(values: Sequence[float]) -> tuple[float, float]:
-    """The 95 % bootstrap interval of the median of `values`."""
     return _interval_of(np.asarray(values, dtype=float), np.median)
 
 
 def figure(rows: pd.DataFrame, column: str) -> Figure:
-    """`column` over the repeats `rows` (their money check passed) of one level: the median, and
-    its interval as the module doc says; `second_intervals` columns are
-    `seconds_ci.<figure>.low/high`."""
+    """`column` over the passed repeats `rows` of one level (module doc); `second_intervals`
+    columns are `seconds_ci.<figure>.low/high`."""
     values = rows[column].dropna().to_numpy(dtype=float)
     if len(values) == 0:
         return Figure(np.nan, np.nan, np.nan, "", ())
@@ -108,8 +89,7 @@ def figure(rows: pd.DataFrame, column: str) -> Figure:
         return Figure(median, *median_interval(values), REPEATS, tuple(values))
     seconds = f"seconds_ci.{column.rsplit('.', 1)[-1]}"
     if column.startswith("overall.") and f"{seconds}.low" in rows and rows[f"{seconds}.low"].notna().all():
-        # Widened to hold the figure: the level's throughput (its requests over its window) and
-        # the mean of its whole seconds differ by a little.
+        # Widened to hold the figure: throughput over the window and per whole second differ.
         return Figure(median, min(float(rows[f"{seconds}.low"].min()), median),
                       max(float(rows[f"{seconds}.high"].max()), median), SECONDS, tuple(values))
     return Figure(median, np.nan, np.nan, "", tuple(values))
@@ -139,10 +119,8 @@ def ratio(a: Figure, b: Figure) -> Ratio:
 
 
 def _welch_p(b: Sequence[float], a: Sequence[float]) -> float:
-    """Welch's t-test on the logarithms of `b` and `a`, from their means and standard deviations:
-    a side whose repeats are all equal has a standard deviation of exactly 0, where scipy's own
-    moments would take it from the rounding of their mean (and warn of a precision loss). NaN
-    where a 0 has no logarithm."""
+    """Welch's t-test on the logarithms, from their means and standard deviations: all-equal
+    repeats get exactly 0, where scipy's would come from their mean's rounding (and warn)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = [np.log(np.asarray(values, dtype=float)) for values in (b, a)]
         (mean_b, sd_b), (mean_a, sd_a) = ((x.mean(), 0.0 if np.ptp(x) == 0 else x.std(ddof=1)) for x in logs)
@@ -150,9 +128,8 @@ def _welch_p(b: Sequence[float], a: Sequence[float]) -> float:
 
 
 def leader(figures: dict[str, Figure], high_is_best: bool) -> tuple[str, list[tuple[str, Ratio]]]:
-    """The name whose median is best, and each other's ratio to it (the leader's over theirs),
-    the others from the nearest to the farthest median: a gap counts only where it is
-    `Ratio.significant`."""
+    """The name whose median is best, and each other's ratio to it (the leader's over theirs), from
+    the nearest median to the farthest: a gap counts only where `Ratio.significant`."""
     ranked = sorted(figures.items(), key=lambda item: item[1].value, reverse=high_is_best)
     (best, lead), others = ranked[0], ranked[1:]
     return best, [(name, ratio(figure, lead)) for name, figure in others]
@@ -169,10 +146,8 @@ def _ratio_of_medians(b: np.ndarray, a: np.ndarray, axis: int = -1) -> np.ndarra
 
 
 def second_intervals(seconds: np.ndarray, elapsed: np.ndarray) -> dict[str, dict[str, float]]:
-    """Per-second bootstrap intervals of a level's throughput and p99 (module doc): `seconds` is
-    each measured sample's whole second since the window began, `elapsed` its latency in ms.
-    Throughput counts whole seconds only (the last, partial one would look like a slow second);
-    p99 resamples every second."""
+    """A level's throughput and p99 intervals (module doc) from each sample's whole second and
+    latency in ms: throughput over whole seconds only (the last, partial one would look slow)."""
     counts = np.bincount(seconds)
     if len(counts) < 3:
         return {}
@@ -182,8 +157,7 @@ def second_intervals(seconds: np.ndarray, elapsed: np.ndarray) -> dict[str, dict
     def p99(picked: np.ndarray) -> float:
         return float(np.percentile(np.concatenate([groups[i] for i in picked]), 99))
 
-    # BCa: resampled seconds repeat some seconds and miss others, which pulls a high percentile
-    # down; the bias correction puts the interval back around the level's own p99.
+    # BCa: resampling seconds pulls a high percentile down; its bias correction puts it back.
     low, high = _bootstrap((np.arange(len(groups)),), p99, SECOND_RESAMPLES, vectorized=False, method="BCa")
     rate_low, rate_high = _interval_of(counts[:-1].astype(float), np.mean, method="BCa")
     return {"throughput_rps": {"low": rate_low, "high": rate_high}, "p99_ms": {"low": low, "high": high}}

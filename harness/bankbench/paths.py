@@ -13,11 +13,9 @@ EMPTY_TABLES = DB / "empty.sql"  # the schema without rows: a warm level after i
 QUERIES = DB / "queries"  # one file per statement, <name>.sql (bankbench.bank.queries)
 SERVICES = ROOT / "services.yaml"  # the registry of the services under test (bankbench.registry)
 COMPOSE = ROOT / "docker-compose.yml"
-# The local base images of `make offline-images`, for machines without Docker Hub.
-IMAGES_ENV = ROOT / ".run" / "images.env"
+IMAGES_ENV = ROOT / ".run" / "images.env"  # `make offline-images`' base images: no Docker Hub
 INFRA = ROOT / "infra"  # the AWS stack's Terraform root module (bankbench.run.environments.aws)
-# The AWS instance types: size, price and its source (Terraform and bankbench.analyse.projection).
-INSTANCES = INFRA / "instances.csv"
+INSTANCES = INFRA / "instances.csv"  # the AWS instance types: size, price, source
 OFFLINE_IMAGES = INFRA / "docker" / "offline" / "build.sh"  # writes IMAGES_ENV
 OPENAPI = ROOT / "api" / "openapi.yaml"
 METRICS = ROOT / "api" / "metrics.yaml"  # the /metrics series and each dialect's names (bankbench.registry)
@@ -27,7 +25,6 @@ PROFILES = ROOT / "profiles.toml"  # beside services.yaml: what the harness runs
 # The settings make tune found, which TUNED=1 runs with; BANKBENCH_TUNED moves them (the tests).
 TUNED = Path(os.environ.get("BANKBENCH_TUNED", ROOT / "tuned.toml"))
 RESULTS = ROOT / "results"  # what git keeps of the benchmarks (results/LAYOUT.md) and the report
-# BANKBENCH_RUNS moves results elsewhere (the tests use it to keep results/runs clean).
-RUNS = Path(os.environ.get("BANKBENCH_RUNS", RESULTS / "runs"))
+RUNS = Path(os.environ.get("BANKBENCH_RUNS", RESULTS / "runs"))  # the tests move it out of results/
 STATE = ROOT / ".run"
 JVM_OPTIONS = ROOT / "bank-java" / "jvm.options"  # the heap and GC of both Java variants, everywhere

@@ -1,12 +1,6 @@
 """The services under test, as services.yaml lists them: the one place that names them and says
-all the harness needs to know of each (how to start it, read its versions, profile it, read its
-/metrics, build its image). No other module special-cases a service by name or language.
-
-BANKBENCH_SERVICES points at another registry (the tests use it to add a contender without
-touching the repository's).
-"""
-
-from __future__ import annotations
+all the harness needs to know of each; no other module special-cases a service by name or
+language. BANKBENCH_SERVICES points at another registry (the tests add a contender with it)."""
 
 import os
 import re
@@ -42,16 +36,12 @@ class Entry:
     environment: dict[str, str] = field(default_factory=dict)
     hardening: tuple[str, ...] = ()  # the parts of the hardening tier it passes
     heap: dict[str, str] | None = None  # {variable, value}: how its heap is set (a template of {mb})
-    # The memory (RSS) it may use beyond its heap's cap, MB, or in all where nothing caps its
-    # heap (services.yaml says why each figure): the overload profile checks it.
-    memory_mb: int | None = None
-    # make tune's knobs beyond the pool: knob -> {value's name -> the environment it sets}, the
-    # shipped value first.
+    memory_mb: int | None = None  # RSS beyond its heap's cap (in all if uncapped), MB: overload's
+    # make tune's knobs beyond the pool: knob -> {value's name -> its environment}, shipped first.
     tune: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
     def memory_bound_mb(self, heap_cap_mb: float | None) -> float | None:
-        """The most memory it may use with its heap capped at `heap_cap_mb` (None: no cap);
-        None where its entry states no bound."""
+        """The most memory it may use, its heap capped at `heap_cap_mb`; None: no bound stated."""
         return None if self.memory_mb is None else self.memory_mb + (heap_cap_mb or 0)
 
     def heap_env(self, mb: int) -> dict[str, str]:
@@ -62,9 +52,8 @@ class Entry:
 
 
 def combine(*envs: dict[str, str] | None) -> dict[str, str]:
-    """A service's environments one after the other: a variable that several set holds their
-    values joined by a space, in order, as options (JAVA_OPTS, where the later win on java's
-    command line: a tuned collector, then a heap sweep's -Xmx)."""
+    """Environments one after the other, a variable several set with their values joined by spaces
+    (JAVA_OPTS, where the later win on java's command line: a tuned GC, then a sweep's -Xmx)."""
     combined: dict[str, str] = {}
     for env in envs:
         for name, value in (env or {}).items():
@@ -82,8 +71,7 @@ def entries() -> dict[str, Entry]:
 
 
 def by_image() -> dict[str, Entry]:
-    """Image -> the first entry that runs it: entries may share one (java-virtual runs java's).
-    Entries without an image (native only) are not there."""
+    """Image -> the first entry that runs it (java-virtual runs java's); none for native-only."""
     found: dict[str, Entry] = {}
     for entry in entries().values():
         if entry.image:
@@ -121,9 +109,8 @@ def metric_series(source: Path = paths.METRICS) -> tuple[dict[str, dict], dict[s
 
 
 def _metrics(declared: str | dict) -> dict[str, str]:
-    """A service's metric names: a dialect of api/metrics.yaml, or a mapping of its own names
-    over an optional `dialect` (bank-python: go's names for requests and pool, Python's for the
-    runtime). Every series that is not optional must be named."""
+    """A service's metric names: a dialect of api/metrics.yaml, or its own names over an optional
+    `dialect` (bank-python: go's and its own); every series that is not optional must be named."""
     series, dialects = metric_series()
     own = {"dialect": declared} if isinstance(declared, str) else dict(declared)
     base = own.pop("dialect", None)

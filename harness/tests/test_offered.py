@@ -138,7 +138,7 @@ def test_a_capacity_capped_beside_postgresql_says_so() -> None:
     capped = dataclasses.replace(capacity({"probes": [probe(200, []), probe(400, ["load generator"])]}, 200, 400),
                                  postgres_beside_loadgen=True)
     assert rate_text(capped) == ">= 200 (at 400 the load generator beside PostgreSQL fell short)"
-    assert capped.lower_bound
+    assert capped.bound
 
 
 @pytest.mark.parametrize(("probes_128", "text"), [

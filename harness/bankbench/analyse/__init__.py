@@ -1,4 +1,2 @@
-"""A run's figures from its raw files, read through results/: summaries with intervals, the
-spread between repeats, the differences between two runs, the verdict's figures, and what the
-CPU per request projects to on AWS instances. Figures only: publish/ words them.
-"""
+"""A run's figures from its raw files, read through results/: intervals, spreads, differences,
+the verdict's figures and their AWS projection. Figures only: publish/ words them."""

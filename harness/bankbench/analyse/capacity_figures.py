@@ -1,10 +1,5 @@
-"""The figures of a `make capacity` run (its capacity.json and its levels' summaries): per
-service the rate found, and at it the throughput, p99, CPU per request and RSS over the probes
-that held the target there (medians with 95 % intervals, bankbench.estimates), the smallest
-heap found and the RSS with it; and the projection onto AWS instances of the throughput at the
-capacity under placement service-alone and of PostgreSQL's CPU per request there."""
-
-from __future__ import annotations
+"""The figures of a `make capacity` run (capacity.json and its levels' summaries): per service,
+the rate found, its figures there, its smallest heap that held, and their AWS projection."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,8 +16,7 @@ from bankbench.results.probes import LOADGEN, Search, Searches, Target
 from bankbench.results.runs import CAPACITY_FILE, Run, newest_first
 
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
-# The instance types (infra/instances.csv) the verdict prices each line on: the service on the
-# service host's type, PostgreSQL on the c5d (the family infra runs it on) of the same size.
+# Where the verdict prices each line: the service host's type, and the c5d infra runs PostgreSQL on.
 PROJECTED_ON = {projection.SERVICE: ("m5.large",), projection.DATABASE: ("c5d.large",)}
 BUDGET_PLACEMENT = placement.SERVICE_ALONE  # the capacity a budget reads: requests/s per service CPU
 LOADGEN_BESIDE_PG = f"{LOADGEN} beside PostgreSQL"  # what fell short where they shared the generator's CPU
@@ -33,9 +27,8 @@ NOT_ALONE, NONE_HELD = "not alone", "none held"  # why `projections` has none
 
 @dataclass(frozen=True)
 class Probed:
-    """What the probes of one heap (None: the service's own settings) at one rate say. A probe
-    that missed by the load generator alone says nothing of the service; of the others, the heap
-    held when most held, missed when most missed, and is undecided on a tie or with none."""
+    """The probes of one heap (None: the service's own) at one rate: a miss by the load generator
+    alone says nothing; of the rest, the heap held or missed as most did (a tie: undecided)."""
 
     heap_mb: int | None
     probes: int  # every probe there
@@ -54,9 +47,7 @@ class Capacity:
     service: str
     rate: int | None  # iterations/s, the highest that held and was confirmed (None: none held)
     failed_at: int | None  # the lowest rate above it that missed (None: none did)
-    # The load generator did not hold up at failed_at: the capacity is the generator's, a lower
-    # bound of the service's.
-    generator_bound: bool
+    generator_bound: bool  # the load generator fell short at failed_at: a lower bound
     complete: bool  # False: the search ended before it was done (`exited`, else the budget ran out)
     throughput: estimates.Figure  # requests/s at the rate
     p99_ms: estimates.Figure
@@ -67,26 +58,18 @@ class Capacity:
     heap: Probed | None  # the smallest heap of the sweep that held the rate (None: none, or not swept)
     below: Probed | None  # the nearest heap under it that was probed (None: none)
     rss_heap_mb: estimates.Figure  # with that heap
-    # PostgreSQL shared the load generator's CPU (service-alone): where the generator fell short,
-    # the test bed's limit, not the generator's alone.
-    postgres_beside_loadgen: bool = False
+    postgres_beside_loadgen: bool = False  # a shortfall of the generator is the test bed's
     swept: bool = False  # its heap was swept at the rate (`heap` None then: no heap held)
     held_once: int | None = None  # the highest rate a probe with its own heap held, confirmed or not
     exited: tuple[int, int] | None = None  # (rate, exit status) of its last probe, where the service exited
 
     @property
-    def lower_bound(self) -> bool:
-        """Whether the rate found is only a lower bound of the service's capacity (`bound`)."""
-        return bool(self.bound)
-
-    @property
     def bound(self) -> str:
-        """What makes the rate found only a lower bound (`lower_bound`), "" where it is not one."""
+        """What makes the rate found only a lower bound of the capacity, "" where it is not one."""
         return _bound(self.rate, self.failed_at, self.generator_bound, self.postgres_beside_loadgen)
 
     @property
     def bound_by(self) -> str:
-        """What fell short where the load generator did."""
         return LOADGEN_BESIDE_PG if self.postgres_beside_loadgen else LOADGEN
 
 
@@ -99,9 +82,7 @@ def record_bound(search: Search, mode: str) -> str:
 def _bound(rate: int | None, failed_at: int | None, generator_bound: bool, beside_pg: bool) -> str:
     if rate is None or not (generator_bound or failed_at is None):
         return ""
-    if generator_bound:
-        return LOADGEN_BESIDE_PG if beside_pg else LOADGEN
-    return TOP_RATE
+    return (LOADGEN_BESIDE_PG if beside_pg else LOADGEN) if generator_bound else TOP_RATE
 
 
 def searches(run: Run) -> Searches:
@@ -118,6 +99,9 @@ def figures(run: Run) -> list[Capacity]:
         sweep = search.sweep
         heap, below = smallest_heap(search, sweep.get("rate"))
         at_rate = _held(run, search, search.found, None)
+        # An exit at the last probe ended the search (at a small heap, one may exit and it go on).
+        last = search.probes[-1] if search.probes else None
+        status = files.level_record(run.level_dir(last.level)).service_exit if last else None
         found.append(Capacity(
             service, search.found, search.failed_at, _generator_missed(search, search.failed_at), search.complete,
             *(estimates.figure(at_rate, column) for column in (
@@ -127,23 +111,14 @@ def figures(run: Run) -> list[Capacity]:
             estimates.figure(_held(run, search, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
             placement.postgres_beside_loadgen(run.placement), "rate" in sweep,
             max((p.rate for p in search.probes if p.heap_mb is None and p.held), default=None),
-            _exited(run, search)))
+            (last.rate, status) if isinstance(status, int) else None))
     return found
-
-
-def _exited(run: Run, search: Search) -> tuple[int, int] | None:
-    """The rate and exit status of the service's last probe where it exited there, ending its
-    search; None where it did not (a probe at a small heap may exit, and the search go on)."""
-    last = search.probes[-1] if search.probes else None
-    status = files.level_record(run.level_dir(last.level)).service_exit if last else None
-    return (last.rate, status) if isinstance(status, int) else None
 
 
 def newest_capacities(mode: str, tuned: bool = False,
                       root: Path = paths.RUNS) -> tuple[dict[str, int], str, str] | None:
-    """Each service's rate found (none: left out) in the newest complete capacity run under `root`
-    at the shipped settings (or the `tuned` ones) under placement `mode`, else under any, with that
-    run's name and placement; None where there is no such capacity run."""
+    """Each service's rate found in the newest capacity run at the shipped (or `tuned`) settings
+    under `mode`, else under any, with the run's name and placement; None: no such run."""
     searched = [(path, manifest.placement) for path, manifest in newest_first(CAPACITY_FILE, root)
                 if bool(manifest.tuned) == tuned]
     if not searched:
@@ -161,9 +136,7 @@ def target_ms(run: Run) -> float:
 def probed(search: Search, rate: int | None) -> dict[int | None, Probed]:
     """Per heap (None: the service's own settings) probed at `rate`: what its probes say."""
     found: dict[int | None, Probed] = {}
-    for probe in search.probes:
-        if probe.rate != rate or rate is None:
-            continue
+    for probe in (p for p in search.probes if rate is not None and p.rate == rate):
         before = found.get(probe.heap_mb, Probed(probe.heap_mb, 0, 0, 0))
         verdict = tuple(probe.missed) != (LOADGEN,)  # a miss by the load generator alone says nothing
         found[probe.heap_mb] = Probed(probe.heap_mb, before.probes + 1, before.held + probe.held,
@@ -182,19 +155,16 @@ def smallest_heap(search: Search, rate: int | None) -> tuple[Probed | None, Prob
 
 
 def _generator_missed(search: Search, rate: int | None) -> bool:
-    """Whether a probe at `rate` (the service's own heap) found the load generator short."""
     return any(p.rate == rate and p.heap_mb is None and p.generator_short for p in search.probes)
 
 
 def _held(run: Run, search: Search, rate: int | None, heap_mb: int | None) -> pd.DataFrame:
-    """The summary rows of the probes at `rate` and `heap_mb` that held the target."""
     ids = [p.level for p in search.probes if p.rate == rate and p.heap_mb == heap_mb and p.held and rate is not None]
     return run.summary[run.summary["level_id"].isin(ids)]
 
 
 def rss_by_heap(run: Run) -> pd.DataFrame:
-    """Per service and heap probed (NaN: its own settings) at the sweep's rate: the RSS (peak) over
-    the levels that ran, and what its probes say of the heap (`Probed.verdict`)."""
+    """Per service and heap (NaN: its own) at the sweep's rate: peak RSS and `Probed.verdict`."""
     rows = []
     for service, search in searches(run).shipped.items():
         rate = search.sweep.get("rate")
@@ -212,8 +182,8 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
 
 
 def p99_by_rate(run: Run) -> pd.DataFrame:
-    """Per service and rate probed with its own heap: the p99 (`repeats.aggregate_repeats`) and
-    whether the load generator fell short at some probe there, run or not (`short`)."""
+    """Per service and rate probed with its own heap: the p99, and whether the load generator fell
+    short at some probe there, run or not (`short`)."""
     summary = run.summary
     own = summary[summary["heap_mb"].isna()] if "heap_mb" in summary else summary
     figures = repeats.aggregate_repeats(own, ["overall.p99_ms"], keys=["service", "users"]).rename(
@@ -227,19 +197,16 @@ def p99_by_rate(run: Run) -> pd.DataFrame:
 
 def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -> \
         tuple[list[projection.Projection], projection.Assumptions] | str:
-    """Each service's cost on PROJECTED_ON, a line for the service and one for PostgreSQL
-    (bankbench.analyse.projection), from `run`'s capacities `found` and PostgreSQL's CPU per
-    request there; where an AWS run is among the open-model runs `measured`
-    (`projection.preferred`), from it instead, measured on the service's own instance type
-    (`held_at_target`). Why where there is none: NOT_ALONE (a capacity is requests/s per service
-    CPU only under placement BUDGET_PLACEMENT), NONE_HELD."""
+    """Each service's cost on PROJECTED_ON, from an AWS run among the open-model runs `measured`
+    (`held_at_target`), else from `run`'s capacities `found`; else why not: NOT_ALONE (only under
+    BUDGET_PLACEMENT is a capacity requests/s per service CPU), NONE_HELD."""
     instances = projection.catalog()
     target = searches(run).target
     basis = projection.preferred([run, *(other for other in measured if other.manifest.env == projection.AWS)])
     if basis is run and run.placement != BUDGET_PLACEMENT:
         return NOT_ALONE
     if basis is run:
-        figures = {c.service: (projection.Span.of(c.throughput, projection.AT_LEAST if c.lower_bound else ""),
+        figures = {c.service: (projection.Span.of(c.throughput, projection.AT_LEAST if c.bound else ""),
                                projection.Span.of(c.pg_cpu_ms)) for c in found}
     else:
         figures = held_at_target(basis, target)
@@ -256,9 +223,8 @@ def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -
 
 
 def held_at_target(run: Run, target: Target) -> dict[str, tuple[projection.Span, projection.Span]]:
-    """Per service of an open-model run, over the usable repeats at the highest offered rate
-    whose repeats held `target` (median p99 and errors): its requests/s, a lower bound of its
-    capacity (the rates were not searched), and PostgreSQL's CPU ms per request."""
+    """Per service of an open-model run at the highest offered rate that held `target`: its
+    requests/s (a lower bound of its capacity) and PostgreSQL's CPU ms per request."""
     usable = run.summary[summaries.usable(run.summary)]
     found = {}
     for service, rows in summaries.by_service(usable):

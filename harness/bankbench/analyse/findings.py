@@ -1,25 +1,7 @@
-"""The figures of the report's first table, which the notebook shows too (publish.tables.first),
-and that the verdict's sentences word (bankbench.publish.verdict_words).
-
-Per service: its p99 at the articles' largest users level under each start (cold, cold+AOT, warm:
-the article family's runs, `runs.by_start`), and from the capacity verdict (`Verdict`) its
-capacity at the latency target, the CPU per request there, and the peak RSS at the smallest heap
-that held; beside a capacity under service-alone, the capacity
-under split (`Verdict.split`). Each is a `Cell`: a median with its 95 % interval over n of N
-repeats (or probes), a bound (the load generator fell short first, or PostgreSQL beside it), or
-why there is no figure. The placement series adds what the verdict under other CPU
-placements could and could not judge (bankbench.analyse.sensitivity); the newest run past
-capacity (make overload) whether each service held up there (bankbench.analyse.overload).
-
-The capacity verdict (`Verdict.of`): the newest capacity run's capacities and cost projection,
-preferring placement service-alone (the service alone on its core, the figure a budget needs)
-and the shipped settings; the newest efficiency run's CPU per request and p99 against the
-offered rate. On a machine too small for PostgreSQL and the load generator to keep up with a
-service alone on its core, split's capacity beside it is the one the service sets with
-PostgreSQL beside it, not the load generator.
-"""
-
-from __future__ import annotations
+"""The figures of the report's first table (publish.tables.first, the notebook's too) and of the
+verdict's sentences (publish.verdict_words): per service, each a `Cell`, its p99 at the articles'
+largest users level under each start and, from the capacity verdict (`Verdict.of`), its capacity,
+CPU per request and peak RSS at its smallest heap; what the placement and overload runs judged."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,26 +19,21 @@ from bankbench.analyse import (
     repeats,
     sensitivity,
 )
-from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.overload import Outcome
 from bankbench.analyse.repeats import P99
-from bankbench.analyse.sensitivity import Change
 from bankbench.bank import processes
 from bankbench.load.profiles import STARTS
 from bankbench.machine import placement
 from bankbench.results import probes, runs, startup_record, summaries
 from bankbench.results.runs import Run
-from bankbench.results.summaries import service_order
 
 ARTICLE = "article"  # the profile family whose starts the table compares (profiles.toml)
 EFFICIENCY = "efficiency"  # the profile whose runs give CPU per request vs rate (profiles.toml)
 NONE = estimates.Figure(np.nan, np.nan, np.nan, "", ())
-# Cell.bound: the load generator fell short at the next rate (Capacity.bound_by), on a CPU of its own
-# or beside PostgreSQL
+# Cell.bound: the load generator fell short at the next rate, on its own CPU or beside PostgreSQL
 GENERATOR_BOUND, BED_BOUND = probes.LOADGEN, capacity.LOADGEN_BESIDE_PG
 TOP_RATE = capacity.TOP_RATE  # Cell.bound: no rate above it was tried
 NO_HEAP, NOT_SWEPT = "no heap held", "not swept"  # Cell.missing of an RSS at the smallest heap
-NO_RUN = "no capacity run yet"  # Cell.missing of a capacity figure
 
 
 @dataclass(frozen=True)
@@ -66,24 +43,22 @@ class Verdict:
     searched: Run | None
     measured: Run | None
     target_ms: float
-    found: list[Capacity]  # capacity_figures.figures of `searched`
+    found: list[capacity.Capacity]  # capacity.figures of `searched`
     projected: list[projection.Projection]
     assumptions: projection.Assumptions | None
     unprojected: str = ""  # why there is no projection (capacity_figures.NOT_ALONE, NONE_HELD), "" where there is
-    split: Run | None = None  # beside a `searched` under service-alone: its like under split (module doc)
-    split_found: list[Capacity] = field(default_factory=list)  # capacity_figures.figures of `split`
+    split: Run | None = None  # beside a service-alone `searched`, its like under split
+    split_found: list[capacity.Capacity] = field(default_factory=list)  # capacity.figures of it
 
     @classmethod
-    def of(cls, selected: list[Run]) -> Verdict | None:
-        """None when the runs hold neither a capacity nor an efficiency run."""
+    def of(cls, selected: list[Run]) -> "Verdict | None":
+        """The newest capacity run (service-alone, shipped first), efficiency run; None: neither."""
         every = [run for run in selected if run.searched]
         searched = [run for run in every if run.placement == capacity.BUDGET_PLACEMENT] or every
         searched = [run for run in searched if not run.tuned] or searched  # the shipped settings' first
         measured = [run for run in selected if run.family == EFFICIENCY]
-        if not searched and not measured:
-            return None
         if not searched:
-            return cls(None, measured[-1], probes.P99_MS, [], [], None)
+            return cls(None, measured[-1], probes.P99_MS, [], [], None) if measured else None
         found = capacity.figures(searched[-1])
         priced = capacity.projections(searched[-1], found, measured)
         projected = ([], None, priced) if isinstance(priced, str) else (*priced, "")
@@ -94,8 +69,8 @@ class Verdict:
 
 
 def _split_beside(searched: Run, every: list[Run]) -> Run | None:
-    """The capacity run under split to show beside `searched`, one under service-alone, with the
-    same target, settings and admission limit: of the same series, else the newest (None: none)."""
+    """The split run alike in target, settings and admission limit (its series', else the newest)
+    beside a service-alone `searched`, whose load generator and PostgreSQL may fall short first."""
     if searched.placement != capacity.BUDGET_PLACEMENT:
         return None
     target_ms = capacity.target_ms(searched)
@@ -111,9 +86,7 @@ class Cell:
     figure: estimates.Figure = NONE
     n: int = 0  # the repeats (or probes) whose figures count: money check passed, load generator held up
     of: int = 0  # every repeat run; of probes, those with a verdict (a probe the load generator spoiled is void)
-    # The figure is a bound: what capped it (GENERATOR_BOUND, BED_BOUND, TOP_RATE). A lower bound of a capacity,
-    # an upper bound of the cost that follows from one.
-    bound: str = ""
+    bound: str = ""  # what capped it (GENERATOR_BOUND ...): a capacity's lower bound, a cost's upper
     missing: str = ""  # why there is no figure: "no run yet" ...
 
     @property
@@ -128,7 +101,7 @@ class Placements:
 
     judged: tuple[int, ...]  # users levels with a verdict under every placement
     limited: tuple[int, ...]  # users levels where the load generator fell short under some placement
-    changes: tuple[Change, ...]  # where the verdict changes with the placement
+    changes: tuple[sensitivity.Change, ...]  # where the verdict changes with the placement
     start: str = "cold"  # how the series' services started (profiles.STARTS)
 
 
@@ -141,9 +114,7 @@ class Findings:
     users_rps: float | None  # the requests/s they served there (the median over the start runs' levels)
     p99: dict[str, dict[str, Cell]]  # start (profiles.STARTS) -> service -> its p99 (ms) at `users`
     capacity: dict[str, Cell]  # iterations/s at the target; the interval: the rate found to the one that missed
-    # CPU ms per request at the capacity: the service's, or over make capacity's passes that of the core it
-    # shared with PostgreSQL (paired.Over.cpu_ms)
-    cpu_ms: dict[str, Cell]
+    cpu_ms: dict[str, Cell]  # CPU ms per request there; over passes, its core's, PostgreSQL's too
     rss_mb: dict[str, Cell]  # peak RSS at the smallest heap that held
     heap_mb: dict[str, int | None]  # that heap
     target_ms: float = probes.P99_MS
@@ -155,8 +126,7 @@ class Findings:
     cpu_model: str = ""
     overload_run: Run | None = None  # the newest run past capacity (make overload)
     overload: dict[str, tuple[Outcome, ...]] = field(default_factory=dict)  # service -> its levels in that run
-    # Beside a capacity under service-alone, each service's under split (Verdict.split); empty without one.
-    # Where make capacity's passes under split are shown, over them (bankbench.analyse.paired).
+    # Beside a capacity under service-alone, under split: Verdict.split's, or over the passes.
     split_capacity: dict[str, Cell] = field(default_factory=dict)
     passes: paired.Passes | None = None
     tuned_capacity: dict[str, Cell] = field(default_factory=dict)  # over the passes, at the tuned settings
@@ -169,38 +139,37 @@ class Findings:
         return self.verdict.searched if self.verdict else None
 
     @classmethod
-    def of(cls, selected: list[Run]) -> Findings:
-        """From `selected`: the article family's runs of each start, the capacity verdict
-        (`Verdict.of`) and the newest series over CPU placements."""
+    def of(cls, selected: list[Run]) -> "Findings":
         series, single = runs.by_series(selected)
         starts = runs.by_start(single).get(ARTICLE, {})
         verdict = Verdict.of(single)
         found = {c.service: c for c in verdict.found} if verdict else {}
-        services = _services([*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])])
+        sources = [*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])]
+        services = tuple(sorted({s for run in sources for s in run.summary["service"]},
+                                key=summaries.service_order))
         users = _users(starts)
         without_aot = frozenset(s for s in services if s in registry.names() and not processes.has_aot_cache(s))
         past = max((run for run in single if overload.is_phased_run(run)), key=lambda run: run.id, default=None)
+        outcomes = overload.outcomes(past) if past else []
+        overloads = {service: tuple(o for o in outcomes if o.service == service)
+                     for service in dict.fromkeys(o.service for o in outcomes)}
         passes = paired.of(selected)
         return cls(
             services, users, _served(starts, users),
             {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
-            _each(services, found, _capacity, NO_RUN),
-            _shared_core(passes, services) if passes else
-            _each(services, found, lambda c: _at_rate(c, c.cpu_ms)),
+            _each(services, found, _capacity),
+            _shared_core(passes, services) if passes else _each(services, found, _cpu_ms),
             _each(services, found, _at_heap),
             {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
             verdict.target_ms if verdict else probes.P99_MS,
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             *(next((run.manifest.machine.get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
-            past, _by_service(overload.outcomes(past) if past else []),
-            *_split(verdict, services, passes),
-            *_startups(services, without_aot))
+            past, overloads, *_split(verdict, services, passes), *_startups(services, without_aot))
 
 
 def _each(services: tuple[str, ...], found: dict[str, Any], cell: Callable[[Any], Cell],
-          missing: str = NO_RUN) -> dict[str, Cell]:
-    """Per service, the `cell` of what was `found` of it; `missing` for one without."""
+          missing: str = "no capacity run yet") -> dict[str, Cell]:
     return {s: cell(found[s]) if s in found else Cell(missing=missing) for s in services}
 
 
@@ -230,27 +199,19 @@ def _shared_core(passes: paired.Passes, services: tuple[str, ...]) -> dict[str, 
 
 
 def _startups(services: tuple[str, ...], without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str]:
-    """Per start and service, the seconds to the first 200 in make startup's newest record, and its
-    stamp; ({}, "") where none was made."""
-    newest = startup_record.newest()
-    if newest is None:
+    """Per start and service, seconds to the first 200 in startup's newest record; its stamp."""
+    if (newest := startup_record.newest()) is None:
         return {}, ""
     stamp, record = newest
-    seconds = record["seconds"]
 
     def cell(service: str, start: str) -> Cell:
-        values = seconds.get(service, {}).get(start)
+        values = record["seconds"].get(service, {}).get(start)
         if not values:
             return Cell(missing="n/a: not a JVM" if service in without_aot and start == startup_record.AOT
                         else "not measured")
         return Cell(estimates.figure(pd.DataFrame({"s": values}), "s"), len(values), len(values))
 
     return {start: {s: cell(s, start) for s in services} for start in (startup_record.COLD, startup_record.AOT)}, stamp
-
-
-def _by_service(outcomes: list[Outcome]) -> dict[str, tuple[Outcome, ...]]:
-    return {service: tuple(o for o in outcomes if o.service == service) for service in dict.fromkeys(
-        o.service for o in outcomes)}
 
 
 def p99_by_start(starts: dict[str, Run]) -> pd.DataFrame:
@@ -261,15 +222,9 @@ def p99_by_start(starts: dict[str, Run]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def n_of_n(aggregated_row: dict) -> tuple[int, int]:
+def n_of_n(row: dict) -> tuple[int, int]:
     """The repeats that count and all of them, from a row of `repeats.aggregate_repeats`."""
-    return (int(aggregated_row["repeats"] - aggregated_row["failed"] - aggregated_row["invalid"]),
-            int(aggregated_row["repeats"]))
-
-
-def _services(sources: list[Run]) -> tuple[str, ...]:
-    names = {service for run in sources for service in run.summary["service"]}
-    return tuple(sorted(names, key=service_order))
+    return int(row["repeats"] - row["failed"] - row["invalid"]), int(row["repeats"])
 
 
 def _users(starts: dict[str, Run]) -> int | None:
@@ -282,14 +237,12 @@ def _users(starts: dict[str, Run]) -> int | None:
 
 
 def _served(starts: dict[str, Run], users: int | None) -> float | None:
-    """The median requests/s of the start runs' usable levels at `users`."""
     rows = [run.summary[(run.summary["users"] == users) & summaries.usable(run.summary)] for run in starts.values()]
     served = pd.concat(rows)[summaries.THROUGHPUT].median() if rows else np.nan
     return None if pd.isna(served) else float(served)
 
 
 def _p99(run: Run | None, service: str, users: int | None, start: str, without_aot: frozenset[str]) -> Cell:
-    """A service's p99 at `users` in the run of one start, at the run's main pool."""
     if start == "aot" and service in without_aot:
         return Cell(missing="n/a: not a JVM")
     if run is None:
@@ -300,31 +253,29 @@ def _p99(run: Run | None, service: str, users: int | None, start: str, without_a
     if rows.empty:
         return Cell(missing="not run")
     (row,) = repeats.aggregate_repeats(rows, [P99]).to_dict("records")
-    n, of = n_of_n(row)
     figure = repeats.level_figures(rows, P99).get((service, users, repeats.main_pool(summary)), NONE)
-    return Cell(figure, n, of)
+    return Cell(figure, *n_of_n(row))
 
 
-def _capacity(c: Capacity) -> Cell:
+def _capacity(c: capacity.Capacity) -> Cell:
     """The rate found, its interval the rate that missed above it (none: a bound)."""
     if c.rate is None:
         return Cell(missing="none held")
-    high = np.nan if c.failed_at is None else float(c.failed_at)
-    return _at_rate(c, estimates.Figure(float(c.rate), float(c.rate), high, "", ()), c.bound)
+    rate, high = float(c.rate), np.nan if c.failed_at is None else float(c.failed_at)
+    return _counted(estimates.Figure(rate, rate, high, "", ()), c.at_rate, c.bound)
 
 
-def _at_rate(c: Capacity, figure: estimates.Figure, bound: str = "") -> Cell:
-    """A figure over the probes that held at the capacity rate, with the service's own heap."""
-    return _counted(figure, c.at_rate, bound) if c.rate is not None else Cell(missing="none held")
+def _cpu_ms(c: capacity.Capacity) -> Cell:
+    return _counted(c.cpu_ms, c.at_rate) if c.rate is not None else Cell(missing="none held")
 
 
-def _at_heap(c: Capacity) -> Cell:
+def _at_heap(c: capacity.Capacity) -> Cell:
     if c.heap is None:
         return Cell(missing=(NO_HEAP if c.swept else NOT_SWEPT) if c.rate is not None else "none held")
     return _counted(c.rss_heap_mb, c.heap)
 
 
-def _counted(figure: estimates.Figure, probed: Probed | None, bound: str = "") -> Cell:
+def _counted(figure: estimates.Figure, probed: capacity.Probed | None, bound: str = "") -> Cell:
     return Cell(figure, probed.held if probed else 0, probed.held + probed.missed if probed else 0, bound)
 
 
@@ -332,8 +283,7 @@ def _placements(groups: list[list[Run]]) -> Placements | None:
     """What the newest series over two placements or more judged."""
     if not groups:
         return None
-    group = groups[-1]
-    found = sensitivity.verdicts(group)
+    found = sensitivity.verdicts(groups[-1])
     limited = sorted({v.users for v in found if v.limited})
     return Placements(tuple(sorted({v.users for v in found} - set(limited))), tuple(limited),
-                      tuple(sensitivity.changes(found)), group[0].start)
+                      tuple(sensitivity.changes(found)), groups[-1][0].start)

@@ -1,21 +1,9 @@
-"""A level whose arrivals came in phases (profile overload), second by second, and whether its
-service held up past its capacity.
-
-Seconds count from the level's measured window (`measure_from_ms`: the first phase starts at 0,
-the generator's warm-up is negative). Per second of request start: the iterations and requests
-the load generator started (what it offered), the requests answered by HTTP status ("no
-response": none came), and the p50 and p99 of the answered 200s (their HdrHistograms merged);
-per scrape, the second it fell in: the requests the service held (`concurrent_requests`, what its
-admission limit bounds), the requests waiting for a connection, its heap in use and its RSS.
-
-What a service must do past its capacity (issue 35), per level (`Outcome.misses`): not exit, keep
-its RSS within the bound its registry entry states (services.yaml `memory_mb`, over the heap cap
-it ran with), answer only 200, 422 or 503, keep the p99 of its 200s during the overload within
-the acquire timeout, have that p99 back under RECOVERY_P99_MS within RECOVERY_MAX_S of the
-overload's end, and lose no money. The overload is every phase above 1x the base rate.
-"""
-
-from __future__ import annotations
+"""A level whose arrivals came in phases (profile overload), second by second from its measured
+window (the warm-up is negative), and whether its service held up past its capacity (issue 35,
+`Outcome.misses`): not exit, keep its RSS within its registry entry's bound (services.yaml
+`memory_mb` over its heap cap), answer only 200, 422 or 503, keep its 200s' p99 during the overload
+(every phase above 1x the base rate) within the acquire timeout and back under RECOVERY_P99_MS
+within RECOVERY_MAX_S of its end, and lose no money."""
 
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,24 +26,21 @@ ALLOWED = ("200", "422", "503")  # the answers a service past its capacity may g
 OK, REFUSED = "200", "503"
 RECOVERY_P99_MS = P99_MS  # the latency target of make capacity, for the 200s after the overload
 RECOVERY_MAX_S = 10  # seconds after the overload's end by which the 200s' p99 must be back under it
-# Recovered: the 200s' p99 under RECOVERY_P99_MS in this many seconds running (or until the last
-# phase ends), so that one quiet second amid a backlog does not count.
-STEADY_S = 5
+STEADY_S = 5  # seconds the 200s' p99 stays under it to count as recovered (not one quiet second)
 MB = 2**20
 # The service's own series per second (api/metrics.yaml) -> column of the timeline, with its unit.
 SERVICE_SERIES = {"concurrent_requests": ("in_flight", 1), "pool_pending": ("pool_pending", 1),
                   "heap_bytes": ("heap_mb", MB)}
 GAUGES = [column for column, _ in SERVICE_SERIES.values()] + ["rss_mb"]  # and metrics.csv's RSS
-# summary.csv: the 503s the service counted itself, its pool's waits that ended at the acquire timeout, and the
-# connections its pool opened
+# summary.csv: the 503s the service counted, its pool's acquire timeouts, the connections it opened
 ANSWERED_503, TIMEOUTS, CREATED = (f"service_metrics.{name}" for name in (
     "requests_by_status.503", "pool_timeouts", "pool_created"))
 
 
 @dataclass(frozen=True)
 class Timeline:
-    """A phased level per second (module doc): `frame` its figures (NaN where not measured),
-    `answers` its requests per answer ("200", "503", NO_RESPONSE ...), both indexed by `second`."""
+    """A phased level per second: `frame` the requests offered and answered, the 200s' p50 and p99,
+    GAUGES (NaN: not measured); `answers` the requests per answer ("200", NO_RESPONSE ...)."""
 
     service: str
     level_id: str
@@ -71,7 +56,6 @@ class Timeline:
 
     @property
     def end_s(self) -> int:
-        """Where the last phase ends."""
         return self.phases[-1].end_s
 
 
@@ -80,17 +64,14 @@ def is_phased(level: LevelRecord) -> bool:
 
 
 def is_phased_run(run: Run) -> bool:
-    """Whether the run's profile had phases (make overload)."""
     return bool(run.settings.get("phases"))
 
 
 def timeline(level_dir: Path) -> Timeline:
-    """The per-second figures of a phased level (module doc)."""
     return _timeline(level_dir, *_read(level_dir))
 
 
 def _read(level_dir: Path) -> tuple[LevelRecord, histograms.Histograms]:
-    """A phased level's level.json and histograms."""
     level = files.level_record(level_dir)
     if not is_phased(level):
         raise UserError(f"{level_dir} is not a level with phases (profile overload)")
@@ -164,11 +145,10 @@ class Outcome:
     overloaded: bool  # a phase above the base rate: the two figures before and recovery_s apply
     money_ok: bool
     exit: int | str | None  # the service's exit status; None: it ran throughout; NOT_RECORDED
-    # The load generator's verdict on the level, phase by phase (bankbench.load.validity): where it
-    # fell short, the misses may be its own, so the level judges nothing.
+    # The load generator's verdict per phase: where it fell short, the level judges nothing.
     generator_ok: bool = True
     generator_reasons: str = ""
-    refusals: Refusals | None = None  # what sent its 503s; None: it counted none, or has no metrics
+    refusals: "Refusals | None" = None  # what sent its 503s; None: it counted none, or has no metrics
 
     def misses(self) -> list[str]:
         """What of the module doc's rules the level broke, by name."""
@@ -200,15 +180,12 @@ def outcome(level_dir: Path, manifest: Manifest) -> Outcome:
     seen = line.answers.loc[0:line.end_s - 1]
     return Outcome(
         service=level.service, level_id=level_dir.name, base_rate=level.base_rate["rate"],
-        rate_source=level.base_rate["source"],
-        peak_rss_mb=_round(line.frame["rss_mb"].max()),
-        bound_mb=memory_bound_mb(level, settings),
-        refused_pct=refused, p99_ok_ms=p99,
+        rate_source=level.base_rate["source"], peak_rss_mb=_round(line.frame["rss_mb"].max()),
+        bound_mb=memory_bound_mb(level, settings), refused_pct=refused, p99_ok_ms=p99,
         acquire_timeout_ms=int(settings.get("acquire_timeout_ms", config.acquire_timeout_ms())),
         answers=tuple(sorted(map(str, seen.columns[seen.sum() > 0]), key=status_order)),
         recovery_s=recovered, overloaded=overload is not None,
-        money_ok=bool(files.money(level_dir)["ok"]),
-        exit=level.service_exit)
+        money_ok=bool(files.money(level_dir)["ok"]), exit=level.service_exit)
 
 
 def memory_bound_mb(level: LevelRecord, settings: dict) -> float | None:
@@ -219,7 +196,7 @@ def memory_bound_mb(level: LevelRecord, settings: dict) -> float | None:
 
 
 def outcomes(run: Run) -> list[Outcome]:
-    """The Outcome of each phased level of a run, in its summary's order, with its figures there."""
+    """The Outcome of each phased level of a run, in its summary's order."""
     refused = refusals(run.summary, run.admission_limit)
     return [replace(outcome(run.level_dir(row["level_id"]), run.manifest), generator_ok=bool(row[VALID]),
                     generator_reasons=row["loadgen.reasons"], refusals=refused.get(row["level_id"]))
@@ -228,9 +205,8 @@ def outcomes(run: Run) -> list[Outcome]:
 
 
 class Refusals(NamedTuple):
-    """The 503s a service answered in a level, by its own counters, and what could send them: its
-    pool's waits that ended at the acquire timeout, a connection the database refused (the pool
-    opened some: `created`), else the admission limit, which refuses at once."""
+    """The 503s a service counted in a level, and what could send them: its pool's waits ended at
+    the acquire timeout, a connection the database refused (`created`), else the admission limit."""
 
     answered: int
     timeouts: int  # of them, at the acquire timeout
@@ -243,13 +219,11 @@ def refusals(summary: pd.DataFrame, limit: int | None = None) -> dict[str, Refus
     counted = (ANSWERED_503, TIMEOUTS, CREATED)
     if not set(counted) <= set(summary):
         return {}
-    rows = summary[summary[ANSWERED_503].fillna(0) > 0].to_dict("records")
     return {row["level_id"]: Refusals(*(int(0 if pd.isna(row[c]) else row[c]) for c in counted), limit)
-            for row in rows}
+            for row in summary[summary[ANSWERED_503].fillna(0) > 0].to_dict("records")}
 
 
 def timelines(run: Run) -> list[Timeline]:
-    """The Timeline of each phased level of a run, in the order of its summary."""
     return [timeline(run.level_dir(level_id)) for level_id in run.summary["level_id"]
             if is_phased(files.level_record(run.level_dir(level_id)))]
 

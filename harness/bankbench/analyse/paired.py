@@ -1,9 +1,5 @@
-"""make capacity's passes: capacity runs whose contenders were probed in turn (capacity.json
-`in_turn`), taken together under one CPU placement. Each contender's capacity is a figure over
-the runs (estimates.over_passes: their median and range), its values in the runs' order, so that
-estimates.ratio takes each ratio within a run, where the machine's drift fell on both alike."""
-
-from __future__ import annotations
+"""make capacity's passes: capacity runs whose contenders were probed in turn (`in_turn`), each
+capacity over the runs in order, so that a ratio is within a run, drift falling on both alike."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +18,8 @@ MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capa
 
 @dataclass(frozen=True)
 class Over:
-    """One contender's capacity over the runs, and what made it only a lower bound in some run
-    (capacity_figures.record_bound: "" where each run found a rate that missed above it); and
-    the CPU per request of the core it shared with PostgreSQL (the service's and PostgreSQL's) at
-    the rate found, over the runs' levels that confirmed it, None where a run had none."""
+    """One contender's capacity over the runs, what made it a lower bound in some run ("": none),
+    and the CPU per request of its core shared with PostgreSQL there (None: a run had none)."""
 
     figure: estimates.Figure
     bound: str
@@ -34,8 +28,7 @@ class Over:
 
 @dataclass(frozen=True)
 class Passes:
-    """The capacities of every pass under `placement`, shipped and (where every run probed them)
-    tuned; a service some run found no rate for is left out."""
+    """The passes' capacities, shipped and tuned; a service some run found none for is left out."""
 
     placement: str
     runs: tuple[Run, ...]
@@ -47,9 +40,8 @@ class Passes:
 
 
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
-    """The passes among `selected` under `mode` at the shipped settings, only TUNED=both's where
-    there are MIN_PASSES of them (every figure and ratio then comes from the same runs); None
-    where there are fewer than MIN_PASSES."""
+    """The passes among `selected` under `mode`, only TUNED=both's where there are MIN_PASSES of
+    them (every figure and ratio then comes from the same runs); None: fewer than MIN_PASSES."""
     found = [(run, capacity.searches(run)) for run in selected
              if run.placement == mode and not run.tuned and run.searched]
     found = [(run, doc) for run, doc in found if doc.in_turn]
@@ -77,28 +69,21 @@ def _over(docs: tuple[Searches, ...], tuned: bool, mode: str) -> dict[str, Over]
 
 
 def _shared_core(searched: list[Search]) -> estimates.Figure | None:
-    """The service's and PostgreSQL's CPU ms per request at the level that confirmed each run's
-    rate (capacity.json `long`), over the runs; None where a run has no such figure."""
-    costs = [(search.long.service_cpu_ms, search.long.pg_cpu_ms) if search.long else (None, None)
-             for search in searched]
-    if any(None in cost for cost in costs):
+    """The service's and PostgreSQL's CPU ms per request at each run's `long` level."""
+    longs = [search.long for search in searched]
+    if any(not long or None in (long.service_cpu_ms, long.pg_cpu_ms) for long in longs):
         return None
-    return estimates.over_passes([service + database for service, database in costs])
+    return estimates.over_passes([long.service_cpu_ms + long.pg_cpu_ms for long in longs])
 
 
 def _long_levels(docs: tuple[Searches, ...]) -> tuple[int, list[tuple[str, int]]]:
-    """How many rates found over the passes' capacity.json `docs` a long level measured (`long`; a
-    service probed once, `as_shipped`, counted once), and those whose long level missed the
-    target: the contender (`go`, `go tuned`) and its pass, 1 the first."""
-    measured, missed = 0, []
-    for number, doc in enumerate(docs, 1):
-        for tuned, suffix in ((False, ""), (True, " tuned")):
-            for service, search in doc.section(tuned).items():
-                if search.long and not search.as_shipped:
-                    measured += 1
-                    if not search.long.held:
-                        missed.append((service + suffix, number))
-    return measured, missed
+    """How many rates found a long level measured (`as_shipped`: counted once), and those whose long
+    level missed the target: the contender (`go`, `go tuned`) and its pass, 1 the first."""
+    long = [(service + suffix, number, search.long.held) for number, doc in enumerate(docs, 1)
+            for tuned, suffix in ((False, ""), (True, " tuned"))
+            for service, search in doc.section(tuned).items()
+            if search.long and not search.as_shipped]
+    return len(long), [(contender, number) for contender, number, held in long if not held]
 
 
 def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None:
@@ -109,9 +94,8 @@ def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None
 
 def capacities(mode: str, tuned: bool = False,
                root: Path = paths.RUNS) -> tuple[dict[str, int], tuple[str, ...], str] | None:
-    """Each service's capacity as the first table shows it, the base rates of make overload: over
-    the passes under `root` and `mode` (shipped, or `tuned`) where there are some, else
-    capacity_figures.newest_capacities; with its runs and placement. None: no capacity run."""
+    """The base rates of make overload, as the first table shows them: over the passes, else
+    capacity_figures.newest_capacities; with their runs and placement. None: no capacity run."""
     passes = under(root, mode)
     found = (passes.tuned if tuned else passes.shipped) if passes else {}
     if found:

@@ -1,35 +1,9 @@
 """What a service's measured capacity, and PostgreSQL's CPU time per request, would mean on the
-AWS instances of infra/instances.csv: a projection, not a measurement.
-
-Each service has two lines, so that the reader sees the cost of the service and of the database
-work it causes apart:
-
-- the service (`SERVICE`, `from_capacity`): its requests per second per vCPU are its requests per
-  second at its capacity for the latency target, over the CPUs it had to itself (placement
-  service-alone: one), not its CPU time extrapolated to a whole CPU. Where the capacity is a lower
-  bound (the load generator fell short at the next rate, or no higher rate was tried), so is this,
-  and the figures that fall as it grows (instances, cost) are upper bounds (`Span.bound`);
-- the database (`DATABASE`, `from_cpu_time`): PostgreSQL's CPU milliseconds per request at that
-  rate, extrapolated to a whole vCPU (1000 / CPU ms), for no capacity of its own was measured.
-
-From requests per second per vCPU, for each instance type (types with the same vCPUs and price
-give the same figures, and are one row: `alike`):
-
-- requests per second per instance = that x the instance's vCPUs x the headroom (the share of
-  its vCPUs a line may use);
-- instances for a load = the load / requests per second per instance, rounded up;
-- cost per million requests = the instance's price per hour / the millions of requests it serves
-  in an hour at that rate (the whole instances a load needs cost as much or more).
-
-Each figure is monotone in what was measured, so its interval is the figure at the interval's
-ends (swapped where the figure falls as the measure grows). What the projection assumes is data
-(`Assumptions.rows`), printed beside it: the CPU model and hyper-threads of the measured machine
-against the instance's, no correction for either unless measured, linear scaling with vCPUs, the
-headroom. A run measured on AWS (manifest `env` "aws") is preferred wherever there is one
-(`preferred`): it was measured in the vCPUs of the service's own instance type.
-"""
-
-from __future__ import annotations
+AWS instances of infra/instances.csv: a projection, not a measurement. Two lines per service, the
+service's cost and its database work's apart: the service's requests/s per vCPU are its capacity
+over the CPUs it had to itself, not its CPU time extrapolated; PostgreSQL's are 1000 / its CPU ms
+per request, for no capacity of its own was measured. Each figure is monotone in what was
+measured: its interval is the figure at its ends, and a capacity's lower bound makes bounds."""
 
 import csv
 import math
@@ -58,10 +32,10 @@ class Span(NamedTuple):
     bound: str = ""  # AT_LEAST or AT_MOST where the figure bounds the true one; "": an estimate
 
     @classmethod
-    def of(cls, figure: estimates.Figure, bound: str = "") -> Span:
+    def of(cls, figure: estimates.Figure, bound: str = "") -> "Span":
         return cls(figure.value, figure.low, figure.high, bound)
 
-    def through(self, function: Callable[[float], float], falling: bool = False) -> Span:
+    def through(self, function: Callable[[float], float], falling: bool = False) -> "Span":
         """The figure a monotone `function` makes of this one, `falling` where it falls as its
         argument grows (a lower bound then gives an upper one)."""
         bound = FLIPPED[self.bound] if falling else self.bound
@@ -87,7 +61,6 @@ class Instance:
 
 
 def catalog(path: Path = paths.INSTANCES) -> dict[str, Instance]:
-    """The instance types of `path` by name."""
     with path.open(newline="") as file:
         return {row["type"]: Instance(row["type"], int(row["vcpus"]), float(row["memory_gib"]),
                                       int(row["threads_per_core"]), row["processor"], row["region"],
@@ -100,18 +73,12 @@ class Alike:
     """Instance types of the same vCPUs and price, which the projection cannot tell apart."""
 
     types: tuple[Instance, ...]
+    vcpus: int
+    usd_per_hour: float
 
     @property
     def name(self) -> str:
         return ", ".join(instance.type for instance in self.types)
-
-    @property
-    def vcpus(self) -> int:
-        return self.types[0].vcpus
-
-    @property
-    def usd_per_hour(self) -> float:
-        return self.types[0].usd_per_hour
 
 
 def alike(instances: Sequence[Instance]) -> list[Alike]:
@@ -119,7 +86,7 @@ def alike(instances: Sequence[Instance]) -> list[Alike]:
     groups: dict[tuple[int, float], list[Instance]] = {}
     for instance in instances:
         groups.setdefault((instance.vcpus, instance.usd_per_hour), []).append(instance)
-    return [Alike(tuple(group)) for group in groups.values()]
+    return [Alike(tuple(group), *key) for key, group in groups.items()]
 
 
 @dataclass(frozen=True)
@@ -134,7 +101,7 @@ class Basis:
     instance_type: str = ""  # on AWS: the service's host
 
     @classmethod
-    def of(cls, run: Run, instances: dict[str, Instance]) -> Basis:
+    def of(cls, run: Run, instances: dict[str, Instance]) -> "Basis":
         machine = run.manifest.machine
         placement = run.manifest.cpu_placement or {}
         if run.manifest.env == AWS:
@@ -171,8 +138,7 @@ class Projection:
     service: str
     line: str
     on: Alike
-    # SERVICE: its requests/s over the basis's service CPUs; DATABASE: PostgreSQL's CPU ms per request
-    measured: Span
+    measured: Span  # SERVICE: requests/s on the basis's service CPUs; DATABASE: CPU ms per request
     rps_per_vcpu: Span
     rps_per_instance: Span
     instances: Span  # for the assumptions' load
@@ -204,5 +170,4 @@ def _project(service: str, line: str, measured: Span, per_vcpu: Span, on: Alike,
     return Projection(
         service, line, on, measured, per_vcpu, per_instance, needed,
         needed.through(lambda count: count * on.usd_per_hour),
-        per_instance.through(lambda rps: on.usd_per_hour / (rps * 3600 / 1e6), falling=True),
-    )
+        per_instance.through(lambda rps: on.usd_per_hour / (rps * 3600 / 1e6), falling=True))

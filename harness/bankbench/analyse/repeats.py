@@ -1,8 +1,5 @@
-"""A run's figures over the repeats of each level: the median of the usable repeats with its 95 %
-interval (bankbench.estimates says how), and the errors by status; and two runs side by side
-(`differences`): the question after changing one knob (`bankbench compare` prints them)."""
-
-from __future__ import annotations
+"""A run's figures over the repeats of each level (bankbench.estimates says how), its errors by
+status, and two runs side by side (`differences`, for `bankbench compare`)."""
 
 from collections.abc import Sequence
 
@@ -10,36 +7,24 @@ import pandas as pd
 
 from bankbench import estimates
 from bankbench.errors import UserError
+from bankbench.results import summaries
 from bankbench.results.runs import Run
-from bankbench.results.summaries import (
-    COUNTS,
-    ERRORS_BY_STATUS,
-    FAILED,
-    LEVEL_KEYS,
-    VALID,
-    service_order,
-    status_columns,
-    usable,
-    verdicts,
-)
+from bankbench.results.summaries import ERRORS_BY_STATUS, LEVEL_KEYS, service_order, status_columns
 
 P99, ERRORS = "overall.p99_ms", "overall.error_pct"  # summary.csv's columns, beside summaries.THROUGHPUT
 COMPARED = {"overall.throughput_rps": "req/s", P99: "p99 ms", ERRORS: "err %"}  # what `differences` compares
 
 
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
-    """Each `keys` group's median of `columns` over its usable repeats, with the 95 % interval as
-    `<column>.low`/`.high` (NaN: none; a group with no usable repeat has no medians), the counts of
-    `repeats`, `failed` and `invalid` ones, what the `interval` was taken over, and each repeat's
-    `verdicts` and `<column>.each` values in order: what a table shows where some repeats do not
-    count (publish.formatting.spread_column)."""
-    standing = verdicts(frame)
+    """Each `keys` group's median of `columns` over its usable repeats, `.low`/`.high` and `.each`
+    repeat's value; its `repeats`, `failed`, `invalid` counts, `interval` source and `verdicts`."""
+    standing = summaries.verdicts(frame)
     ordered = frame.sort_values("repeat", kind="stable")
     rows = []
     for key, group in ordered.groupby(list(keys)):
         marks = standing[group.index]
-        passed = group[marks == COUNTS]
-        failed = int((marks == FAILED).sum())
+        passed = group[marks == summaries.COUNTS]
+        failed = int((marks == summaries.FAILED).sum())
         row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": failed,
                "invalid": len(group) - failed - len(passed),
                "interval": estimates.REPEATS if len(passed) >= estimates.MIN_REPEATS else estimates.SECONDS,
@@ -54,18 +39,15 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
 
 def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, estimates.Figure]:
     """`column` per level (service, users, pool) over its usable repeats (`estimates.figure`)."""
-    passed = summary[usable(summary)]
+    passed = summary[summaries.usable(summary)]
     return {key: estimates.figure(rows, column) for key, rows in passed.groupby(list(LEVEL_KEYS))}
 
 
 def aggregate_levels(summary: pd.DataFrame) -> pd.DataFrame:
-    """`aggregate_repeats` of every numeric figure of a run's summary, with the run's
-    `pg_max_connections` (one PostgreSQL cluster serves a whole run)."""
-    columns = [
-        column for column in summary.columns
-        if column.startswith(("overall.", "resources.", "efficiency.", "service_metrics."))
-        and summary[column].dtype.kind in "if"
-    ]
+    """`aggregate_repeats` of every numeric figure, and `pg_max_connections` (one cluster a run)."""
+    columns = [column for column in summary.columns
+               if column.startswith(("overall.", "resources.", "efficiency.", "service_metrics."))
+               and summary[column].dtype.kind in "if"]
     return aggregate_repeats(summary, columns).assign(pg_max_connections=summary["pg_max_connections"].max())
 
 
@@ -89,7 +71,7 @@ def error_statuses(summary: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     statuses = [column.removeprefix(ERRORS_BY_STATUS) for column in status_columns(summary)]
     if not statuses:
         return pd.DataFrame(), []
-    pct = summary[[*LEVEL_KEYS, "repeat", "model", "money_ok", VALID]].assign(**{
+    pct = summary[[*LEVEL_KEYS, "repeat", "model", "money_ok", summaries.VALID]].assign(**{
         status: 100 * summary[ERRORS_BY_STATUS + status] / summary["overall.requests"] for status in statuses
     })
     figures = aggregate_repeats(pct, statuses).assign(pg_max_connections=summary["pg_max_connections"].max())

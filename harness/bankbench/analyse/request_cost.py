@@ -1,11 +1,5 @@
 """What one request cost PostgreSQL and the service in `make pgwire`'s newest run (pgwire.json,
-bankbench.run.experiments.pg_capture): per service and pool, the median over its repeats of each
-figure: the CPU per request of each, PostgreSQL's split into its backends' user and system time
-and its other processes', the machine's softirq time, the backends that served and how the
-statements spread over them, PostgreSQL's context switches, and the protocol messages it was sent
-per request."""
-
-from __future__ import annotations
+run.experiments.pg_capture): per service and pool, the median over its repeats of each figure."""
 
 import pandas as pd
 
@@ -19,7 +13,6 @@ MESSAGES = ("Parse", "Bind", "Execute", "Sync", "Simple query")  # sent to Postg
 
 
 def newest(selected: list[Run]) -> Run | None:
-    """The newest make pgwire run among `selected`."""
     return max((run for run in selected if (run.path / PGWIRE_FILE).is_file()), key=lambda run: run.id, default=None)
 
 

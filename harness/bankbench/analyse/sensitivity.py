@@ -1,18 +1,7 @@
-"""The verdict's sensitivity to the test bed: the runs of a series (bankbench.results.runs), one
-per CPU placement (bankbench.machine.placement), compared at each users level of the main pool.
-
-Within each run, per figure (p99, errors, throughput), the verdict is the service whose median is
-best together with every service within noise of it (`estimates.leader`, `estimates.Ratio.significant`,
-as a run page names a leader): "go", "go or java (within noise)", or "within noise" when no
-service stands out. The verdict changes with the placement where two placements name a different
-winner (the one best service, or none) at a users level and figure: "go or java (within noise)" and
-"within noise" both name none, so a tie that only changes shape is no change. A verdict taken
-where the load generator did not hold up in some repeat (`loadgen.valid`,
-bankbench.load.validity: short of CPU, short of the planned rate) measures JMeter as much as the
-services: it is shown, marked, and left out of that question.
-"""
-
-from __future__ import annotations
+"""The verdict's sensitivity to the test bed: a series' runs, one per CPU placement, compared per
+users level of the main pool and figure (`estimates.leader`). It changes where two placements name
+a different winner (the one best service, or none: a tie that only changes shape is no change); a
+verdict where the load generator fell short in some repeat measures it too: it is left out there."""
 
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -55,17 +44,13 @@ def ordered(series: list[Run]) -> list[Run]:
     return sorted(series, key=lambda run: rank.get(run.placement, len(rank)))
 
 
-def levels(run: Run) -> pd.DataFrame:
-    """The run's summary rows at its main pool whose money check passed (`verdicts` marks some)."""
-    summary = run.summary
-    return summary[(summary["pool"] == repeats.main_pool(summary)) & summary["money_ok"].astype(bool)]
-
-
 def verdicts(series: list[Run]) -> list[Verdict]:
     """Every (placement, users, figure) verdict of the series."""
     out = []
     for run in ordered(series):
-        rows = levels(run)
+        summary = run.summary  # the main pool's levels whose money check passed
+        rows = summary[(summary["pool"] == repeats.main_pool(summary))
+                       & summary["money_ok"].astype(bool)]
         for users, at_users in rows.groupby("users"):
             limited = not at_users[summaries.VALID].astype(bool).all()
             held = at_users[at_users[summaries.VALID].astype(bool)]

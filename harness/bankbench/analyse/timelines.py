@@ -1,8 +1,5 @@
-"""A level over time: the generator's requests per second (throughput, errors, p50 and p99, from
-its histograms) and the service's own figures per scrape, with the warm-up's end and the faults
-struck (chaos) in seconds since the level's start."""
-
-from __future__ import annotations
+"""A level over time: the generator's figures per second, the service's per scrape, and the
+warm-up's end and faults struck (chaos), in seconds since the level's start."""
 
 from pathlib import Path
 from typing import NamedTuple
@@ -37,14 +34,12 @@ def timeline(level_dir: Path) -> Timeline:
 
 
 def _timeline(frame: pd.DataFrame, level: LevelRecord) -> Timeline:
-    """A level's per-second `frame` with, in seconds since its start, its warm-up end and faults."""
     faults = tuple((f["fault"], level.since_start_s(f["at_ms"]), f["recovery_s"]) for f in level.faults)
     return Timeline(frame, level.since_start_s(level.measure_from_ms), faults)
 
 
 def timeline_levels(summary: pd.DataFrame, users: int | None = None) -> dict[str, str]:
-    """Level name per service to draw over time: `users` (default the most) at the main pool, a
-    usable repeat first, then the first one."""
+    """Per service, the level drawn over time: `users` (else the most), main pool, usable first."""
     at_pool = summary[summary["pool"] == main_pool(summary)]
     chosen = at_pool[at_pool["users"] == (users or at_pool["users"].max())].assign(usable=usable)
     first = chosen.sort_values(["usable", "repeat"], ascending=[False, True]).groupby("service").head(1)

@@ -1,9 +1,5 @@
-"""The tuned settings: where `make tune` tunes each service (below its capacity rate, from the
-capacity runs at the shipped settings), what each knob's newest run left, and, for the report,
-every make tune run's settings found. The capacity at the tuned settings beside the shipped one
-is make capacity TUNED=both's (bankbench.analyse.paired)."""
-
-from __future__ import annotations
+"""The tuned settings: where `make tune` tunes each service (below its capacity rate at the shipped
+settings), what each knob's newest run left, and every make tune run's settings for the report."""
 
 from pathlib import Path
 
@@ -27,11 +23,9 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
 
 
 def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
-    """Every make tune run among `selected` of the paired protocol (an older run's probes are not
-    duels), each service it tuned and its record there, by service, then oldest run first: runs of
-    some knobs each (KNOBS=) leave each knob's duels in a run of their own."""
-    docs = [(run, Tuning.read(run.path)) for run in sorted(
-        (run for run in selected if run.swept), key=lambda run: run.id)]
+    """Each service tuned by a paired make tune run among `selected` (an older one's probes are not
+    duels) and its record there, by service then oldest run first (KNOBS= runs: some knobs each)."""
+    docs = [(run, Tuning.read(run.path)) for run in sorted(selected, key=lambda r: r.id) if run.swept]
     order = {name: i for i, name in enumerate(registry.names())}
     return sorted(((run, service, record) for run, doc in docs if doc.protocol == PAIRED
                    for service, record in doc.services.items() if record.tuned is not None),

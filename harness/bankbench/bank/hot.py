@@ -1,8 +1,5 @@
-"""The contention scenario's hot accounts: clients 1..N with a large balance, made on the fresh
-database of a level before its load, in every environment alike: one SQL script, run by psql,
-that runs the services' own create_client statement (db/queries/create_client.sql) N times."""
-
-from __future__ import annotations
+"""The contention scenario's hot accounts: clients 1..N with a large balance, made on a level's
+fresh database in every environment alike, by the services' own create_client statement."""
 
 from bankbench.bank import queries
 from bankbench.errors import UserError
@@ -10,11 +7,10 @@ from bankbench.errors import UserError
 BALANCE = 10**12  # enough that transfers among them rarely meet 422
 
 
-def setup_sql(count: int, balance: int = BALANCE) -> str:
-    """Creates the accounts in one statement (PL/pgSQL runs create_client with its parameter, as
-    the services do), then prints the ids of every client, comma-separated."""
+def setup_sql(count: int) -> str:
+    """One DO statement running create_client `count` times as the services do, then the ids."""
     create = queries.statement("create_client")
-    return (f"DO $do$ BEGIN FOR i IN 1..{count} LOOP EXECUTE $create${create}$create$ USING {balance}::bigint; "
+    return (f"DO $do$ BEGIN FOR i IN 1..{count} LOOP EXECUTE $create${create}$create$ USING {BALANCE}::bigint; "
             "END LOOP; END $do$;\n"
             "SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') FROM client;\n")
 

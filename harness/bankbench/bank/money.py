@@ -1,12 +1,9 @@
 """The money check (db/money_check.sql): nothing created or lost, every balance its ledger."""
 
-from __future__ import annotations
-
 FIELDS = ("clients", "sum_balances", "sum_deposits", "ledger_mismatches", "negative_balances")
 
 
 def verdict(figures: dict[str, int]) -> dict[str, object]:
-    """Adds `ok` to the check's figures."""
     ok = (figures["sum_balances"] == figures["sum_deposits"]
           and figures["ledger_mismatches"] == 0 and figures["negative_balances"] == 0)
     return {"ok": ok, **figures}

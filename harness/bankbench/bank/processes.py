@@ -1,20 +1,21 @@
 """The services under test: how to start each one, wait until it serves, and stop it; and
 local_service(), one of them on a throwaway PostgreSQL cluster of this machine."""
 
-from __future__ import annotations
-
+import contextlib
 import os
 import re
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
+
 from bankbench import config, paths, registry
 from bankbench.bank import aotcache
-from bankbench.bank.health import wait_healthy
 from bankbench.errors import UserError
 from bankbench.machine import jdk
 from bankbench.machine.placement import taskset
@@ -23,45 +24,35 @@ from bankbench.machine.postgres import Cluster, free_port
 
 @dataclass(frozen=True)
 class Service:
-    """How to run one service: its command line and the environment it adds."""
-
     name: str
     command: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
 
     def start(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
-              extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
-        """launch(), then waits until the service serves."""
-        running = self.launch(port=port, pool=pool, db_env=db_env, log=log, extra_env=extra_env, cpus=cpus)
+              cpus: tuple[int, ...] = ()) -> "Running":
+        running = self.launch(port=port, pool=pool, db_env=db_env, log=log, cpus=cpus)
         running.wait_healthy()
         return running
 
     def launch(self, *, port: int, pool: int | None, db_env: dict[str, str], log: Path,
-               extra_env: dict[str, str] | None = None, cpus: tuple[int, ...] = ()) -> Running:
+               cpus: tuple[int, ...] = ()) -> "Running":
         """Starts the service's process without waiting for it (start())."""
         log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:
-            proc = subprocess.Popen(taskset(cpus, self.command), env=self.environment(port, pool, db_env, extra_env),
+            proc = subprocess.Popen(taskset(cpus, self.command), env=self.environment(port, pool, db_env),
                                     stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         return Running(self, proc, f"http://127.0.0.1:{port}", log, cpus)
 
-    def environment(self, port: int, pool: int | None, db_env: dict[str, str],
-                    extra_env: dict[str, str] | None = None) -> dict[str, str]:
-        """The service's environment. The pool settings and the admission limit are passed
-        explicitly, never inherited: `pool` connections with the harness's acquire timeout and
-        admission limit (bankbench.config.settings_env), or with `pool` None none of them, for
-        the service's own defaults. The service's own settings (a test's small admission limit,
-        a level's settings: get()) and `extra_env` (a CPU profile's options:
-        bankbench.measure.cpuprofile) win over those."""
+    def environment(self, port: int, pool: int | None, db_env: dict[str, str]) -> dict[str, str]:
+        """Pool settings and admission limit are set, never inherited (config.settings_env; `pool`
+        None: the service's defaults); the service's own settings (get()) win over them."""
         inherited = {k: v for k, v in os.environ.items() if k not in config.NOT_INHERITED}
         return {**inherited, **db_env, **(config.settings_env(pool) if pool is not None else {}), **dict(self.env),
-                **(extra_env or {}), config.PORT: str(port)}
+                config.PORT: str(port)}
 
 
 @dataclass
 class Running:
-    """A started service process."""
-
     service: Service
     proc: subprocess.Popen
     url: str
@@ -72,15 +63,19 @@ class Running:
     def pid(self) -> int:
         return self.proc.pid
 
-    def wait_healthy(self, timeout: float = 90) -> None:
-        try:
-            wait_healthy(self.url, timeout, self.check_alive)
-        except UserError:
-            self.stop()
-            raise
+    def wait_healthy(self) -> None:
+        """Polls GET /health until 200; a UserError if the process exits, or stopped after 90 s."""
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            self.check_alive()
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
+                    return
+            time.sleep(0.2)
+        self.stop()
+        raise UserError(f"{self.url} not healthy after 90 s")
 
     def check_alive(self) -> None:
-        """Raises, with the end of its log, once the process has exited."""
         if self.proc.poll() is not None:
             raise UserError(f"{self.service.name} exited with {self.proc.returncode}; "
                             f"log {self.log}:\n{self.log.read_text()[-3000:]}")
@@ -90,7 +85,6 @@ class Running:
         return self.proc.poll()
 
     def stop(self, timeout: float = 20) -> None:
-        """SIGTERM (graceful shutdown), then SIGKILL if it does not exit in time."""
         stop_group(self.proc, timeout)
 
 
@@ -106,17 +100,14 @@ def stop_group(proc: subprocess.Popen, timeout: float) -> None:
 
 
 def has_aot_cache(name: str) -> bool:
-    """Whether the service can start from an AOT cache (bankbench.bank.aotcache): a JVM one."""
     return registry.get(name).runtime == "jvm"
 
 
 @contextmanager
 def local_service(service: str | Service, pool: int | None, *, log: Path, cluster: Cluster | None = None,
                   cpus: tuple[int, ...] = (), **settings) -> Iterator[Running]:
-    """`service` (a name of services.yaml, or a Service) started with a pool of `pool`
-    connections on `cluster`, else on a throwaway cluster made here with `settings`
-    (Cluster.create's); on exit the service stops, and so does the cluster made here. `cpus`:
-    the service and a cluster made here run on those CPUs only."""
+    """`service` (a name or a Service) with `pool` connections on `cluster`, else on a throwaway one
+    made with `settings`, stopped on exit; the service and a cluster made here use `cpus` only."""
     if isinstance(service, str):
         service = get(service)
     with ExitStack() as stack:
@@ -128,10 +119,8 @@ def local_service(service: str | Service, pool: int | None, *, log: Path, cluste
 
 
 def get(name: str, aot: bool | None = None, settings: dict[str, str] | None = None) -> Service:
-    """The service called `name`, as services.yaml describes it, with `settings` added to its
-    environment (a heap limit: registry.Entry.heap_env); every JVM service runs on the one JDK
-    (bankbench.machine.jdk) with bank-java/jvm.options, then JAVA_OPTS (of `settings`, else of
-    this process), and from its AOT cache when `aot` (default: JAVA_AOT_CACHE=1)."""
+    """The service `name` of services.yaml plus `settings`; a JVM one runs with jvm.options, then
+    JAVA_OPTS (of `settings`, else ours), from its AOT cache when `aot` (None: JAVA_AOT_CACHE=1)."""
     entry = registry.get(name)
     if not entry.artifact.exists():
         raise UserError(f"{entry.artifact.relative_to(paths.ROOT)} is missing: run `{entry.build}`")
@@ -146,7 +135,6 @@ def get(name: str, aot: bool | None = None, settings: dict[str, str] | None = No
     jar = aotcache.extracted_jar(entry.artifact)
 
     def training(options: list[str], log: Path) -> AbstractContextManager[Running]:
-        """The variant with the training run's `options` on a throwaway database."""
         return local_service(Service(name, (*java, *options, "-jar", str(jar)), env),
                              config.DEFAULT_POOL_SIZE, log=log)
 
@@ -155,12 +143,9 @@ def get(name: str, aot: bool | None = None, settings: dict[str, str] | None = No
 
 
 def heap_cap_mb(name: str, options: list[str]) -> float | None:
-    """The heap cap, MB, of the service called `name` given the JVM `options` it ran with (the
-    last -Xmx wins, as the JVM reads them); None for a native service, whose runtime takes none."""
-    if registry.get(name).runtime != "jvm":
-        return None
+    """The heap cap (MB) that JVM `options` of `name` set, the last -Xmx winning; None if none."""
     sizes = re.findall(r"^-Xmx(\d+)([kmgt]?)$", "\n".join(options), re.IGNORECASE | re.MULTILINE)
-    if not sizes:
+    if registry.get(name).runtime != "jvm" or not sizes:
         return None
     number, unit = sizes[-1]
     return int(number) * 1024 ** "bkmgt".index(unit.lower() or "b") / 2**20

@@ -1,21 +1,16 @@
 """db/queries/, the services' SQL: one file per statement, read whole as the Go and Java readers do."""
 
-from __future__ import annotations
-
-from pathlib import Path
-
 from bankbench import paths
 
 
-def statements(folder: Path = paths.QUERIES) -> dict[str, str]:
-    """Statements by name: each file <name>.sql of the folder, its whole text trimmed of
-    surrounding white space (comments included), the text both services send."""
-    return {file.stem: file.read_text().strip() for file in sorted(folder.glob("*.sql"))}
+def statements() -> dict[str, str]:
+    """By name (<name>.sql): the whole text with comments, trimmed, as both services send it."""
+    return {file.stem: file.read_text().strip() for file in sorted(paths.QUERIES.glob("*.sql"))}
 
 
-def statement(name: str, folder: Path = paths.QUERIES) -> str:
+def statement(name: str) -> str:
     """The named statement; a KeyError naming the folder when there is no such file."""
     try:
-        return statements(folder)[name]
+        return statements()[name]
     except KeyError:
-        raise KeyError(f"no statement {name!r} in {folder}") from None
+        raise KeyError(f"no statement {name!r} in {paths.QUERIES}") from None

@@ -1,12 +1,6 @@
-"""Property-based API tests: schemathesis against each service, each on a fresh database.
-
-Every check of schemathesis runs, with valid and invalid data, in every phase (examples,
-coverage, fuzzing, and the stateful phase that follows the document's links). The settings and
-the hooks that state what JSON Schema cannot live in contract/fuzz/; the document is
-api/openapi.yaml. A run is reproducible from its seed, which every result names.
-"""
-
-from __future__ import annotations
+"""Property-based API tests: schemathesis against each service on a fresh database, every check
+with valid and invalid data in every phase, stateful included; its settings and hooks (what JSON
+Schema cannot state) are in contract/fuzz/. A run replays from its seed, printed."""
 
 import argparse
 import os
@@ -30,14 +24,9 @@ DEFAULT_EXAMPLES = 150
 POOL = 10
 TIMEOUT_S = 600  # one service's run; schemathesis itself has no overall time limit
 
-_GENERATED = re.compile(r"^\s*(\d+) generated", re.MULTILINE)
-_FAILURES = re.compile(r"(\d+) unique failures?")
-
 
 @dataclass(frozen=True)
 class Result:
-    """One service's run: how many requests schemathesis generated and how many failed."""
-
     service: str
     generated: int
     failures: int
@@ -57,7 +46,6 @@ def seed(value: str | None) -> int:
 
 
 def run(names: list[str], seed: int, examples: int, logs: Path) -> list[Result]:
-    """Runs schemathesis against each service in turn, on one cluster reset before each."""
     with Cluster.create() as cluster:
         return [_one(name, cluster, seed, examples, logs) for name in names]
 
@@ -69,8 +57,7 @@ def _one(name: str, cluster: Cluster, seed: int, examples: int, logs: Path) -> R
         cmd = [str(Path(sys.executable).parent / "st"), "--config-file", str(CONFIG), "--no-color",
                "run", str(paths.OPENAPI), "--url", proc.url, "--checks", "all",
                "--max-examples", str(examples), "--seed", str(seed)]
-        try:
-            # The paths in the config are relative to the repository.
+        try:  # in the repository: the paths in the config are relative to it
             out = subprocess.run(cmd, cwd=paths.ROOT, capture_output=True, text=True,
                                  timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
@@ -81,15 +68,14 @@ def _one(name: str, cluster: Cluster, seed: int, examples: int, logs: Path) -> R
 
 def parse(name: str, output: str, returncode: int, log: Path) -> Result:
     """Reads the counts off schemathesis's summary ("1013 generated, 2 found 2 unique failures")."""
-    generated = _GENERATED.search(output)
-    failures = _FAILURES.search(output)
+    generated = re.search(r"^\s*(\d+) generated", output, re.MULTILINE)
+    failures = re.search(r"(\d+) unique failures?", output)
     return Result(name, int(generated.group(1)) if generated else 0,
                   int(failures.group(1)) if failures else 0, returncode == 0 and generated is not None,
                   log)
 
 
 # The verb: `bankbench fuzz`.
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--seed", default=os.environ.get("SCHEMATHESIS_SEED"),

@@ -1,10 +1,6 @@
 """A quick closed-loop benchmark (wrk) of the two hot endpoints, next to pgbench running the very
-same SQL on the same database: how much of a service's cost is the database's.
-
-Not the main benchmark (JMeter, `make bench`): a first figure in about a minute per service.
-"""
-
-from __future__ import annotations
+same SQL on the same database: how much of a service's cost is the database's. Not the main
+benchmark (JMeter, `make bench`): a first figure in about a minute per service."""
 
 import argparse
 import json
@@ -31,20 +27,17 @@ CLIENTS = 10_000
 SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generate_series(1, "
         f"{CLIENTS}) RETURNING id, balance) "
         "INSERT INTO transaction (to_client_id, amount) SELECT id, balance FROM c")
-WRK_SCRIPTS = paths.ROOT / "scripts" / "wrk"
 UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
 
 
 def pgbench_scripts(out: Path) -> dict[str, Path]:
-    """pgbench scripts running each endpoint's one statement verbatim, $n becoming the variable
-    :pn (pgbench -M prepared turns them back into $n, so the server sees the services' text)."""
+    """Each endpoint's statement as a pgbench script, $n as :pn (-M prepared sends back $n)."""
     sql = {k: re.sub(r"\$(\d+)", r":p\1", v) for k, v in queries.statements().items()}
     pick = f"\\set p1 random(1, {CLIENTS})\n"
     texts = {
         "create_client": f"\\set p1 1000\n{sql['create_client']};\n",  # a client with a deposit, as the scenario's
         "balance": f"{pick}{sql['balance']};\n",
-        # transfer(from, to, amount): two distinct clients, amount 1
         "transfer": (f"{pick}\\set p2 random(1, {CLIENTS - 1})\n"
                      "\\set p2 CASE WHEN :p2 >= :p1 THEN :p2 + 1 ELSE :p2 END\n\\set p3 1\n"
                      f"{sql['transfer']};\n"),
@@ -61,7 +54,7 @@ def _ms(value: str) -> float:
 
 def wrk(url: str, script: str, connections: int, seconds: int) -> dict[str, float]:
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
-                          "-s", str(WRK_SCRIPTS / f"{script}.lua"), url],
+                          "-s", str(paths.ROOT / "scripts" / "wrk" / f"{script}.lua"), url],
                          capture_output=True, text=True, env={"CLIENTS": str(CLIENTS)},
                          timeout=seconds + 60)
     text = out.stdout
@@ -75,7 +68,6 @@ def wrk(url: str, script: str, connections: int, seconds: int) -> dict[str, floa
 
 
 def pgbench_tool() -> Path:
-    """postgres_binaries.pgbench(); a UserError that says where to get one when there is none."""
     if not (tool := postgres_binaries.pgbench()):
         raise UserError(f"pgbench of PostgreSQL {postgres_binaries.MAJOR} or newer is required: "
                         "see make doctor")
@@ -94,11 +86,9 @@ def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: i
     # per-transaction log: client, number, latency in microseconds, script, epoch s, epoch us
     latencies = sorted(int(line.split()[2]) for log in logdir.glob(f"{script.stem}.*")
                        for line in log.read_text().splitlines())
-
-    def pick(q: float) -> float:  # the latency at quantile q, in ms
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
-
-    return {"rps": float(tps.group(1)), "p50_ms": pick(0.50), "p99_ms": pick(0.99), "non_2xx": 0}
+    p50, p99 = (latencies[min(len(latencies) - 1, int(q * len(latencies)))] / 1000
+                for q in (0.50, 0.99))
+    return {"rps": float(tps.group(1)), "p50_ms": p50, "p99_ms": p99, "non_2xx": 0}
 
 
 def warm_up(svc: processes.Running, endpoint: str, connections: int, max_s: int) -> list[steady.Round]:
@@ -117,8 +107,7 @@ def warm_up(svc: processes.Running, endpoint: str, connections: int, max_s: int)
 
 def measure(svc: processes.Running, endpoint: str, connections: int, seconds: int,
             scrape_to: Path | None = None) -> dict:
-    """wrk's figures, with the service's CPU time per request and its memory at the end; with
-    `scrape_to`, GET /metrics once a second meanwhile, as a benchmark level does."""
+    """wrk's figures, the service's CPU time per request and end RSS; /metrics into `scrape_to`."""
     tree = Tree(svc.pid)
     tree.sample(1)
     scraper = Scraper(scrape_to, svc.url, svc.service.name) if scrape_to else None
@@ -175,13 +164,11 @@ def _money_ok(cluster: Cluster) -> bool:
 
 
 def reseed(cluster: Cluster) -> None:
-    """The database emptied and seeded with the clients every run starts from."""
     cluster.reset()
     cluster.psql(SEED)
 
 
 # The verb: `bankbench quick`.
-
 OUT = paths.ROOT / "results" / "quick"
 
 
@@ -201,25 +188,21 @@ def main(args: argparse.Namespace) -> int:
     names = args.service.split(",")
     with tempfile.TemporaryDirectory() as work:
         check = verify.run(names, Path(work))
-        rows, pg = run(names, args.connections, args.duration, args.warmup, Path(work),
-                             args.scrape)
-    doc = {
-        "created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
-        "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
-        "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, "
-                 f"warm-up in {steady.ROUND_S} s rounds until a round's throughput is at most "
-                 f"{steady.STEADY:.0%} above the one before and a JVM's JIT compiled less than "
-                 f"{steady.JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
-                 f"{args.duration} s measured; pgbench -M prepared "
-                 f"with {args.connections} clients on the same statement; {CLIENTS} "
-                 f"clients seeded; pool {config.DEFAULT_POOL_SIZE}, max_connections {pg['max_connections']}; "
-                 "database reset before each row; "
-                 "load generator, service and PostgreSQL share the machine"
-                 + ("; /metrics scraped once a second while measuring" if args.scrape else "")),
-        "jvm_options": processes.jvm_options(), "java_aot_cache": aotcache.enabled(),
-        "results": rows,
-        "verify": check,
-    }
+        rows, pg = run(names, args.connections, args.duration, args.warmup, Path(work), args.scrape)
+    doc = {"created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
+           "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
+           "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, warm-up in "
+                    f"{steady.ROUND_S} s rounds until a round's throughput is at most "
+                    f"{steady.STEADY:.0%} above the one before and a JVM's JIT compiled less than "
+                    f"{steady.JIT_QUIET:.0%} of the round (at most {args.warmup} s), then "
+                    f"{args.duration} s measured; pgbench -M prepared with {args.connections} "
+                    f"clients on the same statement; {CLIENTS} clients seeded; pool "
+                    f"{config.DEFAULT_POOL_SIZE}, max_connections {pg['max_connections']}; "
+                    "database reset before each row; load generator, service and PostgreSQL "
+                    "share the machine"
+                    + ("; /metrics scraped once a second while measuring" if args.scrape else "")),
+           "jvm_options": processes.jvm_options(), "java_aot_cache": aotcache.enabled(),
+           "results": rows, "verify": check}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{stamp}.json").write_text(json.dumps(doc, indent=2) + "\n")
     table = pd.DataFrame(rows).drop(columns="warmup_rounds", errors="ignore")

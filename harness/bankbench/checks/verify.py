@@ -1,23 +1,10 @@
-"""Proof that the services do the same database work, the TechEmpower way.
-
-Each service, on a throwaway cluster of its own with pg_stat_statements loaded and a pool of one
-connection, answers a fixed mix of requests; per request type this counts what PostgreSQL saw: the
-statements run (pg_stat_statements), the calls and the transactions (pg_stat_database) per
-request. Every type must run exactly the statements its contract says (one, or none for a refused
-request), in one transaction, and every service must send the very same statement texts. The
-services run at once: the mix mostly waits on its barriers.
-
-Counting is exact because of two barriers. PostgreSQL 15 publishes a backend's counts only now
-and then, and always when the backend exits, so around each batch the service's backend is
-terminated and its exit awaited; the pool then opens a fresh connection for the next batch (both
-pools check a connection idle for 500 ms before using it). A new connection costs work of its own
-(its start-up transaction, pgx preparing each statement once), so each
-type runs a batch of one request and then a batch of 1 + N: the difference over N is the cost of
-a request, the rest the set-up of a connection, which is reported but not judged (pools keep
-their connections for 30 minutes).
-"""
-
-from __future__ import annotations
+"""Proof that the services do the same database work, the TechEmpower way: each, on a throwaway
+cluster with pg_stat_statements and a pool of one connection, answers a fixed mix; per request type
+PostgreSQL must see exactly its contract's statements (one, none if refused) in one transaction,
+the same texts from every service. PostgreSQL 15 publishes a backend's counts for sure only when it
+exits, so each batch ends by terminating the service's backend; as a new connection costs work of
+its own (start-up transaction, pgx preparing), each type runs a batch of 1, then of 1 + N: the
+difference over N is a request's cost, the rest a connection's, reported but not judged."""
 
 import argparse
 import hashlib
@@ -55,7 +42,6 @@ class RequestType:
     statements: int  # 1, or 0 when the service must refuse before touching the database
 
     def send(self, client: httpx.Client, ids: dict[str, int]) -> int:
-        """Sends the request with the clients' ids filled in; returns the status."""
         body = {k: ids.get(v, v) for k, v in self.body.items()} if self.body else None
         return client.request(self.method, self.path.format(**ids), json=body).status_code
 
@@ -98,29 +84,25 @@ def fingerprint(query: str) -> str:
     return hashlib.sha256(query.encode()).hexdigest()[:12]
 
 
-def measure(service: processes.Service, cluster: Cluster, log: Path) -> dict[str, dict]:
-    """Runs the mix through one service on a fresh database; returns the counts per type."""
-    cluster.reset()
-    with (processes.local_service(service, 1, cluster=cluster, log=log) as svc,
-          httpx.Client(base_url=svc.url, timeout=30) as client):
-        ids = {RICH: _new_client(client, 10**6), POOR: _new_client(client, 0)}
-        counts, before = {}, _barrier(cluster)
-        for request in MIX:
-            statuses = {request.send(client, ids)}
-            middle = _barrier(cluster)
-            statuses |= {request.send(client, ids) for _ in range(1 + REQUESTS_PER_TYPE)}
-            after = _barrier(cluster)
-            counts[request.name] = _costs(_delta(before, middle), _delta(middle, after))
-            counts[request.name]["statuses"] = sorted(statuses)
-            before = after
-    return counts
-
-
-def _measure_alone(service: processes.Service, workdir: Path) -> dict[str, dict]:
-    """measure() on a throwaway cluster of the service's own."""
+def measure(service: processes.Service, workdir: Path) -> dict[str, dict]:
+    """Runs the mix through one service on a throwaway cluster of its own; the counts per type."""
     with Cluster.create(extra_settings=SETTINGS) as cluster:
         cluster.psql("CREATE EXTENSION pg_stat_statements", database="postgres")
-        return measure(service, cluster, workdir / f"verify-{service.name}.log")
+        cluster.reset()
+        with (processes.local_service(service, 1, cluster=cluster,
+                                      log=workdir / f"verify-{service.name}.log") as svc,
+              httpx.Client(base_url=svc.url, timeout=30) as client):
+            ids = {RICH: _new_client(client, 10**6), POOR: _new_client(client, 0)}
+            counts, before = {}, _barrier(cluster)
+            for request in MIX:
+                statuses = {request.send(client, ids)}
+                middle = _barrier(cluster)
+                statuses |= {request.send(client, ids) for _ in range(1 + REQUESTS_PER_TYPE)}
+                after = _barrier(cluster)
+                counts[request.name] = _costs(_delta(before, middle), _delta(middle, after))
+                counts[request.name]["statuses"] = sorted(statuses)
+                before = after
+    return counts
 
 
 def _new_client(client: httpx.Client, balance: int) -> int:
@@ -140,12 +122,9 @@ def _barrier(cluster: Cluster) -> dict:
 
 
 def _delta(before: dict, after: dict) -> dict:
-    """What happened between two snapshots: calls per statement text, and transactions less the
-    start-up transaction of each session begun."""
-    calls = {}
-    for queryid, now in after["statements"].items():
-        if n := now["calls"] - before["statements"].get(queryid, {}).get("calls", 0):
-            calls[now["query"]] = n
+    """Calls per statement text between two snapshots, and transactions less sessions' start-ups."""
+    calls = {now["query"]: n for queryid, now in after["statements"].items()
+             if (n := now["calls"] - before["statements"].get(queryid, {}).get("calls", 0))}
     return {"calls": calls,
             "transactions": (after["transactions"] - before["transactions"]
                              - (after["sessions"] - before["sessions"]))}
@@ -162,17 +141,14 @@ def _costs(one: dict, many: dict) -> dict:
         if a - (b - a) / n:
             setup[fingerprint(query)] = {"query": query, "calls": a - (b - a) / n}
     transactions = (many["transactions"] - one["transactions"]) / n
-    return {
-        "statements": per_request,
-        "calls_per_request": sum(s["calls"] for s in per_request.values()),
-        "transactions_per_request": transactions,
-        "setup": {"statements": setup, "transactions": one["transactions"] - transactions},
-    }
+    return {"statements": per_request,
+            "calls_per_request": sum(s["calls"] for s in per_request.values()),
+            "transactions_per_request": transactions,
+            "setup": {"statements": setup, "transactions": one["transactions"] - transactions}}
 
 
 def problems(results: dict[str, dict[str, dict]]) -> list[str]:
-    """Every way the results break the rule: per type, the contract's statement count, as many
-    calls and transactions per request, the expected status, and the same texts everywhere."""
+    """Every way the results break the rules (module doc) or miss the expected status."""
     found = []
     for request in MIX:
         texts = {}
@@ -194,7 +170,6 @@ def problems(results: dict[str, dict[str, dict]]) -> list[str]:
 
 
 def table(results: dict[str, dict[str, dict]]) -> str:
-    """Markdown: one row per service and request type."""
     rows = [{"service": name, "request": kind, "status": ",".join(map(str, got["statuses"])),
              "statements": len(got["statements"]), "calls/request": got["calls_per_request"],
              "transactions/request": got["transactions_per_request"],
@@ -215,7 +190,7 @@ def run(services: list[str] | list[processes.Service], workdir: Path,
     (JSON) when given and raises UserError, after printing the table, when any rule is broken."""
     chosen = [processes.get(s) if isinstance(s, str) else s for s in services]
     with ThreadPoolExecutor(len(chosen)) as pool:
-        measured = pool.map(lambda service: _measure_alone(service, workdir), chosen)
+        measured = pool.map(lambda service: measure(service, workdir), chosen)
         results = dict(zip([s.name for s in chosen], measured, strict=True))
     found = problems(results)
     doc = {"requests_per_type": REQUESTS_PER_TYPE, "ok": not found, "problems": found,
@@ -233,7 +208,6 @@ def run(services: list[str] | list[processes.Service], workdir: Path,
 
 
 # The verb: `bankbench verify`.
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--out", type=Path, help="write the result here as JSON")

@@ -5,8 +5,6 @@ The stack is infra/'s Terraform; `bench` is `make bench`'s run in the `aws` envi
 them.
 """
 
-from __future__ import annotations
-
 import argparse
 
 from bankbench.commands.bench import add_bench_arguments, run_in

@@ -1,7 +1,5 @@
 """`bankbench bench`: run a benchmark profile and print the comparison (make bench*)."""
 
-from __future__ import annotations
-
 import argparse
 import shutil
 import signal
@@ -28,8 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_bench_arguments(p: argparse.ArgumentParser) -> None:
-    """The knobs of a benchmark in every environment: `make bench` and `make aws-bench` take the
-    same (the aws verb reads them here too; bankbench.cli.SETTINGS names each one's knob)."""
+    """The knobs `make bench` and `make aws-bench` share (cli.SETTINGS names each's knob)."""
     plan.add_profile_arguments(p)
     p.add_argument("--pg-max-connections", type=int,
                    help="PostgreSQL max_connections (default: db/postgresql.conf's)")
@@ -49,10 +46,7 @@ def add_bench_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def options(args: argparse.Namespace) -> list[Options]:
-    """The runs that the knobs of add_bench_arguments() ask for: one per CPU placement
-    (--cpu-placement, else the profile's, else the machine's default), every one planned before
-    the first starts. Several make a series: their manifests name it (bankbench.results.runs). A
-    profile with phases gets each run's base rates for that run's placement (with_base_rates)."""
+    """A run per CPU placement (a series, if several), all planned before the first starts."""
     profile = plan.profile_from_args(args)
     chosen = args.cpu_placement.split(",") if args.cpu_placement else profile.placements
     profile, series = plan.placed(profile, chosen)
@@ -74,8 +68,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def run_in(env: type[Env], args: argparse.Namespace) -> list[Path]:
-    """Runs the benchmark of `args` in `env`, a run per CPU placement, one after the other;
-    cleans up (and marks the run) on SIGTERM as on Ctrl-C."""
+    """A run per CPU placement in `env`; cleans up (and marks the run) on SIGTERM as on Ctrl-C."""
     signal.signal(signal.SIGTERM, interrupted)
     return [runner.run(opts, env) for opts in options(args)]
 

@@ -2,8 +2,6 @@
 calibration target (bankbench.run.experiments.calibration); `bench` runs the same step first.
 Cached: only a load not yet calibrated with these settings is measured, unless --force."""
 
-from __future__ import annotations
-
 import argparse
 import os
 

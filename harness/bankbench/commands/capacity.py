@@ -3,8 +3,6 @@ errors under 0.1 %, confirmed by repeats (bankbench.run.experiments.capacity_sea
 CPU placement asked, a run each (a series), and under the first of them (at the shipped settings)
 the smallest heap that holds it there; then each run's summaries and its figures."""
 
-from __future__ import annotations
-
 import argparse
 import signal
 
@@ -15,15 +13,13 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
 from bankbench.publish import terminal
-from bankbench.results import probes, summaries
-from bankbench.results.runs import load_run
+from bankbench.results import probes, runs, summaries
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
 
 PROFILE = "capacity"  # profiles.toml: the shape of each probe and the ladder of rates
 BUDGET_MIN = 90  # per placement, a bound; per service ~10 rate probes of ~45 s (+ ~6 heap probes, first)
-# service-alone: the service has a core to itself, so its capacity is requests per second per
-# service core, the figure a budget needs; split: the service shares its core with PostgreSQL.
+# service-alone: capacity per service core, what a budget needs; split: a core shared with PG.
 PLACEMENTS = ("service-alone", "split")
 
 
@@ -68,20 +64,16 @@ def main(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, interrupted)
     heaps = heaps_to_sweep(args)
     entrants = capacity_search.contenders(profile.services, args.tuned, args.with_tuned, profile.tuned)
+    # max_connections: room for every contender's pool, each kept warm, and the harness's own.
+    pools = [profile.tuned[c.service]["pool"] if c.tuned else profile.pools[0] for c in entrants]
+    max_connections = sum(pools) + config.max_connections() - config.DEFAULT_POOL_SIZE
     for i, mode in enumerate(profile.placements):
         opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
-                       pg_max_connections=connections(profile, entrants), series=series,
+                       pg_max_connections=max_connections, series=series,
                        with_tuned=args.with_tuned)
         # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
         run_dir = capacity_search.run(opts, probes.Target(p99_ms=args.p99_ms), args.budget_min * 60,
                                       heaps if i == 0 else (), long_s=args.long)
         summaries.summarize_run(run_dir)
-        print(f"results in {run_dir} ({mode})\n{terminal.capacities(load_run(run_dir))}")
+        print(f"results in {run_dir} ({mode})\n{terminal.capacities(runs.load_run(run_dir))}")
     return 0
-
-
-def connections(profile: profiles.Profile, entrants: list[capacity_search.Contender]) -> int:
-    """PostgreSQL's max_connections: room for the pools of every contender, each kept warm beside
-    the others, and the harness's own."""
-    pools = [profile.tuned[c.service]["pool"] if c.tuned else profile.pools[0] for c in entrants]
-    return sum(pools) + config.max_connections() - config.DEFAULT_POOL_SIZE

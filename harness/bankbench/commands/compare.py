@@ -2,8 +2,6 @@
 interval, the ratio B/A with its interval and whether the difference is significant
 (bankbench.analyse.repeats.differences): the question after changing one knob."""
 
-from __future__ import annotations
-
 import argparse
 from pathlib import Path
 
@@ -17,6 +15,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Prints the comparison table."""
     print(terminal.two_runs(runs.load_run(args.a), runs.load_run(args.b)))
     return 0

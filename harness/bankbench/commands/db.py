@@ -4,8 +4,6 @@
 `down` stops the cluster named there and deletes it.
 """
 
-from __future__ import annotations
-
 import argparse
 from pathlib import Path
 
@@ -24,31 +22,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    if args.action == "up":
-        return up(args.env_file, args.port, args.max_connections)
-    return down(args.env_file)
-
-
-def up(env_file: Path, port: int | None, max_connections: int | None) -> int:
+    env_file = args.env_file
+    if args.action == "down":
+        if not env_file.exists():
+            print("no database is up")
+            return 0
+        env = dict(line.split("=", 1) for line in env_file.read_text().split())
+        Cluster(root=Path(env["BANKBENCH_PG_ROOT"]), port=int(env["POSTGRES_PORT"])).destroy()
+        env_file.unlink()
+        print(f"stopped and deleted the database on port {env['POSTGRES_PORT']}")
+        return 0
     if env_file.exists():
         raise UserError(f"a database is already up ({env_file}): run `make db-down` first")
-    cluster = Cluster.create(port, max_connections=max_connections)
+    cluster = Cluster.create(args.port, max_connections=args.max_connections)
     env = {**cluster.env(), "BANKBENCH_PG_ROOT": str(cluster.root)}
     env_file.parent.mkdir(parents=True, exist_ok=True)
     env_file.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
     print(f"PostgreSQL {cluster.settings()['server_version']} on 127.0.0.1:{cluster.port}, "
           f"database {env['POSTGRES_NAME']}, schema loaded")
-    print(f"settings written to {env_file}:")
-    print(env_file.read_text(), end="")
-    return 0
-
-
-def down(env_file: Path) -> int:
-    if not env_file.exists():
-        print("no database is up")
-        return 0
-    env = dict(line.split("=", 1) for line in env_file.read_text().split())
-    Cluster(root=Path(env["BANKBENCH_PG_ROOT"]), port=int(env["POSTGRES_PORT"])).destroy()
-    env_file.unlink()
-    print(f"stopped and deleted the database on port {env['POSTGRES_PORT']}")
+    print(f"settings written to {env_file}:\n{env_file.read_text()}", end="")
     return 0

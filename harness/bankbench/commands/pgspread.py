@@ -2,8 +2,6 @@
 statements spread over a few or many connections (bankbench.run.experiments.pg_spread). Writes
 results/quick/pg-spread-<stamp>.json and prints the median of each connection count."""
 
-from __future__ import annotations
-
 import argparse
 import json
 import tempfile

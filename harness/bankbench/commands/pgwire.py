@@ -1,8 +1,6 @@
 """`bankbench pgwire` (make pgwire): what one request costs PostgreSQL, each service at the same
 rate with its port captured (bankbench.run.experiments.pg_capture); prints the figures per level."""
 
-from __future__ import annotations
-
 import argparse
 import signal
 

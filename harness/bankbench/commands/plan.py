@@ -1,7 +1,5 @@
 """`bankbench plan`: the levels a benchmark would run, without running them (also used on AWS)."""
 
-from __future__ import annotations
-
 import argparse
 import dataclasses
 import json
@@ -48,7 +46,6 @@ def add_probe_arguments(p: argparse.ArgumentParser, repeat_help: str) -> None:
 
 
 def overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """What --service, --repeat, --duration and --warmup set over a profile (profiles.load)."""
     return {"services": args.service.split(",") if args.service else None, "repeat": args.repeat,
             "duration_s": args.duration, "warmup_s": args.warmup}
 
@@ -61,18 +58,14 @@ def profile_from_args(args: argparse.Namespace) -> profiles.Profile:
 
 
 def placed(profile: profiles.Profile, chosen: list[str]) -> tuple[profiles.Profile, str]:
-    """`profile` under the CPU placements `chosen` (none: the machine's default), which its
-    manifests record, and the series its runs make, a run per placement, when there are several."""
+    """`profile` under the placements `chosen` (none: the default), and its series if several."""
     modes = [placement.check(mode.strip()) for mode in chosen] or [placement.default_mode()]
     series = runid.series_id(profile.name) if len(modes) > 1 else ""
     return dataclasses.replace(profile, placements=modes), series
 
 
 def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> profiles.Profile:
-    """A profile with phases with each service's base rate: `rate` (--rate) for all, else each
-    one's capacity at the profile's settings (shipped or TUNED) as the report's first table shows
-    it (paired.capacities), under CPU placement `mode` where one ran so; a profile without phases
-    as it is (and no --rate for it)."""
+    """A phased profile at `rate` for all, else at each one's capacity as the report shows it."""
     if not profile.phased:
         if rate is not None:
             raise UserError(f"RATE= is the base rate of a profile with phases (overload); {profile.name} has "

@@ -2,8 +2,6 @@
 browser shows them at 1280×800 (bankbench.publish.first_screen), a PNG each under .cache/screenshots/;
 fails unless each shows its verdict and its first table's first three columns without scrolling."""
 
-from __future__ import annotations
-
 import argparse
 from pathlib import Path
 
@@ -25,7 +23,6 @@ def shown(path: Path) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Prints each page's measurements and PNG; fails on the first screens that miss."""
     index, newest_run = first_screen.default_pages()
     checked = [index, args.page or newest_run]
     if absent := [str(page) for page in checked if not page.is_file()]:
@@ -35,8 +32,7 @@ def main(args: argparse.Namespace) -> int:
         verdict = "; ".join(screen.failures) or "ok"
         measured = f"{screen.layout.describe()}: " if screen.layout else ""
         print(f"{shown(screen.page)}: {measured}{verdict}\n  {shown(screen.png)}")
-    failed = [shown(screen.page) for screen in screens if screen.failures]
-    if failed:
+    if failed := [shown(screen.page) for screen in screens if screen.failures]:
         raise UserError(f"the first screen at {first_screen.WIDTH}×{first_screen.HEIGHT} misses on "
                         f"{', '.join(failed)} (above)")
     return 0

@@ -1,8 +1,6 @@
 """`bankbench services`: the services of services.yaml, docker-compose.yml written from them, and
 one of them run in the foreground (make run-<name>)."""
 
-from __future__ import annotations
-
 import argparse
 import os
 

@@ -3,8 +3,6 @@ its first 200, cold and from a JVM's AOT cache, over several starts
 (bankbench.run.experiments.start_times); written to results/startup/<stamp>.json, whose newest
 the report's first table shows."""
 
-from __future__ import annotations
-
 import argparse
 import statistics
 import tempfile

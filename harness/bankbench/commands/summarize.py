@@ -7,8 +7,6 @@ and the run's page beside its files (bankbench.publish.own_run).
 A run from before histograms is compacted first (bankbench.results.compaction): its raw samples
 folded into histograms, its service's log and metrics gzipped."""
 
-from __future__ import annotations
-
 import argparse
 from pathlib import Path
 
@@ -39,9 +37,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def summarize(run_dirs: list[Path], force: bool = False, verdict: bool = False) -> None:
-    """Summarizes each run and prints its comparison table (with `verdict`, none); then, for each
-    series over CPU placements among them, its figures and verdicts; with `verdict`, last, each
-    run's verdict and the path of its page."""
+    """Summarizes the runs, prints their tables and series, or with `verdict` each one's verdict."""
     for run_dir in run_dirs:
         compaction.compact_run(run_dir)
         summary = summaries.summarize_run(run_dir, force=force)

@@ -4,8 +4,6 @@ and then the knobs of its registry entry, one at a time, each value in a duel wi
 (bankbench.run.experiments.tuning); then the run's summaries, and the settings found written to
 tuned.toml, which TUNED=1 runs with."""
 
-from __future__ import annotations
-
 import argparse
 import dataclasses
 import signal
@@ -22,11 +20,9 @@ from bankbench.results import summaries
 from bankbench.results.probes import Tuned, Tuning
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
-from bankbench.run.experiments.tuning import POOL as POOL_KNOB
 
 PROFILE = "tune"  # profiles.toml: the shape of each probe
-# Per service 9 (go) to 19 (java) duels of 6 probes of ~45 s and a candidate's warm-up: 1-2.5 h each.
-BUDGET_MIN = 360
+BUDGET_MIN = 360  # per service 9 (go) to 19 (java) duels of 6 probes of ~45 s: 1-2.5 h each
 POOLS = (4, 8, 16, 32, config.DEFAULT_POOL_SIZE)  # HikariCP's advice is a few connections per core
 PLACEMENT = "split"  # the placement the verdict ranks capacity under on this bed
 
@@ -37,10 +33,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the time the duels may take, in minutes (default {BUDGET_MIN})")
     p.add_argument("--pools", default=",".join(map(str, POOLS)), help="the pool sizes of the sweep, a comma list")
     add_probe_arguments(p, "probes of each value in a duel")
-    p.add_argument("--knobs", help=f"comma list of the knobs to tune ({POOL_KNOB} and those of the services' entries; "
-                                   "default: all); the others start where the newest run that searched them left them, "
-                                   "else at their shipped values, named as not searched; a service with none "
-                                   "of them is left out")
+    p.add_argument("--knobs", help=f"comma list of the knobs to tune ({tuning.POOL} and those of the services' "
+                                   "entries; default: all); the others start where the newest run that searched "
+                                   "them left them, else at their shipped values, named as not searched; a service "
+                                   "with none of them is left out")
     p.add_argument("--cpu-placement", default=PLACEMENT,
                    help=f"the CPU placement, whose capacity runs give the rates (default: {PLACEMENT})")
 
@@ -73,8 +69,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def with_knobs(services: list[str], knobs: tuple[str, ...] | None) -> list[str]:
-    """The services that have any of `knobs` (all, without them): one with none is left out, so
-    that its tuned.toml table keeps what earlier runs found. A knob no service has is refused."""
+    """The services with any of `knobs`; the others keep their tuned.toml tables as they are."""
     if knobs is None:
         return services
     if unknown := sorted(set(knobs) - {tuning.POOL}.union(*(registry.get(s).tune for s in services))):
@@ -86,7 +81,6 @@ def with_knobs(services: list[str], knobs: tuple[str, ...] | None) -> list[str]:
 
 
 def found_by(run_id: str, mode: str, record: Tuned) -> str:
-    """A tuned.toml table's `found_by`: the run, where it tuned, the knobs it took from earlier
-    runs or went on searching from one, cut short, or nobody searched (tables.knob_notes)."""
+    """A tuned.toml table's `found_by`: the run, where it tuned, and tables.knob_notes."""
     return "; ".join([f"make tune, run {run_id} ({mode}), at {record.rate} it/s, capacity {record.capacity} "
                       f"of {record.run}", *tables.knob_notes(record)])

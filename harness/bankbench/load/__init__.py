@@ -1,2 +1,1 @@
-"""The load: the profiles (profiles.toml) expanded into levels, and JMeter, which drives them.
-"""
+"""The load: the profiles (profiles.toml) expanded into levels, and JMeter, which drives them."""

@@ -1,8 +1,5 @@
-"""A load generator's process as the harness drives it, JMeter's or Gatling's: both print JMeter's
-console lines (Gatling's simulation writes them in JMeter's form, gatling/README.md), so one
-reader follows either: when the load began, and its totals every 5 s."""
-
-from __future__ import annotations
+"""A load generator's process as the harness drives it: JMeter and Gatling both print JMeter's
+console lines (gatling/README.md), so one reader follows either: when the load began, its totals."""
 
 import os
 import re
@@ -12,8 +9,7 @@ from pathlib import Path
 
 from bankbench.errors import UserError
 
-# The summariser's lines: "summary +" for the last interval, with "Active: N", and "summary ="
-# for the totals so far.
+# The summariser's lines: "summary +" for the last interval, "summary =" for the totals so far.
 INTERVAL = re.compile(r"summary \+.*Active:\s+(\d+)")
 TOTAL = re.compile(r"summary =\s+(\d+) in .*?Err:\s+(\d+)")
 # "Starting standalone test @ 2026 Nov 22 01:21:50 UTC (1795310510477)": when the load begins.
@@ -29,8 +25,7 @@ class Progress:
 
 
 class Driver:
-    """One run of a generator: `cmd` started in `cwd`, its samples written to `results`; with a
-    `log`, its console lines are kept there too (Gatling has no log file of its own)."""
+    """One run of a generator: `cmd` in `cwd`, samples to `results`, console to `log` if given."""
 
     name: str  # the generator's name, for messages (profiles.GENERATORS)
 
@@ -59,9 +54,8 @@ class Driver:
                 yield line.rstrip("\n")
 
     def sampled(self) -> bool:
-        """Whether the run wrote at least one sample: a generator whose iterations all died before
-        their first request (JMeter's plan on a JDK its script engine cannot compile for) exits 0
-        with a header alone."""
+        """Whether the run wrote a sample: a generator whose iterations all died before their
+        first request (JMeter's plan on a JDK its script engine cannot compile for) exits 0 too."""
         if not self.results.exists():
             return False
         with open(self.results) as samples:
@@ -69,7 +63,6 @@ class Driver:
             return bool(samples.readline())
 
     def stop(self) -> None:
-        """Ends a generator still running (the level was interrupted); nothing if it is done."""
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()

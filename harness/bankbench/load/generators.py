@@ -1,9 +1,5 @@
-"""The load generators by name (profiles.GENERATORS): JMeter for every model, Gatling for the open
-model. Each runs a level's load properties against a host and port, prints JMeter's console
-lines (bankbench.load.console) and writes its samples in JMeter's CSV columns, which
-bankbench.results.histograms folds into the level's histograms."""
-
-from __future__ import annotations
+"""The load generators by name (profiles.GENERATORS): each runs a level's load properties, prints
+JMeter's console lines (bankbench.load.console) and writes its samples in JMeter's CSV columns."""
 
 from pathlib import Path
 
@@ -11,8 +7,7 @@ from bankbench.load import gatling, jmeter
 from bankbench.load.console import Driver
 
 MODULES = {"jmeter": jmeter, "gatling": gatling}  # by the names of profiles.GENERATORS
-# A level's raw samples as kept in its folder, gzipped, by generator; git ignores them
-# (results/LAYOUT.md): the analysis reads the histograms folded from them.
+# A level's raw samples, gzipped, by generator: git ignores them, the analysis reads histograms.
 LEVEL_SAMPLES = {name: module.SAMPLES + ".gz" for name, module in MODULES.items()}
 
 
@@ -24,7 +19,7 @@ def start(generator: str, properties: dict[str, object], out: Path, dashboard: b
 
 
 def cache_inputs(generator: str) -> tuple[dict[str, object], tuple[Path, ...]]:
-    """What a calibration of `generator` depends on besides the load, and the files it depends on."""
+    """What a calibration of `generator` depends on besides the load, and the files it reads."""
     return MODULES[generator].cache_inputs()
 
 

@@ -1,7 +1,5 @@
 """JMeter 5.6.3 in CLI mode, as installed by jmeter-maven-plugin (`make jmeter-install`)."""
 
-from __future__ import annotations
-
 import json
 import os
 from pathlib import Path
@@ -13,14 +11,11 @@ from bankbench.machine import jdk
 
 SETTINGS = paths.JMETER / "bankbench.properties"
 SAMPLES, LOG = "jmeter.csv", "jmeter.log"  # a run's samples and log, in its folder
-# JMeter's JVM options (JMETER_JVM overrides): those of JMeter's own launcher (bin/jmeter: G1
-# with short pauses, a metaspace bound), with a fixed heap large enough for thousands of threads
-# (Xms = Xmx: no resizing under load) and a small stack each. The GC is named so that it does not
-# change with the CPUs JMeter sees (one under CPU placement split would pick the serial GC).
+# JMeter's JVM (JMETER_JVM overrides; jmeter/README.md), its GC named so that it does not change
+# with the CPUs JMeter sees (under CPU placement split the JVM would pick the serial GC).
 JVM_OPTIONS = os.environ.get("JMETER_JVM", "-Xms4g -Xmx4g -Xss256k -XX:MaxMetaspaceSize=256m "
                              "-XX:+UseG1GC -XX:MaxGCPauseMillis=100 -XX:G1ReservePercent=20")
-# Three INFO lines per JMeter thread (started, done, finished), and the article and open models
-# start a thread per iteration: 30,000 synchronous log writes at 10,000 users.
+# Three INFO lines per thread, a thread per iteration: 30,000 synchronous writes at 10,000 users.
 LOG_LEVELS = ("-Lorg.apache.jmeter.threads.JMeterThread=WARN",)
 
 
@@ -37,15 +32,12 @@ def installation() -> tuple[Path, str]:
 
 
 def java() -> str:
-    """The java that runs JMeter: that of the one JDK (bankbench.machine.jdk), 21 or newer. On the
-    same plan at the article's largest arrival rate JDK 25 used about a tenth less CPU than the
-    machine's default JDK 17 (jmeter/README.md)."""
+    """The one JDK's java (bankbench.machine.jdk): JDK 25 costs JMeter a tenth less CPU than 17."""
     return str(jdk.java_home() / "bin" / "java")
 
 
 def version() -> str:
-    _, jar = installation()
-    return jar.removeprefix("ApacheJMeter-").removesuffix(".jar")
+    return installation()[1].removeprefix("ApacheJMeter-").removesuffix(".jar")
 
 
 class Run(Driver):
@@ -67,6 +59,5 @@ class Run(Driver):
 
 
 def cache_inputs() -> tuple[dict[str, object], tuple[Path, ...]]:
-    """What a calibration of JMeter depends on besides the load, and the files it reads."""
     return ({"jmeter": version(), "jmeter_options": [*JVM_OPTIONS.split(), *LOG_LEVELS],
              "java": [java(), jdk.release_version(jdk.java_home())]}, (SETTINGS, paths.PLAN))

@@ -1,7 +1,5 @@
 """Load profiles (profiles.toml) and the benchmark levels they expand into."""
 
-from __future__ import annotations
-
 import itertools
 import json
 import tomllib
@@ -31,15 +29,10 @@ STARTS = {  # how each level's service starts, and the question its figures answ
             "(JIT quiet), then kept for its levels, the tables emptied before each: a service in "
             "steady state",
 }
-# The load generators (bankbench.load.jmeter, bankbench.load.gatling): JMeter drives every model,
-# Gatling the open model, at a sixth of JMeter's CPU per request (gatling/README.md).
+# JMeter drives every model, Gatling the open model at a sixth of its CPU (gatling/README.md).
 GENERATORS = {"jmeter": "JMeter", "gatling": "Gatling"}
-# Open model: seconds after the last arrival for iterations in flight to finish; JMeter
-# interrupts whatever still runs after that (and the sample counts as an error).
-OPEN_DRAIN_S = 10
-# TUNED=1: each service at the settings `make tune` found, its `[tuned.<service>]` table of
-# tuned.toml (make tune writes it); the tag of its levels' ids.
-TUNED = "tuned"
+OPEN_DRAIN_S = 10  # open model: seconds after the last arrival; an iteration still running errs
+TUNED = "tuned"  # TUNED=1's tables of tuned.toml, [tuned.<service>], and its levels' tag
 TUNED_FILE_HEAD = """\
 # The settings `make tune` found, one table per service, which TUNED=1 runs with (make bench, make
 # capacity): `pool`; `env`, what it adds to the service's environment (JAVA_OPTS after
@@ -62,30 +55,22 @@ class Profile:
     rampup_s: int
     warmup_s: int
     duration_s: int
-    # CPU placements (bankbench.machine.placement) to run the whole profile under, each as a run of
-    # its own; none: the machine's default.
-    placements: list[str]
+    placements: list[str]  # CPU placements, a run each; none: the machine's default
     start: str = "cold"  # a key of STARTS
     generator: str = "jmeter"  # a key of GENERATORS
     base: str | None = None  # the profile it was written over, its sibling in the report
-    # The open model's arrivals in phases, each [seconds, multiple of the service's base rate]
-    # (profile overload); none: one rate, `users`. Their seconds are the measured duration.
-    phases: list[list[float]] = field(default_factory=list)
-    # A phased profile's base rate per service (iterations/s) and where it came from, filled in
-    # when a run is planned (with_rates): RATE=, or the capacity make capacity found.
-    rates: dict[str, int] = field(default_factory=dict)
+    phases: list[list[float]] = field(default_factory=list)  # [seconds, multiple of the base rate]
+    rates: dict[str, int] = field(default_factory=dict)  # phased: base rates, set by with_rates
     rate_source: str = ""
-    # TUNED=1: per service its table (`pool`, `env`); a service without one runs as shipped.
-    tuned: dict[str, dict] = field(default_factory=dict)
+    tuned: dict[str, dict] = field(default_factory=dict)  # TUNED=1: per service its table
 
     @property
     def phased(self) -> bool:
         """Whether its arrivals come in phases (a warm-up's closed loop over it is not)."""
         return self.model == "open" and bool(self.phases)
 
-    def level(self, service: str, users: int, pool: int, repeat: int, heap_mb: int | None = None) -> Level:
-        """A level of `service`; under TUNED at its tuned pool, in place of `pool` (load() refuses
-        a pool of the profile's own then), with its tuned settings."""
+    def level(self, service: str, users: int, pool: int, repeat: int, heap_mb: int | None = None) -> "Level":
+        """A level of `service`; under TUNED at its tuned pool and settings, in place of `pool`."""
         if service not in self.tuned:
             return Level(service, users, pool, repeat, self, heap_mb=heap_mb)
         tuned = self.tuned[service]
@@ -103,9 +88,7 @@ class Level:
     repeat: int
     profile: Profile = field(repr=False)
     heap_mb: int | None = None  # the service's heap limited so (`make capacity`); None: its own settings
-    # What it adds to the service's environment (a candidate of `make tune`, TUNED's settings),
-    # named in its id by `settings_tag`; empty: the shipped settings.
-    settings: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, str] = field(default_factory=dict)  # make tune's candidate, TUNED's
     settings_tag: str = ""
 
     @property
@@ -120,8 +103,7 @@ class Level:
         return self.service, self.pool, self.heap_mb, tuple(sorted(self.settings.items()))
 
     def service_env(self) -> dict[str, str]:
-        """What it adds to the service's environment: its settings, then its heap limit as the
-        service's registry entry sets one (registry.combine: the heap's -Xmx after a collector)."""
+        """Its settings, then its heap limit (registry.combine: -Xmx after a collector)."""
         heap = {} if self.heap_mb is None else registry.get(self.service).heap_env(self.heap_mb)
         return registry.combine(self.settings, heap)
 
@@ -136,25 +118,20 @@ class Level:
 
     @property
     def measured_s(self) -> int:
-        """Seconds from the measured window's start to the load's last arrival: an open model's
-        drain may be over long before expected_s says."""
+        """Seconds from the measured window's start to the load's last arrival (no drain)."""
         drain = OPEN_DRAIN_S if self.profile.model == "open" else 0
         return self.expected_s - drain - self.measure_offset_s
 
     @property
     def measure_offset_s(self) -> int:
-        """Seconds from the start of the load to the measured window. Under the article model
-        the ramp-up is the whole load (each user runs once as it starts), so only the warm-up
-        is left out; otherwise the ramp-up and the warm-up are."""
+        """Seconds from the start of the load to the measured window; the article model's ramp-up
+        is its whole load (each user runs once as it starts), so only its warm-up is left out."""
         p = self.profile
         return p.warmup_s + (0 if p.model == "article" else p.rampup_s)
 
     @property
     def arrivals(self) -> dict[str, Any] | None:
-        """The arrival rate the level plans (iterations started per second), over how many
-        seconds: the article model starts its users evenly over the ramp-up, the open model
-        `users` a second at random times; None for the
-        sustained model, a closed loop that plans no rate (bankbench.load.validity checks it)."""
+        """Iterations started per second and over how long; None for sustained, a closed loop."""
         p = self.profile
         if p.model == "article":
             return {"rate": round(self.users / p.rampup_s, 3), "window_s": p.rampup_s}
@@ -166,15 +143,13 @@ class Level:
         return None
 
     def schedule(self) -> list[tuple[int, float]]:
-        """A phased level's arrivals in order, (seconds, iterations/s): the warm-up at the first
-        phase's rate, then each phase at its multiple of the level's base rate (`users`)."""
+        """A phased level's (seconds, rate): the warm-up at the first phase's, then each phase's."""
         rates = [(int(seconds), multiple * self.users) for seconds, multiple in self.profile.phases]
         return ([(self.profile.warmup_s, rates[0][1])] if self.profile.warmup_s else []) + rates
 
     def load_properties(self) -> dict[str, Any]:
-        """The generator's properties (jmeter/README.md, gatling/README.md: the same names), host
-        and port aside. JMeter's thread group of the other model gets no users and no arrivals,
-        so it ends at once."""
+        """The generator's properties (jmeter/README.md), host and port aside; JMeter's thread
+        group of the other model gets no users and no arrivals, so it ends at once."""
         p = self.profile
         common = {"think_ms": p.think_ms, "scenario": p.scenario, "hot_accounts": p.hot_accounts}
         if p.phased:  # Gatling's `phases` (gatling/README.md) replace its one rate
@@ -188,32 +163,26 @@ class Level:
                 "rate": 0, "arrivals_s": 0, "drain_s": 0}
 
     def as_dict(self) -> dict[str, Any]:
+        p = self.profile
         return {"id": self.id, "service": self.service, "users": self.users, "pool": self.pool,
-                "repeat": self.repeat, "profile": self.profile.name, "model": self.profile.model,
-                "scenario": self.profile.scenario, "start": self.profile.start,
-                "generator": self.profile.generator,
-                "warmup_s": self.profile.warmup_s,
-                "rampup_s": self.profile.rampup_s, "duration_s": self.profile.duration_s,
+                "repeat": self.repeat, "profile": p.name, "model": p.model, "scenario": p.scenario,
+                "start": p.start, "generator": p.generator, "warmup_s": p.warmup_s,
+                "rampup_s": p.rampup_s, "duration_s": p.duration_s,
                 "measure_offset_s": self.measure_offset_s, "expected_s": self.expected_s,
                 **({} if self.heap_mb is None else {"heap_mb": self.heap_mb}),
-                **(self._phases() if self.profile.phased else {}),
+                **({"base_rate": {"rate": self.users, "source": p.rate_source},
+                    "phases": [{"seconds": int(seconds), "multiple": multiple,
+                                "rate": multiple * self.users} for seconds, multiple in p.phases]}
+                   if p.phased else {}),
                 **({"settings": self.settings, "settings_tag": self.settings_tag}
                    if self.settings or self.settings_tag else {}),
                 "arrivals": self.arrivals, "load_properties": self.load_properties()}
 
-    def _phases(self) -> dict[str, Any]:
-        """What level.json says of a phased level: its base rate and its measured phases."""
-        return {"base_rate": {"rate": self.users, "source": self.profile.rate_source},
-                "phases": [{"seconds": int(seconds), "multiple": multiple, "rate": multiple * self.users}
-                           for seconds, multiple in self.profile.phases]}
-
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES,
          tuned: bool = False, tuned_path: Path = paths.TUNED) -> Profile:
-    """The profile `name`: every service of the registry at the services' default pool, under the
-    file's defaults, under its `base` profile if it names one, under the profile, under
-    `overrides` (None values ignored); `tuned` (TUNED=1): each service at the settings of its
-    `[tuned.<service>]` table in `tuned_path`."""
+    """The profile `name`: every service at the default pool, under the file's defaults, its `base`
+    profile, the profile and `overrides` (None ignored); `tuned`: TUNED=1, from `tuned_path`."""
     doc = tomllib.loads(path.read_bytes().decode())
     profiles = doc.get("profiles", {})
     if name not in profiles:
@@ -249,9 +218,7 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
 
 def read_tuned(path: Path = paths.TUNED) -> dict[str, dict]:
     """The [tuned.<service>] tables of tuned.toml: none before make tune wrote one."""
-    if not path.is_file():
-        return {}
-    return tomllib.loads(path.read_bytes().decode()).get(TUNED, {})
+    return tomllib.loads(path.read_bytes().decode()).get(TUNED, {}) if path.is_file() else {}
 
 
 def write_tuned(found: dict[str, dict], path: Path = paths.TUNED) -> None:
@@ -268,8 +235,7 @@ def write_tuned(found: dict[str, dict], path: Path = paths.TUNED) -> None:
 
 
 def is_shipped(service: str, table: dict) -> bool:
-    """Whether a [tuned.<service>] table is the shipped settings: the shipped pool, and the first
-    value of each of make tune's knobs (services.yaml's `tune`), no heap of its own."""
+    """Whether a [tuned.<service>] table is the shipped pool and each knob's first value."""
     shipped = registry.combine(*(next(iter(values.values())) for values in registry.get(service).tune.values()))
     return table["pool"] == config.DEFAULT_POOL_SIZE and table["env"] == shipped
 
@@ -286,7 +252,20 @@ def _validate(p: Profile) -> None:
     elif p.start == "aot" and (no_cache := [s for s in p.services if not processes.has_aot_cache(s)]):
         problems.append(f"start aot needs a JVM service: {', '.join(no_cache)} has no AOT cache")
     if p.phases:
-        problems += _phase_problems(p)
+        if p.model != "open" or p.generator != "gatling":
+            problems.append("phases need the open model and generator gatling "
+                            "(JMeter's plan has one rate)")
+        if not all(isinstance(phase, list) and len(phase) == 2 and isinstance(phase[0], int)
+                   and phase[0] > 0 and isinstance(phase[1], int | float) and phase[1] > 0
+                   for phase in p.phases):
+            problems.append("each phase must be [seconds, multiple]: whole seconds > 0, a multiple "
+                            "of the base rate > 0")
+        if p.users:
+            problems.append("a profile with phases takes each service's base rate from RATE= or "
+                            "from make capacity's run, not from users")
+        if bad := [f"{service}: {rate}" for service, rate in p.rates.items()
+                   if not isinstance(rate, int) or rate <= 0]:
+            problems.append(f"base rates must be whole iterations/s > 0 ({', '.join(bad)})")
     elif not p.users or any(u <= 0 for u in p.users):
         problems.append("users must be positive")
     if unknown := set(p.services) - set(registry.names()):
@@ -313,23 +292,6 @@ def _validate(p: Profile) -> None:
         raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
 
 
-def _phase_problems(p: Profile) -> list[str]:
-    """What is wrong with a phased profile's phases, users and base rates."""
-    problems = []
-    if p.model != "open" or p.generator != "gatling":
-        problems.append("phases need the open model and generator gatling (JMeter's plan has one rate)")
-    if not all(isinstance(phase, list) and len(phase) == 2 and isinstance(phase[0], int) and phase[0] > 0
-               and isinstance(phase[1], int | float) and phase[1] > 0 for phase in p.phases):
-        problems.append("each phase must be [seconds, multiple]: whole seconds > 0, a multiple of the "
-                        "base rate > 0")
-    if p.users:
-        problems.append("a profile with phases takes each service's base rate from RATE= or from make "
-                        "capacity's run, not from users")
-    if bad := [f"{service}: {rate}" for service, rate in p.rates.items() if not isinstance(rate, int) or rate <= 0]:
-        problems.append(f"base rates must be whole iterations/s > 0 ({', '.join(bad)})")
-    return problems
-
-
 def with_rates(profile: Profile, rates: dict[str, int], source: str) -> Profile:
     """A phased `profile` with its services' base rates (iterations/s) and their `source`."""
     if missing := [service for service in profile.services if service not in rates]:
@@ -346,11 +308,8 @@ def rates_text(rates: dict[str, int], source: str) -> str:
 
 
 def levels(profile: Profile) -> list[Level]:
-    """Every level, ordered so each repetition sweeps the matrix once, and the services run one
-    after the other at each point of it: a drift of the machine over the run hits them alike.
-    Warm starts run a service's levels one after the other in each repetition instead, so one
-    warm service serves them all (bankbench.run.experiments.warmup). A phased profile runs one
-    level per service and repeat, at the service's base rate."""
+    """Every level: each repetition sweeps the matrix, the services in turn at each point, so a
+    drift of the machine hits them alike; warm starts run a service's levels in a row instead."""
     repeats = range(1, profile.repeat + 1)
     if profile.phased:
         if not profile.rates:

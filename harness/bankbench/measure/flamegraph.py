@@ -1,30 +1,12 @@
 """CPU profiles of the services as self-contained HTML flame graphs, drawn by each ecosystem's own
-well-kept tool: this module only records, fetches and hands files over; it folds no stacks and
-draws nothing itself.
+well-kept tool: this module records, fetches and hands files over, and draws nothing itself.
 
-Java: a JDK Flight Recording (java_options() starts it with `settings=profile`; the JVM writes it
-when it exits, SIGTERM included, since shutdown hooks run) -> async-profiler's converter,
-`tools.profiler:jfr-converter` from Maven Central (Apache 2.0; the `jfrconv` of async-profiler,
-pinned by SHA-256, fetched once with the Maven wrapper as postgres_binaries fetches PostgreSQL). It reads the
-JDK's own events, and its HTML carries its script, style and stacks inline. One trap: its `--cpu`
-keeps only async-profiler's STATE_DEFAULT samples, so it finds nothing in a JDK recording, whose
-jdk.ExecutionSample events are all STATE_RUNNABLE; the default (every ExecutionSample) is the
-right choice there, and `--cpu-time` when the recording holds JDK 25's jdk.CPUTimeSample.
-
-Go: a pprof CPU profile from net/http/pprof (fetch_go_profile) -> the flame graph view of
-`go tool pprof -http` on a free local port, saved. Chosen because it is the Go team's own viewer
-and comes with the toolchain the build already needs: nothing to download, pin or trust besides
-`go` (which builds pprof from its own sources on first use, see SERVE_TIMEOUT). Its /ui/flamegraph
-page inlines its script, style and data and draws offline (checked in headless Chromium from
-file://); only its menu links (Top, Graph, Source, ...) need the server. Rejected: a pprof ->
-collapsed -> jfrconv chain (one viewer for both, but nothing well-kept turns pprof into collapsed
-stacks: that would be our own folding code), speedscope (an app of several files that its CLI
-opens in a browser with the profile beside it: no single page), and a Go program over
-github.com/google/pprof/driver (no port, but one more module to pin and build). net/http/pprof
-profiles are symbolized, so pprof runs with -symbolize=none and never looks for the binary.
+Java: a JDK Flight Recording -> jfrconv, async-profiler's converter (pinned by SHA-256), whose
+`--cpu` finds nothing in a JDK recording (all STATE_RUNNABLE): the default, or `--cpu-time` for JDK
+25's jdk.CPUTimeSample. Go: net/http/pprof's (symbolized) profile -> `go tool pprof -http`'s flame
+graph page, saved: the Go team's viewer, in the toolchain already, drawing offline (rejected: our
+own stack folding for jfrconv, speedscope's several files, one more module over pprof/driver).
 """
-
-from __future__ import annotations
 
 import os
 import re
@@ -46,18 +28,14 @@ KINDS = ("pprof", "jfr")  # the profilers of services.yaml that record something
 CONVERTER = "tools.profiler:jfr-converter:4.5"  # async-profiler 4.5's converter, main one.convert.Main
 CONVERTER_SHA256 = "d8a5452b26adb11a2a0abf0c53799a6fd60dbccb0647efa5a734e3c46ced3df4"
 CACHE = paths.ROOT / ".cache" / "tools"  # git-ignored
-# Seconds for `go tool pprof -http` to serve. Go builds pprof on first use (tools other than the
-# compiler and linker ship as source since Go 1.25): ~45 s on 2 cores, then cached in GOCACHE.
+# Seconds for `go tool pprof -http` to serve: since Go 1.25 it builds pprof on first use (~45 s).
 SERVE_TIMEOUT = 300.0
 
 
 def render(profile: Path, out_html: Path, kind: str, *, title: str | None = None,
            window: tuple[float, float] | None = None) -> Path:
-    """Draws `profile` (a JDK Flight Recording for "jfr", a CPU profile for "pprof") as one
-    self-contained HTML flame graph at `out_html`. JFR only: `title` heads it (pprof titles its own), and
-    `window` (start, end) in epoch seconds keeps the samples taken in it, say the measurement
-    without start-up and warm-up (a recording spans the JVM's life; a Go profile spans only the
-    seconds it was fetched for)."""
+    """Draws `profile` as one HTML flame graph at `out_html`. JFR only (a Go profile titles itself
+    and spans only the seconds fetched): `title`, and `window` (start, end) in epoch seconds."""
     if kind not in KINDS:
         raise UserError(f"unknown profile kind {kind!r}: choose from {', '.join(KINDS)}")
     if not profile.is_file() or profile.stat().st_size == 0:
@@ -74,13 +52,9 @@ def render(profile: Path, out_html: Path, kind: str, *, title: str | None = None
 
 
 def java_options(jfr_path: Path, *, cpu_time: bool = False) -> list[str]:
-    """The JVM options that record a CPU profile into `jfr_path` (its directory is made here: the
-    JVM refuses to start otherwise) and write it when the JVM exits, on SIGTERM too.
-
-    settings=profile samples the Java threads running Java code every 10 ms (jdk.ExecutionSample,
-    at most a few threads per period). cpu_time=True adds JDK 25's jdk.CPUTimeSample (JEP 509,
-    experimental, Linux): true CPU-time sampling of every thread, like Go's profiler; older JDKs
-    warn and ignore it. render() picks whichever the recording holds."""
+    """The JVM options that record a CPU profile into `jfr_path` (its directory made here, or the
+    JVM refuses to start), written at exit, SIGTERM too; `cpu_time` adds JDK 25's CPU-time samples
+    of every thread (JEP 509), like Go's profiler, beyond a few threads in Java code per 10 ms."""
     jfr_path = Path(jfr_path).absolute()
     if "," in str(jfr_path) or any(c.isspace() for c in str(jfr_path)):
         raise UserError(f"{jfr_path}: a JFR file name cannot hold commas or spaces (JVM option "
@@ -93,8 +67,7 @@ def java_options(jfr_path: Path, *, cpu_time: bool = False) -> list[str]:
 
 
 def fetch_go_profile(pprof_url: str, seconds: int, out: Path) -> Path:
-    """Records a `seconds`-long CPU profile through net/http/pprof at `pprof_url` (a URL, or a
-    host:port as in PPROF_ADDR) into `out`; returns when the profile is written."""
+    """Fetches a `seconds`-long CPU profile from `pprof_url` (URL or host:port) into `out`."""
     base = pprof_url if "://" in pprof_url else f"http://{pprof_url}"
     url = f"{base.rstrip('/')}/debug/pprof/profile"
     try:
@@ -124,13 +97,12 @@ def converter_jar() -> Path:
 
 def _render_jfr(jfr: Path, out: Path, title: str, window: tuple[float, float] | None) -> None:
     """jfrconv's HTML: CPU-time samples when the recording has them, else execution samples."""
-    java = jdk.java_home() / "bin" / "java"
     event = ["--cpu-time"] if _count_events(jfr, "jdk.CPUTimeSample") else []
     # --from/--to take epoch milliseconds (or offsets from the recording's start when small).
     span = ["--from", str(int(window[0] * 1000)), "--to", str(int(window[1] * 1000))] \
         if window else []
-    command = [str(java), "-jar", str(converter_jar()), *event, *span, "--dot", "--title", title,
-               "-o", "html", str(jfr), str(out)]
+    command = [str(jdk.java_home() / "bin" / "java"), "-jar", str(converter_jar()), *event, *span,
+               "--dot", "--title", title, "-o", "html", str(jfr), str(out)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     if done.returncode != 0 or not out.is_file():
         raise UserError(f"drawing {jfr} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
@@ -138,9 +110,8 @@ def _render_jfr(jfr: Path, out: Path, title: str, window: tuple[float, float] | 
 
 def _count_events(jfr: Path, event: str) -> int:
     """How many `event`s the recording holds, as the JDK's `jfr summary` counts them."""
-    tool = jdk.java_home() / "bin" / "jfr"
-    done = subprocess.run([str(tool), "summary", str(jfr)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([str(jdk.java_home() / "bin" / "jfr"), "summary", str(jfr)],
+                          capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         raise UserError(f"{jfr} is not a readable recording: {done.stderr.strip()[:500]}")
     match = re.search(rf"^\s*{re.escape(event)}\s+(\d+)", done.stdout, re.MULTILINE)
@@ -148,8 +119,7 @@ def _count_events(jfr: Path, event: str) -> int:
 
 
 def _render_pprof(profile: Path) -> str:
-    """The flame graph page of `go tool pprof -http`, on a free port; retried when another
-    process takes the port between our probe and pprof's bind."""
+    """`go tool pprof -http`'s flame graph page; retried when another process takes the port."""
     go = shutil.which("go")
     if go is None:
         raise UserError("drawing a Go profile needs `go` on the PATH (it builds the Go service "

@@ -1,8 +1,6 @@
 """What a result was measured on: commit, versions, machine, settings. Stored as manifest.json per
 run; `document` builds it in every environment (results/LAYOUT.md)."""
 
-from __future__ import annotations
-
 import json
 import os
 import platform
@@ -26,8 +24,7 @@ SCHEMA_VERSION = 2
 
 def document(run_id: str, env: str, profile: Profile, machine: dict, versions: dict,
              settings: dict) -> dict:
-    """manifest.json: the run, the commit, what ran where, and the settings: the profile's, then
-    those of the environment (`settings`)."""
+    """manifest.json: the run, the commit, what ran where, the profile's then `settings`."""
     return {
         "schema_version": SCHEMA_VERSION, "run_id": run_id, "env": env, "profile": profile.name,
         "created_utc": run_id.split("-", 1)[0], "git": git(), "machine": machine,
@@ -56,11 +53,9 @@ def machine() -> dict[str, object]:
     model = re.search(r"model name\s*:\s*(.+)", cpuinfo)
     os_release = Path("/etc/os-release")
     pretty = re.search(r'PRETTY_NAME="(.+)"', os_release.read_text()) if os_release.exists() else None
-    return {"cpu_model": model.group(1) if model else platform.processor(),
-            "cores": os.cpu_count(),
+    return {"cpu_model": model.group(1) if model else platform.processor(), "cores": os.cpu_count(),
             "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
-            "os": pretty.group(1) if pretty else platform.system(),
-            "kernel": platform.release()}
+            "os": pretty.group(1) if pretty else platform.system(), "kernel": platform.release()}
 
 
 def _go_build(entry: registry.Entry, binary: Path, _java: list[str]) -> dict[str, str]:

@@ -1,7 +1,5 @@
 """Per-second CPU and memory samples of the service, PostgreSQL and the load generator."""
 
-from __future__ import annotations
-
 import csv
 import threading
 import time
@@ -15,23 +13,19 @@ COLUMNS = ("t_ms", "service_cpu_pct", "service_rss_mb", "pg_cpu_pct", "pg_rss_mb
 
 
 class Tree:
-    """A process and its descendants, measured as one: CPU time includes reaped children (so
-    PostgreSQL backends that exited still count), memory is the root's RSS plus the private
-    resident memory of the descendants (shared buffers are counted once)."""
+    """A process and its descendants as one: CPU time includes reaped children (PostgreSQL's exited
+    backends), memory is the root's RSS plus the descendants' private resident memory."""
 
     def __init__(self, pid: int | None):
         self.root = psutil.Process(pid) if pid else None
         self.last_cpu: float | None = None
 
     def sample(self, dt: float) -> tuple[float, float]:
-        """CPU % of one core since the last sample, and memory in MB."""
-        if self.root is None:
-            return 0.0, 0.0
         cpu, mem = 0.0, 0.0
         try:
-            procs = [self.root, *self.root.children(recursive=True)]
-        except psutil.NoSuchProcess:
-            return 0.0, 0.0
+            procs = [self.root, *self.root.children(recursive=True)] if self.root else []
+        except psutil.NoSuchProcess:  # the root is gone: 0 % and 0 MB from now on
+            procs = []
         for i, proc in enumerate(procs):
             try:
                 with proc.oneshot():
@@ -47,9 +41,8 @@ class Tree:
 
 
 class Cgroup:
-    """A container's cgroup (v1 or v2), found from a process in it, measured as `docker stats`
-    measures it: the CPU time of every process in the container (health checks included), and
-    the memory it uses less the inactive page cache."""
+    """A container's cgroup (v1 or v2), from a process in it, measured as `docker stats` does: every
+    process's CPU time (health checks included), and its memory less the inactive page cache."""
 
     ROOT = Path("/sys/fs/cgroup")
 
@@ -71,7 +64,6 @@ class Cgroup:
         self.last_cpu: float | None = None
 
     def sample(self, dt: float) -> tuple[float, float]:
-        """CPU % of one core since the last sample, and memory in MB (0, 0 once it is gone)."""
         try:
             if self.v1:
                 cpu = int(self.cpu.read_text()) / 1e9
@@ -96,7 +88,8 @@ def _keyed(path: Path) -> dict[str, int]:
 class Measured(Protocol):
     """What the sampler measures: a process tree (native) or a container's cgroup (compose)."""
 
-    def sample(self, dt: float) -> tuple[float, float]: ...
+    def sample(self, dt: float) -> tuple[float, float]:
+        """CPU % of one core since the last sample, and memory in MB (0, 0 once it is gone)."""
 
 
 class Background(threading.Thread):
@@ -128,8 +121,7 @@ class Sampler(Background):
         return {name: sum(row[i] for row in rows) / len(rows) for i, name in enumerate(COLUMNS) if i}
 
     def watch(self, name: str, pid: int) -> None:
-        """Measures process `pid` (and its children) as `name`, "service", "pg" or "loadgen",
-        from now on: the load generator starts after the sampler, a fault restarts the others."""
+        """Measures `pid` and its children as `name` from now on (a late generator, a restart)."""
         self.trees[name] = Tree(pid)
 
     def run(self) -> None:
@@ -141,10 +133,9 @@ class Sampler(Background):
             while not self.stopped.wait(self.interval):
                 now = time.monotonic()
                 dt, last = now - last, now
-                svc_cpu, svc_mem = self.trees["service"].sample(dt)
-                pg_cpu, pg_mem = self.trees["pg"].sample(dt)
-                lg_cpu, _ = self.trees["loadgen"].sample(dt)
-                row = (int(time.time() * 1000), svc_cpu, svc_mem, pg_cpu, pg_mem, lg_cpu, psutil.cpu_percent(None))
+                service, pg = self.trees["service"].sample(dt), self.trees["pg"].sample(dt)
+                lg_cpu = self.trees["loadgen"].sample(dt)[0]
+                row = (int(time.time() * 1000), *service, *pg, lg_cpu, psutil.cpu_percent(None))
                 writer.writerow([row[0], *(f"{value:.1f}" for value in row[1:])])
                 f.flush()
                 self.rows.append(row)

@@ -1,14 +1,7 @@
-"""Per-second samples of the service's own metrics (`GET /metrics`, Prometheus text).
-
-The series are defined once, in api/metrics.yaml, and each service's names for them in its
-registry entry (a dialect of that file, or its own): a metric name with an optional label filter
-(`jvm_memory_used_bytes{area="heap"}`). Each second the `Scraper` reads the service's page,
-sums every sample matching each key's selector, counts the answered requests per HTTP status,
-and appends the figures to the level's service_metrics.csv in long form (`t_ms,series,value`:
-the statuses seen are not known in advance). Requests to `/metrics` itself are left out.
-"""
-
-from __future__ import annotations
+"""Per-second samples of the service's own metrics (`GET /metrics`, Prometheus text): each key's
+matching samples summed (api/metrics.yaml's series, as the service's registry entry names them:
+`jvm_memory_used_bytes{area="heap"}`) and the answered requests per HTTP status, in long form
+(`t_ms,series,value`: the statuses seen are not known in advance)."""
 
 import csv
 import re
@@ -61,8 +54,7 @@ def selectors(service: str) -> dict[str, Selector]:
 
 
 def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
-    """Figures of one /metrics page: each key's matching samples summed (keys without one are
-    left out), and `requests_<status>` per status of the requests key's samples."""
+    """Each key's matching samples summed, and `requests_<status>` per status of the requests'."""
     # Each sample checked against its own name's selectors only: a page has hundreds of samples.
     by_name: dict[str, list[tuple[str, Selector]]] = defaultdict(list)
     for key, selector in wanted.items():
@@ -84,11 +76,8 @@ def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
 
 
 class Scraper(Background):
-    """Appends the service's figures to service_metrics.csv once a second until stopped.
-
-    A scrape that fails (the service is being restarted by a fault, or too busy to answer within
-    `timeout`) is recorded as `up` 0 and never stops the level.
-    """
+    """Appends the service's figures to service_metrics.csv once a second until stopped; a scrape
+    that fails (a fault restarting the service, or no answer within `timeout`) is `up` 0."""
 
     def __init__(self, out: Path, url: str, service: str, interval: float = 1.0, timeout: float = 2.0):
         super().__init__()

@@ -1,17 +1,7 @@
-"""When a service is warm: the rule that `quick-bench` and the benchmark's warm start share.
-
-A warm-up runs in rounds of ROUND_S. It ends when a round's throughput no longer climbs (at most
-STEADY above the round before) and, for a service with a JIT, its compilations took less than
-JIT_QUIET of the round (series `jit_ms` of api/metrics.yaml; the JVM's is Micrometer's
-jvm_compilation_time_ms_total: elapsed time, so a compiler thread waiting for a core counts too).
-Throughput alone is not enough: on platform threads the compiler threads share two cores with 64
-request threads, and throughput sits on a plateau for a minute or more before C2 has compiled the
-hot paths. A round slower than the one before ends it too: a closed loop of 64 users on two
-cores moves by 10 % or more from round to round once warm (Go's 3,128-3,894 req/s over 50 s), so
-a rule that asked for two rounds within 5 % of each other waited on that noise, not on a warm-up.
-"""
-
-from __future__ import annotations
+"""When a service is warm, the rule `quick-bench` and the warm start share (docs/benchmarks.md): a
+ROUND_S round whose throughput climbed by at most STEADY and, with a JIT, that compiled (`jit_ms`)
+under JIT_QUIET of it, since throughput plateaus a minute or more before C2 has compiled the hot
+paths; or a slower round: a warm closed loop on two cores moves by 10 % or more between rounds."""
 
 from dataclasses import asdict, dataclass
 

@@ -1,2 +1,1 @@
-"""The report: results/report/README.md with its tables and charts, and the executed notebook.
-"""
+"""The report: results/report/README.md with its tables and charts, and the executed notebook."""

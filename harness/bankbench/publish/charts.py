@@ -1,14 +1,9 @@
 """Charts of a run as matplotlib Figures: they only draw what the analysis computed.
 
-Built with the object API (`Figure`, rendered by the Agg canvas on save): no display, no
-pyplot state, so they work headless and in a notebook alike. The vs-users charts take
-`repeats.aggregate_levels` output and draw each service's medians with their 95 % intervals
-as bars (bankbench.estimates); a level with a repeat that does not count (money check failed,
-load generator short) is drawn by the median of the others. A throughput the load generator capped
-in a closed loop is drawn too, hollow: the service served at least that (`throughput`).
+Built with the object API (no pyplot state), so they work headless and in a notebook alike. The
+vs-users charts draw each service's medians of `repeats.aggregate_levels` with their 95 % intervals
+as bars; a throughput the load generator capped in a closed loop is drawn hollow: at least that.
 """
-
-from __future__ import annotations
 
 import itertools
 
@@ -38,10 +33,9 @@ OTHER_STATUS_COLOURS = ("#999999", "#F0E442", "#444444", "#BBBBBB")
 SERVICE_PANELS = {  # axis label -> its service_metrics.per_second columns and their line styles
     "throughput (requests/s, service's count)": {"requests_per_s": "-"},
     "pool: in use solid, waiting dashed": {"pool_active": "-", "pool_pending": "--"},
-    "GC pauses (% of wall time)": {"gc_pct": "-"},
-    "heap in use (MB)": {"heap_mb": "-"},
+    "GC pauses (% of wall time)": {"gc_pct": "-"}, "heap in use (MB)": {"heap_mb": "-"},
 }
-TIME_PANELS = {  # latency_over_time's: axis label -> its timeline columns and their line styles
+TIME_PANELS = {  # a level's latency over time: axis label -> its timeline columns and line styles
     "latency (ms): p99 solid, p50 dashed": {"p99_ms": "-", "p50_ms": "--"},
     "throughput (requests/s)": {"requests_per_s": "-"},
 }
@@ -80,8 +74,7 @@ def latency_percentiles(levels: pd.DataFrame, unit: str = USERS) -> Figure:
 
 
 def throughput(levels: pd.DataFrame, unit: str = USERS) -> Figure:
-    """Measured throughput vs the load; at a level where the load generator capped it
-    (`summaries.generator_bound`), the lowest of those repeats as a hollow marker: at least that."""
+    """Measured throughput vs the load; where the load generator capped it, a hollow marker."""
     return _one_vs_users(levels, THROUGHPUT, "throughput (requests/s)", "Throughput", unit, log=True, floors=True)
 
 
@@ -129,11 +122,11 @@ def gc_time(levels: pd.DataFrame, unit: str = USERS) -> Figure:
 
 
 def errors_by_status(statuses: pd.DataFrame, names: list[str], unit: str = USERS) -> Figure:
-    """Failed requests by answer (HTTP status, "assertion", "no response") vs the load, stacked
-    bars in % of the measured requests, a panel per service (`repeats.error_statuses`)."""
+    """Failed requests by answer vs the load, stacked bars in % of requests, a panel per service."""
     statuses, pool = _at_main_pool(statuses)
     users = sorted(statuses["users"].unique())
-    colours = _status_colours(names)
+    others = itertools.cycle(OTHER_STATUS_COLOURS)  # for the unusual answers, in turn
+    colours = {name: STATUS_COLOURS.get(name) or next(others) for name in names}
     services = list(by_service(statuses))
     fig, axes = _figure(ncols=len(services), width=4 + 3.5 * len(services), sharey=True)
     top = 0.0
@@ -179,22 +172,12 @@ def pool_sweep(levels: pd.DataFrame, unit: str = USERS) -> Figure:
     return fig
 
 
-def latency_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
-    """p50 and p99 latency and throughput per second of one level per service (`_mark_phases`)."""
-    return _over_time(timelines, title, TIME_PANELS, nrows=2)
-
-
-def service_over_time(timelines: dict[str, Timeline], title: str) -> Figure:
-    """SERVICE_PANELS per second of one level per service (`timelines.service_timeline`)."""
-    return _over_time(timelines, title, SERVICE_PANELS, nrows=2, ncols=2)
-
-
-def _over_time(timelines: dict[str, Timeline], title: str, panels: dict[str, dict[str, str]],
-               **grid: int) -> Figure:
-    """`panels` per second of one level per service, a service's first line of each labelled, the
-    phases marked (`_mark_phases`); a latency's value axis may go log (`_value_axis`)."""
-    fig, axes = _figure(width=11, height=7, sharex=True, **grid)
-    bottom = len(axes) - grid.get("ncols", 1)
+def over_time(timelines: dict[str, Timeline], title: str,
+              panels: dict[str, dict[str, str]]) -> Figure:
+    """`panels` (TIME_PANELS, SERVICE_PANELS) per second of one level per service, in two rows."""
+    ncols = len(panels) // 2
+    fig, axes = _figure(nrows=2, ncols=ncols, width=11, height=7, sharex=True)
+    bottom = len(axes) - ncols
     for i, (ax, (label, lines)) in enumerate(zip(axes, panels.items(), strict=True)):
         for service, timeline in timelines.items():
             for j, (column, linestyle) in enumerate(lines.items()):
@@ -212,8 +195,7 @@ def _over_time(timelines: dict[str, Timeline], title: str, panels: dict[str, dic
 
 
 def _mark_phases(ax: Axes, timelines: dict[str, Timeline]) -> None:
-    """Shades the excluded ramp-up and warm-up, and marks each fault (chaos) with a line at its
-    strike and a band in the service's colour until it answered again."""
+    """Shades the excluded warm-up; marks each fault (chaos) at its strike, shaded till recovery."""
     warmup_end = max((timeline.warmup_end_s for timeline in timelines.values()), default=0)
     if warmup_end > 0:
         ax.axvspan(0, warmup_end, color="grey", alpha=0.2, label="ramp-up + warm-up (excluded)")
@@ -223,12 +205,6 @@ def _mark_phases(ax: Axes, timelines: dict[str, Timeline]) -> None:
             ax.axvline(at_s, color=colour, linestyle=":", linewidth=1.5,
                        label=f"{service}: {fault}, recovered in {recovery_s:g} s")
             ax.axvspan(at_s, at_s + recovery_s, color=colour, alpha=0.15)
-
-
-def _status_colours(names: list[str]) -> dict[str, str]:
-    """A colour per answer: the usual ones fixed, any other from OTHER_STATUS_COLOURS in turn."""
-    others = iter(OTHER_STATUS_COLOURS * (1 + len(names) // len(OTHER_STATUS_COLOURS)))
-    return {name: STATUS_COLOURS.get(name) or next(others) for name in names}
 
 
 def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, unit: str, log: bool,
@@ -247,8 +223,7 @@ def _one_vs_users(levels: pd.DataFrame, column: str, label: str, title: str, uni
 
 
 def _load(unit: str, axis: bool = False) -> str:
-    """What a chart's title calls the load: users, or an open model's offered rate (on the `axis`,
-    with its unit)."""
+    """What a chart calls the load: users, or an open model's offered rate (its unit on an axis)."""
     return USERS if unit == USERS else RATE_AXIS if axis else "offered rate"
 
 
@@ -307,8 +282,8 @@ def _tick(value: float) -> str:
 
 
 def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> None:
-    """Labels the value axis: log scale when the positive `values` (if given) span LOG_RANGE or
-    more, else linear from zero, so that a 1 % gap does not fill the chart."""
+    """Log scale when the positive `values` (if given) span LOG_RANGE or more, else linear from
+    zero, so that a 1 % gap does not fill the chart."""
     positive = np.array([]) if values is None else values.to_numpy(dtype=float).ravel()
     positive = positive[np.isfinite(positive) & (positive > 0)]
     if positive.size and positive.max() / positive.min() >= LOG_RANGE:
@@ -351,10 +326,7 @@ def p99_vs_rate(levels: pd.DataFrame, target_ms: float) -> Figure:
 
 
 def rss_vs_heap(frame: pd.DataFrame) -> Figure:
-    """Peak RSS at each heap limit of the sweep, at the service's capacity rate, and with the
-    service's own settings as a dashed line (`capacity_figures.rss_by_heap`): filled where the
-    heap held the target, hollow where most of its probes missed it, a cross where the load
-    generator fell short in most (undecided)."""
+    """Peak RSS at each heap limit of the sweep at the capacity rate; own settings dashed."""
     fig, (ax,) = _figure()
     swept = frame[frame["heap_mb"].notna()]
     _draw_services(ax, swept, "heap_mb", "rss_mb", linestyle=":")
@@ -379,8 +351,7 @@ START_COLOURS = {"cold": "#CC79A7", "aot": "#E69F00", "warm": "#56B4E9"}  # Okab
 
 
 def starts(frame: pd.DataFrame, names: dict[str, str]) -> Figure:
-    """The headline: p99 vs users under each start of `names`, a panel per service
-    (`findings.p99_by_start`)."""
+    """The headline: p99 vs users under each start of `names`, a panel per service."""
     services = list(by_service(frame))
     fig, axes = _figure(ncols=len(services), width=4 + 3.5 * len(services), sharey=True)
     for ax, (service, rows) in zip(axes, services, strict=True):
@@ -403,10 +374,7 @@ def starts(frame: pd.DataFrame, names: dict[str, str]) -> Figure:
 
 
 def capacity(frame: pd.DataFrame, found: list[Capacity], target_ms: float) -> Figure:
-    """p99 vs the offered rate of a capacity search's probes with each service's own heap, a
-    panel per service (`capacity_figures.p99_by_rate`): medians and 95 % intervals over the probes
-    that counted, a cross at the target where the load generator fell short, the target as a
-    line and the capacity found as a dotted one ("≥": capped by the load generator)."""
+    """p99 vs the offered rate of a capacity search's probes (own heap), a panel per service."""
     fig, axes = _figure(ncols=len(found), width=4 + 3.5 * len(found), sharey=True)
     for ax, c in zip(axes, found, strict=True):
         rows = frame[frame["service"] == c.service]
@@ -427,8 +395,7 @@ def capacity(frame: pd.DataFrame, found: list[Capacity], target_ms: float) -> Fi
 
 
 def overload_timeline(timeline: overload.Timeline, bound_mb: float | None, target_ms: float) -> Figure:
-    """A phased level second by second (bankbench.analyse.overload), OVERLOAD_PANELS on a shared
-    time axis, with the latency target and the memory bound."""
+    """A phased level second by second: OVERLOAD_PANELS, the latency target and the memory bound."""
     frame = timeline.frame.assign(**{overload.REFUSED: timeline.answers.get(overload.REFUSED)})
     fig, axes = _figure(nrows=len(OVERLOAD_PANELS), width=11, height=11, sharex=True)
     for ax, (label, lines) in zip(axes, OVERLOAD_PANELS.items(), strict=True):

@@ -1,15 +1,9 @@
 """The report's first screen as a reader's browser shows it (`make screenshot`): a Markdown page
-rendered to HTML as GitHub renders it (cmarkgfm: GitHub's own cmark-gfm), under a small stylesheet
-with github.com's measures, opened in Debian's headless Chromium with a 1280×800 viewport, saved
-as a PNG and measured. A page passes when its verdict (the first paragraph under the title) and its
-first table's header row are on the first screen, and the table's first three columns end within
-the visible width: no scrolling, down or sideways, before the reader has the verdict and its table.
+rendered as GitHub renders it (cmarkgfm) under github.com's measures, in headless Chromium at
+1280×800. A page passes when its verdict (the first paragraph under the title), its first table's
+header row and that table's first three columns show without scrolling, down or sideways.
 """
 
-from __future__ import annotations
-
-import contextlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,9 +102,8 @@ class Layout:
             found.append(f"the first table's header row ends at {self.header_bottom:.0f} px, below the "
                          f"first screen ({HEIGHT} px)")
         if self.columns_right > self.visible_right:
-            found.append(f"the first table's column {min(COLUMNS, self.columns)} ends at "
-                         f"{self.columns_right:.0f} px, past the {self.visible_right:.0f} px shown without "
-                         f"scrolling sideways")
+            found.append(f"the first table's column {min(COLUMNS, self.columns)} ends at {self.columns_right:.0f} "
+                         f"px, past the {self.visible_right:.0f} px shown without scrolling sideways")
         return found
 
     def describe(self) -> str:
@@ -138,18 +131,10 @@ def default_pages() -> list[Path]:
     return [DEFAULT_OUT / "README.md", DEFAULT_OUT / pages.PAGES_DIR / f"{pages.page_name(newest)}.md"]
 
 
-def html(page: Path) -> str:
-    """The page as GitHub renders it (tables, autolinks, strikethrough...), its links and images
-    relative to its own folder."""
-    body = cmarkgfm.github_flavored_markdown_to_html(page.read_text())
-    return PAGE.format(base=page.parent.resolve().as_uri() + "/", title=page.stem, css=CSS, body=body)
-
-
-@contextlib.contextmanager
-def chromium() -> Iterator[webdriver.Chrome]:
-    """Headless Chromium whose viewport, the page's first screen, is WIDTH×HEIGHT."""
-    missing = [str(program) for program in (CHROMIUM, CHROMEDRIVER) if not program.exists()]
-    if missing:
+def check(pages_shown: list[Path], out_dir: Path = OUT_DIR) -> list[Screen]:
+    """Each page's first screen, in one headless Chromium whose viewport is WIDTH×HEIGHT."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if missing := [str(program) for program in (CHROMIUM, CHROMEDRIVER) if not program.exists()]:
         raise UserError(f"no {', '.join(missing)}: run `bash {INSTALL.relative_to(paths.ROOT)}` as root "
                         "(make screenshot runs it)")
     options = webdriver.ChromeOptions()
@@ -162,7 +147,7 @@ def chromium() -> Iterator[webdriver.Chrome]:
         # leaving room for toolbars it does not draw.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
-        yield driver
+        return [shoot(driver, page, out_dir) for page in pages_shown]
     finally:
         driver.quit()
 
@@ -171,7 +156,9 @@ def shoot(driver: webdriver.Chrome, page: Path, out_dir: Path) -> Screen:
     """Renders `page`, saves its first screen as a PNG (and its HTML beside it) and measures it."""
     name = f"{page.parent.name}-{page.stem}"
     rendered = out_dir / f"{name}.html"
-    rendered.write_text(html(page))
+    body = cmarkgfm.github_flavored_markdown_to_html(page.read_text())  # as GitHub renders it
+    base = page.parent.resolve().as_uri() + "/"  # its links and images relative to its own folder
+    rendered.write_text(PAGE.format(base=base, title=page.stem, css=CSS, body=body))
     driver.get(rendered.as_uri())  # returns once the page has loaded, images included
     png = out_dir / f"{name}.png"
     driver.save_screenshot(str(png))
@@ -180,10 +167,3 @@ def shoot(driver: webdriver.Chrome, page: Path, out_dir: Path) -> Screen:
         return Screen(page, png, None, tuple(ABSENT[key] for key, there in found.items() if not there))
     layout = Layout(**found)
     return Screen(page, png, layout, tuple(layout.failures()))
-
-
-def check(pages_shown: list[Path], out_dir: Path = OUT_DIR) -> list[Screen]:
-    """Each page's first screen, in one browser."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with chromium() as driver:
-        return [shoot(driver, page, out_dir) for page in pages_shown]

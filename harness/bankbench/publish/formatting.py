@@ -1,7 +1,5 @@
 """Figures as text, one format for the terminal table, the Markdown report and the notebook."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 import numpy as np
@@ -30,8 +28,7 @@ def number(value: float) -> str:
 
 
 def whole(value: float) -> str:
-    """`number`, but a whole number as one: `4`, not `4.00` (whole milliseconds, as the load
-    generators measure them; a factor of 2)."""
+    """`number`, but a whole number as one: `4`, not `4.00` (whole milliseconds; a factor of 2)."""
     return count(value) if not pd.isna(value) and float(value).is_integer() else number(value)
 
 
@@ -41,8 +38,7 @@ def count(value: float) -> str:
 
 
 def significant(value: float) -> str:
-    """A figure with three significant digits however small (0.00133, 0.192, 2); `number` from 100
-    on and when missing ('-')."""
+    """Three significant digits however small (0.00133, 0.192, 2); `number` from 100 on."""
     if pd.isna(value) or abs(value) >= 100:
         return number(value)
     return np.format_float_positional(value, precision=3, fractional=False, trim="-")
@@ -65,9 +61,7 @@ def bounded(span: Span, fmt: Format = number) -> str:
 
 
 def factor(r: estimates.Ratio, high_is_best: bool) -> estimates.Ratio:
-    """How many times better the leader of `estimates.leader` is, with the interval: its ratio (the
-    leader's figure over the other's) as is where higher is best, turned over where lower is, so
-    that a lead reads above 1 either way ("440× lower", not "0.00 times")."""
+    """The ratio of `estimates.leader`, turned over where lower is best: a lead reads above 1."""
     if high_is_best:
         return r
     with np.errstate(divide="ignore"):
@@ -82,8 +76,7 @@ def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:
 
 
 def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
-    """The 95 % interval of a `factor` (the range over the runs, of make capacity's passes) and, with
-    `welch`, Welch's p where there was a t-test, in words."""
+    """A `factor`'s 95 % interval in words (over passes, the runs' range), with Welch's p if any."""
     f = factor(r, high_is_best)
     if pd.isna(f.low):
         return "no interval to tell"
@@ -103,18 +96,11 @@ def gap(service: str, r: estimates.Ratio, high_is_best: bool, welch: bool = True
 
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
                   each_row: bool = False) -> pd.Series:
-    """Text cells of `column` from `repeats.aggregate_repeats` output, each saying what it is over.
-
-    Where every repeat of a group counts, `median [low-high]`: its 95 % interval
-    (bankbench.estimates), or the median alone when it has no interval or the interval is no
-    wider than the figure's digits; `(2 of 3)` after it where only some repeats have the figure;
-    `counted` says how many repeats that is. Where some repeat does not count (`listed`), no
-    median of the others but each repeat's figure in order, marked where it does not count:
-    `r1 85; r2 5028 INVALID; r3 4136 FAILED` (`summaries.verdicts`), or with `each_row` a list
-    of the bare figures, a row each (`counted` marks them). A throughput where the load generator
-    was the limit of a closed loop (`summaries.generator_bound`) is a lower bound, `>= 2244
-    (load generator)`; on one line, the lowest alone where it was so in every repeat.
-    """
+    """Text cells of `column` from `repeats.aggregate_repeats` output, each saying what it is over:
+    `median [low-high]`, `(2 of 3)` after it where only some repeats have the figure; where some
+    repeat does not count (`listed`), each repeat's figure, marked (`r1 85; r2 5028 INVALID`), or
+    with `each_row` a list of the bare figures. A throughput the load generator capped in a closed
+    loop reads `>= 2244 (load generator)`; on one line, the lowest alone where all were so."""
     floored = column.endswith(FLOORED)
 
     def cell(row: pd.Series) -> str | list[str]:
@@ -142,9 +128,8 @@ def listed(row: pd.Series) -> bool:
 
 
 def counted(aggregated: pd.DataFrame, each_row: bool = False) -> pd.Series:
-    """`3 of 3`: how many of each group's repeats count, of all (`repeats.aggregate_repeats`
-    output), what its medians are over; with `each_row`, a group shown repeat by repeat
-    (`listed`) as a list of them, `r1 FAILED`, `r2`, `r3 INVALID`."""
+    """`3 of 3`: how many of each group's repeats count, of all; with `each_row`, a group shown
+    repeat by repeat (`listed`) as a list of them, `r1 FAILED`, `r2`, `r3 INVALID`."""
     def cell(row: pd.Series) -> str | list[str]:
         if each_row and listed(row):
             return [f"r{repeat}{_marked(mark)}" for repeat, mark in row["verdicts"]]

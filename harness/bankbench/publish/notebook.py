@@ -1,7 +1,5 @@
 """Executes results/results.ipynb headless (papermill, the venv's `python3` kernel) and saves it as HTML."""
 
-from __future__ import annotations
-
 import tempfile
 from pathlib import Path
 

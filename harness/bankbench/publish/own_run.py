@@ -1,16 +1,7 @@
-"""A run of `make bench` on this machine, ended with its own verdict; and `make publish`, which puts
-such a run into the published report.
-
-The verdict (`verdict`) is what the report's first table (`tables.first`) has of a bench run, a
-line per service and level: its p99, its CPU per request and its peak RSS, each the median of the
-repeats that counted with its interval, and how many counted of those run; then, where several
-services ran, who was ahead at the largest level (`verdict_words.lead`). At most `WIDTH` columns.
-The run's page (`pages`) and the same verdict as its index go beside its files, in
-<run>/report/ (`write_page`); git ignores both, as it ignores every run under results/runs/ that
-results/published.csv does not list (.gitignore). `publish` lists one there, with why it is kept.
+"""A run of `make bench` on this machine, ended with its own verdict (the report's first table of
+it), its page and that verdict written into <run>/report/, which git ignores as it ignores every
+run results/published.csv does not list; and `make publish`, which lists a run there.
 """
-
-from __future__ import annotations
 
 import csv
 import os
@@ -22,7 +13,7 @@ from tabulate import tabulate
 
 from bankbench import estimates, paths
 from bankbench.analyse import findings, repeats
-from bankbench.analyse.findings import Cell
+from bankbench.analyse.repeats import P99
 from bankbench.errors import UserError
 from bankbench.publish import pages, verdict_words
 from bankbench.publish.formatting import figure_text, number, significant, whole
@@ -34,29 +25,24 @@ GITIGNORE = paths.ROOT / ".gitignore"
 KEPT = "!results/runs/{name}/"  # the .gitignore line that keeps a published run under results/runs/ in git
 REPORT_DIR = "report"  # a run's own report under its folder: README.md (the verdict) and its page
 
-
 # What the verdict shows of each level, as the first table has it: summary.csv column -> (header, format)
 FIGURES = {
-    "overall.p99_ms": ("p99 ms", whole),
+    P99: ("p99 ms", whole),
     "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
     "resources.service_rss_max_mb": ("peak RSS MB", number),
 }
-P99 = "overall.p99_ms"
 
 
-def cells(summary: pd.DataFrame, column: str) -> dict[tuple, Cell]:
-    """`column` per level (service, users, pool) as the first table's cells: the median of the
-    repeats that count with its interval (`repeats.level_figures`), n of N."""
+def cells(summary: pd.DataFrame, column: str) -> dict[tuple, findings.Cell]:
+    """`column` per level (service, users, pool) as the first table's cells, with n of N."""
     figures = repeats.level_figures(summary, column)
-    counted = repeats.aggregate_repeats(summary, [])
-    return {key: Cell(figures.get(key, findings.NONE), *findings.n_of_n(row))
-            for row in counted.to_dict("records")
+    return {key: findings.Cell(figures.get(key, findings.NONE), *findings.n_of_n(row))
+            for row in repeats.aggregate_repeats(summary, []).to_dict("records")
             for key in [tuple(row[k] for k in summaries.LEVEL_KEYS)]}
 
 
 def verdict(run: Run) -> str:
-    """This machine's verdict on `run`, for the terminal: a line per service and level, what the
-    brackets are, who was ahead at the largest level; at most WIDTH columns."""
+    """This machine's verdict on `run`: a line per service and level, and who was ahead."""
     summary = run.summary
     by_column = {column: cells(summary, column) for column in FIGURES}
     told = [_legend(list(by_column[P99].values())), _ahead(summary, by_column[P99])]
@@ -67,9 +53,8 @@ def verdict(run: Run) -> str:
     ])
 
 
-def _table(summary: pd.DataFrame, by_column: dict[str, dict[tuple, Cell]]) -> str:
-    """A row per level: its load (and pool where it varies), service, FIGURES, n of N; the n of N
-    in fewer words where the table would be wider than WIDTH."""
+def _table(summary: pd.DataFrame, by_column: dict[str, dict[tuple, findings.Cell]]) -> str:
+    """A row per level, its n of N in fewer words where the table would be wider than WIDTH."""
     keys = sorted(by_column[P99], key=lambda key: (key[1], key[2], summaries.service_order(key[0])))
     pooled = "pool" in repeats.row_keys(summary)
     headers = [summaries.load_header(summary), *(["pool"] if pooled else []), "service",
@@ -86,12 +71,11 @@ def _table(summary: pd.DataFrame, by_column: dict[str, dict[tuple, Cell]]) -> st
     return table
 
 
-def _counted(cell: Cell, words: bool = True) -> str:
-    """`3 of 3 repeats counted`, or without `words` `3 of 3`."""
+def _counted(cell: findings.Cell, words: bool) -> str:
     return f"{cell.n} of {cell.of}" + (f" repeat{'s' if cell.of > 1 else ''} counted" if words else "")
 
 
-def _legend(p99: list[Cell]) -> str:
+def _legend(p99: list[findings.Cell]) -> str:
     """What a figure and its brackets are over, as the run's levels have them."""
     over = sorted({cell.n for cell in p99 if cell.figure.source == estimates.REPEATS})
     brackets = [f"the range of its {n} repeats" if n == 3 else f"its 95 % interval over its {n} repeats"
@@ -104,7 +88,7 @@ def _legend(p99: list[Cell]) -> str:
             "alone: compare the services with each other.")
 
 
-def _ahead(summary: pd.DataFrame, p99: dict[tuple, Cell]) -> str:
+def _ahead(summary: pd.DataFrame, p99: dict[tuple, findings.Cell]) -> str:
     """Who had the lowest p99 at the largest load two services or more ran at the main pool."""
     pool = repeats.main_pool(summary)
     at_pool = {key: cell for key, cell in p99.items() if key[2] == pool}
@@ -119,36 +103,29 @@ def _ahead(summary: pd.DataFrame, p99: dict[tuple, Cell]) -> str:
     return f"At {users:,} {summaries.load_unit(summary)}{pooled}, {told}." if told else ""
 
 
-def write_page(run: Run) -> Path:
-    """Writes the run's page (`pages.write`) and an index with its verdict into <run>/report/."""
-    out_dir = run.path / REPORT_DIR
+def ending(run: Run) -> str:
+    """What `make bench` ends with: the verdict, then its page's path (both in <run>/report/)."""
+    out_dir, told = run.path / REPORT_DIR, verdict(run)
     for owned in (pages.CHARTS_DIR, pages.PAGES_DIR):
         (out_dir / owned).mkdir(parents=True, exist_ok=True)
     page = pages.write(run, out_dir, runs.read_articles(), None, [])
     (out_dir / "README.md").write_text("\n\n".join([
         f"# Run `{run.id}` on this machine",
-        f"```text\n{verdict(run)}\n```",
+        f"```text\n{told}\n```",
         f"Every figure, chart and level: [its page]({pages.relative(page, out_dir)}). Not in the published "
         f"report (results/report/): `make publish RUN={_shown(run.path)} WHY=\"...\"` lists it there."]) + "\n")
-    return page
+    return f"{told}\nIts page, with every figure and chart:\n  {_shown(page)}"
 
 
 def _shown(path: Path) -> str:
-    """`path` relative to the current folder where it is under it (results/runs/...), else as it is."""
+    """`path` relative to the current folder where it is under it, else as it is."""
     resolved = path.resolve()
     return os.path.relpath(resolved) if resolved.is_relative_to(Path.cwd()) else str(path)
 
 
-def ending(run: Run) -> str:
-    """What `make bench` ends with for `run`: its verdict, then its page's path."""
-    return f"{verdict(run)}\nIts page, with every figure and chart:\n  {_shown(write_page(run))}"
-
-
 def publish(run_dir: Path, why: str, listing: Path = runs.PUBLISHED_CSV, gitignore: Path = GITIGNORE) -> str:
-    """Lists `run_dir`, a summarized run folder under results/, in `listing` with `why` it is kept,
-    and for one under results/runs/ adds the .gitignore line that keeps it in git (`KEPT`; its raw
-    files stay ignored); returns the git command that adds what changed. The report is the
-    caller's to rebuild."""
+    """Lists `run_dir` in `listing` with `why` it is kept and, for one under results/runs/, adds the
+    .gitignore line that keeps it (`KEPT`); returns the git command that adds what changed."""
     run = runs.load_run(run_dir)  # refuses a folder that is not a summarized run
     folder = run_dir.resolve()
     if not folder.is_relative_to(paths.RESULTS):

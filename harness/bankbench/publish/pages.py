@@ -1,15 +1,8 @@
-"""A page per run folder of the report (results/report/runs/<page name>.md, `page_name`): the run's
-reading, its setup written once, what `verify` proved, its money check, its figures side by side,
-its charts and every level (a run of make overload's also whether each service held up past its
-capacity, second by second); a capacity run's page has its verdict, the cost projection and every
-probe instead, a make tune run's the settings it found and every value it swept. An
-experiment's folder kept beside the runs is a run folder too, and gets the same page.
-
-Pages only render: the figures come from `analyse`, the charts from `charts`, the tables from
-`tables`, the sentences from `run_words`.
+"""A page per run folder of the report (results/report/runs/<page name>.md): the run's reading, its
+setup, what `verify` proved, its money check, its figures, charts and every level; a capacity run's
+page has its verdict, the cost projection and every probe instead, a make tune run's the settings
+it found and every value it swept. Pages only render what `analyse` computed.
 """
-
-from __future__ import annotations
 
 import io
 import os
@@ -108,24 +101,20 @@ and the overload shaded."""
 
 
 def under_results(folder: Path) -> str:
-    """A run folder's path under results/ (runs/<run id>, placement/split), or its own name
-    where it is elsewhere (BANKBENCH_RUNS, a test's folder)."""
+    """A run folder's path under results/ (runs/<run id>), or its own name where it is elsewhere."""
     resolved = folder.resolve()
     return resolved.relative_to(paths.RESULTS).as_posix() if resolved.is_relative_to(paths.RESULTS) else folder.name
 
 
 def page_name(folder: Path) -> str:
-    """The name of a run folder's page, and the prefix of its charts: its path under results/ with
-    runs/ left out and / as - (20261127T051714Z-native-local, placement-split,
-    carriers-parallelism-1)."""
+    """A run folder's page name and chart prefix: its path under results/ less runs/, / as -."""
     return under_results(folder).removeprefix("runs/").replace("/", "-")
 
 
 def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | None, notes: list[str],
           title: str | None = None) -> Path:
-    """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/. `title`
-    names it (default the run id); `notes` go under the title: what the index says of the run, say
-    a series it belongs to."""
+    """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/; `notes`
+    go under the title (default the run id): what the index says of the run."""
     if run.searched:  # the verdict's capacity run, or another (say under another CPU placement): its own
         body = capacity_page(run, verdict if verdict is not None and run is verdict.searched else Verdict.of([run]),
                              out_dir)
@@ -168,10 +157,8 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
     parts = [
         run_words.reading(run.summary, run.admission_limit),
         *setup(run),
-        "## Same database work",
-        equivalence_text(run),
-        "## Money check",
-        money_text(run),
+        "## Same database work", equivalence_text(run),
+        "## Money check", money_text(run),
         *faults_section(run),
         *overload_section(run, out_dir),
         "## Side by side",
@@ -185,8 +172,7 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
         "## Levels",
         markdown(tables.levels(run.summary)
                  .rename(columns={"users": summaries.load_header(run.summary)})),
-        f"## Request labels at {users:,} {unit}",
-        markdown(labels),
+        f"## Request labels at {users:,} {unit}", markdown(labels),
     ]
     if run.profile == "article":
         parts += ["## Then and now", THEN_AND_NOW, markdown(tables.then_and_now(run.summary, published))]
@@ -232,9 +218,7 @@ def setup(run: Run) -> list[str]:
 
 
 def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]:
-    """Every chart of a run by name; the time charts show `timeline_users` (default the most).
-    Those of the services' own metrics need a level with them (runs before service_metrics.csv had
-    none)."""
+    """Every chart of a run by name; the time charts show `timeline_users` (default the most)."""
     levels = repeats.aggregate_levels(run.summary)
     statuses, names = repeats.error_statuses(run.summary)
     scraped = summaries.has_service_metrics(run.summary)
@@ -250,13 +234,15 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
     if levels["pool"].nunique() > 1:
         figures["pool"] = charts.pool_sweep(levels, unit)
     chosen = timelines.timeline_levels(run.summary, timeline_users)
-    over_time = {service: timelines.timeline(run.level_dir(level)) for service, level in chosen.items()}
-    figures["timeline"] = charts.latency_over_time(over_time, f"Over time: {', '.join(chosen.values())}")
+    latency = {service: timelines.timeline(run.level_dir(at)) for service, at in chosen.items()}
+    figures["timeline"] = charts.over_time(latency, f"Over time: {', '.join(chosen.values())}",
+                                           charts.TIME_PANELS)
     own = {service: timelines.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
     own = {service: timeline for service, timeline in own.items() if timeline is not None}
     if scraped and own:
-        figures["service-timeline"] = charts.service_over_time(
-            own, f"The services' own metrics over time: {', '.join(chosen[service] for service in own)}")
+        figures["service-timeline"] = charts.over_time(
+            own, f"The services' own metrics over time: {', '.join(chosen[service] for service in own)}",
+            charts.SERVICE_PANELS)
     return figures
 
 
@@ -278,8 +264,7 @@ def cpus(manifest: Manifest) -> str:
 
 def money_text(run: Run) -> str:
     """The money check of every level: a sentence, and what failed as a table."""
-    failures = tables.money_failures(run)
-    text = run_words.money(run.summary)
+    failures, text = tables.money_failures(run), run_words.money(run.summary)
     return text if failures.empty else f"{text}\n\n{markdown(failures.astype(str))}"
 
 
@@ -346,30 +331,23 @@ def overload_section(run: Run, out_dir: Path) -> list[str]:
 
 def faults_section(run: Run) -> list[str]:
     """The faults struck during the run's levels (CHAOS), with recovery and error burst."""
-    rows = []
-    for level_id in run.summary["level_id"]:
-        level = files.level_record(run.level_dir(level_id))
-        rows += [{"level": level_id, "fault": f["fault"],
-                  "struck at (s)": round(level.since_start_s(f["at_ms"]), 1),
-                  "healthy again after (s)": f["recovery_s"], "failed requests": f["errors"],
-                  "burst by response code": "; ".join(f"{code}: {b['count']} in {b['duration_s']:g} s"
-                                                      for code, b in f["burst"].items())}
-                 for f in level.faults]
-    if not rows:
-        return []
+    rows = [{"level": level_id, "fault": f["fault"],
+             "struck at (s)": round(level.since_start_s(f["at_ms"]), 1),
+             "healthy again after (s)": f["recovery_s"], "failed requests": f["errors"],
+             "burst by response code": "; ".join(f"{code}: {b['count']} in {b['duration_s']:g} s"
+                                                 for code, b in f["burst"].items())}
+            for level_id in run.summary["level_id"]
+            for level in [files.level_record(run.level_dir(level_id))] for f in level.faults]
     return ["## Faults", "Struck in the measured window (time since the level's start), "
             "marked on the over-time chart; the money check above ran after them.",
-            markdown(pd.DataFrame(rows))]
+            markdown(pd.DataFrame(rows))] if rows else []
 
 
 def profiles_section(run: Run, page_dir: Path) -> list[str]:
     """Links to the levels' CPU flame graphs (flamegraph.html, from `make bench PROFILE_CPU=1`)."""
-    links = [f"- [{level_id}]({relative(path, page_dir)})"
-             for level_id in run.summary["level_id"]
+    links = [f"- [{level_id}]({relative(path, page_dir)})" for level_id in run.summary["level_id"]
              if (path := run.level_dir(level_id) / "flamegraph.html").is_file()]
-    if not links:
-        return []
     return ["## CPU profiles",
             "Flame graphs of the service's CPU in the measured window, one per profiled level:",
-            "\n".join(links)]
+            "\n".join(links)] if links else []
 

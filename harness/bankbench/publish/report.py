@@ -1,15 +1,7 @@
-"""The results report: results/report/README.md, an index that opens on the verdict, with a page
-per run under runs/ and PNG charts under charts/, plus the executed notebook as HTML on demand.
-
-The index: the first screen (the verdict in sentences, `verdict_words`, and the first table,
-`tables.first`), the headline chart, then one short section per question, each with its chart and
-links to the runs' pages (`pages`), the method, and the runs shown with why they are kept
-(results/published.csv), then the experiments' folders kept beside them, a page each too. It only
-reads run folders (results/LAYOUT.md) and writes the report folder; a rebuild from the same runs
-writes the same bytes.
+"""The results report: results/report/README.md, an index that opens on the verdict and its table,
+then a short section per question linking to the runs' pages (runs/), with PNG charts (charts/).
+It only reads run folders (results/LAYOUT.md); a rebuild from the same runs writes the same bytes.
 """
-
-from __future__ import annotations
 
 import argparse
 import os
@@ -21,14 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import config, estimates, paths
-from bankbench.analyse import (
-    capacity_figures as capacity,
-    overload,
-    paired,
-    request_cost,
-    sensitivity,
-    tuned,
-)
+from bankbench.analyse import capacity_figures, overload, paired, request_cost, sensitivity, tuned
 from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -70,12 +55,9 @@ the runs; `make report-html` adds the same as results.html, with the code (explo
 
 def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = False,
           beside: list[Path] | None = None) -> Path:
-    """Renders the report of `run_dirs` (default: `runs.default_selection`, the published runs)
-    into `out_dir`: README.md, runs/<page name>.md, charts/*.png and, with `execute_notebook`,
-    results.html (built on demand, `make report-html`: git ignores it). The folders `beside` the
-    runs (default: with the published runs, the experiments results/published.csv lists,
-    `runs.kept_beside`; else none) get a page each and a row in the index, and no say in its
-    figures. Returns the README's path."""
+    """Renders the report of `run_dirs` (default: the published runs) into `out_dir`; returns the
+    README's path. The folders `beside` them (default: with the published runs, the experiments
+    results/published.csv lists) get a page and a row in the index, and no say in its figures."""
     selected = runs.load_runs(run_dirs)
     if beside is None:
         beside = runs.kept_beside() if run_dirs is None else []
@@ -91,8 +73,8 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
                       f"[the verdict under each placement](../README.md#{anchor('Placement sensitivity')})."]
              for group in series.values() for run in group}
     articles, why = runs.read_articles(), runs.listed()
-    # pages.write's arguments, a tuple a page: a run and its verdict travel to the worker process
-    # together, so that `run is verdict.searched` holds there as here.
+    # pages.write's arguments, a tuple a page: a run travels to the worker with its verdict, so that
+    # `run is verdict.searched` holds there as here.
     pages_of = [(run, out_dir, articles, verdict, notes.get(run.id, []), None) for run in selected]
     pages_of += [(run, out_dir, articles, None, kept_notes(run, why, out_dir),
                   pages.under_results(run.path)) for run in kept]
@@ -109,8 +91,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *(placement_section(group) for group in series.values()),
         *overload_section(selected),
         equivalence_section(selected),
-        *crosscheck_sections(single),
-        *environments_sections(single),
+        *side_by_side_sections(single),
         "## Method\n\n" + METHOD,
         runs_section(selected, kept, why),
     ]
@@ -134,13 +115,11 @@ def unique_pages(shown: list[Run]) -> None:
 
 
 def page_link(run: Run, text: str | None = None) -> str:
-    """A link from the index to a run's page."""
     return f"[{text or f'`{run.id}`'}]({pages.PAGES_DIR}/{pages.page_name(run.path)}.md)"
 
 
 def kept_notes(run: Run, why: dict[Path, str], out_dir: Path) -> list[str]:
-    """What the page of a folder kept beside the runs says under its title: why it is kept, and
-    where its experiment's README (results/<experiment>/README.md) explains it."""
+    """Under a kept folder's title: why it is kept, and a link to its experiment's README."""
     readme = paths.RESULTS / pages.under_results(run.path).split("/")[0] / "README.md"
     told = (f" [Its README]({pages.relative(readme, out_dir / pages.PAGES_DIR)}) says what the experiment "
             "asks and what it found." if run.path.resolve().is_relative_to(paths.RESULTS) and readme.is_file()
@@ -150,8 +129,7 @@ def kept_notes(run: Run, why: dict[Path, str], out_dir: Path) -> list[str]:
 
 
 def first_screen(f: Findings, out_dir: Path) -> list[str]:
-    """The title, the verdict in sentences, the hardware in a line, the first table with what its
-    cells are, and the headline chart: at most 25 lines."""
+    """The title, the verdict, the hardware, the first table and its legend, the headline chart."""
     told = "\n".join(verdict_words.sentences(f))
     if not f.services:
         return [TITLE, *filter(None, [told]), "None of the runs shown is a start of the articles' plan or a "
@@ -159,8 +137,8 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
                 f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
     cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
-    legend = verdict_words.legend(f, cells)
-    parts = [TITLE, *filter(None, [told]), verdict_words.machine(f), markdown(table), legend]
+    parts = [TITLE, *filter(None, [told]), verdict_words.machine(f), markdown(table),
+             verdict_words.legend(f, cells)]
     if f.start_runs:
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
         parts.append(pages.save(figure, out_dir, "headline", out_dir))
@@ -168,9 +146,7 @@ def first_screen(f: Findings, out_dir: Path) -> list[str]:
 
 
 def starts_section(selected: list[Run], f: Findings) -> list[str]:
-    """Cold vs warm: what each start asks, the verdict's rankings with their intervals and, per
-    profile family run under several starts (the articles' plan), its runs and the p99 of every
-    level under each start."""
+    """Cold vs warm: the rankings, and per profile family the p99 of each level under each start."""
     families = runs.by_start(selected)
     if not families:
         return []
@@ -193,12 +169,9 @@ def starts_section(selected: list[Run], f: Findings) -> list[str]:
     return parts
 
 
-
 def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ranking: str = "") -> list[str]:
-    """The settings make tune found for each service (every make tune run among `selected` of the
-    paired protocol: tuned.found) and, over make capacity's `passes` where they probed them, each
-    service's capacity at the shipped and at the tuned settings, with the ratio within each pass,
-    and the `ranking` of the tuned capacities in words."""
+    """The settings make tune found for each service and, over make capacity's `passes` where they
+    probed them, each one's capacity at the shipped and the tuned settings, and their `ranking`."""
     swept = tuned.found(selected)
     passes = passes if passes and passes.tuned else None
     if not swept and not passes:
@@ -234,8 +207,7 @@ def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ran
 
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, searched: list[Run]) -> list[str]:
-    """Capacity and cost: how the capacity was searched, its chart, the projection, and what the
-    other capacity runs among `searched` (another CPU placement, say) found."""
+    """Capacity and cost, and what the other capacity runs among `searched` found."""
     if verdict is None:
         return []
     heading = f"## {QUESTIONS['capacity']}"
@@ -244,19 +216,22 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
     if verdict.searched is None:
         return [heading, f"No capacity run yet (`make capacity`).{efficiency}"]
     run = verdict.searched
-    figure = charts.capacity(capacity.p99_by_rate(run), verdict.found, verdict.target_ms)
-    passes = f" {passes_text(f.passes)}" if f.passes else ""
+    figure = charts.capacity(capacity_figures.p99_by_rate(run), verdict.found, verdict.target_ms)
+    passes = (f" The ranking rests on {len(f.passes.runs)} passes of `make capacity` under {f.passes.placement} "
+              f"({', '.join(page_link(other) for other in f.passes.runs)}), each probing the services in turn at each "
+              "rate, so that the machine's drift fell on all alike, and confirming each rate found with a level of "
+              f"{'/'.join(str(s) for s in f.passes.long_s)} s{long_text(f.passes)}; the CPU per request beside it is "
+              "the service's and PostgreSQL's at that level.") if f.passes else ""
     return [heading,
             f"`make capacity` searched, per service, the highest open-model rate (iterations/s of the "
             f"7-request scenario) at which p99 stayed at or under {verdict.target_ms:g} ms with errors "
-            f"under {capacity.searches(run).target.max_error_pct:g} %, each probe a short level on a "
-            f"warm service (CPUs {pages.cpus(run.manifest)}). Where the load "
-            "generator fell short at the next rate, the capacity is its ceiling, a lower bound of the "
-            "service's (\"≥\"; \"beside PostgreSQL\": the CPU they shared was full, and the verdict then "
-            f"ranks the services by their capacity under split).{passes} The cost below is projected for each "
-            "service from its capacity and, a line of its own, for PostgreSQL from its CPU time per request "
-            "there. The run's page has every "
-            f"probe, the CPU of PostgreSQL, and what the cost projection assumes and leaves out: "
+            f"under {capacity_figures.searches(run).target.max_error_pct:g} %, each probe a short level on a "
+            f"warm service (CPUs {pages.cpus(run.manifest)}). Where the load generator fell short at the next "
+            "rate, the capacity is its ceiling, a lower bound of the service's (\"≥\"; \"beside PostgreSQL\": "
+            "the CPU they shared was full, and the verdict then ranks the services by their capacity under "
+            f"split).{passes} The cost below is projected for each service from its capacity and, a line of its "
+            "own, for PostgreSQL from its CPU time per request there. The run's page has every probe, the CPU "
+            f"of PostgreSQL, and what the cost projection assumes and leaves out: "
             f"{page_link(run)}.{efficiency} What each camp objects to in benchmarks like this one (warm-up, "
             "the collector and heap, pool sizes, virtual threads' carriers, Go's GOGC), and the figure that "
             "answers each: [docs/objections.md](../../docs/objections.md).",
@@ -264,22 +239,11 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             pages.save(figure, out_dir, "capacity", out_dir),
             *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions
               else [unprojected(verdict)]),
-            "\n".join(f"- {capacities_found(found)}" for found in [run, *(other for other in searched
-                                                                           if other is not run)])]
-
-
-def passes_text(passes: paired.Passes) -> str:
-    """Where the ranked capacities come from: make capacity's passes, in a sentence with their pages."""
-    return (f"The ranking rests on {len(passes.runs)} passes of `make capacity` under {passes.placement} "
-            f"({', '.join(page_link(run) for run in passes.runs)}), each probing the services in turn at each "
-            f"rate, so that the machine's drift fell on all alike, and confirming each rate found with a level "
-            f"of {'/'.join(str(s) for s in passes.long_s)} s{long_text(passes)}; the CPU per request beside it "
-            "is the service's and PostgreSQL's at that level.")
+            "\n".join(f"- {capacities_found(found)}" for found in [run, *(o for o in searched if o is not run)])]
 
 
 def long_text(passes: paired.Passes) -> str:
-    """Whether the long levels held: ` (it held for 9 of 12 rates; it missed the target for go in
-    pass 2, ..., whose capacity there held only the short probes)`."""
+    """Whether the long levels held: ` (it held for 9 of 12 rates; it missed the target …)`."""
     measured, missed = passes.long_measured, passes.long_missed
     if not missed:
         return f" (it held for all {measured} rates)" if measured else ""
@@ -290,7 +254,7 @@ def long_text(passes: paired.Passes) -> str:
 
 def capacities_found(run: Run) -> str:
     """What a capacity run found, in a sentence with its page."""
-    found = "; ".join(f"{c.service} {rate_text(c)}" for c in capacity.figures(run))
+    found = "; ".join(f"{c.service} {rate_text(c)}" for c in capacity_figures.figures(run))
     limit = run.admission_limit
     other_limit = f", admission limit {limit:,}" if limit != config.DEFAULT_MAX_CONCURRENT_REQUESTS else ""
     return (f"Under CPU placement {run.placement}{', tuned' if run.tuned else ''}{other_limit} ({page_link(run)}), "
@@ -299,10 +263,8 @@ def capacities_found(run: Run) -> str:
 
 def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:
     """Memory: RSS against the heap limit at each service's capacity rate."""
-    if verdict is None or verdict.searched is None:
-        return []
-    heaps = capacity.rss_by_heap(verdict.searched)
-    if heaps.empty:
+    if verdict is None or verdict.searched is None or (
+            heaps := capacity_figures.rss_by_heap(verdict.searched)).empty:
         return []
     return [f"## {QUESTIONS['memory']}",
             "At each service's capacity rate, `make capacity` swept the heap limit down (GOMEMLIMIT, -Xmx) "
@@ -327,15 +289,13 @@ def placement_section(series: list[Run]) -> str:
         "together with any within noise of it (`harness/bankbench/analyse/sensitivity.py`).",
         f"**{verdict_words.placements(series)}**",
         markdown(tables.placement_verdicts(series)),
-        "Median [95 % interval] over the repeats at the main pool, or a row per repeat where some did "
-        "not count:",
+        "Median [95 % interval] over the repeats at the main pool, or a row per repeat where some did not count:",
         markdown(tables.placement_figures(series)),
     ])
 
 
 def request_cost_section(selected: list[Run]) -> list[str]:
-    """What one request costs PostgreSQL and the service, each at the same rate (make pgwire), and
-    where the difference comes from (docs/request-cost.md)."""
+    """What one request costs PostgreSQL and the service at the same rate (make pgwire)."""
     run = request_cost.newest(selected)
     if run is None:
         return []
@@ -378,37 +338,30 @@ def equivalence_section(selected: list[Run]) -> str:
               for run in selected if run not in passed]
     money = [f"{page_link(run)}: {run_words.money(run.summary)}" for run in selected
              if not run.summary["money_ok"].astype(bool).all()]
-    return "\n\n".join([
-        "## Equivalence",
-        "Before the first level of a run, `make verify` proves that every service runs the same "
-        "statements per request, in the same transactions (pg_stat_statements and pg_stat_database, "
-        f"a table per run on its page); after every level, the money check sums the balances. "
-        f"`make verify` passed before {len(passed)} of the {len(selected)} runs shown"
-        + (f"; {'; '.join(others)}" if others else "") + ". "
-        + ("The money check passed after every level of every run." if not money else
-           "The money check failed in some levels, left out of every figure: " + "; ".join(money)),
-    ])
+    return ("## Equivalence\n\nBefore the first level of a run, `make verify` proves that every service runs "
+            "the same statements per request, in the same transactions (pg_stat_statements and pg_stat_database, "
+            f"a table per run on its page); after every level, the money check sums the balances. "
+            f"`make verify` passed before {len(passed)} of the {len(selected)} runs shown"
+            + (f"; {'; '.join(others)}" if others else "") + ". "
+            + ("The money check passed after every level of every run." if not money else
+               "The money check failed in some levels, left out of every figure: " + "; ".join(money)))
 
 
-def crosscheck_sections(selected: list[Run]) -> list[str]:
-    """A profile run with each load generator (make crosscheck), generator next to generator."""
-    return [f"## The load generators agree: profile {family}\n\nThe same open-model levels, driven "
-            "by JMeter and by Gatling, one run after the other on the same service (`make crosscheck`; "
-            "the runs' pages give each setup). Both send the same requests, extract the same values and "
-            "check the same answers (harness/tests/test_generators.py); latencies are whole "
-            "milliseconds in both, so a p50 of 0 or 1 ms says only that it is under 1 or 2 ms. Median "
-            "[95 % interval] over the repeats; the runs were taken at different times, so read a "
-            "difference smaller than the machine's drift between runs as within noise.\n\n" + markdown(table)
-            for family, table in tables.crosscheck(selected).items()]
-
-
-def environments_sections(selected: list[Run]) -> list[str]:
-    """A profile run both natively and under compose, environment next to environment."""
-    return [f"## Profile {profile} in each environment\n\nThe same plan and levels, run natively "
-            "and in containers (the runs' pages give each setup). Containers add a bridge network and "
-            "cgroup limits, and the runs were taken at different times: compare the services within "
-            "an environment, and the environments only as a check that they agree in shape.\n\n"
-            + markdown(table) for profile, table in tables.environments(selected).items()]
+def side_by_side_sections(selected: list[Run]) -> list[str]:
+    """A profile run with each load generator (make crosscheck), and natively and under compose."""
+    return [*(f"## The load generators agree: profile {family}\n\nThe same open-model levels, driven "
+              "by JMeter and by Gatling, one run after the other on the same service (`make crosscheck`; "
+              "the runs' pages give each setup). Both send the same requests, extract the same values and "
+              "check the same answers (harness/tests/test_generators.py); latencies are whole "
+              "milliseconds in both, so a p50 of 0 or 1 ms says only that it is under 1 or 2 ms. Median "
+              "[95 % interval] over the repeats; the runs were taken at different times, so read a "
+              "difference smaller than the machine's drift between runs as within noise.\n\n" + markdown(table)
+              for family, table in tables.crosscheck(selected).items()),
+            *(f"## Profile {profile} in each environment\n\nThe same plan and levels, run natively "
+              "and in containers (the runs' pages give each setup). Containers add a bridge network and "
+              "cgroup limits, and the runs were taken at different times: compare the services within "
+              "an environment, and the environments only as a check that they agree in shape.\n\n"
+              + markdown(table) for profile, table in tables.environments(selected).items())]
 
 
 def runs_section(selected: list[Run], kept: list[Run], why: dict[Path, str]) -> str:
@@ -420,15 +373,12 @@ def runs_section(selected: list[Run], kept: list[Run], why: dict[Path, str]) -> 
                            for run in kept])
     return "\n\n".join([
         "## Runs",
-        "Each run shown has a page; `results/published.csv` lists the runs kept in the repository "
-        "and why.",
+        "Each run shown has a page; `results/published.csv` lists the runs kept in the repository and why.",
         markdown(rows),
         *(["Experiments kept beside them, a page each (with a link to the README that explains the "
            "experiment):", markdown(beside)] if kept else []),
     ])
 
-
-# The verb: `bankbench report`.
 
 DEFAULT_OUT = paths.ROOT / "results" / "report"
 

@@ -1,11 +1,8 @@
-"""A run page's words: a one-paragraph reading of a run, every sentence computed from its figures
-(no verdict is written in advance: who comes first, by how much and where is whatever the numbers say).
+"""A run page's words: a one-paragraph reading of a run, every sentence computed from its figures.
 
-A median is over every repeat of its level unless the sentence says how many of them it is over
-(`_over`); a throughput the load generator capped in a closed loop is a lower bound, "at least"
-(`summaries.generator_bound`), and no smaller level is called the peak beside it."""
-
-from __future__ import annotations
+A median is over every repeat of its level unless the sentence says how many it is over (`_over`);
+a throughput the load generator capped is a lower bound, "at least", and no smaller level is called
+the peak beside it."""
 
 import pandas as pd
 
@@ -23,8 +20,7 @@ REFUSED = summaries.ERRORS_BY_STATUS + "503"  # the 503s the load generator coun
 
 
 def reading(summary: pd.DataFrame, limit: int | None = None) -> str:
-    """The paragraph for one run's summary frame (one row per level); `limit`: the run's admission
-    limit (Run.admission_limit), which the cause of its 503s names."""
+    """The paragraph for one run's summary; `limit`: its admission limit, which its 503s name."""
     levels = repeats.aggregate_levels(summary)
     measured = levels.dropna(subset=[THROUGHPUT])
     pooled = levels[levels["pool"] == repeats.main_pool(summary)]
@@ -54,8 +50,7 @@ def money(summary: pd.DataFrame) -> str:
 
 
 def largest_load(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
-    """Each service at the largest load measured (`levels`: at the main pool, figures or not), and
-    which differences there are beyond noise (bankbench.estimates)."""
+    """Each service at the largest load at the main pool, and which differences are beyond noise."""
     levels = levels[levels[THROUGHPUT].notna() | levels["verdicts"].map(_bound)]
     if levels.empty:
         return None
@@ -66,32 +61,25 @@ def largest_load(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str 
     if len(rows) < 2:
         return text
     key = (users, repeats.main_pool(summary))
+    services = sorted(summary["service"].unique(), key=summaries.service_order)
     for column, name, high_is_best in ((THROUGHPUT, "Throughput", True), (P99, "The p99", False)):
-        figures = _at(summary, column, key)
+        every = repeats.level_figures(summary, column)
+        figures = {service: every[(service, *key)] for service in services
+                   if (service, *key) in every and not pd.isna(every[(service, *key)].value)}
         if len(figures) > 1:  # a service whose repeats all failed their money check has none
             text += " " + versus(figures, name, high_is_best)
     return text
 
 
 def versus(figures: dict[str, estimates.Figure], name: str, high_is_best: bool) -> str:
-    """Which service led on a figure and by how much, each gap with the 95 % interval of the ratio;
-    a gap that is not significant (`estimates.Ratio.significant`) is "within noise", never a lead."""
+    """Who led on a figure and by how much, each gap with its interval, or "within noise"."""
     leader, gaps = estimates.leader(figures, high_is_best)
     if not any(r.significant for _, r in gaps):
-        return (f"{name} there was within noise between the services: "
-                + "; ".join(f"{leader}'s {times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})"
-                            for service, r in gaps)
-                + ".")
+        return (f"{name} there was within noise between the services: " + "; ".join(
+            f"{leader}'s {times(r, high_is_best)} than {service}'s ({interval(r, high_is_best)})"
+            for service, r in gaps) + ".")
     parts = "; ".join(gap(service, r, high_is_best) for service, r in gaps)
     return f"{name} there was {'highest' if high_is_best else 'lowest'} for {leader}: {parts}."
-
-
-def _at(summary: pd.DataFrame, column: str, key: tuple) -> dict[str, estimates.Figure]:
-    """`column` of each service at (users, pool), as `estimates.figure` has it."""
-    figures = repeats.level_figures(summary, column)
-    services = sorted(summary["service"].unique(), key=summaries.service_order)
-    return {service: figures[(service, *key)] for service in services
-            if (service, *key) in figures and not pd.isna(figures[(service, *key)].value)}
 
 
 def _with_interval(row: pd.Series, column: str) -> str:
@@ -108,20 +96,17 @@ def _floor(row: pd.Series) -> str:
     return f"at least {number(summaries.floor(row['verdicts'], row[f'{THROUGHPUT}.each']))} req/s"
 
 
-def _noted(row: pd.Series) -> str:
-    """`_over` in brackets after a figure, "" where every repeat counts."""
-    return f" ({_over(row)})" if _over(row) else ""
+def _noted(row: pd.Series, form: str = " ({})") -> str:
+    """`_over` after a figure, in brackets or in `form`; "" where every repeat counts."""
+    return form.format(over) if (over := _over(row)) else ""
 
 
 def _over(row: pd.Series) -> str:
-    """What a level's medians are over where some of its repeats do not count (an
-    `aggregate_repeats` row): `median of 1 of 3 repeats: 2 INVALID`; "" where all count."""
+    """`median of 1 of 3 repeats: 2 INVALID` where some of a level's repeats do not count, or ""."""
     marks = [summaries.INVALID if mark == summaries.BOUND else mark for _, mark in row["verdicts"]]
     left_out = {mark: marks.count(mark) for mark in (summaries.FAILED, summaries.INVALID) if mark in marks}
-    if not left_out:
-        return ""
     kinds = ", ".join(f"{n} {mark}" for mark, n in left_out.items())
-    return f"median of {marks.count(summaries.COUNTS)} of {len(marks)} repeats: {kinds}"
+    return f"median of {marks.count(summaries.COUNTS)} of {len(marks)} repeats: {kinds}" if left_out else ""
 
 
 def _served(service: str, row: pd.Series) -> str:
@@ -134,23 +119,19 @@ def _served(service: str, row: pd.Series) -> str:
 
 
 def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame, unit: str) -> str | None:
-    """Where a service's throughput peaked and whether it fell beyond noise after (`rows`: its
-    levels at the main pool); where the load generator capped it at some level, that it has no
-    known peak."""
+    """Where a service's throughput peaked and whether it fell beyond noise after, or that it is not
+    known (the load generator capped it)."""
     measured = rows.dropna(subset=[THROUGHPUT])
     capped = rows[rows["verdicts"].map(_bound)]
+    best = None if measured.empty else measured.loc[measured[THROUGHPUT].idxmax()]
     if not capped.empty:
         where = " and ".join(f"{row['users']:,} {unit} ({_floor(row)} there)" for _, row in capped.iterrows())
         text = (f"The load generator, not {service}, was the limit at {where}, so {service}'s peak throughput "
                 f"is not known")
-        if measured.empty:
-            return text + "."
-        best = measured.loc[measured[THROUGHPUT].idxmax()]
-        return text + (f"; with the load generator holding up, its highest median was {number(best[THROUGHPUT])} "
-                       f"req/s at {best['users']:,} {unit}{_noted(best)}.")
-    if measured.empty:
+        return text + ("." if best is None else f"; with the load generator holding up, its highest median was "
+                       f"{number(best[THROUGHPUT])} req/s at {best['users']:,} {unit}{_noted(best)}.")
+    if best is None:
         return None
-    best = measured.loc[measured[THROUGHPUT].idxmax()]
     last = measured.loc[measured["users"].idxmax()]
     text = (f"Throughput peaked for {service} at {number(best[THROUGHPUT])} req/s at {best['users']:,} "
             f"{unit}{_noted(best)}")
@@ -177,13 +158,12 @@ def errors(levels: pd.DataFrame, unit: str) -> str | None:
             continue
         first = over.iloc[0]
         parts.append(f"above {ERROR_LIMIT_PCT:g} % for {service} from {first['users']:,} {unit} on "
-                     f"({number(first[ERRORS])} % there{', ' + _over(first) if _over(first) else ''})")
+                     f"({number(first[ERRORS])} % there{_noted(first, ', {}')})")
     return f"The error rate was {'; '.join(parts)}." if parts else None
 
 
 def statuses(summary: pd.DataFrame, unit: str, limit: int | None = None) -> str | None:
-    """What the failed requests at the largest load (main pool) were answered, per service, and
-    what sent the 503s, from the services' own counters (`verdict_words.refused_by`)."""
+    """What the failed requests at the largest load were answered, and what sent the 503s."""
     columns = summaries.status_columns(summary)
     if not columns:
         return None
@@ -222,14 +202,11 @@ def service_side(levels: pd.DataFrame, unit: str) -> str | None:
         f"{number(row['service_metrics.gc_pct'])} % of the time in GC pauses{_noted(row)}"
         for service, rows_of in summaries.by_service(rows) for row in [rows_of.iloc[0]]
     ]
-    if not parts:
-        return None
-    return f"By their own metrics at {rows['users'].max():,} {unit}, {'; '.join(parts)}."
+    return f"By their own metrics at {rows['users'].max():,} {unit}, {'; '.join(parts)}." if parts else None
 
 
 def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
-    """With a pool sweep: the pool size that gave each service its best throughput, named only
-    where it beat every other pool size beyond noise (`estimates.Ratio.significant`)."""
+    """With a pool sweep, each service's best pool size where it beat every other beyond noise."""
     if levels["pool"].nunique() < 2:
         return None
     users = levels["users"].max()
@@ -240,8 +217,7 @@ def pools(summary: pd.DataFrame, levels: pd.DataFrame, unit: str) -> str | None:
         best = rows.loc[rows[THROUGHPUT].idxmax()]
         gaps = [estimates.ratio(figures[(service, users, pool)], figures[(service, users, best["pool"])])
                 for pool in rows["pool"] if pool != best["pool"]]
-        figure = f"{number(best[THROUGHPUT])} req/s, {number(best[ERRORS])} % errors" + \
-            (f", {_over(best)}" if _over(best) else "")
+        figure = f"{number(best[THROUGHPUT])} req/s, {number(best[ERRORS])} % errors{_noted(best, ', {}')}"
         parts.append(f"{service} did best with a pool of {best['pool']} ({figure})" if all(r.significant for r in gaps)
                      else f"no pool size stood out beyond noise for {service} (highest median: pool "
                           f"{best['pool']}, {figure})")
@@ -257,9 +233,8 @@ def generator(summary: pd.DataFrame) -> str:
         return (f"The load generator held up at every level: {name} was never short of CPU (at least "
                 f"{load_generator.SATURATED_CPU_PCT} % of its own CPUs, or with PostgreSQL that much of the "
                 f"CPUs they shared, or, sharing every CPU, the machine that busy and {name} using as much "
-                f"CPU as the service) and offered at least "
-                f"{load_generator.OFFERED_MIN_PCT} % of every planned arrival rate, within what its "
-                f"calibration showed it can drive where the run was calibrated.")
+                f"CPU as the service) and offered at least {load_generator.OFFERED_MIN_PCT} % of every planned "
+                "arrival rate, within what its calibration showed it can drive where the run was calibrated.")
     reasons = "; ".join(f"{level}: {why}" for level, why in zip(invalid["level_id"], invalid["loadgen.reasons"],
                                                                   strict=True))
     return (f"The load generator did not hold up at {len(invalid)} of {len(summary)} levels, which are "

@@ -1,12 +1,8 @@
 """Report tables as DataFrames of text: shown as they are in the notebook, as Markdown in the README.
 
-Figures read `median [low-high]`: the median over a level's repeats and its 95 % interval
-(bankbench.estimates), beside a `repeats` column saying how many of them count (`2 of 3`:
-money check passed, load generator held up). A level where some repeat does not count shows each
-repeat's figure instead, those that do not count marked (`formatting.spread_column`).
+Figures read `median [low-high]` beside a `repeats` column saying how many repeats count (`2 of 3`);
+a level where some repeat does not count shows each repeat's figure instead, marked.
 """
-
-from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -16,24 +12,10 @@ from bankbench.analyse import repeats, sensitivity
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.findings import Cell, Findings
 from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome
-from bankbench.analyse.projection import (
-    DATABASE,
-    SERVICE,
-    Assumptions,
-    Instance,
-    Projection,
-)
+from bankbench.analyse.projection import DATABASE, SERVICE, Assumptions, Instance, Projection
 from bankbench.load.profiles import GENERATORS
 from bankbench.publish import formatting, verdict_words
-from bankbench.publish.formatting import (
-    REPEATS,
-    bounded,
-    count,
-    figure_text,
-    number,
-    significant,
-    whole,
-)
+from bankbench.publish.formatting import REPEATS, bounded, count, figure_text, number, significant
 from bankbench.publish.verdict_words import START_NAMES, held_up
 from bankbench.results import files, summaries
 from bankbench.results.documents import NOT_RECORDED, Manifest
@@ -42,36 +24,24 @@ from bankbench.results.runs import Run, by_start
 from bankbench.results.startup_record import AOT, COLD
 
 # latency_stats figure -> (header, format), in the order the tables show them
-LATENCY = {
-    "requests": ("requests", count),
-    "throughput_rps": ("req/s", number),
-    "mean_ms": ("mean ms", number),
-    "p50_ms": ("p50 ms", number),
-    "p90_ms": ("p90 ms", number),
-    "p99_ms": ("p99 ms", number),
-    "max_ms": ("max ms", number),
-    "error_pct": ("err %", number),
-}
-RESOURCES = {
-    "resources.service_cpu_mean": ("CPU mean %", number),
-    "resources.service_cpu_max": ("CPU max %", number),
-    "resources.service_rss_mean_mb": ("RSS mean MB", number),
-    "resources.service_rss_max_mb": ("RSS max MB", number),
-}
+LATENCY = {"requests": ("requests", count), "throughput_rps": ("req/s", number),
+           "mean_ms": ("mean ms", number), "p50_ms": ("p50 ms", number),
+           "p90_ms": ("p90 ms", number), "p99_ms": ("p99 ms", number),
+           "max_ms": ("max ms", number), "error_pct": ("err %", number)}
+RESOURCES = {"resources.service_cpu_mean": ("CPU mean %", number),
+             "resources.service_cpu_max": ("CPU max %", number),
+             "resources.service_rss_mean_mb": ("RSS mean MB", number),
+             "resources.service_rss_max_mb": ("RSS max MB", number)}
 LEVEL_COLUMNS = {f"overall.{name}": spec for name, spec in LATENCY.items()} | RESOURCES
 THEN_AND_NOW = {"mean_ms": "mean ms", "p99_ms": "p99 ms", "error_pct": "err %"}
 # What a projection's line rests on -> (its unit, format)
 MEASURED = {SERVICE: ("req/s", count), DATABASE: ("CPU ms/request", significant)}
 # Projection figure -> (header, format); "{load}" is the assumptions' load
-PROJECTED = {
-    "rps_per_vcpu": ("projected req/s per vCPU", count),
-    "instances": ("projected instances for {load} req/s", count),
-    "usd_per_hour": ("projected $/hour for them", significant),
-    "usd_per_million": ("projected $ per 1M requests", significant),
-}
+PROJECTED = {"rps_per_vcpu": ("projected req/s per vCPU", count),
+             "instances": ("projected instances for {load} req/s", count),
+             "usd_per_hour": ("projected $/hour for them", significant),
+             "usd_per_million": ("projected $ per 1M requests", significant)}
 OFFERED = "loadgen.offered_pct"  # summary.csv: the share of the planned arrival rate JMeter offered
-ERRORS_BY_STATUS = "errors by status"  # header of the levels table's breakdown of the failed requests
-LOAD_GENERATOR = "load generator"  # header of the levels table's verdict on the generator
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
@@ -80,15 +50,14 @@ def levels(summary: pd.DataFrame) -> pd.DataFrame:
     aggregated = repeats.aggregate_repeats(summary, [*LEVEL_COLUMNS, *statuses])
     aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
     table = _text(aggregated, keys, LEVEL_COLUMNS)
-    table.insert(table.columns.get_loc(LATENCY["error_pct"][0]) + 1, ERRORS_BY_STATUS,
+    table.insert(table.columns.get_loc(LATENCY["error_pct"][0]) + 1, "errors by status",
                  _by_status(aggregated, statuses))
-    table[LOAD_GENERATOR] = _generator(summary, aggregated)
+    table["load generator"] = _generator(summary, aggregated)
     return _rows(table, keys)
 
 
 def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
-    """`ok`, or for a level shown repeat by repeat (`formatting.listed`) a list: `ok` or
-    `INVALID: <reasons>` for each repeat (bankbench.load.validity)."""
+    """`ok`, or for a level shown repeat by repeat a list of `ok` or `INVALID: <reasons>`."""
     keys = list(summaries.LEVEL_KEYS)
     verdict = summary.set_index([*keys, "repeat"])[[summaries.VALID, "loadgen.reasons"]]
 
@@ -102,9 +71,8 @@ def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
 
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
-    """`503: 12; assertion: 1` cells: the failed requests of each status that some repeat had
-    (`formatting.spread_column`), "-" for none; for a level shown repeat by repeat
-    (`formatting.listed`) a list, each repeat's own."""
+    """`503: 12; assertion: 1`: the failed requests of each status some repeat had, "-" for none;
+    for a level shown repeat by repeat a list, each repeat's own."""
     medians = {column: formatting.spread_column(aggregated, column, count) for column in columns}
 
     def joined(texts: dict[str, str]) -> str:
@@ -139,13 +107,12 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     by_profile: dict[str, list[Run]] = {}
     for run in runs:
         by_profile.setdefault(run.profile, []).append(run)
-    tables = {}
+    keys, tables = ["service", "users", "pool", "env"], {}
     for profile, group in by_profile.items():
         if len({run.manifest.env for run in group}) > 1:
             aggregated = pd.concat([repeats.aggregate_repeats(run.summary, list(columns))
                                     .assign(env=run.manifest.env) for run in group],
                                    ignore_index=True)
-            keys = ["service", "users", "pool", "env"]
             tables[profile] = _rows(_text(aggregated, keys, columns), keys)
     return tables
 
@@ -156,31 +123,26 @@ CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", 
 
 
 def starts(runs: list[Run], columns: dict = HEADLINE) -> dict[str, pd.DataFrame]:
-    """For each family of `runs.by_start`: per users and service, `columns` of each start side by
-    side, `n/a` where a service has no such start (Go has no AOT cache: its binary is compiled
-    ahead of time, so its cold start is the AOT figure)."""
+    """For each family of `runs.by_start`: `columns` of each start side by side, `n/a` where a
+    service has no such start (Go has no AOT cache: its cold start is the AOT figure)."""
     return {family: side_by_side(group, columns, START_NAMES)
             for family, group in by_start(runs).items()}
 
 
-def generator_runs(runs: list[Run]) -> dict[str, dict[str, Run]]:
-    """For each profile family run with both load generators in one environment (crosscheck and
-    crosscheck-gatling): its newest run of each, in GENERATORS' order."""
+def crosscheck(runs: list[Run]) -> dict[str, pd.DataFrame]:
+    """For each profile family run with both load generators in one environment: CROSSCHECK of its
+    newest run of each side by side, in GENERATORS' order."""
     by_family: dict[tuple[str, str], dict[str, Run]] = {}
     for run in runs:
         by_family.setdefault((run.family, run.manifest.env), {})[run.generator] = run
-    return {family: {name: group[name] for name in GENERATORS if name in group}
+    return {family: side_by_side({name: group[name] for name in GENERATORS if name in group},
+                                 CROSSCHECK, GENERATORS)
             for (family, _env), group in by_family.items() if len(group) > 1}
 
 
-def crosscheck(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each family of generator_runs: CROSSCHECK under each generator side by side."""
-    return {family: side_by_side(group, CROSSCHECK, GENERATORS) for family, group in generator_runs(runs).items()}
-
-
 def side_by_side(group: dict[str, Run], columns: dict, names: dict[str, str]) -> pd.DataFrame:
-    """Per users and service, REPEATS and `columns` of each run of `group` (headed by `names` of
-    its key) next to one another; `n/a` where a run has no such level."""
+    """Per users and service, REPEATS and `columns` of each run of `group` (headed by `names` of its
+    key) next to one another; `n/a` where a run has no such level."""
     texts = {key: _text(repeats.aggregate_repeats(run.summary, list(columns)), ["users", "service"], columns,
                         each_row=False).set_index(["users", "service"]) for key, run in group.items()}
     keys = sorted(set().union(*(text.index for text in texts.values())),
@@ -193,9 +155,7 @@ def side_by_side(group: dict[str, Run], columns: dict, names: dict[str, str]) ->
 
 
 def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict, each_row: bool = True) -> pd.DataFrame:
-    """Key columns, how many repeats count (`formatting.counted`), then one text column per
-    figure (`formatting.spread_column`); with `each_row`, a group where some repeat does not count
-    has lists of its repeats' cells, for `_rows`."""
+    """Key columns, REPEATS, a text column per figure (lists of repeats' cells with `each_row`)."""
     aggregated = aggregated.sort_values(keys, key=summaries.sort_key).reset_index(drop=True)
     table = aggregated[keys].copy()
     table[REPEATS] = formatting.counted(aggregated, each_row)
@@ -205,22 +165,17 @@ def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict, each_row: bo
 
 
 def _rows(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """`_text` with a row per repeat of each group where some repeat does not count, its keys
-    repeated: in `repeats` the repeat and whether it counts (`r2 INVALID`), then its own figures."""
+    """`_text` with a row per repeat of each group where some repeat does not count."""
     return table.explode([column for column in table if column not in keys], ignore_index=True)
 
 
 # What a request costs at each rate of an efficiency run: summary.csv column -> (header, format)
-EFFICIENCY = {
-    OFFERED: ("offered %", number),
-    "overall.throughput_rps": ("req/s", number),
-    "overall.p99_ms": ("p99 ms", number),
-    "overall.error_pct": ("err %", number),
-    "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
-    "efficiency.pg_cpu_ms_per_request": ("PostgreSQL CPU ms/request", significant),
-    "resources.service_rss_mean_mb": ("RSS mean MB", number),
-    "resources.service_rss_max_mb": ("RSS peak MB", number),
-}
+EFFICIENCY = {OFFERED: ("offered %", number), "overall.throughput_rps": ("req/s", number),
+              "overall.p99_ms": ("p99 ms", number), "overall.error_pct": ("err %", number),
+              "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
+              "efficiency.pg_cpu_ms_per_request": ("PostgreSQL CPU ms/request", significant),
+              "resources.service_rss_mean_mb": ("RSS mean MB", number),
+              "resources.service_rss_max_mb": ("RSS peak MB", number)}
 
 
 def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
@@ -230,19 +185,15 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
     return _rows(_text(figures, keys, EFFICIENCY), keys).rename(columns={"users": "offered it/s"})
 
 
-# The first table's columns: what each shows -> the question (report section) that explains it
 NOT_MEASURED = Cell(missing="no make startup yet")
+# The first table's columns: what each shows -> the question (report section) that explains it
 QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
              "capacity": "capacity", "tuned": "tuned", "cpu": "capacity"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
-    """The report's first table, a row per service, one figure with its interval in each cell
-    (`first_cells`): the start-up time, cold and cold+AOT (make startup), p99 under each start at
-    the articles' largest level, the capacity the verdict ranks (`verdict_words.first_capacity`),
-    the CPU per request at the capacity, or over make capacity's passes the capacity at the tuned
-    settings in its place (the CPU is in the capacity section). Memory and cost have their
-    sections. `link` makes a header from its text and its QUESTIONS key."""
+    """The report's first table, a row per service; over make capacity's passes the tuned capacity
+    takes the CPU's place. `link` makes a header from its text and its QUESTIONS key."""
     shown, where = verdict_words.first_capacity(f)
     cpu = "CPU ms/request" + (" with PostgreSQL" if f.passes else "")
     headers = {
@@ -261,7 +212,8 @@ def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Forma
     shown, _ = verdict_words.first_capacity(f)
     startup = {key: f.startup.get(start, {}) for key, start in (("startup", COLD), ("startup_aot", AOT))}
     return {service: {**{key: (cells.get(service, NOT_MEASURED), significant) for key, cells in startup.items()},
-                      **{start: (f.p99[start][service], whole) for start in ("warm", "cold", "aot")},
+                      **{start: (f.p99[start][service], formatting.whole)
+                         for start in ("warm", "cold", "aot")},
                       "capacity": (shown[service], count),
                       **({"tuned": (f.tuned_capacity[service], count)} if f.tuned_capacity
                          else {"cpu": (f.cpu_ms[service], significant)})}
@@ -269,8 +221,7 @@ def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Forma
 
 
 def _cell(cell: Cell, fmt: formatting.Format) -> str:
-    """`median [low-high]`, after `≥` where it is a lower bound (a capacity) and before `(n of N)`
-    where some repeats did not count; or why there is no figure."""
+    """`median [low-high]` (`≥ median` for a bound), `(n of N)` where some repeats did not count."""
     if cell.missing:
         return cell.missing
     if cell.n == 0:
@@ -280,15 +231,13 @@ def _cell(cell: Cell, fmt: formatting.Format) -> str:
 
 
 def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
-    """One row per service: capacity at the target and what a request costs there (CPU, memory,
-    the smallest heap, the projected price of each line on each instance), each with its interval."""
+    """One row per service: capacity at the target and what a request costs there."""
     prices = {(p.service, f"{p.line} on {p.on.name}"): p.usd_per_million for p in projections}
     priced = list(dict.fromkeys(on for _, on in prices))
     return pd.DataFrame([{
         "service": c.service,
         f"capacity it/s at p99 <= {target_ms:g} ms": verdict_words.rate_text(c),
-        "req/s there": figure_text(c.throughput, number),
-        "p99 ms": figure_text(c.p99_ms, number),
+        "req/s there": figure_text(c.throughput, number), "p99 ms": figure_text(c.p99_ms, number),
         "CPU ms/request": figure_text(c.cpu_ms, significant),
         "PostgreSQL CPU ms/request": figure_text(c.pg_cpu_ms, significant),
         "RSS MB, own heap": figure_text(c.rss_mb, number),
@@ -301,10 +250,9 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
 
 def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str] | None = None,
                     runs_with: dict[str, dict] | None = None) -> pd.DataFrame:
-    """A row per service and make tune record (tuning.json's `services.<name>`): where it was tuned
-    and the settings it found, as its [tuned.<service>] table in tuned.toml gives them; with
-    `made_by`, the run that found them (a text per record); with `runs_with`, the tables TUNED=1
-    runs with (tuned.toml's now: a rule changed since a run may have overturned what it found)."""
+    """A row per service and make tune record: where it was tuned and the settings it found; with
+    `made_by`, the run that found them; with `runs_with`, the tables TUNED=1 runs with (tuned.toml's
+    now: a rule changed since a run may have overturned what it found)."""
     rows = []
     for i, (service, record) in enumerate(records):
         found = "not found: the run ended first" if record.tuned is None else verdict_words.settings_text(record.tuned)
@@ -321,9 +269,7 @@ def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str]
 
 
 def knob_notes(record: Tuned) -> list[str]:
-    """Where a make tune record's knobs other than those searched through stand: taken from an
-    earlier run, searched on from one, cut short by the budget, or not searched at all (the
-    report's settings table and tuned.toml's `found_by` say it alike)."""
+    """Where a make tune record's knobs not searched through stand (as tuned.toml's `found_by`)."""
     counts = {k.knob: (len(k.judged), len(k.values)) for k in record.knobs if not k.complete}
     short = {knob: count for knob, count in counts.items() if count[0]}
     searched = list(counts) if record.not_searched is None else record.not_searched
@@ -368,9 +314,7 @@ def capacity_probes(searched: Mapping[str, Search | Tuned]) -> pd.DataFrame:
 
 
 def projection(projections: list[Projection], assumptions: Assumptions) -> pd.DataFrame:
-    """Per service, line (the service, PostgreSQL) and instance types, what was measured and what
-    it projects to (bankbench.analyse.projection), each figure `value [low-high]` after its bound
-    (`≤ 0.00316`) where it is one: a projection, so named."""
+    """Per service, line and instance type, what was measured and what it projects to."""
     rows = [{"service": p.service, "line": p.line, "instance": p.on.name,
              "measured": f"{bounded(p.measured, MEASURED[p.line][1])} {MEASURED[p.line][0]}",
              **{header.format(load=count(assumptions.load_rps)): bounded(getattr(p, name), fmt)
@@ -388,8 +332,7 @@ def context(manifest: Manifest) -> pd.DataFrame:
     """What a run was measured on, from its manifest: machine, commit, versions, settings."""
     git, machine = manifest.git, manifest.machine
     rows = [
-        ("run", manifest.run_id),
-        ("created (UTC)", manifest.created_utc),
+        ("run", manifest.run_id), ("created (UTC)", manifest.created_utc),
         ("environment", manifest.env),
         ("commit", f"{git.get('commit', '?')[:12]}{' (dirty tree)' if git.get('dirty') else ''}"),
         ("CPU", f"{machine.get('cpu_model')}, {machine.get('cores')} cores"),
@@ -419,8 +362,7 @@ def money_failures(run: Run) -> pd.DataFrame:
 
 
 def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
-    """Each published study next to this run (main pool), at the published user counts: a column
-    per study and figure it published."""
+    """Each published study next to this run (main pool), at the published user counts."""
     keys, at_pool = ["users", "service"], summary[summary["pool"] == repeats.main_pool(summary)]
     columns = {f"overall.{name}": (f"this run {header}", number)
                for name, header in THEN_AND_NOW.items()}

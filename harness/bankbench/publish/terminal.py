@@ -1,8 +1,4 @@
-"""The tables the verbs print on the terminal: a run's services side by side and the spread
-between its repeats (`summarize`, a run's page), the capacities a search found (`capacity`), and
-two runs compared (`compare`)."""
-
-from __future__ import annotations
+"""The tables the verbs print on the terminal (`summarize`, `capacity`, `compare`, a run's page)."""
 
 import pandas as pd
 from tabulate import tabulate
@@ -38,15 +34,12 @@ def comparison_table(summary: pd.DataFrame) -> str:
 
 
 def spread_table(summary: pd.DataFrame) -> str:
-    """Terminal table: per service and level, how much throughput and p99 varied between the
-    repeats that count (coefficient of variation, `estimates.cv_pct`), and how many of all they are."""
+    """Per service and level, how much throughput and p99 varied (CV %) over the repeats counted."""
     ok = usable(summary)
-    rows = [
-        [service, f"{users:,}", pool, f"{len(passed)} of {len(group)}",
-         *(number(estimates.cv_pct(passed[column])) for column in (THROUGHPUT, "overall.p99_ms"))]
-        for (service, users, pool), group in summary.groupby(list(LEVEL_KEYS))
-        for passed in [group[ok[group.index]]]
-    ]
+    rows = [[service, f"{users:,}", pool, f"{len(passed)} of {len(group)}",
+             *(number(estimates.cv_pct(passed[c])) for c in (THROUGHPUT, "overall.p99_ms"))]
+            for (service, users, pool), group in summary.groupby(list(LEVEL_KEYS))
+            for passed in [group[ok[group.index]]]]
     return tabulate(rows, ["service", load_header(summary), "pool", "repeats", "CV req/s %", "CV p99 %"],
                     disable_numparse=True, stralign="right")
 
@@ -58,8 +51,8 @@ def capacities(run: Run) -> str:
 
 
 def two_runs(a: Run, b: Run) -> str:
-    """Two runs compared (bankbench.analyse.repeats.differences) as a terminal table, with what A and B are
-    and how to read it; a median over fewer than all repeats of its level says how many (`2 of 3`)."""
+    """Two runs compared (`repeats.differences`), with what A and B are and how to read it; a median
+    over fewer than all repeats of its level says how many (`2 of 3`)."""
     frame = repeats.differences(a, b)
     repeats_of = {name: run.summary.groupby(list(summaries.LEVEL_KEYS)).size() for name, run in (("a", a), ("b", b))}
 
@@ -68,12 +61,10 @@ def two_runs(a: Run, b: Run) -> str:
         text = figure_text(figure)
         return text if len(figure.values) == total else f"{text} ({len(figure.values)} of {total})"
 
-    cells = [
-        [row.service, f"{row.users:,}", row.pool, row.figure, median("a", row), median("b", row),
-         with_interval(row.ratio.value, row.ratio.low, row.ratio.high),
-         "-" if pd.isna(row.ratio.p) else f"{row.ratio.p:.3f}", row.verdict]
-        for row in frame.itertuples()
-    ]
+    cells = [[row.service, f"{row.users:,}", row.pool, row.figure, median("a", row),
+              median("b", row), with_interval(row.ratio.value, row.ratio.low, row.ratio.high),
+              "-" if pd.isna(row.ratio.p) else f"{row.ratio.p:.3f}", row.verdict]
+             for row in frame.itertuples()]
     headers = ["service", "users", "pool", "figure", "A", "B", "B/A", "Welch p", "verdict"]
     sources = sorted({f.source for f in (*frame["a"], *frame["b"]) if f.source})
     invalid = [f"{name}: {', '.join(ids)}" for name, run in (("A", a), ("B", b))

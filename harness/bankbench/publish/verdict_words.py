@@ -1,17 +1,10 @@
-"""The verdict in words: in at most five sentences, each computed from `findings.Findings`, who is
-ahead on what and by how much with the 95 % interval of the ratio, under which start and load;
-what is within noise; what this test bed cannot tell. Then whether the verdict changes with the
-CPU placement (bankbench.analyse.sensitivity), and whether a service held up past its capacity
-(bankbench.analyse.overload). Last, the words of what it rests on: a capacity search, the cost
-projected from it (bankbench.analyse.capacity_figures, .projection) and the settings make tune
-found.
+"""The verdict in words, each sentence computed from `findings.Findings`, and the words of what it
+rests on (placements, capacity searches, the cost projection, the settings make tune found).
 
-A service leads only where the interval of its ratio to the other's excludes 1 (and Welch's test
-agrees, `estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a figure
-the load generator capped, or one without a usable repeat, never leads, whatever its median.
+A service leads only where the interval of its ratio to the other's excludes 1 and Welch's test
+agrees (`estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a
+figure the load generator capped, or one without a usable repeat, never leads, whatever its median.
 """
-
-from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
@@ -22,7 +15,6 @@ from bankbench.analyse.findings import BED_BOUND, GENERATOR_BOUND, TOP_RATE, Cel
 from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome, Refusals
 from bankbench.analyse.projection import AT_LEAST, AT_MOST, DATABASE, SERVICE, Assumptions, Instance
 from bankbench.analyse.repeats import P99
-from bankbench.analyse.sensitivity import FIGURES, Change
 from bankbench.machine.placement import SERVICE_ALONE, SHARED, SPLIT
 from bankbench.publish import formatting
 from bankbench.publish.formatting import Format, count, figure_text, number, significant, whole
@@ -38,26 +30,19 @@ OUTRAN = {GENERATOR_BOUND: "outran the load generator", BED_BOUND: f"outran the 
 
 
 def sentences(f: Findings) -> list[str]:
-    """The verdict in at most five short sentences, those with figures to tell: warm, cold (and with
-    the AOT cache), capacity, what a request costs there, past capacity. They give ratios and
-    causes; the figures themselves are the first table's (tables.first), and the intervals of the
-    ratios its sections' (`details`)."""
+    """At most five short sentences of ratios and causes; their intervals are `details`'."""
     return [text for text in (warm(f), cold(f), capacity(f), costs(f), past(f)) if text]
 
 
 def gaps(cells: dict[str, Cell], high_is_best: bool) -> tuple[str, list[tuple[str, estimates.Ratio]]] | None:
-    """The leader among the cells whose figure counts, and each other's ratio to it (`estimates.leader`);
-    None with fewer than two such cells."""
+    """`estimates.leader` over the cells whose figure counts; None with fewer than two."""
     counted = {service: cell.figure for service, cell in cells.items() if cell.counts}
     return estimates.leader(counted, high_is_best) if len(counted) > 1 else None
 
 
 def lead(cells: dict[str, Cell], what: str, high_is_best: bool, show: Show | None = None) -> str | None:
-    """`go's p99 was lowest: 117× lower than java's and 180× lower than java-virtual's` (gaps of one
-    size named together: `1.50× higher than java's and java-virtual's`); with `show`, the leader's
-    figure and each ratio's 95 % interval (`go's p99 was lowest, 3 [3-4] ms: 117× lower than java's
-    (95 % interval 57.5-319×)`). Or that the services' figures were within noise; those whose figure
-    does not count named after (`_apart`). None with fewer than two figures that count."""
+    """`go's p99 was lowest: 117× lower than java's` (with `show`, its figure and the intervals), or
+    that the figures were within noise; None with fewer than two figures that count."""
     if (found := gaps(cells, high_is_best)) is None:
         return None
     leader, ratios = found
@@ -92,8 +77,7 @@ def warm(f: Findings) -> str | None:
 
 
 def cold(f: Findings) -> str | None:
-    """Cold, then with the JDK's AOT cache, which a service that is not a JVM lacks: it stands with
-    its cold figure there. Where the leader and the order are the same, the AOT cache's ratios alone."""
+    """Cold, then with the JDK's AOT cache: where the leader and order hold, its ratios alone."""
     told = lead(f.p99["cold"], "p99", high_is_best=False)
     if not told:
         return None
@@ -113,15 +97,14 @@ def cold(f: Findings) -> str | None:
 
 
 def _placed(f: Findings, start: str) -> str:
-    """Where the placement series over this start (Findings.placements) names another winner of the
-    p99 at `users` than the start's own run, or could not judge it there."""
+    """Where the placement series over this start names another p99 winner than its own run."""
     p, run = f.placements, f.start_runs.get(start)
     if p is None or p.start != start or run is None:
         return ""
     if f.users in p.limited:
         return "; under the other CPU placements, not judged (the load generator fell short)"
-    ours = {v.placement: v.winner for c in p.changes if (c.users, c.figure) == (f.users, FIGURES[P99][0])
-            for v in c.verdicts}
+    ours = {v.placement: v.winner for c in p.changes
+            if (c.users, c.figure) == (f.users, sensitivity.FIGURES[P99][0]) for v in c.verdicts}
     other = [(placement, winner) for placement, winner in ours.items()
              if placement != run.placement and winner != ours.get(run.placement)]
     return "".join(f"; {PLACED.get(placement, f'under {placement}')}, "
@@ -130,17 +113,14 @@ def _placed(f: Findings, start: str) -> str:
 
 def first_capacity(f: Findings) -> tuple[dict[str, Cell], str]:
     """The capacities the verdict ranks, and their placement: under split where PostgreSQL beside
-    the load generator capped a capacity under service-alone and a split run is shown
-    (`Findings.split_capacity`), else the capacity run's."""
+    the load generator capped one under service-alone and a split run is shown, else the run's."""
     if f.passes or (f.split_capacity and any(cell.bound == BED_BOUND for cell in f.capacity.values())):
         return f.split_capacity, SPLIT
     return f.capacity, f.capacity_run.placement if f.capacity_run else ""
 
 
 def capacity(f: Findings) -> str | None:
-    """The capacities ranked (`first_capacity`), at the tuned settings too where make capacity's
-    passes probed them; and where those under the capacity run are only lower bounds, what capped
-    them (Cell.bound, from the record: the load generator, and whether PostgreSQL shared its CPU)."""
+    """The capacities ranked, tuned too where probed, and what capped those only lower bounds."""
     if f.capacity_run is None:
         return None
     shown, placement = first_capacity(f)
@@ -170,14 +150,12 @@ def costs(f: Findings) -> str | None:
 
 
 def cpu_what(f: Findings) -> str:
-    """What the CPU per request at the capacity counts (Findings.cpu_ms): over make capacity's
-    passes, PostgreSQL's beside the service's."""
+    """What Findings.cpu_ms counts: over make capacity's passes, PostgreSQL's with the service's."""
     return "CPU per request with PostgreSQL's" if f.passes else "CPU per request"
 
 
 def past(f: Findings) -> str | None:
-    """Whether each service held up past its capacity (its last level of the newest make overload
-    run), what sent its 503s (`refused_by`, from its own counters) and how soon its p99 was back."""
+    """Whether each service held up past capacity, what sent its 503s, how soon its p99 was back."""
     levels = {service: found[-1] for service, found in f.overload.items() if found}
     if not levels or f.overload_run is None:
         return None
@@ -209,15 +187,13 @@ def refused_by(r: Refusals) -> str:
 
 
 def machine(f: Findings) -> str:
-    """The hardware, in one line."""
     cpu = f" ({f.cpu_model})" if f.cpu_model else ""
     return (f"Measured on one machine, {f'{f.cores} cores' if f.cores else 'its cores'}{cpu} shared by the load "
             "generator, the services and PostgreSQL: compare the services with each other, not with other hardware.")
 
 
 def legend(f: Findings, cells: list[Cell]) -> str:
-    """What the first table's brackets and counts are (`cells`: the table's), in at most 80 words:
-    "n of N" once, in words; an interval over 3 repeats is their range."""
+    """What the first table's brackets and counts (`cells`) are, in at most 80 words."""
     p99 = [cell for start in ("warm", "cold", "aot") for cell in f.p99[start].values() if cell.of]
     repeats = "/".join(map(str, sorted({cell.of for cell in p99}))) or "its"
     probes = "/".join(map(str, sorted({cell.of for cell in f.cpu_ms.values() if cell.of})))
@@ -263,10 +239,10 @@ def figure(unit: str, fmt: Format = number) -> Show:
     return lambda cell: f"{figure_text(cell.figure, fmt)} {unit}"
 
 
-def rate(cell: Cell, unit: str = "iterations/s") -> str:
-    """`400 iterations/s (450 missed)`, `≥ 93 iterations/s (load generator)`; over passes, the
-    median and the range of the runs' rates: `412 iterations/s (375-450 over the runs)`."""
-    found = " ".join(filter(None, ("≥" if cell.bound else "", count(cell.figure.value), unit)))
+def rate(cell: Cell) -> str:
+    """`400 iterations/s (450 missed)`, `≥ 93 iterations/s (load generator)`, over passes
+    `412 iterations/s (375-450 over the runs)`."""
+    found = f"{'≥ ' if cell.bound else ''}{count(cell.figure.value)} iterations/s"
     if cell.figure.source == estimates.PASSES:
         spread = f"{count(cell.figure.low)}-{count(cell.figure.high)} over the runs"
         return f"{found} ({'; '.join(filter(None, (spread, cell.bound)))})"
@@ -274,7 +250,6 @@ def rate(cell: Cell, unit: str = "iterations/s") -> str:
 
 
 def _apart(cells: dict[str, Cell]) -> str:
-    """The services whose figure does not count, and why."""
     out = [f"{service}: {cell.missing or ('a lower bound' if cell.bound else 'no usable repeat')}"
            for service, cell in cells.items() if not cell.counts]
     return f" ({'; '.join(out)})" if out else ""
@@ -285,11 +260,10 @@ def names(services: list[str]) -> str:
     return " and ".join([", ".join(services[:-1]), services[-1]] if len(services) > 2 else services)
 
 
-def held_up(o: Outcome, why: bool = True) -> str:
-    """Whether the level judged the service and how it fared past its capacity (Outcome.misses);
-    `why`: with the load generator's reasons where it fell short."""
+def held_up(o: Outcome) -> str:
+    """Whether the level judged the service and how it fared past its capacity (Outcome.misses)."""
     if not o.generator_ok:
-        return "not judged: the load generator fell short" + (f" ({o.generator_reasons})" if why else "")
+        return f"not judged: the load generator fell short ({o.generator_reasons})"
     return "yes" if not (misses := o.misses()) else f"NO: {', '.join(misses)}"
 
 
@@ -306,7 +280,7 @@ def placement_verdict(v: sensitivity.Verdict) -> str:
     return v.best[0] if len(v.best) == 1 else f"{' or '.join(v.best)} (within noise)"
 
 
-def change(c: Change) -> str:
+def change(c: sensitivity.Change) -> str:
     """`at 10,000 users, p99 ms: go under split, within noise under shared`."""
     return f"at {c.users:,} users, {c.figure}: " + ", ".join(
         f"{placement_verdict(v)} under {v.placement}" for v in c.verdicts)
@@ -327,15 +301,16 @@ def placements(series: list[Run]) -> str:
     diff = sensitivity.changes(found)
     if diff:
         return f"The verdict changes with the CPU placement ({modes}): {'; '.join(map(change, diff))}.{left_out}"
-    return (f"The verdict is the same under every placement ({modes}) at "
-            f"{' and '.join(f'{u:,}' for u in users)} users, on {', '.join(n for n, _ in FIGURES.values())}."
-            + left_out)
+    return (f"The verdict is the same under every placement ({modes}) at {' and '.join(f'{u:,}' for u in users)} "
+            f"users, on {', '.join(n for n, _ in sensitivity.FIGURES.values())}.{left_out}")
 
 
 def rate_text(c: Capacity) -> str:
-    """`400 (450 missed)`: the rate found and the one above it that missed, or why none; and why
-    the search ended before it was done (`ended`)."""
-    why = ended(c)
+    """`400 (450 missed)`: the rate found and the next, which missed (or why none); why it ended."""
+    why = ""
+    if not c.complete:
+        why = (f"the service exited (status {c.exited[1]}) at {c.exited[0]:,}, which ended the search"
+               if c.exited else "budget ran out")
     if c.rate is None:
         held = f"none confirmed: {c.held_once:,} held" if c.held_once else "none held"
         return held + (f"; {why}" if why else "")
@@ -345,23 +320,11 @@ def rate_text(c: Capacity) -> str:
     return f"{c.rate:,}{above}" + (f", {why}" if why else "")
 
 
-def ended(c: Capacity) -> str:
-    """Why a service's search ended before it was done, as its record shows: the service exited at
-    a probe (its level's exit status), else the budget ran out; "" for a search that was done."""
-    if c.complete:
-        return ""
-    if c.exited:
-        return f"the service exited (status {c.exited[1]}) at {c.exited[0]:,}, which ended the search"
-    return "budget ran out"
-
-
 def heap_text(c: Capacity) -> str:
-    """`256 (128 missed)`, `256 (at 128 the load generator fell short)`, or `-` where there
-    was no sweep or no heap held."""
+    """`256 (128 missed)`, `256 (at 128 the load generator fell short)`; `-` where no heap held."""
     if c.heap is None:
         return "-"
-    below = c.below
-    if below is None:
+    if (below := c.below) is None:
         return f"{c.heap.heap_mb} (none smaller probed)"
     if below.verdict == MISSED:
         return f"{c.heap.heap_mb} ({below.heap_mb} missed in {below.missed} of {below.probes})"
@@ -371,7 +334,7 @@ def heap_text(c: Capacity) -> str:
 
 
 def unprojected(verdict: Verdict) -> str:
-    """Why the verdict has no cost projection (`Verdict.unprojected`), "" where it has one."""
+    """Why the verdict has no cost projection, "" where it has one."""
     if verdict.unprojected == NOT_ALONE and verdict.searched is not None:
         return (f"No cost projection: the capacity run shown ran under CPU placement {verdict.searched.placement}, "
                 f"where its requests/s are not the service's alone; the projection reads a capacity under "
@@ -404,13 +367,10 @@ def assumptions(a: Assumptions, instances: Sequence[Instance]) -> list[tuple[str
     return [
         ("a projection", "arithmetic on what the run below measured, not measured on these instances"),
         ("measured", f"run {basis.run_id}, {where}"),
-        (f"{SERVICE}: req/s per vCPU",
-         f"its requests/s {at} ({basis.placement}) over its {cpus}; "
-         f"where that is a lower bound ({AT_LEAST}), so is this, and its instances and cost are upper "
-         f"bounds ({AT_MOST})"),
-        (f"{DATABASE}: req/s per vCPU",
-         f"1000 / its CPU ms per request {at}, its own processes: CPU time extrapolated to "
-         "a whole vCPU, for no capacity of its own was measured; a floor on its instances and cost"),
+        (f"{SERVICE}: req/s per vCPU", f"its requests/s {at} ({basis.placement}) over its {cpus}; where that "
+         f"is a lower bound ({AT_LEAST}), so is this, and its instances and cost are upper bounds ({AT_MOST})"),
+        (f"{DATABASE}: req/s per vCPU", f"1000 / its CPU ms per request {at}, its own processes: CPU time "
+         "extrapolated to a whole vCPU, for no capacity of its own was measured; a floor on its instances and cost"),
         *((f"CPU of {i.type}", f"{i.processor}: measured on it" if i.type == on_aws else
            f"{i.processor}; no correction from {basis.cpu_model}: a CPU measured there is taken to be a vCPU "
            "here (not measured)") for i in instances),
@@ -421,7 +381,6 @@ def assumptions(a: Assumptions, instances: Sequence[Instance]) -> list[tuple[str
                     "not counted"),
         ("headroom", headroom),
         ("load", f"{a.load_rps:,.0f} requests/s"),
-        *((f"price of {instance.type}", f"${instance.usd_per_hour}/hour on demand, Linux, "
-                                        f"{instance.region}, as of {instance.price_date} "
-                                        f"({instance.price_source})") for instance in instances),
+        *((f"price of {i.type}", f"${i.usd_per_hour}/hour on demand, Linux, {i.region}, as of {i.price_date} "
+           f"({i.price_source})") for i in instances),
     ]

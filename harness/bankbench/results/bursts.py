@@ -2,8 +2,6 @@
 read off the load generator's raw samples when the level ends, while they are still beside it,
 for their exact times (the histograms keep seconds)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 from bankbench.results import histograms
@@ -12,17 +10,16 @@ BURST_GRACE_MS = 2000  # failures this long after recovery still belong to the f
 
 
 def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
-    """Adds to each fault the failed requests from its strike to its recovery plus a grace, or
-    to the next fault if sooner: count, and first-to-last duration, per response code (JMeter
-    names a refused connection "Non HTTP response code: ...")."""
+    """Adds to each fault the failed requests from its strike to its recovery plus a grace, or to
+    the next fault if sooner: count and first-to-last duration, per response code."""
     if not records:
         return records
-    # The raw codes, not levels.error_kind's: a burst names the exception JMeter saw.
+    # The raw codes, not levels.error_kind's: a burst names the exception JMeter saw ("Non HTTP
+    # response code: ..." for a refused connection).
     samples = histograms.read_samples(samples_csv)
     failed = samples[~samples["success"]]
     out = []
-    ends = [r["at_ms"] for r in records[1:]] + [None]
-    for record, next_at_ms in zip(records, ends, strict=True):
+    for record, next_at_ms in zip(records, [r["at_ms"] for r in records[1:]] + [None], strict=True):
         end_ms = record["recovered_ms"] + BURST_GRACE_MS
         in_burst = failed["timeStamp"].between(record["at_ms"], min(end_ms, next_at_ms or end_ms),
                                                inclusive="left")

@@ -1,10 +1,6 @@
-"""What a finished level keeps in git (results/LAYOUT.md): its load generator's raw samples
-folded into histograms (bankbench.results.histograms), the service's log gzipped and its own metrics
-xz-compressed. The raw samples stay beside them, ignored by git, until `make clean-raw`. Levels
-written before carry raw samples alone (layout version 3), the histograms of version 4, or the
-gzipped service metrics of version 5."""
-
-from __future__ import annotations
+"""What a finished level keeps in git (results/LAYOUT.md): its load generator's raw samples folded
+into histograms, the service's log gzipped and its own metrics xz-compressed; the raw samples stay
+beside them, ignored by git, until `make clean-raw`. Older levels (layout 3 to 5) are converted."""
 
 import gzip
 import lzma
@@ -22,9 +18,8 @@ V5_METRICS = files.SCRAPES + ".gz"  # the service metrics of layout version 5
 
 
 def compact(level_dir: Path) -> None:
-    """Writes a level's histograms where it has raw samples and none yet, or converts those of
-    layout version 4, gzips its service's log and xz-compresses its metrics (or converts those of
-    version 5); a level compacted already is left as it is."""
+    """Compacts a level (module doc), or converts one of layout version 4 or 5; a level compacted
+    already is left as it is."""
     if (level_dir / histograms.V4_FILE).exists():
         histograms.upgrade(level_dir)
     raw = generators.level_samples(level_dir)

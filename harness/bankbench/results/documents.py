@@ -3,8 +3,6 @@ each field is its key's value in the document, its default the value a run from 
 was recorded stands for (a field without one is in every document: its absence is an error);
 `document` keeps the whole, for the files that copy it."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Self
@@ -110,7 +108,7 @@ class LevelRecord(Document):
     # The service's exit status by the load's end: None where it ran throughout.
     service_exit: int | str | None = NOT_RECORDED
 
-    def judged(self, verdict: dict[str, Any]) -> LevelRecord:
+    def judged(self, verdict: dict[str, Any]) -> "LevelRecord":
         """The record with the load generator's verdict on the level (bankbench.load.validity.judge)."""
         return LevelRecord.of({**self.document, "loadgen": verdict})
 

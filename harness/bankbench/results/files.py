@@ -2,8 +2,6 @@
 every other floor names a folder and calls these. Measured CSVs are read with only the columns
 the analysis needs; the load generator's requests are bankbench.results.histograms'."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 
@@ -126,9 +124,8 @@ def has_service_metrics(level_dir: Path) -> bool:
 
 
 def read_service_metrics(level_dir: Path) -> pd.DataFrame:
-    """The service's own figures (service_metrics.csv), one row per scrape: `t_ms`, then a column
-    per series (`up`, the keys of api/metrics.yaml, `requests_<status>`), NaN where a scrape has
-    none (a failed one has only `up` = 0)."""
+    """The service's own figures, a row per scrape: `t_ms`, then a column per series (`up`, the
+    keys of api/metrics.yaml, `requests_<status>`), NaN where a scrape has none (failed: `up` 0)."""
     long = read_csv(level_dir / SERVICE_METRICS, SERVICE_METRIC_DTYPES)
     wide = long.pivot_table(index="t_ms", columns="series", values="value", aggfunc="last", observed=True)
     return wide.rename_axis(columns=None).reset_index()

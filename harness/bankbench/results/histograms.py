@@ -1,27 +1,8 @@
-"""A level's requests as HdrHistograms: the one form of a load generator's results that the
-analysis reads, and that git carries (results/LAYOUT.md).
-
-A generator writes a sample per request (JMeter's jmeter.csv, kept beside the level and ignored by
-git); `write` folds them into histograms.csv.xz, a row per whole second of the sample's start
-(`second`, counted from the level's `measure_from_ms`: negative seconds are warm-up), request
-`label`, `status` (the generator's response code, text: "503", or JMeter's "Non HTTP response
-code: ...") and `ok` (the generator's success: false for an error or a failed assertion). Each row
-holds:
-
-- `requests`, and `end_ms`: the latest end (start + elapsed, epoch ms) of its requests;
-- `iterations`: the iterations (JMeter threads under the article and open models) whose first
-  request is in the row, with the earliest and latest such start (`first_iteration_ms`,
-  `last_iteration_ms`): what bankbench.load.validity.offered counts;
-- `histogram`: the latencies in ms as an HdrHistogram (3 significant digits, 1 ms to at least
-  the plan's timeouts) in HdrHistogram's V2 encoding, base64: an interval log's histogram
-  without its own DEFLATE, which would leave xz, over the whole file, nothing to find in common
-  between rows.
-
-Latencies below 2,048 ms are kept exactly (whole ms, as both generators measure); above, to
-within 1/1,024 of their value (the lowest value of their histogram bucket is read back).
-"""
-
-from __future__ import annotations
+"""A level's requests as HdrHistograms (histograms.csv.xz, whose rows results/LAYOUT.md describes):
+the one form of a load generator's results that the analysis reads, and that git carries. Each
+row's latencies are an HdrHistogram's V2 encoding, base64, without an interval log's DEFLATE of
+each, which would leave xz, over the whole file, nothing in common between rows. Latencies below
+2,048 ms read back exactly (whole ms, as both generators measure); above, to within 1/1,024."""
 
 import base64
 import zlib
@@ -41,7 +22,6 @@ DIGITS = 3
 # JMeter's plan: 5 s to connect plus 30 s for the answer (jmeter/src/test/jmeter/bank.jmx); a
 # level with a longer sample widens its histograms to it.
 HIGHEST_MS = 60_000
-KEYS = ["second", "label", "status", "ok"]
 SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "responseCode": "category",
                  "threadName": "category", "success": "bool"}
 ROW_DTYPES = {"second": "int64", "label": "category", "status": "category", "ok": "bool", "requests": "int64",
@@ -55,7 +35,7 @@ class Histograms:
 
     def __init__(self, rows: pd.DataFrame):
         self.rows = rows.reset_index(drop=True)
-        parts = [_recorded(_decode(text)) for text in self.rows["histogram"]]
+        parts = [_recorded(text) for text in self.rows["histogram"]]
         empty = np.empty(0, np.int64)
         self.values = pd.DataFrame({
             "row": np.repeat(np.arange(len(parts)), [len(values) for values, _ in parts]),
@@ -88,16 +68,14 @@ def from_samples(samples: pd.DataFrame, measure_from_ms: int) -> Histograms:
     samples.loc[samples.groupby("threadName", observed=True)["timeStamp"].idxmin(), "first"] = True
     highest = max(HIGHEST_MS, int(samples["elapsed"].max()) if len(samples) else 0)
     rows = []
-    for key, group in samples.groupby(KEYS, observed=True, sort=True):
+    for key, group in samples.groupby(["second", "label", "status", "ok"], observed=True):
         histogram = HdrHistogram(1, highest, DIGITS)
         for value, count in group["elapsed"].value_counts().items():
             histogram.record_value(int(value), int(count))
         started = group.loc[group["first"], "timeStamp"]
-        rows.append((*key, len(group), int(group["end_ms"].max()), len(started),
-                     started.min() if len(started) else None, started.max() if len(started) else None,
-                     _without_deflate(histogram.encode())))
-    frame = pd.DataFrame(rows, columns=list(ROW_DTYPES)).astype(ROW_DTYPES)
-    return Histograms(frame)
+        rows.append((*key, len(group), int(group["end_ms"].max()), len(started), started.min(),
+                     started.max(), _without_deflate(histogram.encode())))
+    return Histograms(pd.DataFrame(rows, columns=list(ROW_DTYPES)).astype(ROW_DTYPES))
 
 
 def write(histograms: Histograms, path: Path) -> None:
@@ -113,7 +91,6 @@ def convert(samples_csv: Path, measure_from_ms: int, path: Path) -> Histograms:
 
 
 def read(path: Path) -> Histograms:
-    """The histograms of a level's histograms.csv.xz."""
     return Histograms(_read_rows(path))
 
 
@@ -137,23 +114,16 @@ def _read_rows(path: Path) -> pd.DataFrame:
                           na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]})
 
 
-# An interval log's histogram: base64 of an 8-byte header (cookie, length) and the DEFLATEd V2 encoding.
-_DEFLATE_HEADER = 8
-
-
 def _without_deflate(interval_log_form: bytes | str) -> str:
-    """The V2 encoding, base64, of a histogram in interval log form (what hdrh's `encode` gives)."""
-    return base64.b64encode(zlib.decompress(base64.b64decode(interval_log_form)[_DEFLATE_HEADER:])).decode()
+    """The V2 encoding, base64, of a histogram in interval log form (what hdrh's `encode` gives):
+    base64 of an 8-byte header (cookie, length) and the DEFLATEd V2 encoding."""
+    return base64.b64encode(zlib.decompress(base64.b64decode(interval_log_form)[8:])).decode()
 
 
-def _decode(text: str) -> HdrHistogram:
-    """The histogram of a V2 encoding, base64. hdrh reads only the DEFLATEd one: the encoding
-    goes in a zlib stream of stored blocks (level 0), which costs no compression."""
-    return HdrHistogram.decode(zlib.compress(base64.b64decode(text), 0), b64_wrap=False)
-
-
-def _recorded(histogram: HdrHistogram) -> tuple[np.ndarray, np.ndarray]:
-    """The values a histogram recorded (each bucket's lowest value) and their counts."""
+def _recorded(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The values a V2 encoding, base64, recorded (each bucket's lowest value) and their counts.
+    hdrh reads only the DEFLATEd encoding: it goes in a zlib stream of stored blocks (level 0)."""
+    histogram = HdrHistogram.decode(zlib.compress(base64.b64decode(text), 0), b64_wrap=False)
     counts = np.ctypeslib.as_array(histogram.counts)[:histogram.counts_len]
     where = np.flatnonzero(counts)
     values = np.fromiter((histogram.get_value_from_index(int(index)) for index in where), np.int64, len(where))

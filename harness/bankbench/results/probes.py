@@ -1,8 +1,6 @@
 """What a probe (a level of make capacity or make tune) must achieve, where make tune probes, and
 the probes, searches and duels as capacity.json and tuning.json keep them (results/LAYOUT.md)."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,9 +52,8 @@ class Basis:
 
 @dataclass(frozen=True)
 class Searched:
-    """One knob as the newest make tune run that searched it left it (tuning.json). A run of other
-    knobs starts it at `value` where `complete`; a run of this knob at the same `others` goes on
-    from there where not."""
+    """A knob as the newest make tune run that searched it left it: a run of other knobs starts it
+    at `value` where `complete`; one of this knob, at the same `others`, goes on where it stopped."""
 
     value: str
     run: str
@@ -80,14 +77,12 @@ class Probe(Document):
 
     @property
     def generator_short(self) -> bool:
-        """Whether the load generator did not hold up there."""
         return LOADGEN in self.missed
 
 
 @dataclass(frozen=True)
 class Search(Document):
-    """A contender's searches as capacity.json keeps them: its probes, the rate search's and heap
-    sweep's conclusions (`sweep` {}: not swept), and the long level that confirmed the rate."""
+    """A contender's probes, rate search and heap sweep (`sweep` {}: not swept) in capacity.json."""
 
     document: dict[str, Any] = field(repr=False)
     probes: tuple[Probe, ...] = records(Probe)
@@ -98,7 +93,7 @@ class Search(Document):
     as_shipped: bool = field(default=False, metadata={"key": AS_SHIPPED})
 
     @classmethod
-    def of(cls, document: dict[str, Any], **read: Any) -> Search:
+    def of(cls, document: dict[str, Any], **read: Any) -> "Search":
         long = document.get("long")
         return super().of(document, long=Probe.of(long) if long else None, **read)
 
@@ -129,13 +124,12 @@ class Searches:
     long_s: int | None  # the measured seconds of the level that confirmed each rate found
 
     @classmethod
-    def read(cls, run_dir: Path) -> Searches:
+    def read(cls, run_dir: Path) -> "Searches":
         doc = files.record(run_dir, CAPACITY_FILE)
-        def section(name: str) -> dict[str, Search]:
-            return {service: Search.of(record) for service, record in doc[name].items()}
-
-        return cls(Target(**doc.get("target", {})), section(SHIPPED_SECTION),
-                   section(TUNED_SECTION) if TUNED_SECTION in doc else None, "in_turn" in doc, doc.get("long_s"))
+        sections = {name: {service: Search.of(record) for service, record in doc[name].items()}
+                    for name in (SHIPPED_SECTION, TUNED_SECTION) if name in doc}
+        return cls(Target(**doc.get("target", {})), sections[SHIPPED_SECTION],
+                   sections.get(TUNED_SECTION), "in_turn" in doc, doc.get("long_s"))
 
     def section(self, tuned: bool) -> dict[str, Search]:
         return (self.tuned or {}) if tuned else self.shipped
@@ -186,9 +180,8 @@ class Knob(Document):
 
 @dataclass(frozen=True)
 class Tuned(Document):
-    """What make tune recorded of a service (tuning.json's `services.<name>`): where it tuned (at
-    `rate`, of the `capacity` of run `run`), the knobs taken from earlier runs (`carried`), and the
-    settings found as tuned.toml takes them (`tuned`: `pool`, `env`; None: the run ended first)."""
+    """What make tune recorded of a service (tuning.json's `services.<name>`); `tuned`: the settings
+    found as tuned.toml takes them, `pool` and `env` (None: the run ended first)."""
 
     document: dict[str, Any] = field(repr=False)
     rate: int = 0
@@ -214,7 +207,7 @@ class Tuning:
     services: dict[str, Tuned]
 
     @classmethod
-    def read(cls, run_dir: Path) -> Tuning:
+    def read(cls, run_dir: Path) -> "Tuning":
         doc = files.record(run_dir, TUNING_FILE)
         return cls(doc.get("protocol"), doc.get("budget_s"), doc.get("rate_share"),
                    {service: Tuned.of(record) for service, record in doc["services"].items()})

@@ -1,10 +1,5 @@
-"""Finding and loading run folders (results/runs/<stamp>-<env>-<profile>/, see results/LAYOUT.md).
-
-A series is the runs of one `bench` over several CPU placements (a profile's `placements`, or a
-comma list of CPU_PLACEMENT): their manifests name it (`settings.series`), and readers take
-them together."""
-
-from __future__ import annotations
+"""Finding and loading run folders (results/LAYOUT.md). A series, the runs of one `bench` over
+several CPU placements, is named in their manifests (`settings.series`): readers take it whole."""
 
 from dataclasses import dataclass
 from operator import attrgetter
@@ -27,8 +22,7 @@ CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbenc
 SHIPPED_SECTION, TUNED_SECTION = "services", "tuned"
 AS_SHIPPED = "as_shipped"  # a tuned section's record copied from the shipped one: probed once
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
-# tuning.json's protocol since the duels (scored by CPU per request); runs before swept p99s
-PAIRED = "paired"
+PAIRED = "paired"  # tuning.json's protocol since the duels (by CPU per request); before: p99 sweeps
 PGWIRE_FILE = "pgwire.json"  # what one request cost PostgreSQL (bankbench.run.experiments.pg_capture)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
@@ -85,9 +79,7 @@ class Run:
 
 
 def level_record(level: Level, started_ms: int, ended_ms: int, pg_max_connections: int, **extra) -> LevelRecord:
-    """level.json (results/LAYOUT.md) in every environment: the level as planned, the database's
-    max_connections, the load's window and where its measured part starts, and what the
-    environment adds (CPU placement, JMeter workers, faults struck ...)."""
+    """level.json in every environment: the level as planned, its load's window, and `extra`."""
     return LevelRecord.of({**{k: v for k, v in level.as_dict().items() if k != "id"},
                            "pg_max_connections": pg_max_connections,
                            "started_ms": started_ms,
@@ -113,19 +105,14 @@ def incomplete_dir(final: Path) -> Path:
 
 def mark_incomplete(run_dir: Path, reason: str) -> None:
     """Says in the run folder why it stopped (its name already says that it did)."""
-    write_json(run_dir / "incomplete.json", {
-        "reason": reason,
-        "levels_done": sum(1 for _ in run_dir.glob("levels/*/level.json")),
-    })
+    done = sum(1 for _ in run_dir.glob("levels/*/level.json"))
+    write_json(run_dir / "incomplete.json", {"reason": reason, "levels_done": done})
 
 
 def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
-    """The newest run of each profile in each environment under `root`, at the shipped settings
-    and at the tuned ones (TUNED=1) each, in profile order (so a compose run sits next to the
-    native run of its profile, a tuned run next to the shipped one); the newest of a series
-    brings the series' other complete runs along, in the order they ran. A make tune run is none:
-    its probes are candidates, not a profile's levels, and what it found is the capacity run at
-    the tuned settings."""
+    """The newest run of each profile, environment and TUNED=1 or not under `root`, in profile
+    order; the newest of a series brings the series' other runs along, in the order they ran. A
+    make tune run is none: its probes are candidates, not a profile's levels."""
     latest: dict[tuple[str, str, bool], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
     for path in find_runs(root):  # oldest first
         if (path / TUNING_FILE).is_file():
@@ -139,8 +126,7 @@ def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
 
 
 def listed(listing: Path = PUBLISHED_CSV) -> dict[Path, str]:
-    """Every folder `listing` (results/published.csv: `run`, relative to its folder, and `why` it
-    is kept; none without it) names, resolved, with why it is kept, in its order."""
+    """Every folder `listing` names (relative to it), resolved, with why it is kept, in order."""
     rows = pd.read_csv(listing) if listing.is_file() else pd.DataFrame(columns=["run", "why"])
     return {(listing.parent / run).resolve(): why for run, why in zip(rows["run"], rows["why"], strict=True)}
 
@@ -155,11 +141,9 @@ def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Pa
 
 def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
     """The folders `listing` names outside `root`, in its order: experiments kept beside the runs
-    (results/placement, carriers, ...), each explained by its README. None where `root` holds
-    none of the runs it names (a runs folder elsewhere, BANKBENCH_RUNS): no published run is shown."""
-    if not published(root, listing):
-        return []
-    return [path for path in listed(listing) if not path.is_relative_to(root.resolve())]
+    (results/placement, ...). None where `root` holds no run it names (BANKBENCH_RUNS elsewhere)."""
+    outside = [path for path in listed(listing) if not path.is_relative_to(root.resolve())]
+    return outside if published(root, listing) else []
 
 
 def unpublished(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
@@ -169,26 +153,20 @@ def unpublished(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[
 
 
 def default_selection(root: Path = paths.RUNS) -> list[Path]:
-    """What the report and the notebook show by default: the published runs under `root`, else
-    (BANKBENCH_RUNS elsewhere) the latest run of each profile."""
+    """The runs shown by default: the published under `root`, else the latest of each profile."""
     return published(root) or latest_per_profile(root)
 
 
 def newest(root: Path = paths.RUNS) -> list[Path]:
     """The newest complete run under `root` with the other complete runs of its series, if any."""
     found = find_runs(root)
-    if not found:
-        return []
-    name = files.manifest(found[-1]).series
-    if not name:
-        return found[-1:]
-    return [path for path in found if files.manifest(path).series == name]
+    name = files.manifest(found[-1]).series if found else ""
+    return [path for path in found if files.manifest(path).series == name] if name else found[-1:]
 
 
 def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
-    """The runs of each series of the same levels over CPU placements among `selected`, and the
-    other runs, each in their order. make capacity's runs over placements are a series too, but
-    of searches, not of the same levels: each stands alone."""
+    """The runs of each series among `selected`, and the other runs, each in their order. make
+    capacity's series are of searches, not of the same levels: each of its runs stands alone."""
     series: dict[str, list[Run]] = {}
     for run in selected:
         if run.series and not run.searched:
@@ -197,9 +175,8 @@ def by_series(selected: list[Run]) -> tuple[dict[str, list[Run]], list[Run]]:
 
 
 def by_start(selected: list[Run]) -> dict[str, dict[str, Run]]:
-    """For each profile family run with more than one start (article, article-aot,
-    article-warm) in one environment: its run of each start, in profiles.STARTS' order (the
-    newest where there are several). A placement series over a family's levels is not a start."""
+    """For each profile family and environment run with more than one start (article, article-aot,
+    article-warm): its newest run of each start, in profiles.STARTS' order; series left out."""
     by_family: dict[tuple[str, str], dict[str, Run]] = {}
     for run in selected:
         if not run.series:

@@ -1,15 +1,8 @@
-"""Figures of the service's own metrics (service_metrics.csv, see bankbench.measure.scrape), as read by
-`files.read_service_metrics`: one row per scrape, a column per series.
-
-Gauges (pool connections active and pending, heap, threads) are averaged over the scrapes of the
-measured window. Counters (requests, acquires and their wait, timeouts, connections created, GC
-pauses and their time) count from the last scrape at or before the window's start to the last
-one in it; a counter that went down was reset by a restart of the service (a fault), and its
-new value is what it gained since, as Prometheus' `increase()` has it. Rates divide by the
-seconds between those two scrapes.
-"""
-
-from __future__ import annotations
+"""Figures of the service's own metrics (service_metrics.csv, bankbench.measure.scrape), a row per
+scrape and a column per series (`files.read_service_metrics`). Gauges are over the scrapes of the
+measured window; counters count from the last scrape at or before its start to the last one in it,
+and a counter that went down was reset by a restart (a fault): its new value is what it gained
+since, as Prometheus' `increase()` has it. Rates divide by the seconds between those two scrapes."""
 
 import pandas as pd
 
@@ -40,7 +33,7 @@ def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
         **{f"{gauge}_{how}": _agg(gauges, gauge, how) for gauge in ("pool_active", "pool_pending")
            for how in HOW},
         "pool_acquires": acquires,
-        "pool_acquire_mean_ms": None if not acquires or acquire_s is None else _round(1000 * acquire_s / acquires),
+        "pool_acquire_mean_ms": None if not acquires or acquire_s is None else number(1000 * acquire_s / acquires),
         "pool_timeouts": increase(counters, "pool_timeouts"),
         "pool_created": increase(counters, "pool_created"),
         "gc_pauses": increase(counters, "gc_pauses"),
@@ -69,7 +62,7 @@ def increase(frame: pd.DataFrame, column: str) -> float | None:
     """What a counter gained over the rows, resets counted (None without two values)."""
     if column not in frame or frame[column].count() < 2:
         return None
-    return _round(_gains(frame, column).sum())
+    return number(_gains(frame, column).sum())
 
 
 def _gains(frame: pd.DataFrame, column: str) -> pd.Series:
@@ -80,14 +73,12 @@ def _gains(frame: pd.DataFrame, column: str) -> pd.Series:
 
 
 def _rate(frame: pd.DataFrame, column: str) -> pd.Series:
-    """A counter's gain per second since the previous scrape that had it."""
     seconds = frame.loc[_column(frame, column).notna(), "t_ms"].diff() / 1000
     return _gains(frame, column) / seconds.reindex(frame.index)
 
 
 def _with_statuses(frame: pd.DataFrame) -> pd.DataFrame:
-    """`requests_<status>` at 0 in the answered scrapes before the first such answer (a
-    status's series appears with its first request)."""
+    """`requests_<status>` at 0 in answered scrapes before the series' first request."""
     statuses = [column for column in frame if column.startswith(STATUS_PREFIX)]
     if not statuses or UP not in frame:
         return frame
@@ -100,13 +91,13 @@ def _column(frame: pd.DataFrame, column: str) -> pd.Series:
 
 
 def _per_s(value: float | None, span_s: float) -> float | None:
-    return None if value is None or span_s <= 0 else _round(value / span_s)
+    return None if value is None or span_s <= 0 else number(value / span_s)
 
 
 def _agg(frame: pd.DataFrame, column: str, how: str, unit: float = 1) -> float | None:
-    return _round(_column(frame, column).agg(how) / unit)
+    return number(_column(frame, column).agg(how) / unit)
 
 
-def _round(value: float) -> float | None:
-    """A JSON-friendly figure: None for NaN, else rounded to 3 decimals."""
+def number(value: float) -> float | None:
+    """A JSON-friendly figure: None for NaN (say an empty window), else rounded to 3 decimals."""
     return None if pd.isna(value) else round(float(value), 3)

@@ -1,8 +1,5 @@
-"""`make startup`'s records (results/startup/<stamp>.json): per service and start, how long each
-process took from its start to its first 200 on GET /health. The report's first table reads the
-newest."""
-
-from __future__ import annotations
+"""`make startup`'s records (results/startup/<stamp>.json): per service and start, the seconds from
+each process's start to its first 200 on GET /health. The report's first table reads the newest."""
 
 from pathlib import Path
 

@@ -1,12 +1,6 @@
 """A run's summaries on disk: each level's summary.json and the run's summary.csv (a row per level),
-written by `summarize` and read by every reader, which refuses another `SUMMARY_VERSION`.
-
-Repeats: a (service, users, pool) level runs `repeat` times; a repeat's figures count where its
-money check passed and its load generator held up (`usable`, `verdicts`); bankbench.analyse.repeats
-aggregates them.
-"""
-
-from __future__ import annotations
+written by `summarize` and read by every reader, which refuses another `SUMMARY_VERSION`; and which
+repeats of a level count (`verdicts`: bankbench.analyse.repeats aggregates them)."""
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -25,13 +19,13 @@ THROUGHPUT = "overall.throughput_rps"
 # load generator did not hold up, or did not hold up as the limit of a closed loop (`generator_bound`).
 COUNTS, FAILED, INVALID, BOUND = "", "FAILED", "INVALID", "BOUND"
 CLOSED_LOOP = "sustained"  # the load model without a planned rate (bankbench.load.profiles.LOAD_MODELS)
-# What summaries hold: readers refuse another version, `summarize` recomputes it
-# (2: errors by status, service metrics; 3: per-second intervals, CPU placement; 4: the load
-# generator's verdict). The same fields since they come from the histograms, not the raw samples:
-# a summary of either source reads alike.
+# Version 2 added errors by status and service metrics; 3 per-second intervals and CPU placement;
+# 4 the load generator's verdict (the same fields since they come from the histograms).
 SUMMARY_VERSION = 4
 ERRORS_BY_STATUS = "overall.errors_by_status."  # summary.csv column prefix, then the status
 SERVICE_STATUSES = "service_metrics.requests_by_status."  # the same, as the service counted answers
+# Blocks a summary has only where the level measured them; without another, flatten's KeyError.
+OPTIONAL_BLOCKS = ("efficiency", "seconds_ci", "service_metrics")
 
 
 def summarize_level(level_dir: Path) -> dict:
@@ -61,16 +55,12 @@ def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
     return read_summary(run_dir)
 
 
-def version(run_dir: Path) -> int | None:
-    """The `summary_version` of a run's summaries (its summary.json); None where it has none."""
-    path = run_dir / "summary.json"
-    return read_json(path).get("summary_version") if path.is_file() else None
-
-
 def read_summary(run_dir: Path) -> pd.DataFrame:
     """A summarized run's summary.csv; refuses a run without summaries or of another version."""
     redo = f"run `make summarize RUN={run_dir}`"
-    if (found := version(run_dir)) is None:
+    path = run_dir / "summary.json"
+    found = read_json(path).get("summary_version") if path.is_file() else None
+    if found is None:
         raise UserError(f"{run_dir.name} has not been summarized: {redo}")
     if found != SUMMARY_VERSION:
         raise UserError(f"{run_dir.name} has summaries of version {found}, this harness reads "
@@ -89,14 +79,10 @@ def usable(frame: pd.DataFrame) -> pd.Series:
 
 
 def generator_bound(frame: pd.DataFrame) -> pd.Series:
-    """The rows whose throughput is a lower bound of the service's, set by the load generator:
-    the money check passed and the generator did not hold up, in the closed loop of the
-    sustained model. There each user sends its next request when its last one returns, so a
-    generator short of CPU, or at the ceiling its calibration showed (bankbench.load.validity),
-    sent fewer requests than its users would have: a service that kept up with it serves at
-    least that much. Under a planned arrival rate (article, open) a generator that fell short gave
-    the level less load than it names, as often because a slow service piled up its iterations:
-    that bounds nothing."""
+    """The rows whose throughput is a lower bound of the service's, set by the load generator: the
+    money check passed and the generator did not hold up, in the sustained model's closed loop
+    (each user sends its next request when its last returns: a service that kept up serves at
+    least that). Under a planned rate a shortfall bounds nothing: slow services cause it as often."""
     return frame["money_ok"].astype(bool) & ~frame[VALID].astype(bool) & frame["model"].eq(CLOSED_LOOP)
 
 
@@ -135,11 +121,6 @@ def is_fresh(level_dir: Path) -> bool:
         return False
 
 
-# Blocks a summary has only where the level measured them; one without any of the others is broken,
-# and flatten's KeyError says so.
-OPTIONAL_BLOCKS = ("efficiency", "seconds_ci", "service_metrics")
-
-
 def flatten(summary: dict, level_id: str) -> dict:
     """One summary.csv row: level_id (folder name), scalar level.json keys, each block's figures."""
     row = {"level_id": level_id}
@@ -150,13 +131,10 @@ def flatten(summary: dict, level_id: str) -> dict:
 
 
 def _dotted(key: str, value: object) -> dict:
-    """A nested summary block as `key.inner` (and `key.inner.deeper`) columns; a figure as `key`."""
     if not isinstance(value, dict):
         return {key: value}
-    flat: dict = {}
-    for inner, figure in value.items():
-        flat |= _dotted(f"{key}.{inner}", figure)
-    return flat
+    return {column: figure for inner, nested in value.items()
+            for column, figure in _dotted(f"{key}.{inner}", nested).items()}
 
 
 def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:

@@ -1,8 +1,4 @@
-"""Runs a benchmark in any environment (bankbench.run.environments.interface) into
-results/runs/<run>/ (results/LAYOUT.md): the load generator's calibration, then for each level a
-fresh database, the service, the load, the money check, and the load generator's verdict."""
-
-from __future__ import annotations
+"""Runs a benchmark's levels in an environment (environments.interface) into results/runs/<run>/."""
 
 import os
 from pathlib import Path
@@ -37,17 +33,15 @@ def run(opts: Options, env: type[Env] = Native) -> Path:
 
 
 class Session:
-    """A run folder being written, in an opened environment, one run_level() at a time. It is
-    written under `<run>.incomplete`, renamed when the `with` block ends without an error: an
-    interrupted or failed run keeps that name, so readers never take it for a result."""
+    """A run folder written one run_level() at a time under `<run>.incomplete`, renamed when the
+    `with` block ends without an error: an interrupted or failed run is never taken for a result."""
 
     def __init__(self, opts: Options, env: type[Env] = Native, warm_processes: int = 1):
         self.opts, self.env, self.warm_processes = opts, env, warm_processes
 
-    def __enter__(self) -> Session:
+    def __enter__(self) -> "Session":
         opts, env = self.opts, self.env
         self.affinity = os.sched_getaffinity(0)
-        # The run's one id: its folder's name, and on AWS its prefix in S3 (bankbench.runid).
         self.final = paths.RUNS / runid.run_id(env.name, opts.profile.name)
         try:
             # Before the run's folder: one that cannot open (no stack, no engine) leaves none.
@@ -56,14 +50,13 @@ class Session:
             os.sched_setaffinity(0, self.affinity)
             raise
         self.run_dir = runs.incomplete_dir(self.final)
-        # A warm service serves the following levels of its service and pool (experiments.warmup).
         warm = opts.profile.start == "warm" and not (opts.chaos or opts.profile_cpu)
         self.kept = warmup.Kept(self.warm_processes) if warm else None
         try:
             (self.run_dir / files.LEVELS).mkdir(parents=True)
             self.pg = parse_settings(self.where.psql(SETTINGS_SQL))
             self._write_manifest()
-            if self.where.local_build:  # first the proof that they do the same database work (loud when not)
+            if self.where.local_build:  # the proof that they do the same database work, loud if not
                 verify.run(opts.profile.services, self.run_dir, self.run_dir / files.VERIFY)
         except BaseException as err:
             self._close(err)
@@ -71,10 +64,45 @@ class Session:
         return self
 
     def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None) -> Path:
-        """Runs `level` into levels/<its id>/, returned; `calibrated`: its load's calibration."""
-        out = files.level_dir(self.run_dir, level.id)
-        _run_level(out, level, self.where, int(self.pg["max_connections"]), calibrated, tag, remaining_s,
-                   self.kept)
+        """Runs `level` into levels/<its id>/ (returned); `calibrated`: its load's calibration."""
+        out, where, kept = files.level_dir(self.run_dir, level.id), self.where, self.kept
+        out.mkdir(parents=True)
+        load = where.load(level, out)
+        if kept and (warm := kept.get(level)):
+            where.psql(paths.EMPTY_TABLES.read_text())
+            svc, started = warm[0], {"warm_since": warm[1]}
+        else:
+            if kept:
+                kept.make_room()
+            where.reset()
+            svc = where.start(level.service, level.pool, out / files.SERVICE_LOG,
+                              registry.combine(load.service_env(), level.service_env()) or None,
+                              aot=level.profile.start == "aot")
+            started = {}
+            if kept:
+                kept.hold(level, svc)
+        try:
+            if level.profile.start == "warm" and "warm_since" not in started:
+                started["warmup"] = warmup.warm_up(where, svc, level, out, tag)
+            if level.profile.scenario == "contention":
+                count = level.profile.hot_accounts
+                hot.check(where.psql(hot.setup_sql(count)), count)
+            started_ms, ended_ms = load.run(svc, tag, remaining_s)
+        finally:
+            if not kept:
+                svc.stop()
+        extra = load.finish((started_ms, ended_ms))
+        check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
+        files.write_json(out / files.MONEY, check)
+        record = runs.level_record(level, started_ms, ended_ms, int(self.pg["max_connections"]),
+                                   **where.level_settings(), **started, **extra,
+                                   **({"calibration": calibrated} if calibrated else {}))
+        files.write_level_record(out, record)
+        compaction.compact(out)
+        verdict = _print_level(out, level, record, tag, check)
+        files.write_level_record(out, record.judged(verdict))  # as judged when the level ended
+        if not check["ok"]:
+            raise UserError(f"money check FAILED after {level.id}: {check}")
         return out
 
     def __exit__(self, kind: type | None, err: BaseException | None, _tb: object) -> None:
@@ -89,8 +117,7 @@ class Session:
             self.run_dir.rename(self.final)
 
     def _close(self, err: BaseException | None) -> None:
-        """Stops what runs, closes the environment, restores the harness's CPUs (the local
-        environments pin it) and, after `err` (interrupted as much as failed), marks the run."""
+        """Stops what runs, closes the environment, restores our CPUs; after `err` marks the run."""
         try:
             try:
                 if self.kept:
@@ -118,48 +145,6 @@ def remaining(todo: list[Level]) -> float:
     """Seconds left: ~15 s of reset and start-up per level, a warm-up per service and repeat."""
     warmups = {(level.service, level.repeat) for level in todo if level.profile.start == "warm"}
     return sum(level.expected_s + 15 for level in todo) + warmup.MAX_S * len(warmups)
-
-
-def _run_level(out: Path, level: Level, where: Env, pg_max_connections: int, calibrated: dict | None,
-               tag: str, remaining_s: float, kept: warmup.Kept | None) -> None:
-    """A fresh database and service (or the kept warm one), the load, money check, level.json."""
-    out.mkdir(parents=True)
-    load = where.load(level, out)
-    if kept and (warm := kept.get(level)):
-        where.psql(paths.EMPTY_TABLES.read_text())
-        svc, started = warm[0], {"warm_since": warm[1]}
-    else:
-        if kept:
-            kept.make_room()
-        where.reset()
-        svc = where.start(level.service, level.pool, out / files.SERVICE_LOG,
-                          registry.combine(load.service_env(), level.service_env()) or None,
-                          aot=level.profile.start == "aot")
-        started = {}
-        if kept:
-            kept.hold(level, svc)
-    try:
-        if level.profile.start == "warm" and "warm_since" not in started:
-            started["warmup"] = warmup.warm_up(where, svc, level, out, tag)
-        if level.profile.scenario == "contention":
-            count = level.profile.hot_accounts
-            hot.check(where.psql(hot.setup_sql(count)), count)
-        started_ms, ended_ms = load.run(svc, tag, remaining_s)
-    finally:
-        if not kept:
-            svc.stop()
-    extra = load.finish((started_ms, ended_ms))
-    check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
-    files.write_json(out / files.MONEY, check)
-    record = runs.level_record(level, started_ms, ended_ms, pg_max_connections,
-                               **where.level_settings(), **started, **extra,
-                               **({"calibration": calibrated} if calibrated else {}))
-    files.write_level_record(out, record)
-    compaction.compact(out)
-    verdict = _print_level(out, level, record, tag, check)
-    files.write_level_record(out, record.judged(verdict))  # as judged when the level ended
-    if not check["ok"]:
-        raise UserError(f"money check FAILED after {level.id}: {check}")
 
 
 def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: dict) -> dict:

@@ -1,7 +1,5 @@
 """ENV=compose: docker-compose.yml on this machine's engine, containers measured by cgroup."""
 
-from __future__ import annotations
-
 import os
 import subprocess
 import time
@@ -18,19 +16,14 @@ from bankbench.run.environments.local import Local
 
 @dataclass
 class Container:
-    """A service started by compose; `pid` is its main process as the host sees it."""
-
-    compose: Compose
+    compose: "Compose"
     service: str
     url: str
-    pid: int
+    pid: int  # its main process, as the host sees it
 
     def exit_code(self) -> int | None:
-        """The container's exit status if it has stopped, None while it runs."""
-        container = self.compose.run("ps", "--all", "--quiet", self.service)
-        out = subprocess.run(["docker", "inspect", "--format", "{{.State.Running}} {{.State.ExitCode}}", container],
-                             capture_output=True, text=True)
-        running, code = out.stdout.split()
+        running, code = self.compose.inspect("{{.State.Running}} {{.State.ExitCode}}",
+                                             "--all", self.service).split()
         return None if running == "true" else int(code)
 
     def stop(self) -> None:
@@ -38,8 +31,7 @@ class Container:
 
 
 class Compose(Local):
-    """PostgreSQL re-created per level, one service container at a time, each on its placement's
-    CPUs (cpuset), as the native processes get them with taskset."""
+    """PostgreSQL re-created per level, one service container at a time, on the placement's CPUs."""
 
     name = "compose"
 
@@ -75,15 +67,12 @@ class Compose(Local):
             # Docker 20.10 can refuse a removal it is already doing (seen once in CI): let it end.
             if "already in progress" not in str(err):
                 raise
-            self._wait_removed("postgres")
+            deadline = time.monotonic() + 60
+            while self.run("ps", "--all", "--quiet", "postgres"):
+                if time.monotonic() > deadline:
+                    raise UserError("the postgres container was not removed within 60 s") from None
+                time.sleep(1)
         self.run("up", "--detach", "--wait", "postgres")
-
-    def _wait_removed(self, service: str, timeout_s: float = 60) -> None:
-        deadline = time.monotonic() + timeout_s
-        while self.run("ps", "--all", "--quiet", service):
-            if time.monotonic() > deadline:
-                raise UserError(f"the {service} container was not removed within {timeout_s:.0f} s")
-            time.sleep(1)
 
     def start(self, service: str, pool: int, log: Path,
               extra_env: dict[str, str] | None = None, aot: bool = False) -> Container:
@@ -96,13 +85,13 @@ class Compose(Local):
         self.env.update(config.settings_env(pool))  # docker-compose.yml passes them through
         # --wait: until the image's health check passes, /health answering.
         self.run("up", "--detach", "--wait", "--force-recreate", "--no-deps", name)
-        return Container(self, name, f"http://127.0.0.1:{registry.get(service).port}", self._pid(name))
+        pid = int(self.inspect("{{.State.Pid}}", name))
+        return Container(self, name, f"http://127.0.0.1:{registry.get(service).port}", pid)
 
     def pg_pid(self) -> int:
-        return self._pid("postgres")
+        return int(self.inspect("{{.State.Pid}}", "postgres"))
 
-    def measure(self, pid: int) -> resources.Cgroup:
-        return resources.Cgroup(pid)
+    measure = resources.Cgroup  # what the sampler measures of a pid: its container's cgroup
 
     def read_versions(self, postgresql: str) -> dict[str, str]:
         return images.versions(composefile.postgres_image(), postgresql)
@@ -118,11 +107,10 @@ class Compose(Local):
     def close(self) -> None:
         self.run("down", "--volumes")
 
-    def _pid(self, service: str) -> int:
-        container = self.run("ps", "--quiet", service)
-        out = subprocess.run(["docker", "inspect", "--format", "{{.State.Pid}}", container],
-                             capture_output=True, text=True)
-        return int(out.stdout.strip())
+    def inspect(self, fmt: str, *ps_args: str) -> str:
+        container = self.run("ps", "--quiet", *ps_args)
+        return subprocess.run(["docker", "inspect", "--format", fmt, container],
+                              capture_output=True, text=True).stdout.strip()
 
 
 def _base_images() -> dict[str, str]:

@@ -1,8 +1,5 @@
 """The services of docker-compose.yml, written from services.yaml (`make compose-file`) between
-its two markers (the rest is edited by hand). A test checks the committed file is what this writes.
-"""
-
-from __future__ import annotations
+its two markers (the rest is hand-edited). A test checks the committed file is what this writes."""
 
 import json
 from pathlib import Path
@@ -42,21 +39,16 @@ def block(entry: registry.Entry, builds: bool) -> str:
 
 
 def render(text: str) -> str:
-    """`text` (a docker-compose.yml) with the registry's services between its markers."""
     if text.count(BEGIN) != 1 or text.count(END) != 1:
         raise UserError(f"docker-compose.yml needs the markers {BEGIN.strip()!r} and {END.strip()!r} once each")
     head, rest = text.split(BEGIN)
     _, tail = rest.split(END)
-    built: set[str] = set()
-    blocks = []
-    for entry in filter(lambda e: e.image, registry.entries().values()):  # the others run natively only
-        blocks.append(block(entry, entry.image not in built))
-        built.add(entry.image)
+    first = registry.by_image()  # the services without an image run natively only
+    blocks = [block(e, e == first[e.image]) for e in registry.entries().values() if e.image]
     return head + BEGIN + "\n".join(blocks) + END + tail
 
 
 def write(path: Path = paths.COMPOSE) -> bool:
-    """Rewrites the services of `path`; returns whether anything changed."""
     text = path.read_text()
     rendered = render(text)
     if rendered != text:

@@ -1,8 +1,5 @@
 """What the containers of ENV=compose run: each image's digest and the versions read inside it
-(the build info of the program its entrypoint starts, and its own `java -version`), not the host's.
-"""
-
-from __future__ import annotations
+(the build info of the program its entrypoint starts, its own `java -version`), not the host's."""
 
 import io
 import json
@@ -18,35 +15,23 @@ from bankbench.measure import manifest
 from bankbench.run.environments import composefile
 
 
-def _docker(*args: str) -> subprocess.CompletedProcess:
+def _docker(*args: str) -> bytes:
     out = subprocess.run(["docker", *args], capture_output=True)
     if out.returncode != 0:
         raise UserError(f"docker {' '.join(args)} failed: {out.stderr.decode().strip()}")
-    return out
+    return out.stdout
 
 
 def digest(image: str) -> str:
     """The image's content digest (its ID: local builds have no registry digest)."""
-    return _docker("image", "inspect", "--format", "{{.Id}}", image).stdout.decode().strip()
+    return _docker("image", "inspect", "--format", "{{.Id}}", image).decode().strip()
 
 
 def program(image: str) -> str:
     """The file the image's entrypoint runs: its first word, or the jar after -jar."""
     entrypoint = json.loads(_docker("image", "inspect", "--format", "{{json .Config.Entrypoint}}",
-                                    image).stdout)
+                                    image))
     return entrypoint[entrypoint.index("-jar") + 1] if "-jar" in entrypoint else entrypoint[0]
-
-
-def copy_out(image: str, path: str, into: Path) -> Path:
-    """Copies file `path` out of `image` into the folder `into`; returns the copy."""
-    container = _docker("create", image).stdout.decode().strip()
-    try:
-        tar = _docker("cp", f"{container}:{path}", "-").stdout
-    finally:
-        _docker("rm", container)
-    with tarfile.open(fileobj=io.BytesIO(tar)) as files:
-        files.extractall(into, filter="data")
-    return into / Path(path).name
 
 
 def present(image: str) -> bool:
@@ -56,14 +41,20 @@ def present(image: str) -> bool:
 
 
 def contents(entry: registry.Entry, image: str) -> dict[str, str]:
-    """The versions inside the image of registry `entry`."""
-    with tempfile.TemporaryDirectory() as tmp:
-        artifact = copy_out(image, program(image), Path(tmp))
+    """The versions inside the image of registry `entry`, its program copied out of a container."""
+    path = program(image)
+    container = _docker("create", image).decode().strip()
+    try:
+        tar = _docker("cp", f"{container}:{path}", "-")
+    finally:
+        _docker("rm", container)
+    with tempfile.TemporaryDirectory() as tmp, tarfile.open(fileobj=io.BytesIO(tar)) as files:
+        files.extractall(tmp, filter="data")
+        artifact = Path(tmp) / Path(path).name
         return manifest.build_versions(entry, artifact, ["docker", "run", "--rm", "--entrypoint", "java", image])
 
 
 def versions(postgres_image: str, postgresql: str) -> dict[str, str]:
-    """The versions of what runs in the containers, and each image's digest."""
     found: dict[str, str] = {}
     for entry in registry.by_image().values():  # java-virtual runs java's image
         image = composefile.image_name(entry)

@@ -1,7 +1,4 @@
-"""What the runner drives in every environment (Env: native, the default, and compose on this
-machine, AWS ECS), and the options of a run."""
-
-from __future__ import annotations
+"""What the runner drives in every environment (native, compose, AWS ECS), and a run's options."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +26,6 @@ class Service(Protocol):
     url: str
 
     def exit_code(self) -> int | None: ...  # None while it runs
-
     def stop(self) -> None: ...
 
 
@@ -38,9 +34,7 @@ class Load(Protocol):
     finish() once it has stopped (what level.json adds: the faults struck, the CPUs seen)."""
 
     def service_env(self) -> dict[str, str] | None: ...
-
-    def run(self, svc: Service, tag: str, remaining_s: float) -> tuple[int, int]: ...
-
+    def run(self, svc: Service, tag: str, remaining_s: float) -> tuple[int, int]: ...  # ms
     def finish(self, window: tuple[int, int]) -> dict[str, object]: ...
 
 
@@ -52,30 +46,24 @@ class Env(Protocol):
     run_id: str  # the run's one id (bankbench.runid): its folder's name, on AWS its S3 prefix too
 
     def __init__(self, opts: Options, run_id: str) -> None: ...
-
     def describe(self) -> str: ...  # where the run happens, for its first line
 
     def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
         """Per user count, what the load generator drives (experiments.calibration)."""
 
-    def reset(self) -> None:
-        """A new database with the schema alone: every environment's level starts from it."""
+    def reset(self) -> None: ...  # a new database with the schema alone: each level starts from it
 
     def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None,
               aot: bool = False) -> Service:
         """The service with the level's pool; `aot`: from its AOT cache (profile start "aot")."""
 
     def load(self, level: Level, out: Path) -> Load: ...
-
     def psql(self, sql: str) -> str: ...  # the rows as `psql -A -t` prints them
-
     def machine(self) -> dict: ...
 
     def versions(self, postgresql: str) -> dict[str, str]:
         """Asked at the start and after the last level (AWS learns the digests from its tasks)."""
 
     def settings(self) -> dict[str, object]: ...  # what the services and the load ran with
-
     def level_settings(self) -> dict[str, object]: ...  # what level.json adds
-
     def close(self) -> None: ...

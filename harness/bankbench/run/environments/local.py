@@ -1,13 +1,9 @@
-"""What the two environments of this machine share (native and compose): the load generator is
-calibrated and runs here on the CPUs of the run's placement, the sampler measures the service and
-PostgreSQL, the service's /metrics is scraped, and faults (CHAOS) and CPU profiles are taken."""
-
-from __future__ import annotations
+"""What native and compose share: the load generator is calibrated and runs here on the placement's
+CPUs; the service and PostgreSQL are sampled, /metrics scraped, faults and CPU profiles taken."""
 
 import gzip
 import shutil
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from bankbench import config
@@ -53,14 +49,13 @@ class Local:
         self.calibration.update(found)
         return found
 
-    def load(self, level: Level, out: Path) -> LocalLoad:
-        return LocalLoad(self, level, out, self.opts.dashboard, self.opts.chaos, self.opts.profile_cpu)
+    def load(self, level: Level, out: Path) -> "LocalLoad":
+        return LocalLoad(self, level, out)
 
     def machine(self) -> dict:
         return manifest.machine()
 
     def settings(self) -> dict[str, object]:
-        """What the services run with beyond each level's pool, and the load generators' JVMs."""
         return {"cpu_placement": self.placement.as_dict(),
                 "acquire_timeout_ms": config.acquire_timeout_ms(),
                 "max_concurrent_requests": config.max_concurrent_requests(),
@@ -68,7 +63,6 @@ class Local:
                 "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS}
 
     def level_settings(self) -> dict[str, object]:
-        """The placement's mode; the load generator's own CPUs, if any, and who shares them."""
         where = self.placement
         if where.mode == SHARED:
             return {"cpu_placement": where.mode}
@@ -77,12 +71,9 @@ class Local:
 
 
 class LocalLoad:
-    """One level's load: run() while the service is up, finish() once it has stopped."""
-
-    def __init__(self, where: Local, level: Level, out: Path, dashboard: bool, faults: tuple[str, ...],
-                 profile_cpu: bool):
+    def __init__(self, where: Local, level: Level, out: Path):
         self.where, self.level, self.out = where, level, out
-        self.dashboard, self.faults = dashboard, faults
+        profile_cpu = where.opts.profile_cpu
         self.profile = cpuprofile.LevelProfile(level.service, out) if profile_cpu else None
         self.injector: chaos.Injector | None = None
         self.cpus_allowed: dict[str, str] = {}
@@ -92,8 +83,7 @@ class LocalLoad:
         return self.profile.env() if self.profile else None
 
     def run(self, svc: processes.Running, tag: str, remaining_s: float) -> tuple[int, int]:
-        """Runs the load against `svc`, sampling meanwhile; returns its (started, ended) ms."""
-        level, out, where = self.level, self.out, self.where
+        level, out, where, opts = self.level, self.out, self.where, self.where.opts
         props = {**level.load_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
         scraper = Scraper(files.scrapes_path(out), svc.url, level.service)  # GET /metrics, 1/s
         sampler = Sampler(files.metrics_path(out), where.measure(svc.pid), where.measure(where.pg_pid()))
@@ -101,7 +91,7 @@ class LocalLoad:
         try:
             sampler.start()
             scraper.start()
-            jm = generators.start(level.profile.generator, props, out, dashboard=self.dashboard)
+            jm = generators.start(level.profile.generator, props, out, dashboard=opts.dashboard)
             sampler.watch("loadgen", jm.pid)
             # What the kernel applied, not what was asked: the proof of the placement.
             self.cpus_allowed = {"service": allowed(svc.pid), "postgres": allowed(where.pg_pid()),
@@ -110,9 +100,9 @@ class LocalLoad:
                 # Up to the last arrival: the service stops once the load has drained, which may be
                 # soon after it, and a profile still being recorded then is lost.
                 self.profile.measure(lambda: jm.progress.started_ms, level.measure_offset_s, level.measured_s)
-            self.injector = chaos.start(self.faults, level, where, svc, sampler,
+            self.injector = chaos.start(opts.chaos, level, where, svc, sampler,
                                         lambda: jm.progress.started_ms, out / files.SERVICE_LOG)
-            _follow(jm, level, tag, remaining_s, lambda: self.generator_so_far(sampler, jm))
+            self.follow(jm, sampler, tag, remaining_s)
             rc = jm.wait(timeout=level.expected_s + 300)
             if self.injector:
                 self.injector.finish()  # the service is stopped next: its last restart must be over
@@ -127,8 +117,26 @@ class LocalLoad:
         started_ms = jm.progress.started_ms
         if rc != 0 or not jm.sampled() or started_ms is None:
             raise UserError(f"{jm.name} failed (exit {rc}) for {level.id}: see its log in {out}")
-        _compress(jm.results)
+        csv, gz = jm.results, jm.results.with_suffix(".csv.gz")
+        with open(csv, "rb") as src, gzip.open(gz, "wb", compresslevel=6) as dst:
+            shutil.copyfileobj(src, dst)
+        csv.unlink()
         return started_ms, ended_ms
+
+    def follow(self, jm: Driver, sampler: Sampler, tag: str, remaining_s: float) -> None:
+        """Prints a progress line, with the verdict so far, each time the generator reports."""
+        level = self.level
+        for line in jm.lines():
+            if not line.startswith("summary =") or jm.progress.started_ms is None:
+                if "error" in line.lower() or "exception" in line.lower():
+                    print(f"    {jm.name.lower()}: {line}", flush=True)
+                continue
+            elapsed = time.time() - jm.progress.started_ms / 1000
+            pr = jm.progress
+            print(f"{tag} {level.id} users={level.users} {elapsed:4.0f}/{level.expected_s} s, "
+                  f"~{max(remaining_s - elapsed, 0) / 60:.1f} min left in run, "
+                  f"requests {pr.requests}, errors {pr.errors}, active {pr.active}; "
+                  f"{self.generator_so_far(sampler, jm)}", flush=True)
 
     def generator_so_far(self, sampler: Sampler, jm: Driver) -> str:
         """The load generator's verdict so far: its CPU since the load began, its calibration."""
@@ -150,31 +158,10 @@ class LocalLoad:
         return f"load generator {verdict} ({jm.name} {cpu}; calibration: {calibration.brief(cal)})"
 
     def finish(self, window: tuple[int, int]) -> dict[str, object]:
-        """After the service stopped: the flame graph, and what level.json adds (null
-        service_exit: the service ran throughout)."""
+        """The flame graph, and what level.json adds (null service_exit: it ran throughout)."""
         if self.profile:
             measure_from_ms = window[0] + 1000 * self.level.measure_offset_s
             self.profile.render((measure_from_ms, window[1]), f"{self.level.id}: CPU of the measured window")
         faults = chaos.record(self.out, self.injector)
         return {"cpus_allowed": self.cpus_allowed, "service_exit": self.service_exit,
                 **({"faults": faults} if faults else {})}
-
-
-def _follow(jm: Driver, level: Level, tag: str, remaining_s: float, verdict: Callable[[], str]) -> None:
-    """Prints a progress line, with the `verdict` so far, each time the generator reports."""
-    for line in jm.lines():
-        if not line.startswith("summary =") or jm.progress.started_ms is None:
-            if "error" in line.lower() or "exception" in line.lower():
-                print(f"    {jm.name.lower()}: {line}", flush=True)
-            continue
-        elapsed = time.time() - jm.progress.started_ms / 1000
-        pr = jm.progress
-        print(f"{tag} {level.id} users={level.users} {elapsed:4.0f}/{level.expected_s} s, "
-              f"~{max(remaining_s - elapsed, 0) / 60:.1f} min left in run, "
-              f"requests {pr.requests}, errors {pr.errors}, active {pr.active}; {verdict()}", flush=True)
-
-
-def _compress(csv: Path) -> None:
-    with open(csv, "rb") as src, gzip.open(csv.with_suffix(".csv.gz"), "wb", compresslevel=6) as dst:
-        shutil.copyfileobj(src, dst)
-    csv.unlink()

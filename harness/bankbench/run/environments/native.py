@@ -1,7 +1,4 @@
-"""ENV=native, the default: a throwaway cluster from the machine's binaries, the services as
-local processes, measured as process trees."""
-
-from __future__ import annotations
+"""ENV=native, the default: a throwaway cluster of the machine's binaries, services as processes."""
 
 import os
 from pathlib import Path
@@ -14,8 +11,6 @@ from bankbench.run.environments.local import Local
 
 
 class Native(Local):
-    """A throwaway cluster from the machine's binaries; services as local processes."""
-
     name = "native"
 
     def __init__(self, opts: Options, run_id: str):
@@ -34,9 +29,7 @@ class Native(Local):
     def pg_pid(self) -> int:
         return self.cluster.postmaster_pid()
 
-    def measure(self, pid: int) -> resources.Tree:
-        """How the sampler measures a process of the system under test: its process tree."""
-        return resources.Tree(pid)
+    measure = resources.Tree  # what the sampler measures of a pid: its process tree
 
     def read_versions(self, postgresql: str) -> dict[str, str]:
         return manifest.versions(postgresql)

@@ -1,11 +1,6 @@
-"""The searches of `make capacity` as pure logic: the highest rate at which a service meets its
-targets, and the smallest heap at which it still does. Probes cost minutes, so both bisect, then
-confirm the value found `repeats` more times: a failed confirmation makes it a failure and the
-bisection goes on past it. Once `over()`, a search stops where it is (`complete` False). Both
-assume that passing is monotone (below a rate that passes, above a heap that does).
-"""
-
-from __future__ import annotations
+"""The searches of `make capacity` as pure logic: the highest rate that passes, the smallest heap.
+Probes cost minutes, so both bisect, then confirm the value found `repeats` more times; a failed
+confirmation makes it a failure, the bisection going on past it. Passing is assumed monotone."""
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -34,25 +29,21 @@ Search = Generator[int, bool, Found]  # yields the values to probe, is sent whet
 def in_turn(searches: dict[str, Search], passes: Callable[[str, int], bool],
             over: Callable[[], bool]) -> dict[str, Found]:
     """Runs `searches` one probe of each in turn, so that the machine's drift falls on all alike."""
-    asked: dict[str, int] = {}
+    asked: dict[str, int | None] = dict.fromkeys(searches)  # None: not started yet
     found: dict[str, Found] = {}
-
-    def step(name: str, advance: Callable[[], int]) -> None:
-        try:
-            asked[name] = advance()
-        except StopIteration as done:
-            asked.pop(name, None)
-            found[name] = done.value
-
-    for name, search in searches.items():
-        step(name, search.__next__)
     while asked:
-        for name in list(asked):
+        for name, value in list(asked.items()):
             search = searches[name]
-            if over():
-                step(name, lambda search=search: search.throw(OutOfTime))
-            else:
-                step(name, lambda search=search, name=name: search.send(bool(passes(name, asked[name]))))
+            try:
+                if value is None:
+                    asked[name] = next(search)
+                elif over():
+                    asked[name] = search.throw(OutOfTime)
+                else:
+                    asked[name] = search.send(bool(passes(name, value)))
+            except StopIteration as done:
+                del asked[name]
+                found[name] = done.value
     return found
 
 
@@ -106,8 +97,7 @@ def _probe(found: Found, value: int, sizes: Sequence[int] | None = None) -> Gene
 
 def _settle(found: Found, better: Callable[[int, int], bool], close: Callable[[int, int], bool], repeats: int,
             sizes: Sequence[int] | None = None) -> Generator[int, bool, None]:
-    """Bisects between `found.good` and `found.bad` (None: nothing beyond tried) until `close`,
-    then confirms; on a failure, goes on from the best other value that passed."""
+    """Bisects until `close`, then confirms; after a failure, goes on from the best that passed."""
     while found.good is not None:
         while found.bad is not None and not close(found.good, found.bad):
             middle = (found.good + found.bad) // 2
@@ -121,11 +111,6 @@ def _settle(found: Found, better: Callable[[int, int], bool], close: Callable[[i
         else:
             return
         found.bad = found.good
-        found.good = _best_passed(found, found.bad, better)
-
-
-def _best_passed(found: Found, beyond: int, better: Callable[[int, int], bool]) -> int | None:
-    """The value nearest `beyond` on its good side that passed every time it was probed."""
-    values = {value for value, _ in found.probes}
-    clean = [v for v in values if better(v, beyond) and all(ok for value, ok in found.probes if value == v)]
-    return min(clean, key=lambda v: abs(v - beyond), default=None)
+        failed = {value for value, ok in found.probes if not ok}
+        clean = {v for v, _ in found.probes if better(v, found.bad) and v not in failed}
+        found.good = min(clean, key=lambda v: abs(v - found.bad), default=None)

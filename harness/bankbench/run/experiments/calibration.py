@@ -1,14 +1,7 @@
-"""The load generator's calibration: for each load of a run (a user count: the service and pool do
-not change what the generator is asked), what the profile's generator drives on the run's CPUs
-against the calibration target (jmeter/calibrate: the plan's answers at almost no cost), as
-`levels.generator_figures` gives it; bankbench.load.validity judges each level by it.
-
-A calibration is cached in .run/calibration/ per everything it depends on (cache_key); `bankbench
-calibrate --force` measures again. One taken while other work kept the machine busy
-(OTHER_CPU_MAX) is used but not cached: the generator lost CPU to that work, not to the plan.
-"""
-
-from __future__ import annotations
+"""The load generator's calibration, which load.validity judges each level by: per load of a run
+(a user count), what the profile's generator drives on the run's CPUs against the calibration
+target (jmeter/calibrate: the plan's answers at almost no cost). Cached in .run/calibration/
+unless other work kept the machine busy (OTHER_CPU_MAX): it lost CPU to that work, not the plan."""
 
 import hashlib
 import json
@@ -63,9 +56,8 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
         print(f"calibration u{users}: {describe(found[users])}", flush=True)
     if run_dir is not None:
         record = run_dir / files.CALIBRATION
-        loads = {int(users): figures for users, figures in files.read_json(record)["loads"].items()} \
-            if record.exists() else {}
-        loads.update(found)
+        before = files.read_json(record)["loads"] if record.exists() else {}
+        loads = {**{int(users): figures for users, figures in before.items()}, **found}
         files.write_json(record, {
             "target": str(TARGET.relative_to(paths.ROOT)), "cpu_placement": placement.as_dict(),
             "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS,
@@ -133,9 +125,8 @@ def drive(level: Level, placement: Placement, out: Path) -> LevelRecord:
     if rc != 0 or not jm.sampled() or jm.progress.started_ms is None:
         log = out / generators.MODULES[level.profile.generator].LOG
         raise UserError(f"calibration u{level.users}: {jm.name} failed (exit {rc}):\n" + log.read_text()[-3000:])
-    own_cpus = placement.mode != SHARED
-    return runs.level_record(level, jm.progress.started_ms, ended_ms, 0,
-                             **({"loadgen_cpus": len(placement.loadgen)} if own_cpus else {}))
+    own_cpus = {"loadgen_cpus": len(placement.loadgen)} if placement.mode != SHARED else {}
+    return runs.level_record(level, jm.progress.started_ms, ended_ms, 0, **own_cpus)
 
 
 def brief(figures: dict | None) -> str:

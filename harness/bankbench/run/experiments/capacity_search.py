@@ -1,18 +1,6 @@
 """`make capacity`: per service, the highest open-model rate at which it meets a latency target
 (bankbench.results.probes.Target), and at that rate the smallest heap at which it still does.
-
-Each probe is a short level of profile `capacity` on a warm service, run by the runner's Session
-and judged by the load generator's calibration of its rate; the searches are
-bankbench.run.experiments.bisection's. A heap probe that missed only because the load generator
-fell short says nothing of the heap, so it runs again (up to `repeat` more times). capacity.json
-is rewritten after every probe, so an interrupted run keeps what it found (results/LAYOUT.md).
-
-The time budget is shared among the services, each getting an equal share of what is left when
-its turn comes; a probe starts only if its load fits in that share (a warm-up, at most
-bankbench.run.experiments.warmup.MAX_S, may come on top).
-"""
-
-from __future__ import annotations
+Each probe is a short level on a warm service; capacity.json is rewritten after each one."""
 
 import copy
 import time
@@ -68,16 +56,14 @@ def as_shipped(doc: dict) -> None:
 
 
 def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] = HEAPS_MB,
-        precision: float = PRECISION, long_s: int = LONG_S) -> Path:
-    """Searches the rate of every contender one probe of each in turn, each kept warm, so that the
-    machine's drift falls on all alike; confirms each with a level of `long_s` measured seconds;
-    then sweeps the heaps of the services at the shipped settings. Returns the run folder."""
+        long_s: int = LONG_S) -> Path:
+    """Searches the contenders' rates in turn, confirms each (`long_s`), then sweeps the heaps."""
     profile, with_tuned = opts.profile, opts.with_tuned
     entrants = contenders(profile.services, bool(profile.tuned), with_tuned, profile.tuned)
     with Session(opts, warm_processes=len(entrants)) as session:
-        doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps), "precision": precision,
-               "in_turn": [c.name for c in entrants], "long_s": long_s, SHIPPED_SECTION: {},
-               **({TUNED_SECTION: {}} if with_tuned else {})}
+        doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps),
+               "precision": PRECISION, "in_turn": [c.name for c in entrants], "long_s": long_s,
+               SHIPPED_SECTION: {}, **({TUNED_SECTION: {}} if with_tuned else {})}
         print(f"bankbench capacity: {', '.join(c.name for c in entrants)} in turn, p99 <= {target.p99_ms:g} ms and "
               f"errors under {target.max_error_pct:g} %, within {budget_s / 60:.0f} min -> {session.run_dir}",
               flush=True)
@@ -86,9 +72,9 @@ def run(opts: Options, target: Target, budget_s: float, heaps: tuple[int, ...] =
         deadline = time.monotonic() + budget_s * (RATES_SHARE if sweeps else 1)
         searches = {c.name: _Service(session, c, target, deadline, doc) for c in entrants}
         over = next(iter(searches.values())).over
-        found = bisection.in_turn({name: bisection.rate_search(profile.users, precision, profile.repeat)
-                                   for name in searches},
-                                  lambda name, rate: not searches[name].misses(rate), over)
+        rates = {name: bisection.rate_search(profile.users, PRECISION, profile.repeat)
+                 for name in searches}
+        found = bisection.in_turn(rates, lambda name, rate: not searches[name].misses(rate), over)
         for name, search in searches.items():
             search.found(found[name])
         for search in searches.values():
@@ -109,9 +95,8 @@ def shares(items: list, budget_s: float) -> Iterator[tuple]:
 
 
 class Prober:
-    """Probes of one service, each a level run into the session and recorded in `record`
-    (`probes`), the whole `doc` rewritten to the run folder's `file` after each; over() once
-    `deadline` leaves no time for another. make tune probes with it too."""
+    """Probes of one service (make tune's too), recorded in `record`; over() once `deadline` leaves
+    no time for a level (a warm-up, at most warmup.MAX_S, may come on top)."""
 
     def __init__(self, session: Session, service: str, target: Target, deadline: float, doc: dict,
                  record: dict, file: str = CAPACITY_FILE):
@@ -134,8 +119,7 @@ class Prober:
         rate, tag = level.users, f"[{self.label} probe {len(self.record['probes']) + 1}]"
         calibrated = self.session.where.calibrate([level], self.session.run_dir).get(rate)  # cached per rate
         if beyond := validity.beyond_calibration(calibrated, None, validity.name(level.profile.generator)):
-            # The generator could not offer this rate even to a target that costs nothing: the
-            # service's level would measure the generator, so it is not run.
+            # Even a free target would not get this rate: the level would measure the generator.
             print(f"{tag} {level.id}: not run, {beyond}: the load generator's limit", flush=True)
             return self._add(level, about, {"valid": False, "missed": [LOADGEN], "not_run": beyond})
         try:
@@ -183,8 +167,7 @@ class _Service(Prober):
         self.write()
 
     def confirm(self, long_s: int) -> None:
-        """A level of `long_s` measured seconds at the rate found, after the JIT is quiet: the
-        capacity held for a minute, not only for a probe's window."""
+        """The rate found held for `long_s` measured seconds, not only for a probe's window."""
         if self.rate is not None and long_s:
             self.record["long"] = self.run(self._level(self.rate, duration_s=long_s), long=True)
             self.write()
@@ -215,9 +198,8 @@ class _Service(Prober):
 
 
 def held_heap(measure: Callable[[], list[str]], retries: int, over: Callable[[], bool]) -> bool:
-    """Whether a heap held the target (`measure`: one level's misses). A level that missed only
-    by the load generator says nothing of the heap (the capacity rate sits at the generator's
-    edge here), so it is measured again, up to `retries` times while the budget lasts."""
+    """Whether a heap held the target (`measure`: one level's misses). A miss by the load generator
+    alone says nothing of the heap, so it is measured again, up to `retries` times in the budget."""
     for _ in range(1 + retries):
         misses = measure()
         if misses != [LOADGEN] or over():

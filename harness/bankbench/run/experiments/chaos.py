@@ -1,15 +1,9 @@
-"""`make bench CHAOS=pg-restart,service-kill`: faults spread over each level's measured window
-(one at its middle, two at its thirds). `pg-restart` stops PostgreSQL with a fast shutdown (open
-transactions roll back) and starts it again; `service-kill` SIGKILLs the service and starts it
-again on the same port, so that JMeter's next requests reach it.
+"""`make bench CHAOS=pg-restart,service-kill`: faults spread over each level's measured window.
+`pg-restart` stops PostgreSQL with a fast shutdown (open transactions roll back) and starts it
+again; `service-kill` SIGKILLs the service and starts it again on the same port. The money check
+after the level proves no transfer was half done."""
 
-Each fault records when it struck and when `GET /health` answered 200 again; the burst of failed
-requests around it is read off the raw samples (bankbench.results.bursts) into the level's
-chaos.json and level.json. The money check after the level proves no transfer was half done.
-"""
-
-from __future__ import annotations
-
+import contextlib
 import os
 import signal
 import threading
@@ -93,11 +87,9 @@ class Injector(threading.Thread):
         deadline = since_ms / 1000 + RECOVERY_TIMEOUT_S
         with httpx.Client(base_url=self.svc.url, timeout=2) as client:
             while time.time() < deadline:
-                try:
+                with contextlib.suppress(httpx.HTTPError):
                     if client.get("/health").status_code == 200:
                         return int(time.time() * 1000)
-                except httpx.HTTPError:
-                    pass
                 time.sleep(PROBE_INTERVAL_S)
         raise UserError(f"{self.svc.service.name} not healthy {RECOVERY_TIMEOUT_S} s after the fault")
 

@@ -1,15 +1,7 @@
-"""`make pgwire`: what one request costs PostgreSQL, each service at the same rate. Every level is
-captured on PostgreSQL's port (tshark, on the loopback) while a sampler reads the context switches
-and CPU times of PostgreSQL's processes each second; over the measured window this counts, per
-request: the protocol messages by type each way (Parse against Execute: statements prepared
-against executed), TCP segments, backends and how the statements spread over them, new
-connections, context switches, the backends' user and system CPU and the other processes', and
-the machine's softirq time (the kernel's loopback TCP work, charged to no process). The services
-run in turn at each pool size, so the machine's drift falls on all of them alike.
-
-Writes pgwire.json in the run folder: per level, those figures (bankbench.results.runs)."""
-
-from __future__ import annotations
+"""`make pgwire`: what one request costs PostgreSQL, each service at the same rate, in turn at each
+pool size. Each level's port is captured (tshark, on the loopback) while a sampler reads
+PostgreSQL's processes each second; pgwire.json gets per request the protocol messages (Parse
+against Execute: statements prepared against executed), segments, backends and CPU times."""
 
 import collections
 import itertools
@@ -30,7 +22,6 @@ from bankbench.load.profiles import levels as expand
 from bankbench.results import files, levels
 from bankbench.results.runs import PGWIRE_FILE
 from bankbench.run.environments.interface import Options
-from bankbench.run.environments.native import Native
 from bankbench.run.runner import Session, remaining
 
 SNAPLEN = 256  # bytes of each packet kept: the message headers, not the rows
@@ -40,12 +31,12 @@ FIELDS = ("frame.time_epoch", "tcp.dstport", "tcp.len", "tcp.stream", "tcp.flags
 
 
 def run(opts: Options) -> Path:
-    """Runs the profile's levels (services in turn) with each one captured; returns the run folder."""
+    """Runs the profile's levels, each captured; returns the run folder."""
     if not shutil.which("tshark"):
         raise UserError("make pgwire captures PostgreSQL's port with tshark: apt-get install tshark")
     todo = expand(opts.profile)
     record: dict = {"rate": opts.profile.users[0], "levels": {}}
-    with Session(opts, Native) as session:
+    with Session(opts) as session:
         calibrated = session.where.calibrate(todo, session.run_dir)
         port = session.where.cluster.port
         for i, level in enumerate(todo, 1):
@@ -60,19 +51,24 @@ def run(opts: Options) -> Path:
 
 
 def read(run_dir: Path) -> dict:
-    """A run's pgwire.json."""
     return files.record(run_dir, PGWIRE_FILE)
 
 
 @contextmanager
-def _captured(port: int, capture: Path) -> Iterator[list[Sample]]:
+def _captured(port: int, capture: Path) -> Iterator[list["Sample"]]:
     """Captures PostgreSQL's port into `capture` and samples PostgreSQL's processes each second."""
     tshark = subprocess.Popen(["tshark", "-q", "-i", "lo", "-f", f"tcp port {port}", "-s", str(SNAPLEN),
                                "-w", str(capture)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     samples: list[Sample] = []
     stop = threading.Event()
-    sampler = threading.Thread(target=_sample, args=(port, samples, stop), daemon=True)
+
+    def sample_each_second() -> None:
+        while not stop.wait(1.0):
+            if (now := sample(port)) is not None:
+                samples.append(now)
+
+    sampler = threading.Thread(target=sample_each_second, daemon=True)
     sampler.start()
     try:
         yield samples
@@ -93,12 +89,6 @@ class Sample(NamedTuple):
     backend_system: float
     background: float  # user and system of every other PostgreSQL process, the postmaster included
     softirq: float  # the machine's, every CPU: work the kernel charges to no process
-
-
-def _sample(port: int, samples: list[Sample], stop: threading.Event) -> None:
-    while not stop.wait(1.0):
-        if (now := sample(port)) is not None:
-            samples.append(now)
 
 
 def sample(port: int) -> Sample | None:
@@ -136,9 +126,8 @@ def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
             **sampled(samples, window, overall["throughput_rps"])}
 
 
-def tally(packets: Iterable[Packet], port: int, window: tuple[float, float], requests: int) -> dict:
-    """Per request within `window` (epoch s): messages by type each way, segments, new connections;
-    the backends sent a request there, and `spread` over them."""
+def tally(packets: Iterable["Packet"], port: int, window: tuple[float, float], requests: int) -> dict:
+    """Per request within `window` (epoch s): messages each way, segments, connections, backends."""
     to_pg, from_pg, counts = collections.Counter(), collections.Counter(), collections.Counter()
     backends = set()
     executed: list[str] = []  # the backend of each Execute, in the wire's order
@@ -161,10 +150,8 @@ def tally(packets: Iterable[Packet], port: int, window: tuple[float, float], req
 
 
 def spread(executed: list[str]) -> dict:
-    """How a level's statements spread over the backends, from the backend of each Execute in
-    order: the fewest backends that ran half of them, and the share run by the same backend as
-    the statement before. A backend that runs statement after statement keeps its memory in the
-    CPU's caches; one woken in turn among many starts cold. {} without a statement."""
+    """The fewest backends that ran half the Executes, and the share run by the same backend as the
+    one before: one that runs statement after statement keeps the CPU's caches warm."""
     if not executed:
         return {}
     busiest = itertools.accumulate(n for _, n in collections.Counter(executed).most_common())
@@ -198,7 +185,6 @@ class Packet(NamedTuple):
 
 
 def _packets(capture: Path, port: int) -> Iterator[Packet]:
-    """The capture's packets as tshark decodes the port's traffic."""
     out = subprocess.run(["tshark", "-r", str(capture), "-d", f"tcp.port=={port},pgsql", "-T", "fields",
                           *(arg for field in FIELDS for arg in ("-e", field)), "-E", "occurrence=a",
                           "-E", "aggregator=,"], capture_output=True, text=True, check=True).stdout

@@ -1,13 +1,9 @@
 """`make pg-spread`: PostgreSQL alone at make pgwire's rate, running the services' own statements
-(pgbench, bankbench.checks.quick's scripts) over N connections in turn, for a few N: what spreading
-the same work over more backends costs PostgreSQL's CPU per statement, with no service in the way.
-
-It tests the cause docs/request-cost.md gives for platform Java's extra PostgreSQL CPU: pgbench's
-clients under a rate limit, in one thread, take the rate's slots in turn, as Tomcat's idle threads
-do, each with its HikariCP connection. The counts alternate in a new order each round, so the
-machine's drift falls on all alike. pgbench's latency counts from each scheduled start."""
-
-from __future__ import annotations
+(pgbench, bankbench.checks.quick's scripts) over N connections, for a few N: what spreading the
+same work over more backends costs PostgreSQL's CPU per statement. It tests the cause
+docs/request-cost.md gives for platform Java's extra PostgreSQL CPU: pgbench's rate-limited
+clients, in one thread, take the rate's slots in turn, as Tomcat's idle threads do, each with its
+HikariCP connection. pgbench's latency counts from each scheduled start."""
 
 import re
 import subprocess
@@ -21,8 +17,7 @@ from bankbench.machine import placement
 from bankbench.machine.postgres import Cluster
 from bankbench.run.experiments import pg_capture
 
-# The statements of one iteration of the rematch scenario (docs/benchmarks.md): two clients created,
-# four balances read, one transfer.
+# The statements of one iteration of the rematch scenario (docs/benchmarks.md).
 MIX = {"create_client": 2, "balance": 4, "transfer": 1}
 SETTLE_S = 5  # after pgbench starts and before it ends: its connections are open, its rate steady
 
@@ -45,7 +40,7 @@ def run(clients: Sequence[int], rounds: int, seconds: int, workdir: Path,
             str(tool), "-n", "-M", "prepared", "-j", "1", "-R", str(rate()), "-T", str(seconds),
             *(arg for name, weight in MIX.items() for arg in ("-f", f"{scripts[name]}@{weight}")),
             "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "bank"])
-        for round_ in range(rounds):
+        for round_ in range(rounds):  # a new order each round: the drift falls on all alike
             for n in [*clients[round_ % len(clients):], *clients[:round_ % len(clients)]]:
                 rows.append({"round": round_ + 1, "clients": n,
                              **_probe([*command, "-c", str(n)], cluster.port, seconds)})

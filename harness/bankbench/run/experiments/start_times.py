@@ -1,10 +1,7 @@
-"""Start-up time, the figure a cold start is about: from a service process's start to its first
-200 on GET /health (which asks the database), for each service, cold and, for a JVM, from its
-AOT cache (bankbench.bank.aotcache). Each start is a new process on the same database, on the
-CPUs the service gets under the default placement; health is polled every POLL_S."""
+"""Start-up time: from a service process's start to its first 200 on GET /health (which asks the
+database), each service cold and, for a JVM, from its AOT cache (bankbench.bank.aotcache)."""
 
-from __future__ import annotations
-
+import contextlib
 import time
 from pathlib import Path
 
@@ -23,17 +20,17 @@ TIMEOUT_S = 90
 
 def measure(services: list[str], starts: int, logs: Path) -> tuple[dict[str, dict[str, list[float]]], str]:
     """Per service and start kind, each process's seconds to its first 200; PostgreSQL's version."""
-    cpus = placement.plan(placement.default_mode()).service_cpus
+    plan = placement.plan(placement.default_mode())
     found: dict[str, dict[str, list[float]]] = {}
-    with Cluster.create(cpus=placement.plan(placement.default_mode()).postgres_cpus) as cluster:
+    with Cluster.create(cpus=plan.postgres_cpus) as cluster:
         for name in services:
             kinds = {COLD: processes.get(name, aot=False)}
             if processes.has_aot_cache(name):
                 kinds[AOT] = processes.get(name, aot=True)  # trains the cache first where it must
             for kind, service in kinds.items():
                 found.setdefault(name, {})[kind] = [
-                    _time_to_first_200(service, cluster, cpus, logs / f"{name}-{kind}-{i}.log")
-                    for i in range(starts)]
+                    _time_to_first_200(service, cluster, plan.service_cpus,
+                                       logs / f"{name}-{kind}-{i}.log") for i in range(starts)]
                 print(f"startup {name} {kind}: {', '.join(f'{s:.3f}' for s in found[name][kind])} s",
                       flush=True)
         return found, cluster.psql("SHOW server_version").strip()
@@ -51,11 +48,9 @@ def _time_to_first_200(service: processes.Service, cluster: Cluster, cpus: tuple
         with httpx.Client(timeout=2) as client:
             while time.monotonic() - started < TIMEOUT_S:
                 running.check_alive()
-                try:
+                with contextlib.suppress(httpx.HTTPError):
                     if client.get(url).status_code == 200:
                         return time.monotonic() - started
-                except httpx.HTTPError:
-                    pass
                 time.sleep(POLL_S)
         raise UserError(f"{service.name} not healthy after {TIMEOUT_S} s; log {log}")
     finally:

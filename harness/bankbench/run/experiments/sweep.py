@@ -1,17 +1,10 @@
 """`make tune`'s duel of one value against the incumbent (the value kept so far), as pure logic.
-
-The two are probed in turn, A B A B ..., `repeats` times each, so that the machine's drift falls
-on both alike. A probe's score is the shared core's CPU per request, the service's and
-PostgreSQL's: below saturation it moves with the settings where the p99 does not.
-
-A value holds the target when most of its probes did: below saturation a single p99 past the
+The two are probed in turn, A B A B ..., so that the machine's drift falls on both alike; a probe's
+score is the shared core's CPU per request: below saturation it moves with the settings where the
+p99 does not. A value holds the target when most of its probes did: there a single p99 past the
 target is the machine's hiccup (go's shipped settings read 56 ms once among eleven probes of 4-36
-ms at 60 % of its capacity, 2026-11-28). The candidate is kept when it held the target and either
-the incumbent did not, or its median score is lower by more than the spread of their probes. A
-probe at which the load generator did not hold up says nothing of either value, so it runs again,
-`repeats` times at most in a duel. Where the budget runs out mid-duel, the incumbent stays."""
-
-from __future__ import annotations
+ms at 60 % of its capacity, 2026-11-28). The candidate is kept when it held the target and the
+incumbent did not, or by a median score lower by more than the spread of their probes."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field

@@ -1,16 +1,7 @@
 """`make tune`: per service, the settings each camp's experts name, one knob at a time (the pool
 size first, then `tune` of its entry in services.yaml), each value in a duel with the incumbent
-(bankbench.run.experiments.sweep).
-
-Each probe is a level of profile `tune`, run as make capacity runs its probes (Prober), at
-RATE_SHARE of the service's capacity at the shipped settings: below saturation, where every value
-holds the target and the CPU per request tells them apart. The incumbent's process and the
-candidate's are both kept warm, so each turn of a duel finds its process as the last one left it.
-tuning.json is rewritten after every probe (results/LAYOUT.md), ending with the settings found as
-tuned.toml takes them. The time budget is shared among the services as make capacity's is.
-"""
-
-from __future__ import annotations
+(sweep), at RATE_SHARE of the capacity at the shipped settings. The incumbent's process and the
+candidate's are both kept warm, so each turn of a duel finds its process as the last one left it."""
 
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -26,16 +17,14 @@ from bankbench.run.experiments.capacity_search import Prober, shares
 from bankbench.run.runner import Session
 
 POOL = "pool"  # the first knob: the pool size, a value of the level rather than of its environment
-# Of the capacity at the shipped settings: below saturation, where every value holds the target. At 0.8
-# of go's 600 it/s (a capacity of another day) the shared core was 79 % busy and p99 passed 50 ms in
-# 6 of 13 probes, the shipped value's among them (2026-11-28): a duel then judged the machine's noise.
+# Below saturation: at 0.8 of go's 600 it/s the shared core was 79 % busy and p99 passed 50 ms in 6
+# of 13 probes, the shipped value's among them (2026-11-28): a duel then judged the machine's noise.
 RATE_SHARE = 0.6
 
 
 def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence[int],
         knobs: Sequence[str] | None = None, earlier: dict[str, dict[str, Searched]] | None = None) -> Path:
-    """Tunes every service at RATE_SHARE of its basis, over `pools` and its entry's knobs (only
-    `knobs` where given, the others where `earlier` runs left them); returns the run folder."""
+    """Tunes each service over `pools` and its knobs (`knobs` only, if given); returns the run."""
     services = opts.profile.services
     with Session(opts, warm_processes=2) as session:
         doc = {"protocol": PAIRED, "budget_s": budget_s, "pools": list(pools), "rate_share": RATE_SHARE,
@@ -66,7 +55,6 @@ class _Tuner(Prober):
         knobs = {POOL: [shipped, *(str(pool) for pool in pools if str(pool) != shipped)],
                  **{knob: list(values) for knob, values in registry.get(self.service).tune.items()}}
         chosen = {knob: values[0] for knob, values in knobs.items()}  # the shipped settings
-        # A knob this run leaves out stays where an earlier run left it, not at its shipped value.
         carried = {knob: {"value": found.value, "run": found.run} for knob, found in earlier.items()
                    if wanted is not None and knob not in wanted and found.complete
                    and found.value in knobs.get(knob, ())}
@@ -75,18 +63,21 @@ class _Tuner(Prober):
         self.record["knobs"] = [{"knob": knob, "values": values, "chosen": chosen[knob], "complete": False,
                                  "duels": []} for knob, values in knobs.items() if wanted is None or knob in wanted]
         for entry in self.record["knobs"]:
-            _resume(entry, chosen, earlier.get(entry["knob"]))
+            knob, before = entry["knob"], earlier.get(entry["knob"])
+            if before and not before.complete and before.judged and \
+                    before.others == {k: v for k, v in chosen.items() if k != knob}:
+                entry["resumed"] = {"run": before.run, "judged": list(before.judged)}
+                chosen[knob] = before.value
             entry["complete"] = self._knob(entry, chosen)
-            entry["chosen"] = chosen[entry["knob"]]
-            print(f"[{self.service}] {entry['knob']}: {entry['chosen']}", flush=True)
+            entry["chosen"] = chosen[knob]
+            print(f"[{self.service}] {knob}: {entry['chosen']}", flush=True)
             self.write()
             if not entry["complete"]:
                 break
         tuned = self._level(chosen)
-        complete = {entry["knob"] for entry in self.record["knobs"] if entry["complete"]}
-        self.record["not_searched"] = [knob for knob in knobs if knob not in complete and knob not in carried]
-        self.record["chosen"] = chosen
-        self.record["tuned"] = {"pool": tuned.pool, "env": tuned.service_env()}
+        done = {entry["knob"] for entry in self.record["knobs"] if entry["complete"]} | set(carried)
+        self.record.update(not_searched=[knob for knob in knobs if knob not in done], chosen=chosen,
+                           tuned={"pool": tuned.pool, "env": tuned.service_env()})
         self.write()
 
     def _knob(self, entry: dict, chosen: dict[str, str]) -> bool:
@@ -118,13 +109,3 @@ class _Tuner(Prober):
         return Level(self.service, self.rate, int(chosen[POOL]), 0, self.profile,
                      settings=registry.combine(*(values[chosen[knob]] for knob, values in knobs.items())),
                      settings_tag="-".join(chosen[knob] for knob in knobs))
-
-
-def _resume(entry: dict, chosen: dict[str, str], before: Searched | None) -> None:
-    """Goes on from an earlier run's unfinished search of a knob made at the values `chosen` has
-    for the others, where it judged some: from the value it kept, leaving out those (`resumed`)."""
-    knob = entry["knob"]
-    if before and not before.complete and before.judged and \
-            before.others == {k: v for k, v in chosen.items() if k != knob}:
-        entry["resumed"] = {"run": before.run, "judged": list(before.judged)}
-        chosen[knob] = before.value

@@ -1,13 +1,7 @@
 """The warm start of a level (profile `start = "warm"`): the service serves the rematch scenario
-from JMeter until it is warm by quick-bench's rule (bankbench.measure.steady), at most MAX_S; then
-the tables are emptied, so the level starts from the schema alone with a service in steady state.
-
-A warm service is kept (`Kept`) for the next levels started alike: one warm-up per service and
-repeat instead of one per level saves most of a run's time. Faults (CHAOS) and CPU profiles need
-a service of their own per level, so with them each level warms its own up.
-"""
-
-from __future__ import annotations
+until it is warm by quick-bench's rule (bankbench.measure.steady), at most MAX_S; then the tables
+are emptied. A warm service is kept for the next levels alike (one warm-up per service and repeat
+saves most of a run's time), except with faults or CPU profiles, which need a service per level."""
 
 import collections
 import threading
@@ -28,8 +22,7 @@ FOLDER = "warmup"  # in the level's folder: JMeter's log of the warm-up (its sam
 
 
 class Kept:
-    """Up to `size` warm services by Level.process, the one used longest ago stopped for a new one
-    (make tune keeps the incumbent's and a candidate's, probed in turn)."""
+    """Up to `size` warm services by Level.process; the one used longest ago makes room."""
 
     def __init__(self, size: int = 1) -> None:
         self.size = size
@@ -38,13 +31,12 @@ class Kept:
     def get(self, level: Level) -> tuple[Service, str] | None:
         """The warm service for `level` and the level it warmed for, now the latest used. One that
         died (of OutOfMemoryError, say) is stopped: a search goes on past a rate that killed it."""
-        found = self.held.pop(level.process, None)
-        if found is not None and found[0].exit_code() is None:
-            self.held[level.process] = found
-            return found
-        if found is not None:
+        if (found := self.held.pop(level.process, None)) and found[0].exit_code() is not None:
             found[0].stop()
-        return None
+            return None
+        if found:
+            self.held[level.process] = found
+        return found
 
     def make_room(self) -> None:
         while len(self.held) >= self.size:

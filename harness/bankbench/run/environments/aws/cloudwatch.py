@@ -1,8 +1,5 @@
 """A level's metrics.csv from CloudWatch, a row per period: Container Insights gives each task
-family's CPU (1024 units = one vCPU) and memory (MiB), EC2 the service host's CPU (0-100).
-"""
-
-from __future__ import annotations
+family's CPU (1024 units = one vCPU) and memory (MiB), EC2 the service host's CPU (0-100)."""
 
 import csv
 import time
@@ -36,21 +33,19 @@ def queries(stack: dict, service: str, loadgen: str) -> list[dict[str, Any]]:
         return stat(query_id, INSIGHTS, metric,
                     {"ClusterName": stack["cluster_name"], "TaskDefinitionFamily": families[name]})
 
-    return [
-        task("service_cpu", service, "CpuUtilized"),
-        task("service_mem", service, "MemoryUtilized"),
-        task("pg_cpu", "postgres", "CpuUtilized"),
-        task("pg_mem", "postgres", "MemoryUtilized"),
-        task("loadgen_cpu", loadgen, "CpuUtilized"),
-        stat("machine_cpu", "AWS/EC2", "CPUUtilization",
-             {"AutoScalingGroupName": stack["hosts"]["service"]["autoscaling_group"]}),
-    ]
+    return [task("service_cpu", service, "CpuUtilized"),
+            task("service_mem", service, "MemoryUtilized"),
+            task("pg_cpu", "postgres", "CpuUtilized"), task("pg_mem", "postgres", "MemoryUtilized"),
+            task("loadgen_cpu", loadgen, "CpuUtilized"),
+            stat("machine_cpu", "AWS/EC2", "CPUUtilization",
+                 {"AutoScalingGroupName": stack["hosts"]["service"]["autoscaling_group"]})]
 
 
 def fetch(cloudwatch: Any, metric_queries: list[dict], start_ms: int, end_ms: int) -> dict[str, dict[int, float]]:
     """Query id -> {period start in epoch ms: value}."""
     series: dict[str, dict[int, float]] = {q["Id"]: {} for q in metric_queries}
-    request = {"MetricDataQueries": metric_queries, "StartTime": _time(start_ms), "EndTime": _time(end_ms)}
+    start, end = (datetime.fromtimestamp(ms / 1000, tz=UTC) for ms in (start_ms, end_ms))
+    request = {"MetricDataQueries": metric_queries, "StartTime": start, "EndTime": end}
     for page in cloudwatch.get_paginator("get_metric_data").paginate(**request):
         for result in page["MetricDataResults"]:
             for stamp, value in zip(result["Timestamps"], result["Values"], strict=True):
@@ -58,11 +53,11 @@ def fetch(cloudwatch: Any, metric_queries: list[dict], start_ms: int, end_ms: in
     return series
 
 
-def fetch_when_complete(cloudwatch: Any, metric_queries: list[dict], start_ms: int, end_ms: int,
-                        wait_s: float = ARRIVAL_WAIT_S) -> dict[str, dict[int, float]]:
+def fetch_when_complete(cloudwatch: Any, metric_queries: list[dict], start_ms: int,
+                        end_ms: int) -> dict[str, dict[int, float]]:
     """fetch(), waiting (bounded) until the service's last full period has arrived."""
     last_full_period = end_ms - 2 * METRICS_PERIOD_S * 1000
-    deadline = time.monotonic() + wait_s
+    deadline = time.monotonic() + ARRIVAL_WAIT_S
     while True:
         series = fetch(cloudwatch, metric_queries, start_ms, end_ms)
         if max(series["service_cpu"], default=0) >= last_full_period or time.monotonic() > deadline:
@@ -92,7 +87,3 @@ def write(path: Path, table: list[dict[str, float | int | None]]) -> None:
         writer = csv.DictWriter(f, fieldnames=COLUMNS)
         writer.writeheader()
         writer.writerows(table)
-
-
-def _time(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=UTC)

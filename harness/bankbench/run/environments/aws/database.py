@@ -1,8 +1,6 @@
 """The one-off admin task, psql in the PostgreSQL image: it resets the database and runs the
 runner's SQL, printing the rows to its CloudWatch log, read back here."""
 
-from __future__ import annotations
-
 import time
 from typing import Any
 
@@ -10,9 +8,8 @@ from bankbench.errors import UserError
 from bankbench.machine.postgres import RECREATE_DATABASE
 
 PSQL = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1"]
-# The reset of every environment (bankbench.machine.postgres.RECREATE_DATABASE, on the `postgres` database),
-# then the schema in the new database (PGDATABASE): two psql runs, one shell. The image holds a
-# copy of db/schema.sql (infra/docker/postgres/Dockerfile).
+# Every environment's reset (RECREATE_DATABASE, on the `postgres` database), then the schema (the
+# image's copy of db/schema.sql) in the new database (PGDATABASE): two psql runs, one shell.
 RESET = ["sh", "-c", 'drop=$1 create=$2; shift 2; "$@" -d postgres -c "$drop" -c "$create" && '
          '"$@" -f /bankbench/schema.sql', "reset", *RECREATE_DATABASE, *PSQL]
 READY = [*PSQL, "-c", "SELECT 1"]  # answers once PostgreSQL runs and its name resolves

@@ -1,10 +1,8 @@
 """ECS operations of a run: the long-running services up and down, one-off tasks, addresses."""
 
-from __future__ import annotations
-
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import boto3
 from botocore.exceptions import WaiterError
@@ -16,13 +14,11 @@ PLACEMENT_RETRY_S = 300  # a host frees its resources a little after its previou
 
 @dataclass
 class Cluster:
-    """The stack's cluster as the outputs of infra/ describe it."""
-
     client: Any
-    stack: dict
+    stack: dict  # the outputs of infra/
 
     @classmethod
-    def of(cls, stack: dict) -> Cluster:
+    def of(cls, stack: dict) -> Self:
         return cls(boto3.client("ecs", region_name=stack["region"]), stack)
 
     @property
@@ -40,7 +36,6 @@ class Cluster:
 
     def run(self, family: str, role: str, security_group: str, container: str,
             command: list[str] | None = None, environment: dict[str, str] | None = None) -> str:
-        """Starts one task of `family` on the hosts of `role`; returns its ARN."""
         override: dict[str, Any] = {"name": container}
         if command:
             override["command"] = command
@@ -68,12 +63,10 @@ class Cluster:
             time.sleep(10)
 
     def wait_running(self, arn: str, timeout_s: int = 600) -> dict:
-        self._wait("tasks_running", [arn], timeout_s)
-        return self.describe([arn])[0]
+        return self._wait("tasks_running", [arn], timeout_s)[0]
 
     def wait_stopped(self, arns: list[str], timeout_s: int) -> list[dict]:
-        self._wait("tasks_stopped", arns, timeout_s)
-        return self.describe(arns)
+        return self._wait("tasks_stopped", arns, timeout_s)
 
     def describe(self, arns: list[str]) -> list[dict]:
         return self.client.describe_tasks(cluster=self.name, tasks=arns)["tasks"]
@@ -88,18 +81,16 @@ class Cluster:
         return {v["name"]: v["value"] for v in task["taskDefinition"]["containerDefinitions"][0].get("environment", [])}
 
     def service_addresses(self, service: str) -> list[str]:
-        """The private addresses of a service's running tasks."""
         arns = self.client.list_tasks(cluster=self.name, serviceName=service, desiredStatus="RUNNING")["taskArns"]
         return sorted(address(task) for task in self.describe(arns)) if arns else []
 
     def stop_everything(self) -> int:
-        """Scales the services to zero and stops every task; returns how many tasks it stopped."""
         self.scale_services(up=False)
         arns = self.client.list_tasks(cluster=self.name, desiredStatus="RUNNING")["taskArns"]
         self.stop(arns)
         return len(arns)
 
-    def _wait(self, waiter: str, arns: list[str], timeout_s: int) -> None:
+    def _wait(self, waiter: str, arns: list[str], timeout_s: int) -> list[dict]:
         delay = 6
         try:
             self.client.get_waiter(waiter).wait(cluster=self.name, tasks=arns, WaiterConfig={
@@ -107,17 +98,16 @@ class Cluster:
         except WaiterError as err:
             reasons = [task.get("stoppedReason", task["lastStatus"]) for task in self.describe(arns)]
             raise UserError(f"{waiter.replace('_', ' ')}: gave up ({reasons}): {err}") from None
+        return self.describe(arns)
 
 
 def address(task: dict) -> str:
     """A task's private IPv4 address (awsvpc network interface)."""
-    for attachment in task.get("attachments", []):
-        for detail in attachment.get("details", []):
-            if detail["name"] == "privateIPv4Address":
-                return detail["value"]
+    details = [d for a in task.get("attachments", []) for d in a.get("details", [])]
+    if found := [d["value"] for d in details if d["name"] == "privateIPv4Address"]:
+        return found[0]
     raise UserError(f"task {task['taskArn']} has no address yet")
 
 
 def exit_codes(task: dict) -> dict[str, int | None]:
-    """Container name -> exit code of a stopped task."""
     return {c["name"]: c.get("exitCode") for c in task["containers"]}

@@ -1,10 +1,6 @@
-"""The `aws` environment on the stack of infra/: PostgreSQL and the JMeter workers are ECS
-services; each level starts the service as a task, and a load generator's task (JMeter's
-controller driving the workers, or Gatling alone) whose results come through S3. psql runs in the
-one-off admin task. CloudWatch has the resources minutes later: metrics.csv is written at close.
-"""
-
-from __future__ import annotations
+"""The `aws` environment on the stack of infra/: PostgreSQL and the JMeter workers are ECS services,
+each level a task of the service and one of its load generator (results through S3), psql the
+admin task. CloudWatch has the resources minutes later: metrics.csv is written at close."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,14 +19,11 @@ from bankbench.run.environments.aws import cloudwatch, database, ecs, tf, worklo
 from bankbench.run.environments.aws.results import RunStore
 from bankbench.run.environments.interface import Options
 
-ADMIN_ATTEMPTS = 6  # waiting for PostgreSQL: its name may not resolve yet when the service is up
 CONTAINER = "bank"  # the service's container in its task definition (infra/)
 
 
 @dataclass
 class Task:
-    """The service of a level, running as an ECS task."""
-
     cluster: ecs.Cluster
     arn: str
     host: str
@@ -95,7 +88,7 @@ class Aws:
         self.windows: list[Window] = []
         try:
             self.cluster.scale_services(up=True)
-            self.admin(database.READY, attempts=ADMIN_ATTEMPTS)
+            self.admin(database.READY, attempts=6)  # PostgreSQL's name may not resolve at first
         except BaseException:  # the runner closes only an environment that opened
             self.cluster.stop_everything()
             raise
@@ -126,14 +119,13 @@ class Aws:
             raise
         return Task(self.cluster, arn, address, self.stack["service_port"])
 
-    def load(self, level: Level, out: Path) -> TaskLoad:
+    def load(self, level: Level, out: Path) -> "TaskLoad":
         return LOADS[level.profile.generator](self, level, out)
 
     def psql(self, sql: str) -> str:
         return "\n".join(self.admin(database.query(sql), output=True))
 
     def admin(self, command: list[str], output: bool = False, attempts: int = 1) -> list[str]:
-        """Runs `command` in the admin task; returns what it printed when `output`."""
         for _ in range(attempts):
             arn = self.cluster.run("admin", "postgres", "admin", "admin", command=command)
             task = self.record(self.cluster.wait_stopped([arn], 300)[0])
@@ -144,9 +136,7 @@ class Aws:
 
     def record(self, task: dict) -> dict:
         """Notes the image digests a task ran (for the manifest); returns the task."""
-        for container in task["containers"]:
-            if container.get("imageDigest"):
-                self.images[container["image"]] = container["imageDigest"]
+        self.images |= {c["image"]: c["imageDigest"] for c in task["containers"] if c.get("imageDigest")}
         return task
 
     def machine(self) -> dict:
@@ -165,7 +155,6 @@ class Aws:
         return found
 
     def settings(self) -> dict[str, object]:
-        """What the tasks run with, where the raw results are kept."""
         return {"cpu_placement": {"mode": "hosts", "description": "each role on hosts of its own"},
                 "acquire_timeout_ms": config.acquire_timeout_ms(),
                 "max_concurrent_requests": config.max_concurrent_requests(),
@@ -184,7 +173,6 @@ class Aws:
         return {"cpu_placement": "hosts", "metrics_period_s": workload.METRICS_PERIOD_S}
 
     def close(self) -> None:
-        """Stops every task, then writes each level's metrics.csv from CloudWatch."""
         try:
             self.cluster.stop_everything()
         finally:
@@ -230,15 +218,13 @@ class TaskLoad:
         return started_ms, ended_ms
 
     def command(self, svc: Task) -> list[str]:
-        """The entrypoint's role, then the generator's properties as NAME=VALUE."""
         props = {**self.properties(), "host": svc.host, "port": svc.port}
         return [self.role, *(f"{name}={value}" for name, value in props.items())]
 
     def properties(self) -> dict[str, object]:
         return self.level.load_properties()
 
-    def environment(self) -> dict[str, str]:
-        """What the task gets besides RESULTS_PREFIX."""
+    def environment(self) -> dict[str, str]:  # besides RESULTS_PREFIX
         return {}
 
     def loadgen(self) -> tuple[str, int]:

@@ -1,7 +1,5 @@
 """`push`: build the images (the services', PostgreSQL, JMeter, Gatling) and push them to ECR."""
 
-from __future__ import annotations
-
 import base64
 import subprocess
 
@@ -11,27 +9,23 @@ from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.run.environments.aws import tf
 
-# The hosts are x86-64 (m5, c5d), whatever machine builds the images.
-PLATFORM = "linux/amd64"
-
 
 def push() -> None:
     stack = tf.require_outputs()
     repositories = stack["ecr_repositories"]
-    login(stack["region"], next(iter(repositories.values()))["url"].split("/", 1)[0])
+    registry = next(iter(repositories.values()))["url"].split("/", 1)[0]
+    ecr = boto3.client("ecr", region_name=stack["region"])
+    token = ecr.get_authorization_token()["authorizationData"][0]
+    user, password = base64.b64decode(token["authorizationToken"]).decode().split(":", 1)
+    docker("login", "--username", user, "--password-stdin", registry, stdin=password)
     for image, repo in repositories.items():
         tag = f"{repo['url']}:latest"
         print(f"aws: building {image} from {repo['dockerfile']}", flush=True)
-        docker("build", "--platform", PLATFORM, "--file", str(paths.ROOT / repo["dockerfile"]),
+        # The hosts are x86-64 (m5, c5d), whatever machine builds the images.
+        docker("build", "--platform", "linux/amd64", "--file", str(paths.ROOT / repo["dockerfile"]),
                "--tag", tag, str(paths.ROOT))
         docker("push", tag)
     print("aws: images pushed; runs record the digest of what they ran.")
-
-
-def login(region: str, registry: str) -> None:
-    token = boto3.client("ecr", region_name=region).get_authorization_token()["authorizationData"][0]
-    user, password = base64.b64decode(token["authorizationToken"]).decode().split(":", 1)
-    docker("login", "--username", user, "--password-stdin", registry, stdin=password)
 
 
 def docker(*args: str, stdin: str | None = None) -> None:

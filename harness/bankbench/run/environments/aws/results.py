@@ -1,7 +1,4 @@
-"""A level's raw results in S3 (runs/<run>/levels/<level>/raw/, as its load task's uploader puts
-them), and their copy into the level's folder."""
-
-from __future__ import annotations
+"""A level's raw results in S3 (runs/<run>/levels/<level>/raw/), and their copy into its folder."""
 
 import gzip
 import shutil
@@ -10,14 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from bankbench.load import generators
-
-RAW = "raw/"
-
-
-def downloads(generator: str) -> dict[str, str]:
-    """By their name in S3, the files that come into the level's folder: samples and log."""
-    module = generators.MODULES[generator]
-    return {module.SAMPLES: generators.LEVEL_SAMPLES[generator], module.LOG: module.LOG}
 
 
 @dataclass
@@ -28,15 +17,17 @@ class RunStore:
 
     def raw_prefix(self, level_id: str) -> str:
         """Where the load task of level `level_id` uploads (its RESULTS_PREFIX)."""
-        return f"runs/{self.run_id}/levels/{level_id}/{RAW}"
+        return f"runs/{self.run_id}/levels/{level_id}/raw/"
 
     def raw_text(self, level_id: str, name: str) -> str:
         key = self.raw_prefix(level_id) + name
         return self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read().decode()
 
     def download(self, level_id: str, dest: Path, generator: str) -> None:
-        """Copies the level's results into `dest`, the samples gzipped as locally."""
-        for name, local in downloads(generator).items():
+        """Copies the level's samples and log into `dest`, the samples gzipped as locally."""
+        module = generators.MODULES[generator]
+        local_names = {module.SAMPLES: generators.LEVEL_SAMPLES[generator], module.LOG: module.LOG}
+        for name, local in local_names.items():
             body = self.s3.get_object(Bucket=self.bucket, Key=self.raw_prefix(level_id) + name)["Body"]
             opener = gzip.open if local.endswith(".gz") else open
             with opener(dest / local, "wb") as out:

@@ -1,7 +1,5 @@
 """`up`, `cost` and `down`: create the stack (cost first), tear it down whatever runs on it."""
 
-from __future__ import annotations
-
 import secrets
 from datetime import UTC, datetime, timedelta
 
@@ -15,11 +13,17 @@ DESTROY_TIMEOUT_S = 30 * 60
 
 
 def cost(hours: float) -> dict:
-    """Plans the stack, prints its cost per hour, returns the plan's outputs."""
     tf.init()
     shutdown_at = datetime.now(UTC) + timedelta(hours=hours)
+    # The deployed stack's password, or a new one: the data directory keeps the first one.
+    if stack := tf.outputs():
+        ssm = boto3.client("ssm", region_name=stack["region"])
+        parameter = ssm.get_parameter(Name=stack["db_password_parameter"], WithDecryption=True)
+        password = parameter["Parameter"]["Value"]
+    else:
+        password = secrets.token_urlsafe(24)
     tf.run("plan", "-input=false", f"-out={PLAN_FILE}", capture=True,
-           db_password=_db_password(), shutdown_at=shutdown_at.strftime("%Y-%m-%dT%H:%M:%SZ"))
+           db_password=password, shutdown_at=shutdown_at.strftime("%Y-%m-%dT%H:%M:%SZ"))
     planned = tf.planned_outputs(PLAN_FILE)
     per_hour = planned["cost_per_hour_usd"]
     print(f"aws: the stack costs about ${per_hour:.2f} per hour while it is up (on-demand "
@@ -44,19 +48,9 @@ def up(hours: float, assume_yes: bool) -> None:
 def down() -> None:
     """Stops every task, then destroys the stack; bounded in time."""
     tf.init()
-    stack = tf.outputs()
-    if stack:
+    if stack := tf.outputs():
         stopped = ecs.Cluster.of(stack).stop_everything()
         print(f"aws: stopped {stopped} task(s); destroying the stack (a few minutes)")
     tf.run("destroy", "-input=false", "-auto-approve", timeout=DESTROY_TIMEOUT_S,
            db_password=tf.PLACEHOLDER_PASSWORD)
     print("aws: everything is gone (check the Stack=bankbench tag in the console if in doubt).")
-
-
-def _db_password() -> str:
-    """The deployed stack's password, or a new one: the data directory keeps the first one."""
-    stack = tf.outputs()
-    if not stack:
-        return secrets.token_urlsafe(24)
-    ssm = boto3.client("ssm", region_name=stack["region"])
-    return ssm.get_parameter(Name=stack["db_password_parameter"], WithDecryption=True)["Parameter"]["Value"]

@@ -1,7 +1,5 @@
 """Terraform, run on the root module in infra/ with the CLI configuration the stack needs."""
 
-from __future__ import annotations
-
 import json
 import os
 import subprocess
@@ -17,14 +15,12 @@ PLACEHOLDER_PASSWORD = "placeholder-password-for-destroy"
 
 
 def env(**variables: str) -> dict[str, str]:
-    """The environment of a terraform command, with `variables` as TF_VAR_*."""
     mirror = {"TF_CLI_CONFIG_FILE": str(INFRA / "terraformrc")} if MIRROR.is_dir() else {}
     return {**os.environ, "TF_IN_AUTOMATION": "1", **mirror,
             **{f"TF_VAR_{name}": value for name, value in variables.items()}}
 
 
 def run(*args: str, capture: bool = False, timeout: float | None = None, **variables: str) -> str:
-    """Runs `terraform ARGS` in infra/; raises UserError when it fails."""
     try:
         done = subprocess.run(["terraform", *args], cwd=INFRA, env=env(**variables), text=True,
                               capture_output=capture, timeout=timeout)
@@ -49,8 +45,7 @@ def outputs() -> dict:
 
 
 def require_outputs() -> dict:
-    stack = outputs()
-    if not stack:
+    if not (stack := outputs()):
         raise UserError("no stack deployed: run `make aws-up` first")
     return stack
 

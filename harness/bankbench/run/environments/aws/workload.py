@@ -1,7 +1,5 @@
 """A level's load on AWS: the knobs refused, its share per JMeter worker, how long it may take."""
 
-from __future__ import annotations
-
 import argparse
 from typing import Any
 
