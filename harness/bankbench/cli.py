@@ -35,9 +35,8 @@ VERBS = {
 }
 
 
-# The Makefile's knobs -> the option each sets in every verb with it ("capacity --budget-min": that
-# verb's only; NAME=value: the flag, when NAME has that value); read only under FROM_MAKE, which the
-# Makefile's recipes set (docs/benchmarks.md); an empty one is unset; an option given wins.
+# Makefile knob -> the option it sets in every verb with it ("capacity --budget-min": that verb's
+# only; NAME=value: the flag if NAME is that value); read only under FROM_MAKE (docs/benchmarks.md).
 FROM_MAKE = "BANKBENCH_FROM_MAKE"
 SETTINGS = {
     "PROFILE": "--profile", "SERVICE": "--service", "USERS": "--users", "RATE": "--rate", "POOL": "--pool",

@@ -1,14 +1,12 @@
 """Medians with 95 % confidence intervals, and whether two differ (their ratio's interval excludes
 1), by `scipy.stats.bootstrap` (percentile method, fixed seed: the same runs, the same report).
-
 Over MIN_REPEATS passed repeats or more ("repeats"), an interval is a bootstrap of the median, a
-ratio's a two-sample bootstrap of the ratio of the medians, and Welch's t-test on the logarithms
-must also give p < ALPHA (two ranges of three from one distribution miss each other one time in
-ten; it keeps that near ALPHA for roughly log-normal noise). Over fewer ("seconds"), throughput
-and p99 take the widest over the repeats of each level's bootstrap over its whole seconds
-(`second_intervals`: the noise within a level, not between runs), and a ratio's interval is the
-ratio of the intervals' ends. Over make capacity's passes ("passes"), an interval is the runs'
-range, and a ratio is taken within each run (the machine's drift falls on both alike)."""
+ratio's a two-sample bootstrap of the medians' ratio, and Welch's t-test on the logarithms must
+also give p < ALPHA (two ranges of three from one distribution miss each other once in ten; it
+keeps that near ALPHA for roughly log-normal noise). Over fewer ("seconds"), throughput and p99 take
+the widest of the repeats' bootstraps over their whole seconds (`second_intervals`: noise within a
+level, not between runs), a ratio's interval the ratio of their ends. Over make capacity's passes
+("passes"), an interval is the runs' range, a ratio is within each run (drift hits both alike)."""
 
 import warnings
 from collections.abc import Callable, Sequence
@@ -79,8 +77,7 @@ def median_interval(values: Sequence[float]) -> tuple[float, float]:
 
 
 def figure(rows: pd.DataFrame, column: str) -> Figure:
-    """`column` over the passed repeats `rows` of one level (module doc); `second_intervals`
-    columns are `seconds_ci.<figure>.low/high`."""
+    """`column` over the passed repeats `rows` of one level (module doc)."""
     values = rows[column].dropna().to_numpy(dtype=float)
     if len(values) == 0:
         return Figure(np.nan, np.nan, np.nan, "", ())

@@ -45,20 +45,15 @@ class Entry:
         return None if self.memory_mb is None else self.memory_mb + (heap_cap_mb or 0)
 
     def heap_env(self, mb: int) -> dict[str, str]:
-        """The environment that limits the service's heap to `mb` MB, as its entry says."""
         if not self.heap:
             raise UserError(f"{self.name}: its entry in {path().name} has no `heap`: its heap cannot be set")
         return {self.heap["variable"]: self.heap["value"].format(mb=mb)}
 
 
 def combine(*envs: dict[str, str] | None) -> dict[str, str]:
-    """Environments one after the other, a variable several set with their values joined by spaces
-    (JAVA_OPTS, where the later win on java's command line: a tuned GC, then a sweep's -Xmx)."""
-    combined: dict[str, str] = {}
-    for env in envs:
-        for name, value in (env or {}).items():
-            combined[name] = f"{combined[name]} {value}" if name in combined else value
-    return combined
+    """Environments in order; a variable set twice joins its values (JAVA_OPTS: the later win)."""
+    pairs = [pair for env in envs for pair in (env or {}).items()]
+    return {name: " ".join(value for key, value in pairs if key == name) for name, _ in pairs}
 
 
 def path() -> Path:
@@ -141,10 +136,9 @@ def _entry(name: str, fields: dict) -> Entry:
                                 "hardening": tuple(fields.get("hardening", ())),
                                 "environment": {k: str(v) for k, v in fields.get("environment", {}).items()},
                                 "tune": _knobs(fields.get("tune", {}))})
-    if entry.runtime not in RUNTIMES:
-        raise ValueError(f"runtime must be one of {RUNTIMES}")
-    if entry.profiler not in PROFILERS:
-        raise ValueError(f"profiler must be one of {PROFILERS}")
+    for key, allowed in (("runtime", RUNTIMES), ("profiler", PROFILERS)):
+        if getattr(entry, key) not in allowed:
+            raise ValueError(f"{key} must be one of {allowed}")
     if entry.versions.get("reader") not in VERSION_READERS:
         raise ValueError(f"versions needs a reader in {VERSION_READERS}")
     if unknown := set(entry.hardening) - set(HARDENING):

@@ -4,11 +4,9 @@ environment, and hands it over: it names the run's folder and, on AWS, its prefi
 
 from datetime import UTC, datetime
 
-FORMAT = "%Y%m%dT%H%M%SZ"  # e.g. 20261122T013000Z
-
 
 def stamp() -> str:
-    return datetime.now(UTC).strftime(FORMAT)
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")  # e.g. 20261122T013000Z
 
 
 def run_id(env: str, profile: str) -> str:

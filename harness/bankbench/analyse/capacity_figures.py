@@ -27,10 +27,9 @@ NOT_ALONE, NONE_HELD = "not alone", "none held"  # why `projections` has none
 
 @dataclass(frozen=True)
 class Probed:
-    """The probes of one heap (None: the service's own) at one rate: a miss by the load generator
-    alone says nothing; of the rest, the heap held or missed as most did (a tie: undecided)."""
+    """One heap's probes at one rate: held or missed as most with a verdict did (tie: undecided)."""
 
-    heap_mb: int | None
+    heap_mb: int | None  # None: the service's own
     probes: int  # every probe there
     held: int
     missed: int  # probes that missed with a verdict on the service
@@ -85,8 +84,7 @@ def _bound(rate: int | None, failed_at: int | None, generator_bound: bool, besid
     return (LOADGEN_BESIDE_PG if beside_pg else LOADGEN) if generator_bound else TOP_RATE
 
 
-def searches(run: Run) -> Searches:
-    """The run's capacity.json."""
+def searches(run: Run) -> Searches:  # its capacity.json
     return Searches.read(run.path)
 
 
@@ -117,8 +115,7 @@ def figures(run: Run) -> list[Capacity]:
 
 def newest_capacities(mode: str, tuned: bool = False,
                       root: Path = paths.RUNS) -> tuple[dict[str, int], str, str] | None:
-    """Each service's rate found in the newest capacity run at the shipped (or `tuned`) settings
-    under `mode`, else under any, with the run's name and placement; None: no such run."""
+    """Rates of the newest capacity run at shipped (or `tuned`) settings, under `mode` else any."""
     searched = [(path, manifest.placement) for path, manifest in newest_first(CAPACITY_FILE, root)
                 if bool(manifest.tuned) == tuned]
     if not searched:
@@ -147,8 +144,7 @@ def probed(search: Search, rate: int | None) -> dict[int | None, Probed]:
 def smallest_heap(search: Search, rate: int | None) -> tuple[Probed | None, Probed | None]:
     """The smallest heap that held at `rate`, and the nearest heap probed under it (None: none)."""
     heaps = {mb: p for mb, p in probed(search, rate).items() if mb is not None}
-    held = [mb for mb, p in heaps.items() if p.verdict == HELD]
-    if not held:
+    if not (held := [mb for mb, p in heaps.items() if p.verdict == HELD]):
         return None, None
     below = [mb for mb in heaps if mb < min(held)]
     return heaps[min(held)], heaps[max(below)] if below else None
@@ -182,8 +178,7 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
 
 
 def p99_by_rate(run: Run) -> pd.DataFrame:
-    """Per service and rate probed with its own heap: the p99, and whether the load generator fell
-    short at some probe there, run or not (`short`)."""
+    """Per service and rate probed at its own heap: p99, and `short`: the generator fell short."""
     summary = run.summary
     own = summary[summary["heap_mb"].isna()] if "heap_mb" in summary else summary
     figures = repeats.aggregate_repeats(own, ["overall.p99_ms"], keys=["service", "users"]).rename(
@@ -197,19 +192,16 @@ def p99_by_rate(run: Run) -> pd.DataFrame:
 
 def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -> \
         tuple[list[projection.Projection], projection.Assumptions] | str:
-    """Each service's cost on PROJECTED_ON, from an AWS run among the open-model runs `measured`
-    (`held_at_target`), else from `run`'s capacities `found`; else why not: NOT_ALONE (only under
-    BUDGET_PLACEMENT is a capacity requests/s per service CPU), NONE_HELD."""
+    """Each service's cost on PROJECTED_ON, from an AWS run of `measured` (`held_at_target`) else
+    `found`; else why not: NOT_ALONE (only BUDGET_PLACEMENT's is per service CPU), NONE_HELD."""
     instances = projection.catalog()
     target = searches(run).target
     basis = projection.preferred([run, *(other for other in measured if other.manifest.env == projection.AWS)])
     if basis is run and run.placement != BUDGET_PLACEMENT:
         return NOT_ALONE
-    if basis is run:
-        figures = {c.service: (projection.Span.of(c.throughput, projection.AT_LEAST if c.bound else ""),
-                               projection.Span.of(c.pg_cpu_ms)) for c in found}
-    else:
-        figures = held_at_target(basis, target)
+    figures = held_at_target(basis, target) if basis is not run else {
+        c.service: (projection.Span.of(c.throughput, projection.AT_LEAST if c.bound else ""),
+                    projection.Span.of(c.pg_cpu_ms)) for c in found}
     assumptions = projection.Assumptions(projection.Basis.of(basis, instances), target.p99_ms, basis is run)
     service_on, database_on = (projection.alike([instances[name] for name in PROJECTED_ON[line]])
                                for line in (projection.SERVICE, projection.DATABASE))
@@ -223,8 +215,7 @@ def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -
 
 
 def held_at_target(run: Run, target: Target) -> dict[str, tuple[projection.Span, projection.Span]]:
-    """Per service of an open-model run at the highest offered rate that held `target`: its
-    requests/s (a lower bound of its capacity) and PostgreSQL's CPU ms per request."""
+    """Per service of an open-model run: figures at the highest offered rate that held `target`."""
     usable = run.summary[summaries.usable(run.summary)]
     found = {}
     for service, rows in summaries.by_service(usable):

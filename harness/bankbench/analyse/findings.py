@@ -175,8 +175,7 @@ def _each(services: tuple[str, ...], found: dict[str, Any], cell: Callable[[Any]
 
 def _split(verdict: Verdict | None, services: tuple[str, ...],
            passes: paired.Passes | None) -> tuple[dict[str, Cell], paired.Passes | None, dict[str, Cell]]:
-    """The capacities under split: over make capacity's passes where there are some (shipped, and
-    tuned where they probed it), else of the run beside the verdict's (Verdict.split)."""
+    """Capacities under split: over the passes (tuned too where probed), else Verdict.split's."""
     if passes is None:
         if not (verdict and verdict.split):
             return {}, None, {}
@@ -229,8 +228,7 @@ def n_of_n(row: dict) -> tuple[int, int]:
 
 def _users(starts: dict[str, Run]) -> int | None:
     """The articles' largest users level that the start runs measured (else their largest)."""
-    measured = {int(u) for run in starts.values() for u in run.summary["users"]}
-    if not measured:
+    if not (measured := {int(u) for run in starts.values() for u in run.summary["users"]}):
         return None
     published = [int(u) for u in runs.read_articles()["users"] if int(u) in measured]
     return max(published or measured)
@@ -280,7 +278,6 @@ def _counted(figure: estimates.Figure, probed: capacity.Probed | None, bound: st
 
 
 def _placements(groups: list[list[Run]]) -> Placements | None:
-    """What the newest series over two placements or more judged."""
     if not groups:
         return None
     found = sensitivity.verdicts(groups[-1])

@@ -27,10 +27,9 @@ OK, REFUSED = "200", "503"
 RECOVERY_P99_MS = P99_MS  # the latency target of make capacity, for the 200s after the overload
 RECOVERY_MAX_S = 10  # seconds after the overload's end by which the 200s' p99 must be back under it
 STEADY_S = 5  # seconds the 200s' p99 stays under it to count as recovered (not one quiet second)
-MB = 2**20
 # The service's own series per second (api/metrics.yaml) -> column of the timeline, with its unit.
 SERVICE_SERIES = {"concurrent_requests": ("in_flight", 1), "pool_pending": ("pool_pending", 1),
-                  "heap_bytes": ("heap_mb", MB)}
+                  "heap_bytes": ("heap_mb", 2**20)}
 GAUGES = [column for column, _ in SERVICE_SERIES.values()] + ["rss_mb"]  # and metrics.csv's RSS
 # summary.csv: the 503s the service counted, its pool's acquire timeouts, the connections it opened
 ANSWERED_503, TIMEOUTS, CREATED = (f"service_metrics.{name}" for name in (
@@ -39,13 +38,12 @@ ANSWERED_503, TIMEOUTS, CREATED = (f"service_metrics.{name}" for name in (
 
 @dataclass(frozen=True)
 class Timeline:
-    """A phased level per second: `frame` the requests offered and answered, the 200s' p50 and p99,
-    GAUGES (NaN: not measured); `answers` the requests per answer ("200", NO_RESPONSE ...)."""
+    """A phased level per second."""
 
     service: str
     level_id: str
-    frame: pd.DataFrame
-    answers: pd.DataFrame
+    frame: pd.DataFrame  # requests offered, answered; the 200s' p50, p99; GAUGES (NaN: unmeasured)
+    answers: pd.DataFrame  # the requests per answer ("200", NO_RESPONSE ...)
     phases: tuple[Phase, ...]
 
     @property
@@ -121,10 +119,8 @@ def recovery_s(p99_ms: pd.Series, overload_end_s: int, last_s: int, target_ms: f
     """Seconds from `overload_end_s` to the first second from which the 200s' p99 (NaN: no 200)
     stays at or under `target_ms` for `steady_s` seconds, or to `last_s`; None: never by then."""
     held = p99_ms.reindex(range(overload_end_s, last_s + 1)).le(target_ms)
-    for second in held.index:
-        if held.loc[second:second + steady_s - 1].all():
-            return int(second - overload_end_s)
-    return None
+    return next((int(second - overload_end_s) for second in held.index
+                 if held.loc[second:second + steady_s - 1].all()), None)
 
 
 @dataclass(frozen=True)
@@ -205,12 +201,11 @@ def outcomes(run: Run) -> list[Outcome]:
 
 
 class Refusals(NamedTuple):
-    """The 503s a service counted in a level, and what could send them: its pool's waits ended at
-    the acquire timeout, a connection the database refused (`created`), else the admission limit."""
+    """A level's 503s the service counted; what could send them: `timeouts`, `created`, `limit`."""
 
     answered: int
-    timeouts: int  # of them, at the acquire timeout
-    created: int  # connections the pool opened in the level
+    timeouts: int  # of them, at the acquire timeout: its pool's waits ended there
+    created: int  # connections the pool opened in the level (the database may refuse one)
     limit: int | None  # the admission limit, MAX_CONCURRENT_REQUESTS (None: not known)
 
 

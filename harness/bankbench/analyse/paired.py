@@ -18,12 +18,11 @@ MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capa
 
 @dataclass(frozen=True)
 class Over:
-    """One contender's capacity over the runs, what made it a lower bound in some run ("": none),
-    and the CPU per request of its core shared with PostgreSQL there (None: a run had none)."""
+    """One contender's capacity over the runs; `cpu_ms`: of its core shared with PostgreSQL."""
 
     figure: estimates.Figure
-    bound: str
-    cpu_ms: estimates.Figure | None = None
+    bound: str  # what made it a lower bound in some run ("": none)
+    cpu_ms: estimates.Figure | None = None  # per request; None: a run had none
 
 
 @dataclass(frozen=True)
@@ -40,13 +39,12 @@ class Passes:
 
 
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
-    """The passes among `selected` under `mode`, only TUNED=both's where there are MIN_PASSES of
-    them (every figure and ratio then comes from the same runs); None: fewer than MIN_PASSES."""
+    """The passes among `selected` under `mode` (only TUNED=both's if MIN_PASSES); None: fewer."""
     found = [(run, capacity.searches(run)) for run in selected
              if run.placement == mode and not run.tuned and run.searched]
     found = [(run, doc) for run, doc in found if doc.in_turn]
     if len(both := [(run, doc) for run, doc in found if doc.tuned is not None]) >= MIN_PASSES:
-        found = both
+        found = both  # every figure and ratio then comes from the same runs
     if len(found) < MIN_PASSES:
         return None
     runs, docs = zip(*found, strict=True)
@@ -94,8 +92,7 @@ def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None
 
 def capacities(mode: str, tuned: bool = False,
                root: Path = paths.RUNS) -> tuple[dict[str, int], tuple[str, ...], str] | None:
-    """The base rates of make overload, as the first table shows them: over the passes, else
-    capacity_figures.newest_capacities; with their runs and placement. None: no capacity run."""
+    """make overload's base rates as the first table shows them, with their runs and placement."""
     passes = under(root, mode)
     found = (passes.tuned if tuned else passes.shipped) if passes else {}
     if found:

@@ -2,13 +2,12 @@
 AWS instances of infra/instances.csv: a projection, not a measurement. Two lines per service, the
 service's cost and its database work's apart: the service's requests/s per vCPU are its capacity
 over the CPUs it had to itself, not its CPU time extrapolated; PostgreSQL's are 1000 / its CPU ms
-per request, for no capacity of its own was measured. Each figure is monotone in what was
-measured: its interval is the figure at its ends, and a capacity's lower bound makes bounds."""
+per request, for no capacity of its own was measured. Figures are monotone in the measured one."""
 
 import csv
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import NamedTuple
 
@@ -16,8 +15,6 @@ from bankbench import estimates, paths
 from bankbench.results.runs import Run
 
 AWS = "aws"  # the manifest's env of a run on AWS
-LOAD_RPS = 10_000  # the load whose instances and hourly cost the report projects
-HEADROOM = 1.0  # no headroom: every vCPU a line may use counted, a floor on instances and cost
 SERVICE, DATABASE = "service", "PostgreSQL"  # a projection's line: whose work it prices
 AT_LEAST, AT_MOST = "≥", "≤"  # Span.bound: the true figure is at least, at most this one
 FLIPPED = {"": "", AT_LEAST: AT_MOST, AT_MOST: AT_LEAST}  # a bound through a falling function
@@ -36,8 +33,7 @@ class Span(NamedTuple):
         return cls(figure.value, figure.low, figure.high, bound)
 
     def through(self, function: Callable[[float], float], falling: bool = False) -> "Span":
-        """The figure a monotone `function` makes of this one, `falling` where it falls as its
-        argument grows (a lower bound then gives an upper one)."""
+        """Through a monotone `function`, `falling` if it falls (a lower bound gives an upper)."""
         bound = FLIPPED[self.bound] if falling else self.bound
         if math.isnan(self.low) or math.isnan(self.high):
             return Span(function(self.value), math.nan, math.nan, bound)
@@ -47,7 +43,7 @@ class Span(NamedTuple):
 
 @dataclass(frozen=True)
 class Instance:
-    """A row of infra/instances.csv."""
+    """A row of infra/instances.csv, each field's type reading its text (`catalog`)."""
 
     type: str
     vcpus: int
@@ -62,9 +58,7 @@ class Instance:
 
 def catalog(path: Path = paths.INSTANCES) -> dict[str, Instance]:
     with path.open(newline="") as file:
-        return {row["type"]: Instance(row["type"], int(row["vcpus"]), float(row["memory_gib"]),
-                                      int(row["threads_per_core"]), row["processor"], row["region"],
-                                      float(row["usd_per_hour"]), row["price_date"], row["price_source"])
+        return {row["type"]: Instance(*(field.type(row[field.name]) for field in fields(Instance)))
                 for row in csv.DictReader(file)}
 
 
@@ -121,14 +115,13 @@ def preferred(runs: Sequence[Run]) -> Run:
 
 @dataclass(frozen=True)
 class Assumptions:
-    """What every projection of one basis takes as given (publish.tables.projection_assumptions);
-    `searched`: the figures at the capacity, else at the highest offered rate that held."""
+    """What every projection of one basis takes as given (publish.tables.projection_assumptions)."""
 
     basis: Basis
     target_ms: float
-    searched: bool = True
-    load_rps: float = LOAD_RPS
-    headroom: float = HEADROOM
+    searched: bool = True  # the figures at the capacity, else at the highest offered rate that held
+    load_rps: float = 10_000  # the load whose instances and hourly cost the report projects
+    headroom: float = 1.0  # none: every vCPU a line may use counted, a floor on instances and cost
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,7 @@ from bankbench.results.runs import CAPACITY_FILE, PAIRED, TUNING_FILE, Run, newe
 
 
 def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
-    """Per service, its rate and target in the newest capacity run at the shipped settings under
-    `placement` that found one."""
+    """Per service, its rate and target in the newest shipped capacity run under `placement`."""
     found: dict[str, Basis] = {}
     for path, manifest in newest_first(CAPACITY_FILE, root):
         if manifest.tuned or manifest.placement != placement:

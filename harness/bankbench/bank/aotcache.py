@@ -34,9 +34,8 @@ def extracted_jar(built: Path) -> Path:
     destination = built.parent / "extracted"
     jar = destination / built.name
     if not jar.exists() or jar.stat().st_mtime < built.stat().st_mtime:
-        java = jdk.java_home() / "bin" / "java"
-        out = subprocess.run([str(java), "-Djarmode=tools", "-jar", str(built),
-                              "extract", "--force", "--destination", str(destination)],
+        out = subprocess.run([str(jdk.java_home() / "bin" / "java"), "-Djarmode=tools", "-jar",
+                              str(built), "extract", "--force", "--destination", str(destination)],
                              capture_output=True, text=True)
         if out.returncode != 0:
             raise UserError(f"extracting {built.name} failed: {out.stderr or out.stdout}")
@@ -45,9 +44,8 @@ def extracted_jar(built: Path) -> Path:
 
 def cache_options(name: str, jar: Path, training: Training) -> list[str]:
     """The JVM options that run `name` with its AOT cache, trained first if older than `jar`."""
-    if jdk.feature(jdk.release_version(jdk.java_home())) < MIN_JDK:
-        raise UserError(f"{SETTING}=1 needs JDK {MIN_JDK}+ (JEP 514/515); this one is "
-                        f"{jdk.release_version(jdk.java_home())}")
+    if jdk.feature(version := jdk.release_version(jdk.java_home())) < MIN_JDK:
+        raise UserError(f"{SETTING}=1 needs JDK {MIN_JDK}+ (JEP 514/515); this one is {version}")
     cache = jar.parent.parent / "aot" / f"{name}.aot"
     if not cache.exists() or cache.stat().st_mtime < jar.stat().st_mtime:
         cache.parent.mkdir(parents=True, exist_ok=True)

@@ -1,14 +1,12 @@
-"""The services under test: how to start each one, wait until it serves, and stop it; and
-local_service(), one of them on a throwaway PostgreSQL cluster of this machine."""
+"""The services under test as processes; local_service(): one on a throwaway PostgreSQL cluster."""
 
-import contextlib
 import os
 import re
 import signal
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,7 +66,7 @@ class Running:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             self.check_alive()
-            with contextlib.suppress(httpx.HTTPError):
+            with suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/health", timeout=2).status_code == 200:
                     return
             time.sleep(0.2)

@@ -1,2 +1,1 @@
-"""Checks of the services outside the benchmark: the same database work per request (verify),
-property-based API tests (fuzz), many slow connections, and the quick wrk figure."""
+"""Checks of the services outside the benchmark: verify, fuzz, connections, quick."""

@@ -112,8 +112,7 @@ async def _client(port: int, ids: list[int], deadline: float, tally: Tally) -> N
 
 async def _read_answer(reader: asyncio.StreamReader) -> int | None:
     """Reads one response (status line, headers, Content-Length or chunked body); None on EOF."""
-    status_line = await reader.readline()
-    if not status_line:
+    if not (status_line := await reader.readline()):
         return None
     headers = {}
     while (line := await reader.readline()) not in (b"\r\n", b""):

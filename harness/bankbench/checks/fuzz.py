@@ -17,11 +17,8 @@ from bankbench.errors import UserError
 from bankbench.machine.postgres import Cluster
 
 CONFIG = paths.ROOT / "contract" / "fuzz" / "schemathesis.toml"
-# Fixed by default, so that CI replays the same cases; SCHEMATHESIS_SEED=random draws new ones.
-DEFAULT_SEED = 14
-# Examples per operation and phase: about 1,500 requests per service in all, ~30 s each here.
-DEFAULT_EXAMPLES = 150
-POOL = 10
+DEFAULT_SEED = 14  # fixed: CI replays the same cases (SCHEMATHESIS_SEED=random draws new ones)
+DEFAULT_EXAMPLES = 150  # per operation and phase: ~1,500 requests per service, ~30 s each here
 TIMEOUT_S = 600  # one service's run; schemathesis itself has no overall time limit
 
 
@@ -45,15 +42,10 @@ def seed(value: str | None) -> int:
     return int(value)
 
 
-def run(names: list[str], seed: int, examples: int, logs: Path) -> list[Result]:
-    with Cluster.create() as cluster:
-        return [_one(name, cluster, seed, examples, logs) for name in names]
-
-
 def _one(name: str, cluster: Cluster, seed: int, examples: int, logs: Path) -> Result:
     cluster.reset()
     log = logs / f"fuzz-{name}.log"
-    with processes.local_service(name, POOL, cluster=cluster, log=logs / f"fuzz-{name}-service.log") as proc:
+    with processes.local_service(name, 10, cluster=cluster, log=logs / f"fuzz-{name}-service.log") as proc:
         cmd = [str(Path(sys.executable).parent / "st"), "--config-file", str(CONFIG), "--no-color",
                "run", str(paths.OPENAPI), "--url", proc.url, "--checks", "all",
                "--max-examples", str(examples), "--seed", str(seed)]
@@ -75,7 +67,6 @@ def parse(name: str, output: str, returncode: int, log: Path) -> Result:
                   log)
 
 
-# The verb: `bankbench fuzz`.
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--seed", default=os.environ.get("SCHEMATHESIS_SEED"),
@@ -90,7 +81,9 @@ def main(args: argparse.Namespace) -> int:
     logs.mkdir(parents=True, exist_ok=True)
     print(f"schemathesis, seed {chosen} (SCHEMATHESIS_SEED=random for another), "
           f"{args.examples} examples per operation and phase")
-    results = run(args.service.split(","), chosen, args.examples, logs)
+    with Cluster.create() as cluster:
+        results = [_one(name, cluster, chosen, args.examples, logs)
+                   for name in args.service.split(",")]
     for r in results:
         print(f"fuzz {r.service}: {r.generated} generated requests, {r.failures} failures, "
               f"{'ok' if r.ok else 'FAILED'} (log {r.log.relative_to(paths.ROOT)})")

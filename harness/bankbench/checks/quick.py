@@ -27,7 +27,6 @@ CLIENTS = 10_000
 SEED = (f"WITH c AS (INSERT INTO client (balance) SELECT 1000000000 FROM generate_series(1, "
         f"{CLIENTS}) RETURNING id, balance) "
         "INSERT INTO transaction (to_client_id, amount) SELECT id, balance FROM c")
-UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 ENDPOINTS = {"balance": "GET /client/{id}/balance", "transfer": "POST /transaction"}
 
 
@@ -49,7 +48,7 @@ def pgbench_scripts(out: Path) -> dict[str, Path]:
 
 def _ms(value: str) -> float:
     number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", value).groups()
-    return float(number) * UNITS[unit]
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
 def wrk(url: str, script: str, connections: int, seconds: int) -> dict[str, float]:
@@ -76,6 +75,7 @@ def pgbench_tool() -> Path:
 
 def pgbench(tool: Path, cluster: Cluster, script: Path, clients: int, seconds: int,
             logdir: Path) -> dict:
+    logdir.mkdir()
     cmd = [str(tool), "-n", "-M", "prepared", "-c", str(clients), "-j", "2",
            "-T", str(seconds), "-f", str(script), "-l", "--log-prefix", str(logdir / script.stem),
            "-h", "127.0.0.1", "-p", str(cluster.port), "-U", "postgres", "bank"]
@@ -149,8 +149,6 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                 print(f"  {name:<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
             reseed(cluster)
             warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
-            warm.mkdir()
-            measured.mkdir()
             pgbench(tool, cluster, scripts[endpoint], connections, steady.ROUND_S, warm)  # nothing to compile
             rows.append({"endpoint": ENDPOINTS[endpoint], "runner": runner,
                          **pgbench(tool, cluster, scripts[endpoint], connections, seconds, measured),

@@ -106,8 +106,7 @@ def measure(service: processes.Service, workdir: Path) -> dict[str, dict]:
 
 
 def _new_client(client: httpx.Client, balance: int) -> int:
-    resp = client.post(f"/client/new/{balance}")
-    if resp.status_code != 200:
+    if (resp := client.post(f"/client/new/{balance}")).status_code != 200:
         raise UserError(f"verify: creating a client answered {resp.status_code}: {resp.text}")
     return resp.json()["id"]
 
@@ -207,7 +206,6 @@ def run(services: list[str] | list[processes.Service], workdir: Path,
     return doc
 
 
-# The verb: `bankbench verify`.
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--service", default=",".join(registry.names()), help="comma list")
     p.add_argument("--out", type=Path, help="write the result here as JSON")

@@ -15,13 +15,11 @@ from bankbench.run.environments.aws.environment import Aws
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True)
-    for action in ("up", "cost"):
-        v = sub.add_parser(action, help="create the stack" if action == "up"
-                           else "print the stack's cost per hour")
+    up = sub.add_parser("up", help="create the stack")
+    for v in (up, sub.add_parser("cost", help="print the stack's cost per hour")):
         v.add_argument("--hours", type=float, default=8,
                        help="scale the hosts to zero after this long")
-        if action == "up":
-            v.add_argument("--yes", action="store_true", help="do not ask before creating")
+    up.add_argument("--yes", action="store_true", help="do not ask before creating")
     sub.add_parser("push", help="build the images and push them to ECR")
     b = sub.add_parser("bench", help="run a profile on the stack, results into results/runs/")
     add_bench_arguments(b)  # the knobs of `make bench`, one list

@@ -11,14 +11,13 @@ from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.machine.postgres import Cluster
 
-ENV_FILE = paths.STATE / "db.env"
-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", choices=("up", "down"))
     p.add_argument("--port", type=int, help="port to listen on (default: a free one)")
     p.add_argument("--max-connections", type=int, help="override max_connections")
-    p.add_argument("--env-file", type=Path, default=ENV_FILE, help="where the settings go")
+    p.add_argument("--env-file", type=Path, default=paths.STATE / "db.env",
+                   help="where the settings go")
 
 
 def main(args: argparse.Namespace) -> int:

@@ -73,8 +73,7 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         return profile
     if rate is not None:
         return profiles.with_rates(profile, dict.fromkeys(profile.services, rate), f"RATE={rate}, for every service")
-    found = paired.capacities(mode, tuned=bool(profile.tuned))
-    if found is None:
+    if (found := paired.capacities(mode, tuned=bool(profile.tuned))) is None:
         capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
         raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity}` first, "
                         "or pass RATE= (iterations/s)")

@@ -21,8 +21,7 @@ def main(args: argparse.Namespace) -> int:
         service = processes.get(args.exec)
         os.execve(service.command[0], service.command, {**os.environ, **dict(service.env)})
     if args.write_compose:
-        changed = composefile.write()
-        print(f"{paths.COMPOSE.name}: {'written' if changed else 'already up to date'}")
+        print(f"{paths.COMPOSE.name}: {'written' if composefile.write() else 'already up to date'}")
     else:
         print(*registry.names())
     return 0

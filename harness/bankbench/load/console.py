@@ -73,4 +73,3 @@ class Driver:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             raise UserError(f"{self.name} did not finish within {timeout:.0f} s; killed") from None
-

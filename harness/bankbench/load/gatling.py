@@ -17,8 +17,6 @@ SIMULATION = "bankbench.BankSimulation"
 JVM_OPTIONS = os.environ.get("GATLING_JVM", "-Xms1g -Xmx1g -XX:+UseParallelGC")
 OPENS = ("--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED")
 SAMPLES, LOG = "gatling.csv", "gatling.log"  # a run's samples and console, in its folder
-# Its GC log, in wall-clock time: a pause of Gatling's own lines up with seconds without arrivals.
-GC_LOG = "gatling-gc.log"
 
 
 def classpath() -> str:
@@ -45,7 +43,8 @@ class Run(Driver):
     def __init__(self, properties: dict[str, object], out: Path):
         out.mkdir(parents=True, exist_ok=True)
         results = out / SAMPLES
-        gc_log = f"-Xlog:gc*:file={out / GC_LOG}:time,uptime,level,tags"
+        # Its GC log, in wall-clock time: a pause of Gatling's lines up with seconds of no arrivals.
+        gc_log = f"-Xlog:gc*:file={out / 'gatling-gc.log'}:time,uptime,level,tags"
         cmd = [jmeter.java(), *OPENS, *JVM_OPTIONS.split(), gc_log,
                *(f"-D{k}={v}" for k, v in {**properties, "samples": results}.items()),
                "-cp", classpath(), "io.gatling.app.Gatling", "-s", SIMULATION, "-rf", str(out / "gatling"), "-nr"]

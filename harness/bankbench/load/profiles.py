@@ -71,11 +71,10 @@ class Profile:
 
     def level(self, service: str, users: int, pool: int, repeat: int, heap_mb: int | None = None) -> "Level":
         """A level of `service`; under TUNED at its tuned pool and settings, in place of `pool`."""
-        if service not in self.tuned:
+        if (tuned := self.tuned.get(service)) is None:
             return Level(service, users, pool, repeat, self, heap_mb=heap_mb)
-        tuned = self.tuned[service]
-        return Level(service, users, tuned["pool"], repeat, self, heap_mb=heap_mb, settings=dict(tuned["env"]),
-                     settings_tag=TUNED)
+        return Level(service, users, tuned["pool"], repeat, self, heap_mb=heap_mb,
+                     settings=dict(tuned["env"]), settings_tag=TUNED)
 
 
 @dataclass(frozen=True)
@@ -154,7 +153,8 @@ class Level:
         common = {"think_ms": p.think_ms, "scenario": p.scenario, "hot_accounts": p.hot_accounts}
         if p.phased:  # Gatling's `phases` (gatling/README.md) replace its one rate
             return {**common, "users": 0, "rate": 0, "arrivals_s": 0, "drain_s": OPEN_DRAIN_S,
-                    "phases": ",".join(f"{seconds}:{_number(rate)}" for seconds, rate in self.schedule())}
+                    "phases": ",".join(f"{seconds}:{rate:.3f}".rstrip("0").rstrip(".")
+                                       for seconds, rate in self.schedule())}  # rates as 186, 46.5
         if p.model == "open":
             return {**common, "users": 0, "rate": self.users,
                     "arrivals_s": self.arrivals["window_s"], "drain_s": OPEN_DRAIN_S}
@@ -181,8 +181,7 @@ class Level:
 
 def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.PROFILES,
          tuned: bool = False, tuned_path: Path = paths.TUNED) -> Profile:
-    """The profile `name`: every service at the default pool, under the file's defaults, its `base`
-    profile, the profile and `overrides` (None ignored); `tuned`: TUNED=1, from `tuned_path`."""
+    """The profile `name` over the defaults and its `base`, then `overrides`; `tuned`: TUNED=1."""
     doc = tomllib.loads(path.read_bytes().decode())
     profiles = doc.get("profiles", {})
     if name not in profiles:
@@ -321,11 +320,6 @@ def levels(profile: Profile) -> list[Level]:
                 itertools.product(repeats, profile.pools, profile.services, profile.users)]
     return [profile.level(service, users, pool, repeat) for repeat, pool, users, service in
             itertools.product(repeats, profile.pools, profile.users, profile.services)]
-
-
-def _number(value: float) -> str:
-    """A rate as a property: 186, 46.5 (no exponent, at most 3 decimals)."""
-    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def int_list(text: str | None) -> list[int] | None:

@@ -1,10 +1,9 @@
-"""Whether the load generator, not the service, set a level's figures (docs/method.md states the
-rules): a level that breaks one is invalid, says why, and is left out of every median and verdict.
-Short of CPU: a mean of one-second samples stays below 100 % even with a full run queue. Offered:
-each iteration is a JMeter thread, so they are the distinct thread names, counted over the planned
-window, or the span of their starts plus an interval where JMeter fell behind; it places exactly
-floor(rate x duration) random arrivals, so a short count is its doing; each phase is held to the bar
-too (issue 35). Beyond calibration: what it drove against the near-free target bounds it here."""
+"""Whether the load generator, not the service, set a level's figures (rules: docs/method.md): a
+level breaking one is invalid, says why, and is left out of every median and verdict. Short of CPU:
+a mean of one-second samples stays below 100 % even with a full run queue. Offered: iterations (a
+JMeter thread each) over the planned window or their starts' span plus an interval where JMeter fell
+behind; it places exactly floor(rate x duration) random arrivals: a short count is its doing; each
+phase too (issue 35). Beyond calibration: what it drove against the near-free target bounds it."""
 
 from collections.abc import Mapping, Sequence
 from typing import Protocol
@@ -124,12 +123,10 @@ def judge(level: Recorded, resources: dict | None, arrivals: dict | None, throug
     reasons = []
     if resources and resources.get("loadgen_saturated"):
         reasons.append(f"{name(level.generator)} short of CPU ({level_cpu_text(level, resources)})")
-    shortfalls = [shortfall(arrivals)] + [
-        shortfall(phase, f" in phase {n} ({phase['seconds']} s at {phase['multiple']:g}x)")
-        for n, phase in enumerate(phases, 1)]
-    reasons += [why for why in shortfalls if why]
+    phased = [shortfall(phase, f" in phase {n} ({phase['seconds']} s at {phase['multiple']:g}x)")
+              for n, phase in enumerate(phases, 1)]
     calibration = level.calibration
-    if beyond := beyond_calibration(calibration, throughput_rps, name(level.generator)):
-        reasons.append(beyond)
+    beyond = beyond_calibration(calibration, throughput_rps, name(level.generator))
+    reasons += [why for why in (shortfall(arrivals), *phased, beyond) if why]
     return {"valid": not reasons, "reasons": "; ".join(reasons), **(arrivals or {}),
             "calibrated_rps": calibration["throughput_rps"] if calibration else None}

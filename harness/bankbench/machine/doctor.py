@@ -45,9 +45,8 @@ class Prerequisite:
     fetched: bool = False  # the make targets fetch it when it is absent: nothing to install
 
     def installs(self) -> dict[str, str]:
-        if isinstance(self.install, str):
-            return dict.fromkeys(DISTROS, self.install)
-        return {distro: self.install[distro] for distro in DISTROS}
+        one = isinstance(self.install, str)
+        return {distro: self.install if one else self.install[distro] for distro in DISTROS}
 
     def how_to_install(self, distro: str | None) -> str:
         """The command for `distro`; else each command with its distributions (docs/setup.md's)."""
@@ -128,9 +127,8 @@ def _go() -> Finding:
 
 def _jdk() -> Finding:
     found, notes = jdk.select()
-    if found is None:
-        return Finding(False, "none fit", tuple(notes))
-    return Finding(True, f"{found.version} at {found.home} ({found.origin})", tuple(notes))
+    where = f"{found.version} at {found.home} ({found.origin})" if found else "none fit"
+    return Finding(found is not None, where, tuple(notes))
 
 
 def _postgresql() -> Finding:
@@ -182,8 +180,7 @@ def _docker() -> Finding:
     return Finding(True, f"engine {engine}, compose {compose}")
 
 
-# Debian 12 has no Go or JDK new enough, Debian 13 and Ubuntu 24.04 no PostgreSQL 15 (17 and 16):
-# their pgbench drives the 15 server all the same (postgres_binaries.pgbench).
+# Debian 13 and Ubuntu 24.04 have no PostgreSQL 15: their pgbench (17, 16) drives it all the same.
 FETCHED = f"nothing: fetched on first use (or PG_BINDIR=<a PostgreSQL {postgres_binaries.MAJOR} bin/>)"
 PREREQUISITES = (
     Prerequisite("make", "GNU Make", apt("make"), _any_of(("make", "--version"))),

@@ -1,7 +1,6 @@
-"""The one JDK of bankbench, 21 or newer: it builds the Java service and runs both Java variants.
-The first of $JAVA_HOME, $BANK_JAVA_HOME, the PATH's `java` and /usr/lib/jvm's JDKs (newest first)
-that is >= 21 with `javac`. Standard library only: the Makefile runs `python3 -m
-bankbench.machine.jdk` (prints its home) before .venv exists."""
+"""The one JDK of bankbench (21+, with javac): it builds the Java service and runs both variants.
+The first fit of $JAVA_HOME, $BANK_JAVA_HOME, the PATH's `java`, /usr/lib/jvm's (newest first).
+Standard library only: the Makefile runs `python3 -m bankbench.machine.jdk` before .venv exists."""
 
 from __future__ import annotations
 
@@ -16,7 +15,6 @@ from bankbench.errors import UserError
 
 MIN_VERSION = 21  # virtual threads; one JDK for both variants keeps them comparable
 JVM_DIR = Path("/usr/lib/jvm")
-# Ubuntu 24.04 packages JDK 21; Debian 12 stops at 17, Adoptium's apt repository has Temurin 21+.
 INSTALL = ("apt-get install openjdk-21-jdk-headless (Debian 12: temurin-21-jdk from "
            "Adoptium's apt repository)")
 
@@ -60,8 +58,7 @@ def unfit(home: Path) -> str | None:
     """Why `home` cannot be the JDK, or None when it can."""
     if not (home / "bin" / "java").exists():
         return "no bin/java"
-    version = release_version(home)
-    if feature(version) < MIN_VERSION:
+    if feature(version := release_version(home)) < MIN_VERSION:
         return f"Java {version or 'of unknown version'}, {MIN_VERSION}+ needed"
     if not (home / "bin" / "javac").exists():
         return f"a JRE without javac: install the JDK ({INSTALL})"

@@ -1,8 +1,7 @@
 """Which CPUs the load generator (JMeter, with the harness), the service and PostgreSQL may use, by
-CPU affinity (inherited by every child and thread; Go and the JVM size their pools from it). The
-modes cut this process's CPUs in a first half (rounded down) and the rest: "split" (the load
-generator on the first, the service and PostgreSQL on the rest), "service-alone" (PostgreSQL moves
-to the first), "shared" (all on all). DEFAULT varied less between repeats (results/placement/)."""
+CPU affinity (inherited by children and threads; Go and the JVM size their pools by it). The modes
+cut this process's CPUs into a first half (rounded down) and the rest: "split" (load generator
+first, service and PostgreSQL rest), "service-alone" (PostgreSQL first), "shared" (all on all)."""
 
 import os
 from collections.abc import Sequence
@@ -13,7 +12,7 @@ from bankbench.errors import UserError
 
 SPLIT, SERVICE_ALONE, SHARED = "split", "service-alone", "shared"
 MODES = (SPLIT, SERVICE_ALONE, SHARED)
-DEFAULT = SPLIT
+DEFAULT = SPLIT  # it varied less between repeats (results/placement/)
 POSTGRES = "pg"  # PostgreSQL's name in the resource samples (bankbench.measure.resources)
 
 

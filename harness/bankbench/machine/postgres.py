@@ -1,7 +1,6 @@
-"""A throwaway PostgreSQL 15 cluster (no Docker needed) of postgres_binaries' server; SQL goes
-through psycopg. As root (initdb refuses it) the cluster belongs to the `postgres` user and every
-server command runs through `runuser`. db/postgresql.conf (and the non-durable file when asked) is
-copied into the data directory, where the server user can read it."""
+"""A throwaway PostgreSQL 15 cluster (no Docker) of postgres_binaries' server; SQL via psycopg. As
+root (initdb refuses it) the cluster is the `postgres` user's and `runuser` runs its server
+commands; db/'s settings files are copied into the data directory, where that user can read them."""
 
 import os
 import shutil
@@ -38,12 +37,10 @@ def free_port() -> int:
 SETTINGS_SQL = (
     "SELECT name, current_setting(name) FROM pg_settings WHERE name IN ('max_connections', "
     "'shared_buffers', 'fsync', 'synchronous_commit', 'full_page_writes', 'wal_level', "
-    "'max_wal_size', 'checkpoint_timeout', 'server_version') ORDER BY name"
-)
+    "'max_wal_size', 'checkpoint_timeout', 'server_version') ORDER BY name")
 
 
 def parse_settings(rows: str) -> dict[str, str]:
-    """Parses psql's unaligned `name|value` rows."""
     return dict(line.split("|", 1) for line in rows.splitlines())
 
 
@@ -107,12 +104,9 @@ class Cluster(AbstractContextManager):
                      "-o", opts, "start", cpus=self.cpus)
 
     def stop(self, mode: str = "fast") -> None:
-        if self.running():
+        status = self._as_server([str(self.bin / "pg_ctl"), "-D", str(self.data), "status"])
+        if subprocess.run(status, capture_output=True).returncode == 0:  # it runs
             self._server("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
-
-    def running(self) -> bool:
-        cmd = self._as_server([str(self.bin / "pg_ctl"), "-D", str(self.data), "status"])
-        return subprocess.run(cmd, capture_output=True).returncode == 0
 
     def postmaster_pid(self) -> int:
         return int((self.data / "postmaster.pid").read_text().split()[0])

@@ -1,8 +1,7 @@
-"""Where the PostgreSQL 15 server binaries come from: $PG_BINDIR, else the machine's own
-(`pg_config --bindir`), else zonky's embedded-postgres-binaries from Maven Central (built with
-contrib, the server only: no psql or pgbench), pinned by SHA-256, unpacked into CACHE once. Each
-manifest records the minor. Standard library only, no external tar or xz: `make doctor` imports
-this before .venv exists, on a machine that may be minimal."""
+"""Where the PostgreSQL 15 server binaries come from: $PG_BINDIR, else `pg_config --bindir`, else
+zonky's embedded-postgres-binaries from Maven Central (with contrib; the server only: no psql or
+pgbench), pinned by SHA-256, unpacked into CACHE once; manifests record the minor. Standard library
+only, no external tar or xz: `make doctor` imports it before .venv exists, maybe on a minimal OS."""
 
 from __future__ import annotations
 
@@ -46,19 +45,14 @@ def locate() -> tuple[Path | None, str]:
         if why := unfit(Path(explicit)):
             raise UserError(f"PG_BINDIR={explicit}: {why}")
         return Path(explicit), "PG_BINDIR"
-    if (system := system_bindir()) and not unfit(system):
-        return system, "pg_config"
+    if shutil.which("pg_config"):
+        out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
+        if out.returncode == 0 and not unfit(system := Path(out.stdout.strip())):
+            return system, "pg_config"
     package = package_bindir()
     if (package / "postgres").exists():
         return reachable(package), "packaged"
     return None, f"zonky {VERSION} from Maven Central, fetched on first use"
-
-
-def system_bindir() -> Path | None:
-    if not shutil.which("pg_config"):
-        return None
-    out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
-    return Path(out.stdout.strip()) if out.returncode == 0 else None
 
 
 def version(bindir: Path) -> str:

@@ -1,3 +1,2 @@
-"""What is measured while a level runs, beside JMeter's samples: CPU and memory of the processes
-(resources), the service's own /metrics (scrape), CPU profiles as flame graphs, and the manifest
-of what ran where."""
+"""What is measured while a level runs, beside JMeter's samples: the processes' CPU and memory
+(resources), the service's /metrics (scrape), CPU flame graphs, the manifest of what ran where."""

@@ -1,12 +1,10 @@
 """CPU profiles of the services as self-contained HTML flame graphs, drawn by each ecosystem's own
 well-kept tool: this module records, fetches and hands files over, and draws nothing itself.
-
 Java: a JDK Flight Recording -> jfrconv, async-profiler's converter (pinned by SHA-256), whose
 `--cpu` finds nothing in a JDK recording (all STATE_RUNNABLE): the default, or `--cpu-time` for JDK
 25's jdk.CPUTimeSample. Go: net/http/pprof's (symbolized) profile -> `go tool pprof -http`'s flame
 graph page, saved: the Go team's viewer, in the toolchain already, drawing offline (rejected: our
-own stack folding for jfrconv, speedscope's several files, one more module over pprof/driver).
-"""
+own stack folding for jfrconv, speedscope's several files, one more module over pprof/driver)."""
 
 import os
 import re
@@ -109,7 +107,6 @@ def _render_jfr(jfr: Path, out: Path, title: str, window: tuple[float, float] | 
 
 
 def _count_events(jfr: Path, event: str) -> int:
-    """How many `event`s the recording holds, as the JDK's `jfr summary` counts them."""
     done = subprocess.run([str(jdk.java_home() / "bin" / "jfr"), "summary", str(jfr)],
                           capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
@@ -120,8 +117,7 @@ def _count_events(jfr: Path, event: str) -> int:
 
 def _render_pprof(profile: Path) -> str:
     """`go tool pprof -http`'s flame graph page; retried when another process takes the port."""
-    go = shutil.which("go")
-    if go is None:
+    if (go := shutil.which("go")) is None:
         raise UserError("drawing a Go profile needs `go` on the PATH (it builds the Go service "
                         "too): see `make doctor`")
     with tempfile.TemporaryDirectory(prefix="bankbench-pprof-") as tmp:  # no go.mod, no litter

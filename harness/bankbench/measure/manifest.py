@@ -25,14 +25,11 @@ SCHEMA_VERSION = 2
 def document(run_id: str, env: str, profile: Profile, machine: dict, versions: dict,
              settings: dict) -> dict:
     """manifest.json: the run, the commit, what ran where, the profile's then `settings`."""
-    return {
-        "schema_version": SCHEMA_VERSION, "run_id": run_id, "env": env, "profile": profile.name,
-        "created_utc": run_id.split("-", 1)[0], "git": git(), "machine": machine,
-        "versions": versions,
-        "settings": {"profile": profile.__dict__, "users": profile.users, "pools": profile.pools,
-                     "repeat": profile.repeat, "services": profile.services, **settings},
-        "load_model": LOAD_MODELS[profile.model],
-    }
+    settings = {"profile": profile.__dict__, "users": profile.users, "pools": profile.pools,
+                "repeat": profile.repeat, "services": profile.services, **settings}
+    return {"schema_version": SCHEMA_VERSION, "run_id": run_id, "env": env, "profile": profile.name,
+            "created_utc": run_id.split("-", 1)[0], "git": git(), "machine": machine,
+            "versions": versions, "settings": settings, "load_model": LOAD_MODELS[profile.model]}
 
 
 def _run(*cmd: str) -> str:
@@ -68,8 +65,7 @@ def _go_build(entry: registry.Entry, binary: Path, _java: list[str]) -> dict[str
 
 
 def _jar(entry: registry.Entry, built: Path, java: list[str]) -> dict[str, str]:
-    """The JVM's `java -version` and the versions of the entry's `libraries` bundled in a
-    Spring Boot jar (BOOT-INF/lib/<name>-<version>.jar)."""
+    """`java -version`'s first line and the entry's `libraries` in the jar's BOOT-INF/lib/."""
     java_version = subprocess.run([*java, "-version"], capture_output=True, text=True).stderr
     found = dict.fromkeys(entry.versions.get("libraries", {}), "unknown")
     if built.exists():

@@ -115,8 +115,7 @@ class Sampler(Background):
 
     def means(self, since_ms: int) -> dict[str, float] | None:
         """Each column's mean over the rows from `since_ms` on (the progress line's); or None."""
-        rows = [row for row in list(self.rows) if row[0] >= since_ms]
-        if not rows:
+        if not (rows := [row for row in list(self.rows) if row[0] >= since_ms]):
             return None
         return {name: sum(row[i] for row in rows) / len(rows) for i, name in enumerate(COLUMNS) if i}
 

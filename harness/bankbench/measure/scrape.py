@@ -1,7 +1,6 @@
-"""Per-second samples of the service's own metrics (`GET /metrics`, Prometheus text): each key's
-matching samples summed (api/metrics.yaml's series, as the service's registry entry names them:
-`jvm_memory_used_bytes{area="heap"}`) and the answered requests per HTTP status, in long form
-(`t_ms,series,value`: the statuses seen are not known in advance)."""
+"""Per-second samples of the service's `GET /metrics`: each key's matching samples summed (its
+registry entry's names of api/metrics.yaml's series: `jvm_memory_used_bytes{area="heap"}`) and the
+answered requests per HTTP status, long form (`t_ms,series,value`: statuses are not known ahead)."""
 
 import csv
 import re
@@ -38,8 +37,7 @@ class Selector(NamedTuple):
 
 def parse_selector(text: str) -> Selector:
     """`name` or `name{label="value",...}`, as api/metrics.yaml writes it."""
-    match = SELECTOR.match(text.strip())
-    if not match:
+    if not (match := SELECTOR.match(text.strip())):
         raise UserError(f"{paths.METRICS}: {text!r} is not a metric name with an optional label filter")
     name, filters = match.groups()
     labels = tuple(LABEL.findall(filters or ""))
@@ -60,8 +58,7 @@ def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
     for key, selector in wanted.items():
         by_name[selector.name].append((key, selector))
     requests = wanted.get(REQUESTS_KEY)
-    sums: dict[str, float] = defaultdict(float)
-    statuses: dict[str, float] = defaultdict(float)
+    sums, statuses = defaultdict(float), defaultdict(float)
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.labels.get("uri") == SKIPPED_URI:

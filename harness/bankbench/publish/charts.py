@@ -1,9 +1,6 @@
-"""Charts of a run as matplotlib Figures: they only draw what the analysis computed.
-
-Built with the object API (no pyplot state), so they work headless and in a notebook alike. The
-vs-users charts draw each service's medians of `repeats.aggregate_levels` with their 95 % intervals
-as bars; a throughput the load generator capped in a closed loop is drawn hollow: at least that.
-"""
+"""Charts of a run as matplotlib Figures, drawing only what the analysis computed; the object API
+(no pyplot state) works headless and in a notebook. Vs-users charts draw each service's medians of
+`repeats.aggregate_levels`, 95 % intervals as bars; a closed loop's capped throughput is hollow."""
 
 import itertools
 
@@ -35,13 +32,11 @@ SERVICE_PANELS = {  # axis label -> its service_metrics.per_second columns and t
     "pool: in use solid, waiting dashed": {"pool_active": "-", "pool_pending": "--"},
     "GC pauses (% of wall time)": {"gc_pct": "-"}, "heap in use (MB)": {"heap_mb": "-"},
 }
-TIME_PANELS = {  # a level's latency over time: axis label -> its timeline columns and line styles
-    "latency (ms): p99 solid, p50 dashed": {"p99_ms": "-", "p50_ms": "--"},
-    "throughput (requests/s)": {"requests_per_s": "-"},
-}
+# A level's latency over time: axis label -> its timeline columns and line styles
+TIME_PANELS = {"latency (ms): p99 solid, p50 dashed": {"p99_ms": "-", "p50_ms": "--"},
+               "throughput (requests/s)": {"requests_per_s": "-"}}
 RATE_AXIS = "offered rate (iterations/s, open model)"
-# A phased level's panels (overload_timeline): axis label -> timeline column -> (legend, colour,
-# line style); REFUSED (503) is a column of the timeline's answers.
+# overload_timeline's panels: axis label -> column -> (legend, colour, style); REFUSED: 503 answers
 OVERLOAD_PANELS = {
     "requests/s": {"requests": ("sent", "#000000", "-"), "answered": ("answered", "#0072B2", "-"),
                    overload.REFUSED: ("answered 503", STATUS_COLOURS["503"], "-")},
@@ -51,12 +46,12 @@ OVERLOAD_PANELS = {
     "memory (MB)": {"rss_mb": ("RSS", "#D55E00", "-"), "heap_mb": ("heap in use", "#56B4E9", "--")},
 }
 USERS = "users"  # summaries.load_unit of the closed and article models; an open model's is a rate
-RESOURCE_PANELS = {  # mean column -> axis label; the max is drawn dotted beside it
-    "resources.service_cpu_mean": "service CPU (% of one core)",
-    "resources.service_rss_mean_mb": "service RSS (MB)",
-    "resources.pg_cpu_mean": "PostgreSQL CPU (% of one core)",
-    "resources.pg_rss_mean_mb": "PostgreSQL RSS (MB)",
-}
+# Mean column -> axis label; the max is drawn dotted beside it
+RESOURCE_PANELS = {"resources.service_cpu_mean": "service CPU (% of one core)",
+                   "resources.service_rss_mean_mb": "service RSS (MB)",
+                   "resources.pg_cpu_mean": "PostgreSQL CPU (% of one core)",
+                   "resources.pg_rss_mean_mb": "PostgreSQL RSS (MB)"}
+START_COLOURS = {"cold": "#CC79A7", "aot": "#E69F00", "warm": "#56B4E9"}  # Okabe-Ito, apart from the services'
 
 
 def latency_percentiles(levels: pd.DataFrame, unit: str = USERS) -> Figure:
@@ -177,7 +172,6 @@ def over_time(timelines: dict[str, Timeline], title: str,
     """`panels` (TIME_PANELS, SERVICE_PANELS) per second of one level per service, in two rows."""
     ncols = len(panels) // 2
     fig, axes = _figure(nrows=2, ncols=ncols, width=11, height=7, sharex=True)
-    bottom = len(axes) - ncols
     for i, (ax, (label, lines)) in enumerate(zip(axes, panels.items(), strict=True)):
         for service, timeline in timelines.items():
             for j, (column, linestyle) in enumerate(lines.items()):
@@ -187,7 +181,7 @@ def over_time(timelines: dict[str, Timeline], title: str,
         _mark_phases(ax, timelines)
         frames = [timeline.frame[list(lines)] for timeline in timelines.values()]
         _value_axis(ax, label, pd.concat(frames) if label.startswith("latency") else None)
-        if i >= bottom:  # the bottom row says it
+        if i >= len(axes) - ncols:  # the bottom row says it
             ax.set_xlabel("time since level start (s)")
     axes[0].legend()
     fig.suptitle(title)
@@ -282,8 +276,7 @@ def _tick(value: float) -> str:
 
 
 def _value_axis(ax: Axes, label: str, values: pd.DataFrame | None = None) -> None:
-    """Log scale when the positive `values` (if given) span LOG_RANGE or more, else linear from
-    zero, so that a 1 % gap does not fill the chart."""
+    """Log if positive `values` span LOG_RANGE, else linear from 0: a 1 % gap must not fill it."""
     positive = np.array([]) if values is None else values.to_numpy(dtype=float).ravel()
     positive = positive[np.isfinite(positive) & (positive > 0)]
     if positive.size and positive.max() / positive.min() >= LOG_RANGE:
@@ -345,9 +338,6 @@ def rss_vs_heap(frame: pd.DataFrame) -> Figure:
         ax.legend(fontsize="small")
     fig.suptitle("RSS vs heap limit at the capacity rate (hollow: missed the target; x: undecided)")
     return fig
-
-
-START_COLOURS = {"cold": "#CC79A7", "aot": "#E69F00", "warm": "#56B4E9"}  # Okabe-Ito, apart from the services'
 
 
 def starts(frame: pd.DataFrame, names: dict[str, str]) -> Figure:

@@ -1,8 +1,7 @@
 """The report's first screen as a reader's browser shows it (`make screenshot`): a Markdown page
 rendered as GitHub renders it (cmarkgfm) under github.com's measures, in headless Chromium at
 1280×800. A page passes when its verdict (the first paragraph under the title), its first table's
-header row and that table's first three columns show without scrolling, down or sideways.
-"""
+header row and that table's first three columns show without scrolling, down or sideways."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +20,8 @@ WIDTH, HEIGHT = 1280, 800
 COLUMNS = 3  # the columns a reader must see without scrolling sideways: service and two figures
 OUT_DIR = paths.ROOT / ".cache" / "screenshots"  # git ignores it: the repository keeps the command
 CHROMIUM = Path("/usr/bin/chromium")
-# Named with the browser: without a driver's path Selenium Manager would download one.
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")  # named: else Selenium Manager would download one
 INSTALL = paths.ROOT / "scripts" / "chromium.sh"  # Debian's chromium and chromium-driver, as root
-# --no-sandbox: Chromium refuses to run as root with its sandbox, and CI runs as root.
-CHROMIUM_ARGS = ("--headless=new", "--no-sandbox")
 
 # github.com's Markdown measures (github-markdown-css): a content column of at most 1012 px, 16 px
 # text, its fonts, and tables as blocks that scroll sideways within the column when too wide.
@@ -78,7 +74,6 @@ return {
   visible_right: Math.min(document.documentElement.clientWidth, box(table).right),
 };
 """
-
 ABSENT = {"verdict": "no paragraph under the title", "table": "no table"}
 
 
@@ -139,12 +134,11 @@ def check(pages_shown: list[Path], out_dir: Path = OUT_DIR) -> list[Screen]:
                         "(make screenshot runs it)")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for argument in CHROMIUM_ARGS:
-        options.add_argument(argument)
+    options.add_argument("--headless=new")
+    options.add_argument("--no-sandbox")  # CI runs as root, where Chromium refuses its sandbox
     driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
     try:
-        # The viewport itself: a 1280×800 window would show 657 px of page, headless Chromium
-        # leaving room for toolbars it does not draw.
+        # The viewport itself: a 1280×800 window shows 657 px of page (room for toolbars not drawn).
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
         return [shoot(driver, page, out_dir) for page in pages_shown]

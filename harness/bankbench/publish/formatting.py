@@ -96,11 +96,10 @@ def gap(service: str, r: estimates.Ratio, high_is_best: bool, welch: bool = True
 
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
                   each_row: bool = False) -> pd.Series:
-    """Text cells of `column` from `repeats.aggregate_repeats` output, each saying what it is over:
-    `median [low-high]`, `(2 of 3)` after it where only some repeats have the figure; where some
-    repeat does not count (`listed`), each repeat's figure, marked (`r1 85; r2 5028 INVALID`), or
-    with `each_row` a list of the bare figures. A throughput the load generator capped in a closed
-    loop reads `>= 2244 (load generator)`; on one line, the lowest alone where all were so."""
+    """Text cells of `column` (`repeats.aggregate_repeats`): `median [low-high]`, with `(2 of 3)`
+    where only some repeats have it; where a repeat does not count (`listed`), each repeat's, marked
+    (`r1 85; r2 5028 INVALID`), or with `each_row` a list of them. A throughput the load generator
+    capped in a closed loop reads `>= 2244 (load generator)`; the lowest alone where all were."""
     floored = column.endswith(FLOORED)
 
     def cell(row: pd.Series) -> str | list[str]:

@@ -1,7 +1,6 @@
 """A run of `make bench` on this machine, ended with its own verdict (the report's first table of
 it), its page and that verdict written into <run>/report/, which git ignores as it ignores every
-run results/published.csv does not list; and `make publish`, which lists a run there.
-"""
+run results/published.csv does not list; and `make publish`, which lists a run there."""
 
 import csv
 import os
@@ -26,11 +25,9 @@ KEPT = "!results/runs/{name}/"  # the .gitignore line that keeps a published run
 REPORT_DIR = "report"  # a run's own report under its folder: README.md (the verdict) and its page
 
 # What the verdict shows of each level, as the first table has it: summary.csv column -> (header, format)
-FIGURES = {
-    P99: ("p99 ms", whole),
-    "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
-    "resources.service_rss_max_mb": ("peak RSS MB", number),
-}
+FIGURES = {P99: ("p99 ms", whole),
+           "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
+           "resources.service_rss_max_mb": ("peak RSS MB", number)}
 
 
 def cells(summary: pd.DataFrame, column: str) -> dict[tuple, findings.Cell]:

@@ -1,8 +1,6 @@
-"""A page per run folder of the report (results/report/runs/<page name>.md): the run's reading, its
-setup, what `verify` proved, its money check, its figures, charts and every level; a capacity run's
-page has its verdict, the cost projection and every probe instead, a make tune run's the settings
-it found and every value it swept. Pages only render what `analyse` computed.
-"""
+"""A page per run folder of the report (results/report/runs/<page name>.md): a run's reading,
+setup, checks, figures, charts and levels; a capacity run's verdict, cost projection and probes; a
+make tune run's settings found and every value swept. Pages only render what `analyse` computed."""
 
 import io
 import os
@@ -26,9 +24,8 @@ from bankbench.results.runs import Run
 
 PAGES_DIR = "runs"  # under the report folder, owned by the report: emptied at each build
 CHARTS_DIR = "charts"  # likewise
-# Charts as PNG with a palette of this many colours: a third of the bytes of matplotlib's RGBA at no
-# loss a reader sees (lines and bands of a few colours), and every rebuild of the report adds them
-# to git. Pillow writes no library version into them, so that a rebuild writes the same bytes.
+# Charts as PNG with a palette of this many colours: a third of RGBA's bytes, which each rebuild
+# adds to git, at no loss a reader sees; Pillow writes no version in them, so rebuilds match.
 PNG_COLOURS = 256
 
 THEN_AND_NOW = """\
@@ -88,7 +85,6 @@ full, the test bed's limit), so the service holds at least that much, and the pr
 at most the one shown ("≤"); a heap at which the load generator fell short is undecided, so the
 smallest heap may be smaller. Measured on this machine (CPUs {cpus}): compare
 the services with each other."""
-
 OVERLOAD = """\
 Each service, warm, got arrivals at {phases} of its base rate (iterations/s of the {scenario}
 scenario: {rates}). It held up if it did not exit, kept its RSS within the memory bound its entry
@@ -181,7 +177,6 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
 
 def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
     """A capacity run's page: what its searches found, what that projects to, and every probe."""
-    errors = capacity.searches(run).target.max_error_pct
     page_dir, name = out_dir / PAGES_DIR, page_name(run.path)
     figures = {"capacity": charts.capacity(capacity.p99_by_rate(run), verdict.found, verdict.target_ms),
                "rss-vs-heap": charts.rss_vs_heap(capacity.rss_by_heap(run))}
@@ -189,7 +184,7 @@ def capacity_page(run: Run, verdict: Verdict, out_dir: Path) -> list[str]:
         f"Each probe is a short open-model level on a warm service (profile `{run.profile}`).",
         "## What the searches found",
         markdown(tables.verdict(verdict.found, verdict.projected, verdict.target_ms)),
-        VERDICT.format(errors=errors, cpus=cpus(run.manifest)),
+        VERDICT.format(errors=capacity.searches(run).target.max_error_pct, cpus=cpus(run.manifest)),
         *(save(figure, out_dir, f"{name}-{chart}", page_dir) for chart, figure in figures.items()),
         *projection_section(verdict),
         *setup(run),
@@ -230,9 +225,8 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
         **({"errors-by-status": charts.errors_by_status(statuses, names, unit)} if names else {}),
         "resources": charts.resources(levels, unit),
         **({"pool-wait": charts.pool_wait(levels, unit), "gc": charts.gc_time(levels, unit)} if scraped else {}),
+        **({"pool": charts.pool_sweep(levels, unit)} if levels["pool"].nunique() > 1 else {}),
     }
-    if levels["pool"].nunique() > 1:
-        figures["pool"] = charts.pool_sweep(levels, unit)
     chosen = timelines.timeline_levels(run.summary, timeline_users)
     latency = {service: timelines.timeline(run.level_dir(at)) for service, at in chosen.items()}
     figures["timeline"] = charts.over_time(latency, f"Over time: {', '.join(chosen.values())}",
@@ -254,12 +248,11 @@ def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
 
 def cpus(manifest: Manifest) -> str:
     """What CPUs the service had (bankbench.machine.placement), as the manifest recorded it."""
-    placement = manifest.cpu_placement
-    if placement is None and manifest.env == "native":
+    if manifest.cpu_placement is not None:
+        return manifest.cpu_placement["description"]
+    if manifest.env == "native":
         return "shared: the load generator, the service and PostgreSQL ran on all CPUs (the run predates CPU placement)"
-    if placement is None:
-        return f"not recorded ({manifest.env} environment)"
-    return placement["description"]
+    return f"not recorded ({manifest.env} environment)"
 
 
 def money_text(run: Run) -> str:

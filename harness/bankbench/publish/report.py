@@ -1,7 +1,6 @@
 """The results report: results/report/README.md, an index that opens on the verdict and its table,
 then a short section per question linking to the runs' pages (runs/), with PNG charts (charts/).
-It only reads run folders (results/LAYOUT.md); a rebuild from the same runs writes the same bytes.
-"""
+It only reads run folders (results/LAYOUT.md): the same runs rebuild the same bytes."""
 
 import argparse
 import os
@@ -23,6 +22,7 @@ from bankbench.publish.verdict_words import START_NAMES, rate_text, settings_tex
 from bankbench.results import files, runs
 from bankbench.results.runs import Run
 
+DEFAULT_OUT = paths.ROOT / "results" / "report"
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
@@ -73,8 +73,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
                       f"[the verdict under each placement](../README.md#{anchor('Placement sensitivity')})."]
              for group in series.values() for run in group}
     articles, why = runs.read_articles(), runs.listed()
-    # pages.write's arguments, a tuple a page: a run travels to the worker with its verdict, so that
-    # `run is verdict.searched` holds there as here.
+    # pages.write's arguments a page: pickled together, `run is verdict.searched` holds in workers.
     pages_of = [(run, out_dir, articles, verdict, notes.get(run.id, []), None) for run in selected]
     pages_of += [(run, out_dir, articles, None, kept_notes(run, why, out_dir),
                   pages.under_results(run.path)) for run in kept]
@@ -378,9 +377,6 @@ def runs_section(selected: list[Run], kept: list[Run], why: dict[Path, str]) -> 
         *(["Experiments kept beside them, a page each (with a link to the README that explains the "
            "experiment):", markdown(beside)] if kept else []),
     ])
-
-
-DEFAULT_OUT = paths.ROOT / "results" / "report"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

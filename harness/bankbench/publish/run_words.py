@@ -1,5 +1,4 @@
 """A run page's words: a one-paragraph reading of a run, every sentence computed from its figures.
-
 A median is over every repeat of its level unless the sentence says how many it is over (`_over`);
 a throughput the load generator capped is a lower bound, "at least", and no smaller level is called
 the peak beside it."""
@@ -119,8 +118,7 @@ def _served(service: str, row: pd.Series) -> str:
 
 
 def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame, unit: str) -> str | None:
-    """Where a service's throughput peaked and whether it fell beyond noise after, or that it is not
-    known (the load generator capped it)."""
+    """Where a service's throughput peaked, and if it then fell beyond noise (unknown if capped)."""
     measured = rows.dropna(subset=[THROUGHPUT])
     capped = rows[rows["verdicts"].map(_bound)]
     best = None if measured.empty else measured.loc[measured[THROUGHPUT].idxmax()]
@@ -138,8 +136,7 @@ def peak(summary: pd.DataFrame, service: str, rows: pd.DataFrame, unit: str) -> 
     if last["users"] == best["users"]:
         return text + ", the largest load it has figures for."
     figures = repeats.level_figures(summary, THROUGHPUT)
-    # The peak over the last: "the peak was 1.3× higher".
-    r = estimates.ratio(figures[(service, last["users"], last["pool"])],
+    r = estimates.ratio(figures[(service, last["users"], last["pool"])],  # the peak over the last
                         figures[(service, best["users"], best["pool"])])
     if not r.significant:
         return text + (f"; at {last['users']:,} {unit}{_noted(last)} it was within noise of that (the peak "

@@ -1,8 +1,6 @@
-"""Report tables as DataFrames of text: shown as they are in the notebook, as Markdown in the README.
-
-Figures read `median [low-high]` beside a `repeats` column saying how many repeats count (`2 of 3`);
-a level where some repeat does not count shows each repeat's figure instead, marked.
-"""
+"""Report tables as DataFrames of text, shown as is in the notebook, as Markdown in the README.
+Figures read `median [low-high]` beside a `repeats` column of how many repeats count (`2 of 3`); a
+level where some repeat does not count shows each repeat's figure instead, marked."""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -42,6 +40,20 @@ PROJECTED = {"rps_per_vcpu": ("projected req/s per vCPU", count),
              "usd_per_hour": ("projected $/hour for them", significant),
              "usd_per_million": ("projected $ per 1M requests", significant)}
 OFFERED = "loadgen.offered_pct"  # summary.csv: the share of the planned arrival rate JMeter offered
+HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
+STARTS_P99 = {"overall.p99_ms": LATENCY["p99_ms"]}  # the index's table of the starts
+CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
+# What a request costs at each rate of an efficiency run: summary.csv column -> (header, format)
+EFFICIENCY = {OFFERED: ("offered %", number), "overall.throughput_rps": ("req/s", number),
+              "overall.p99_ms": ("p99 ms", number), "overall.error_pct": ("err %", number),
+              "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
+              "efficiency.pg_cpu_ms_per_request": ("PostgreSQL CPU ms/request", significant),
+              "resources.service_rss_mean_mb": ("RSS mean MB", number),
+              "resources.service_rss_max_mb": ("RSS peak MB", number)}
+NOT_MEASURED = Cell(missing="no make startup yet")
+# The first table's columns: what each shows -> the question (report section) that explains it
+QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
+             "capacity": "capacity", "tuned": "tuned", "cpu": "capacity"}
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
@@ -71,8 +83,7 @@ def _generator(summary: pd.DataFrame, aggregated: pd.DataFrame) -> pd.Series:
 
 
 def _by_status(aggregated: pd.DataFrame, columns: list[str]) -> pd.Series:
-    """`503: 12; assertion: 1`: the failed requests of each status some repeat had, "-" for none;
-    for a level shown repeat by repeat a list, each repeat's own."""
+    """`503: 12; assertion: 1`: failed requests by status ("-": none); `listed`: one per repeat."""
     medians = {column: formatting.spread_column(aggregated, column, count) for column in columns}
 
     def joined(texts: dict[str, str]) -> str:
@@ -104,22 +115,15 @@ def environments(runs: list[Run]) -> dict[str, pd.DataFrame]:
     """Per profile run in more than one environment (native, compose...): a row per environment."""
     columns = {f"overall.{name}": LATENCY[name] for name in ("throughput_rps", "p99_ms", "error_pct")}
     columns["resources.service_cpu_mean"] = RESOURCES["resources.service_cpu_mean"]
-    by_profile: dict[str, list[Run]] = {}
-    for run in runs:
-        by_profile.setdefault(run.profile, []).append(run)
     keys, tables = ["service", "users", "pool", "env"], {}
-    for profile, group in by_profile.items():
+    for profile in dict.fromkeys(run.profile for run in runs):
+        group = [run for run in runs if run.profile == profile]
         if len({run.manifest.env for run in group}) > 1:
             aggregated = pd.concat([repeats.aggregate_repeats(run.summary, list(columns))
                                     .assign(env=run.manifest.env) for run in group],
                                    ignore_index=True)
             tables[profile] = _rows(_text(aggregated, keys, columns), keys)
     return tables
-
-
-HEADLINE = {f"overall.{name}": LATENCY[name] for name in ("p99_ms", "error_pct", "throughput_rps")}
-STARTS_P99 = {"overall.p99_ms": LATENCY["p99_ms"]}  # the index's table of the starts
-CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 
 
 def starts(runs: list[Run], columns: dict = HEADLINE) -> dict[str, pd.DataFrame]:
@@ -130,8 +134,7 @@ def starts(runs: list[Run], columns: dict = HEADLINE) -> dict[str, pd.DataFrame]
 
 
 def crosscheck(runs: list[Run]) -> dict[str, pd.DataFrame]:
-    """For each profile family run with both load generators in one environment: CROSSCHECK of its
-    newest run of each side by side, in GENERATORS' order."""
+    """Per family run with both generators in one environment: CROSSCHECK of each's newest run."""
     by_family: dict[tuple[str, str], dict[str, Run]] = {}
     for run in runs:
         by_family.setdefault((run.family, run.manifest.env), {})[run.generator] = run
@@ -147,11 +150,9 @@ def side_by_side(group: dict[str, Run], columns: dict, names: dict[str, str]) ->
                         each_row=False).set_index(["users", "service"]) for key, run in group.items()}
     keys = sorted(set().union(*(text.index for text in texts.values())),
                   key=lambda key: (key[0], summaries.service_order(key[1])))
-    table = pd.DataFrame(keys, columns=["users", "service"])
-    for header in [REPEATS, *(header for header, _ in columns.values())]:
-        for key in group:
-            table[f"{header} {names[key]}"] = [texts[key][header].get(level, "n/a") for level in keys]
-    return table
+    return pd.DataFrame(keys, columns=["users", "service"]).assign(**{
+        f"{header} {names[key]}": [texts[key][header].get(level, "n/a") for level in keys]
+        for header in [REPEATS, *(header for header, _ in columns.values())] for key in group})
 
 
 def _text(aggregated: pd.DataFrame, keys: list[str], columns: dict, each_row: bool = True) -> pd.DataFrame:
@@ -169,26 +170,11 @@ def _rows(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return table.explode([column for column in table if column not in keys], ignore_index=True)
 
 
-# What a request costs at each rate of an efficiency run: summary.csv column -> (header, format)
-EFFICIENCY = {OFFERED: ("offered %", number), "overall.throughput_rps": ("req/s", number),
-              "overall.p99_ms": ("p99 ms", number), "overall.error_pct": ("err %", number),
-              "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
-              "efficiency.pg_cpu_ms_per_request": ("PostgreSQL CPU ms/request", significant),
-              "resources.service_rss_mean_mb": ("RSS mean MB", number),
-              "resources.service_rss_max_mb": ("RSS peak MB", number)}
-
-
 def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
     """Per service and offered rate: EFFICIENCY, as `_rows` shows them."""
     keys = ["service", "users"]
     figures = repeats.aggregate_repeats(summary, list(EFFICIENCY), keys=keys)
     return _rows(_text(figures, keys, EFFICIENCY), keys).rename(columns={"users": "offered it/s"})
-
-
-NOT_MEASURED = Cell(missing="no make startup yet")
-# The first table's columns: what each shows -> the question (report section) that explains it
-QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
-             "capacity": "capacity", "tuned": "tuned", "cpu": "capacity"}
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
@@ -250,9 +236,8 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
 
 def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str] | None = None,
                     runs_with: dict[str, dict] | None = None) -> pd.DataFrame:
-    """A row per service and make tune record: where it was tuned and the settings it found; with
-    `made_by`, the run that found them; with `runs_with`, the tables TUNED=1 runs with (tuned.toml's
-    now: a rule changed since a run may have overturned what it found)."""
+    """A row per service and make tune record: where it was tuned, the settings found, the run that
+    found them (`made_by`), what TUNED=1 runs with (`runs_with`: tuned.toml now; rules change)."""
     rows = []
     for i, (service, record) in enumerate(records):
         found = "not found: the run ended first" if record.tuned is None else verdict_words.settings_text(record.tuned)
@@ -370,8 +355,7 @@ def then_and_now(summary: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame
     wide = published.pivot(index=keys, columns="study", values=list(THEN_AND_NOW))
     shown = [(name, study) for study in published["study"].unique() for name in THEN_AND_NOW
              if wide[(name, study)].notna().any()]
-    theirs = wide[shown].set_axis([f"{study} {THEN_AND_NOW[name]}" for name, study in shown],
-                                  axis="columns")
+    theirs = wide[shown].set_axis([f"{study} {THEN_AND_NOW[n]}" for n, study in shown], axis=1)
     ours = ours.rename(columns={REPEATS: f"this run {REPEATS}"})
     merged = theirs.reset_index().merge(ours, on=keys, how="outer")
     merged = merged[merged["users"].isin(published["users"])]

@@ -19,9 +19,8 @@ COMPARED = {column: tables.LEVEL_COLUMNS[column][0]
 def comparison_table(summary: pd.DataFrame) -> str:
     """Side-by-side terminal table: a row per users (and pool), per service REPEATS and COMPARED."""
     cells = repeats.aggregate_repeats(summary, list(COMPARED))
-    for column in COMPARED:
-        cells[column] = formatting.spread_column(cells, column)
-    cells[REPEATS] = formatting.counted(cells)
+    cells = cells.assign(**{column: formatting.spread_column(cells, column) for column in COMPARED},
+                         **{REPEATS: formatting.counted(cells)})
     shown = {REPEATS: REPEATS, **COMPARED}
     rows = repeats.row_keys(summary)
     wide = cells.pivot(index=rows, columns="service", values=list(shown))

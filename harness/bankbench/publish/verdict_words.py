@@ -1,10 +1,8 @@
 """The verdict in words, each sentence computed from `findings.Findings`, and the words of what it
-rests on (placements, capacity searches, the cost projection, the settings make tune found).
-
-A service leads only where the interval of its ratio to the other's excludes 1 and Welch's test
-agrees (`estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a
-figure the load generator capped, or one without a usable repeat, never leads, whatever its median.
-"""
+rests on (placements, capacity searches, the cost projection, the settings make tune found). A
+service leads only where the interval of its ratio to the other's excludes 1 and Welch's test agrees
+(`estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a figure the
+load generator capped, or one without a usable repeat, never leads, whatever its median."""
 
 from collections.abc import Callable, Sequence
 
@@ -298,8 +296,7 @@ def placements(series: list[Run]) -> str:
     if not users:
         return f"No verdict to compare: the load generator did not hold up at any level ({limited})."
     left_out = f" Left out, as the load generator did not hold up there: {limited}." if limited else ""
-    diff = sensitivity.changes(found)
-    if diff:
+    if diff := sensitivity.changes(found):
         return f"The verdict changes with the CPU placement ({modes}): {'; '.join(map(change, diff))}.{left_out}"
     return (f"The verdict is the same under every placement ({modes}) at {' and '.join(f'{u:,}' for u in users)} "
             f"users, on {', '.join(n for n, _ in sensitivity.FIGURES.values())}.{left_out}")

@@ -1,6 +1,5 @@
-"""The failed requests around each fault a chaos level struck (bankbench.run.experiments.chaos):
-read off the load generator's raw samples when the level ends, while they are still beside it,
-for their exact times (the histograms keep seconds)."""
+"""The failed requests around each fault a chaos level struck (run.experiments.chaos), read off the
+raw samples while still beside the level, for their exact times (the histograms keep seconds)."""
 
 from pathlib import Path
 
@@ -14,8 +13,7 @@ def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
     the next fault if sooner: count and first-to-last duration, per response code."""
     if not records:
         return records
-    # The raw codes, not levels.error_kind's: a burst names the exception JMeter saw ("Non HTTP
-    # response code: ..." for a refused connection).
+    # Raw codes, not error_kind's: a burst names JMeter's exception ("Non HTTP response code: ...").
     samples = histograms.read_samples(samples_csv)
     failed = samples[~samples["success"]]
     out = []

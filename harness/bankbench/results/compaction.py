@@ -18,8 +18,7 @@ V5_METRICS = files.SCRAPES + ".gz"  # the service metrics of layout version 5
 
 
 def compact(level_dir: Path) -> None:
-    """Compacts a level (module doc), or converts one of layout version 4 or 5; a level compacted
-    already is left as it is."""
+    """Compacts (module doc) or converts (layout 4, 5) a level; a compacted one is left as is."""
     if (level_dir / histograms.V4_FILE).exists():
         histograms.upgrade(level_dir)
     raw = generators.level_samples(level_dir)

@@ -1,7 +1,6 @@
-"""A run's manifest.json and a level's level.json (results/LAYOUT.md) as their readers ask them:
-each field is its key's value in the document, its default the value a run from before the key
-was recorded stands for (a field without one is in every document: its absence is an error);
-`document` keeps the whole, for the files that copy it."""
+"""A run's manifest.json and a level's level.json (results/LAYOUT.md) as their readers ask them: a
+field is its key's value, its default what a run from before the key stands for (a field without
+one must be in every document); `document` keeps the whole, for the files that copy it."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -105,12 +104,7 @@ class LevelRecord(Document):
     loadgen_peers: Sequence[str] = ()  # the processes beside it there ("pg" under service-alone)
     calibration: dict[str, Any] | None = None  # what the generator drove against the calibration target
     faults: Sequence[dict[str, Any]] = ()  # struck during the load (bankbench.run.experiments.chaos)
-    # The service's exit status by the load's end: None where it ran throughout.
-    service_exit: int | str | None = NOT_RECORDED
-
-    def judged(self, verdict: dict[str, Any]) -> "LevelRecord":
-        """The record with the load generator's verdict on the level (bankbench.load.validity.judge)."""
-        return LevelRecord.of({**self.document, "loadgen": verdict})
+    service_exit: int | str | None = NOT_RECORDED  # by the load's end; None: it ran throughout
 
     def since_start_s(self, at_ms: float) -> float:
         """Seconds from the load's start to `at_ms` (epoch ms)."""

@@ -1,6 +1,5 @@
-"""The files of a run folder and of its levels (results/LAYOUT.md), read and written here alone:
-every other floor names a folder and calls these. Measured CSVs are read with only the columns
-the analysis needs; the load generator's requests are bankbench.results.histograms'."""
+"""The files of a run folder and of its levels (results/LAYOUT.md), read and written here alone;
+CSVs are read with only the columns the analysis needs (the requests: results.histograms)."""
 
 import json
 from pathlib import Path
@@ -8,12 +7,10 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench.errors import UserError
+from bankbench.measure.resources import COLUMNS
 from bankbench.results.documents import LevelRecord, Manifest
 
-METRIC_DTYPES = {"t_ms": "int64", **dict.fromkeys([
-    "service_cpu_pct", "service_rss_mb", "pg_cpu_pct", "pg_rss_mb",
-    "loadgen_cpu_pct", "machine_cpu_pct",
-], "float32")}
+METRIC_DTYPES = {column: "int64" if column == "t_ms" else "float32" for column in COLUMNS}
 # A run folder's files.
 MANIFEST = "manifest.json"
 VERIFY = "verify.json"  # the check before the first level: its findings
@@ -26,8 +23,7 @@ METRICS = "metrics.csv"
 SERVICE_LOG = "service.log"
 CHAOS = "chaos.json"  # the faults struck during the level, with their bursts
 PG_CAPTURE = "pg.pcap"  # make pgwire's capture of PostgreSQL's port during the level (not committed)
-# The service's own figures as a level keeps them: the scraper's service_metrics.csv, compressed
-# when the level ends (bankbench.results.compaction).
+# The service's own figures: the scraper's service_metrics.csv, compressed when the level ends.
 SCRAPES = "service_metrics.csv"
 SERVICE_METRICS = SCRAPES + ".xz"
 SERVICE_METRIC_DTYPES = {"t_ms": "int64", "series": "category", "value": "float64"}

@@ -1,8 +1,7 @@
-"""A level's requests as HdrHistograms (histograms.csv.xz, whose rows results/LAYOUT.md describes):
-the one form of a load generator's results that the analysis reads, and that git carries. Each
-row's latencies are an HdrHistogram's V2 encoding, base64, without an interval log's DEFLATE of
-each, which would leave xz, over the whole file, nothing in common between rows. Latencies below
-2,048 ms read back exactly (whole ms, as both generators measure); above, to within 1/1,024."""
+"""A level's requests as HdrHistograms (histograms.csv.xz; results/LAYOUT.md): the one form of a
+load generator's results the analysis reads and git carries. Each row holds a V2 encoding, base64,
+not DEFLATEd as in interval logs, which would leave xz nothing in common between rows. Latencies
+read back exact below 2,048 ms (whole ms, as both generators measure), above to within 1/1,024."""
 
 import base64
 import zlib
@@ -15,12 +14,10 @@ from hdrh.histogram import HdrHistogram
 from bankbench.results import files
 
 FILE = "histograms.csv.xz"
-# Results layout version 4: the same rows, each histogram DEFLATEd on its own (as interval logs
-# carry it) in a gzipped file; `upgrade` converts it.
+# Layout version 4's: the same rows, each histogram DEFLATEd alone (as interval logs carry it).
 V4_FILE = "histograms.csv.gz"
 DIGITS = 3
-# JMeter's plan: 5 s to connect plus 30 s for the answer (jmeter/src/test/jmeter/bank.jmx); a
-# level with a longer sample widens its histograms to it.
+# JMeter's plan: 5 s to connect, 30 s to answer (bank.jmx); a longer sample widens the histograms.
 HIGHEST_MS = 60_000
 SAMPLE_DTYPES = {"timeStamp": "int64", "elapsed": "int32", "label": "category", "responseCode": "category",
                  "threadName": "category", "success": "bool"}

@@ -6,10 +6,8 @@ the report rests on (results/LAYOUT.md's summary.json says what each figure is).
   request, the same for each label, so label throughputs add up to the overall one.
 - Resources, service metrics and CPU per request are over the same window, up to the second
   holding its last request's end and not after `ended_ms`: JMeter's dashboard after it is not load.
-- The load generator's verdict (bankbench.load.validity) counts the arrivals of the whole load,
-  warm-up included (what the plan asked), and a phased level's phase by phase too: an average can
-  hide a phase the generator fell behind in.
-"""
+- The load generator's verdict (load.validity) counts the whole load's arrivals, warm-up included
+  (what the plan asked), and each phase's too: an average can hide one it fell behind in."""
 
 from collections.abc import Sequence
 from pathlib import Path
@@ -129,8 +127,7 @@ def generator_figures(level: LevelRecord, requests: Histograms, metrics: pd.Data
     figures = {**{name: overall[name] for name in ("requests", "errors", "throughput_rps", "p99_ms")},
                **{name: used[name] for name in ("loadgen_cpu_mean", "loadgen_cpu_max", "service_cpu_mean",
                                                 "machine_cpu_mean", "loadgen_saturated")},
-               "loadgen_cpus": level.loadgen_cpus,
-               **(offered(requests, level) or {})}
+               "loadgen_cpus": level.loadgen_cpus, **(offered(requests, level) or {})}
     return {**figures, "drives_plan": validity.drives_plan(figures)}
 
 

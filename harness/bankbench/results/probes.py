@@ -6,15 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bankbench.results import files
+from bankbench.results import files, runs
 from bankbench.results.documents import Document, records
-from bankbench.results.runs import (
-    AS_SHIPPED,
-    CAPACITY_FILE,
-    SHIPPED_SECTION,
-    TUNED_SECTION,
-    TUNING_FILE,
-)
 
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
@@ -90,7 +83,7 @@ class Search(Document):
     sweep: dict[str, Any] = field(default_factory=dict, metadata={"key": "heap"})
     long: Probe | None = None
     # A tuned contender whose settings are the shipped ones: the shipped record.
-    as_shipped: bool = field(default=False, metadata={"key": AS_SHIPPED})
+    as_shipped: bool = field(default=False, metadata={"key": runs.AS_SHIPPED})
 
     @classmethod
     def of(cls, document: dict[str, Any], **read: Any) -> "Search":
@@ -125,11 +118,11 @@ class Searches:
 
     @classmethod
     def read(cls, run_dir: Path) -> "Searches":
-        doc = files.record(run_dir, CAPACITY_FILE)
+        doc = files.record(run_dir, runs.CAPACITY_FILE)
         sections = {name: {service: Search.of(record) for service, record in doc[name].items()}
-                    for name in (SHIPPED_SECTION, TUNED_SECTION) if name in doc}
-        return cls(Target(**doc.get("target", {})), sections[SHIPPED_SECTION],
-                   sections.get(TUNED_SECTION), "in_turn" in doc, doc.get("long_s"))
+                    for name in (runs.SHIPPED_SECTION, runs.TUNED_SECTION) if name in doc}
+        return cls(Target(**doc.get("target", {})), sections[runs.SHIPPED_SECTION],
+                   sections.get(runs.TUNED_SECTION), "in_turn" in doc, doc.get("long_s"))
 
     def section(self, tuned: bool) -> dict[str, Search]:
         return (self.tuned or {}) if tuned else self.shipped
@@ -208,6 +201,6 @@ class Tuning:
 
     @classmethod
     def read(cls, run_dir: Path) -> "Tuning":
-        doc = files.record(run_dir, TUNING_FILE)
+        doc = files.record(run_dir, runs.TUNING_FILE)
         return cls(doc.get("protocol"), doc.get("budget_s"), doc.get("rate_share"),
                    {service: Tuned.of(record) for service, record in doc["services"].items()})

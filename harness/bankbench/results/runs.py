@@ -14,7 +14,6 @@ from bankbench.results import files, summaries
 from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.results.files import write_json
 
-ARTICLES_CSV = paths.RESULTS / "articles.csv"
 # The run folders kept in git and why (results/LAYOUT.md): the report shows these and no other.
 PUBLISHED_CSV = paths.RESULTS / "published.csv"
 CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbench.analyse.capacity_figures)
@@ -110,9 +109,8 @@ def mark_incomplete(run_dir: Path, reason: str) -> None:
 
 
 def latest_per_profile(root: Path = paths.RUNS) -> list[Path]:
-    """The newest run of each profile, environment and TUNED=1 or not under `root`, in profile
-    order; the newest of a series brings the series' other runs along, in the order they ran. A
-    make tune run is none: its probes are candidates, not a profile's levels."""
+    """The newest run under `root` per profile, env and TUNED=1 or not, in profile order, with its
+    series' other runs as they ran; never make tune's (its probes are candidates)."""
     latest: dict[tuple[str, str, bool], tuple[str, list[Path]]] = {}  # -> (series, its runs so far)
     for path in find_runs(root):  # oldest first
         if (path / TUNING_FILE).is_file():
@@ -135,8 +133,7 @@ def published(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Pa
     """The complete runs under `root` that `listing` names, by profile and env, oldest first."""
     named = listed(listing)
     found = [path for path in find_runs(root) if path.resolve() in named]
-    profile_and_env = attrgetter("profile", "env")
-    return sorted(found, key=lambda path: profile_and_env(files.manifest(path)))  # stable
+    return sorted(found, key=lambda path: attrgetter("profile", "env")(files.manifest(path)))
 
 
 def kept_beside(root: Path = paths.RUNS, listing: Path = PUBLISHED_CSV) -> list[Path]:
@@ -204,7 +201,7 @@ def load_runs(dirs: list[Path] | None = None, services: list[str] | None = None)
     return [load_run(Path(path), services) for path in dirs]
 
 
-def read_articles(path: Path = ARTICLES_CSV) -> pd.DataFrame:
+def read_articles(path: Path = paths.RESULTS / "articles.csv") -> pd.DataFrame:
     """The figures the 2018 and 2019 articles published, as text: shown exactly as published."""
     try:
         return pd.read_csv(path, dtype={"mean_ms": str, "p99_ms": str, "error_pct": str})

@@ -38,8 +38,7 @@ def summarize_level(level_dir: Path) -> dict:
 def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
     """Summarizes every level of a run (reusing a level's summary.json of this version and newer
     than its inputs, unless `force`), writes summary.csv and summary.json: `read_summary`'s."""
-    level_dirs = files.level_dirs(run_dir)
-    if not level_dirs:
+    if not (level_dirs := files.level_dirs(run_dir)):
         raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
     rows = [flatten(_summary(level_dir, force), level_dir.name) for level_dir in level_dirs]
     frame = pd.DataFrame(rows).sort_values([*LEVEL_KEYS, "repeat"], key=sort_key, ignore_index=True)
@@ -79,10 +78,9 @@ def usable(frame: pd.DataFrame) -> pd.Series:
 
 
 def generator_bound(frame: pd.DataFrame) -> pd.Series:
-    """The rows whose throughput is a lower bound of the service's, set by the load generator: the
-    money check passed and the generator did not hold up, in the sustained model's closed loop
-    (each user sends its next request when its last returns: a service that kept up serves at
-    least that). Under a planned rate a shortfall bounds nothing: slow services cause it as often."""
+    """Rows whose throughput is a floor of the service's: money ok, the generator short, in the
+    sustained model's closed loop (a user's next request waits for its last: a service that kept up
+    serves at least that). Under a planned rate slow services cause a shortfall as often."""
     return frame["money_ok"].astype(bool) & ~frame[VALID].astype(bool) & frame["model"].eq(CLOSED_LOOP)
 
 
@@ -94,8 +92,7 @@ def floor(verdicts: Sequence[tuple[int, str]], values: Sequence[float]) -> float
 
 
 def verdicts(frame: pd.DataFrame) -> pd.Series:
-    """Each row's standing: COUNTS (`usable`), FAILED (money check), BOUND (`generator_bound`)
-    or INVALID (the load generator did not hold up otherwise)."""
+    """Per row: COUNTS (`usable`), FAILED (money check), BOUND (`generator_bound`) or INVALID."""
     standing = pd.Series(INVALID, index=frame.index, dtype=object)
     standing[usable(frame)] = COUNTS
     standing[~frame["money_ok"].astype(bool)] = FAILED
@@ -104,11 +101,8 @@ def verdicts(frame: pd.DataFrame) -> pd.Series:
 
 
 def _summary(level_dir: Path, force: bool) -> dict:
-    if not force and is_fresh(level_dir):
-        summary = read_json(level_dir / "summary.json")
-        if summary.get("summary_version") == SUMMARY_VERSION:
-            return summary
-    return summarize_level(level_dir)
+    found = read_json(level_dir / "summary.json") if not force and is_fresh(level_dir) else {}
+    return found if found.get("summary_version") == SUMMARY_VERSION else summarize_level(level_dir)
 
 
 def is_fresh(level_dir: Path) -> bool:
@@ -139,12 +133,11 @@ def _dotted(key: str, value: object) -> dict:
 
 def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
     """One row per (level, request label): the level's keys and verdicts, the label's figures."""
-    rows = [
+    return pd.DataFrame([
         {**level[["level_id", *LEVEL_KEYS, "repeat", "model", "money_ok", VALID]].to_dict(), "label": label, **stats}
         for _, level in summary.iterrows()
         for label, stats in read_json(files.level_dir(run_dir, level["level_id"]) / "summary.json")["labels"].items()
-    ]
-    return pd.DataFrame(rows)
+    ])
 
 
 def status_columns(summary: pd.DataFrame) -> list[str]:

@@ -100,7 +100,8 @@ class Session:
         files.write_level_record(out, record)
         compaction.compact(out)
         verdict = _print_level(out, level, record, tag, check)
-        files.write_level_record(out, record.judged(verdict))  # as judged when the level ended
+        judged = LevelRecord.of({**record.document, "loadgen": verdict})  # as the level ended
+        files.write_level_record(out, judged)
         if not check["ok"]:
             raise UserError(f"money check FAILED after {level.id}: {check}")
         return out

@@ -50,7 +50,6 @@ def render(text: str) -> str:
 
 def write(path: Path = paths.COMPOSE) -> bool:
     text = path.read_text()
-    rendered = render(text)
-    if rendered != text:
+    if (rendered := render(text)) != text:
         path.write_text(rendered)
     return rendered != text

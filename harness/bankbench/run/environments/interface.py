@@ -18,8 +18,7 @@ class Options:
     chaos: tuple[str, ...] = ()  # faults struck in each level (bankbench.run.experiments.chaos)
     profile_cpu: bool = False  # a flame graph of the service per level (bankbench.measure.cpuprofile)
     series: str = ""  # the runs of one bench over several CPU placements share it (bankbench.results.runs)
-    # make capacity TUNED=both: each service at the shipped and at the tuned settings, contenders of one pass
-    with_tuned: bool = False
+    with_tuned: bool = False  # make capacity TUNED=both: shipped and tuned contenders in one pass
 
 
 class Service(Protocol):

@@ -22,15 +22,13 @@ from bankbench.run.experiments import calibration, chaos
 
 
 class Local:
-    """Opening one pins this process (the harness, and so the load generator) to the load
-    generator's CPUs: the runner restores its affinity when the run ends."""
+    """Opening one pins the harness, so the load generator, to its CPUs; the runner undoes it."""
 
     name: str
     local_build = True
 
     def __init__(self, opts: Options, run_id: str):
-        self.opts, self.run_id = opts, run_id
-        self.placement = opts.placement
+        self.opts, self.run_id, self.placement = opts, run_id, opts.placement
         self.placement.pin_harness()
         self._versions: dict[str, str] | None = None
         self.calibration: dict[int, dict] = {}

@@ -1,7 +1,6 @@
-"""`make bench CHAOS=pg-restart,service-kill`: faults spread over each level's measured window.
-`pg-restart` stops PostgreSQL with a fast shutdown (open transactions roll back) and starts it
-again; `service-kill` SIGKILLs the service and starts it again on the same port. The money check
-after the level proves no transfer was half done."""
+"""`make bench CHAOS=...`: faults spread over each level's measured window. `pg-restart` stops
+PostgreSQL with a fast shutdown (open transactions roll back), then starts it; `service-kill`
+SIGKILLs and restarts the service (same port). The money check proves no transfer was half done."""
 
 import contextlib
 import os

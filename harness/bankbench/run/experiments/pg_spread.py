@@ -1,9 +1,8 @@
-"""`make pg-spread`: PostgreSQL alone at make pgwire's rate, running the services' own statements
-(pgbench, bankbench.checks.quick's scripts) over N connections, for a few N: what spreading the
-same work over more backends costs PostgreSQL's CPU per statement. It tests the cause
-docs/request-cost.md gives for platform Java's extra PostgreSQL CPU: pgbench's rate-limited
-clients, in one thread, take the rate's slots in turn, as Tomcat's idle threads do, each with its
-HikariCP connection. pgbench's latency counts from each scheduled start."""
+"""`make pg-spread`: PostgreSQL alone at make pgwire's rate of the services' statements (pgbench,
+checks.quick's scripts) over a few N connections: what spreading the work over more backends costs
+its CPU per statement. It tests docs/request-cost.md's cause of platform Java's extra PostgreSQL
+CPU: pgbench's clients, in one thread, take the rate's slots in turn as Tomcat's idle threads do,
+each with its HikariCP connection. pgbench's latency counts from each scheduled start."""
 
 import re
 import subprocess

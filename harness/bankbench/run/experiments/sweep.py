@@ -1,10 +1,9 @@
-"""`make tune`'s duel of one value against the incumbent (the value kept so far), as pure logic.
-The two are probed in turn, A B A B ..., so that the machine's drift falls on both alike; a probe's
-score is the shared core's CPU per request: below saturation it moves with the settings where the
-p99 does not. A value holds the target when most of its probes did: there a single p99 past the
-target is the machine's hiccup (go's shipped settings read 56 ms once among eleven probes of 4-36
-ms at 60 % of its capacity, 2026-11-28). The candidate is kept when it held the target and the
-incumbent did not, or by a median score lower by more than the spread of their probes."""
+"""`make tune`'s duel of a value against the incumbent (the value kept so far), as pure logic: the
+two are probed in turn, so the machine's drift falls on both alike. A probe's score, the shared
+core's CPU per request, moves with the settings below saturation; the p99 does not. A value holds
+the target when most of its probes did: one p99 past it is the machine's hiccup (go's shipped
+settings: 56 ms once in eleven probes of 4-36 ms at 60 % of capacity, 2026-11-28). The candidate
+wins if it held and the incumbent did not, or by a median score lower by more than their spread."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,8 +40,7 @@ def duel(probe: Callable[[str], Outcome], incumbent: str, candidate: str, repeat
          over: Callable[[], bool]) -> Duel:
     """Probes `incumbent` and `candidate` in turn and judges them (module doc)."""
     result = Duel(incumbent, candidate)
-    turns = [incumbent, candidate] * repeats
-    spoiled = 0
+    turns, spoiled = [incumbent, candidate] * repeats, 0
     while turns:
         if over():
             result.complete, result.why = False, f"the budget ran out: {incumbent} stays"

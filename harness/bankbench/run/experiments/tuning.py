@@ -47,9 +47,8 @@ class _Tuner(Prober):
 
     def tune(self, pools: Sequence[int], wanted: Sequence[str] | None = None,
              earlier: dict[str, Searched] | None = None) -> None:
-        """Each knob (`wanted` only, where given) in turn; a knob left out starts where the newest
-        run that searched it through left it (`earlier`), and a knob whose search that run left
-        unfinished, at the same values of the others, goes on from there."""
+        """Each knob (`wanted`'s, if given) in turn; one left out starts where the newest run of it
+        ended (`earlier`, if complete), one it left unfinished goes on if the others match."""
         earlier = earlier or {}
         shipped = str(config.DEFAULT_POOL_SIZE)  # what the services ship with, as profiles.is_shipped reads it
         knobs = {POOL: [shipped, *(str(pool) for pool in pools if str(pool) != shipped)],

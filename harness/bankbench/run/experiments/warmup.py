@@ -1,7 +1,6 @@
-"""The warm start of a level (profile `start = "warm"`): the service serves the rematch scenario
-until it is warm by quick-bench's rule (bankbench.measure.steady), at most MAX_S; then the tables
-are emptied. A warm service is kept for the next levels alike (one warm-up per service and repeat
-saves most of a run's time), except with faults or CPU profiles, which need a service per level."""
+"""The warm start (profile `start = "warm"`): the service serves the rematch scenario until warm by
+quick-bench's rule (measure.steady), at most MAX_S; then the tables are emptied. It serves the next
+levels alike (saving most of a run's time) unless faults or CPU profiles need one per level."""
 
 import collections
 import threading

@@ -70,7 +70,6 @@ def rows(series: dict[str, dict[int, float]], loadgen_tasks: int) -> list[dict[s
     def cpu_pct(units: float | None, tasks: int = 1) -> float | None:
         return None if units is None else round(units * tasks / 1024 * 100, 1)
 
-    stamps = sorted(set().union(*series.values()))
     return [{
         "t_ms": t,
         "service_cpu_pct": cpu_pct(series["service_cpu"].get(t)),
@@ -79,7 +78,7 @@ def rows(series: dict[str, dict[int, float]], loadgen_tasks: int) -> list[dict[s
         "pg_rss_mb": series["pg_mem"].get(t),
         "loadgen_cpu_pct": cpu_pct(series["loadgen_cpu"].get(t), loadgen_tasks),
         "machine_cpu_pct": series["machine_cpu"].get(t),
-    } for t in stamps]
+    } for t in sorted(set().union(*series.values()))]
 
 
 def write(path: Path, table: list[dict[str, float | int | None]]) -> None:

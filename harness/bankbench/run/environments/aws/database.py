@@ -14,7 +14,6 @@ RESET = ["sh", "-c", 'drop=$1 create=$2; shift 2; "$@" -d postgres -c "$drop" -c
          '"$@" -f /bankbench/schema.sql', "reset", *RECREATE_DATABASE, *PSQL]
 READY = [*PSQL, "-c", "SELECT 1"]  # answers once PostgreSQL runs and its name resolves
 END = "-- bankbench: end of output --"  # printed after the rows: the log holds them all then
-LOG_WAIT_S = 60
 
 
 def query(sql: str) -> list[str]:
@@ -23,7 +22,7 @@ def query(sql: str) -> list[str]:
             "query", sql, *PSQL]
 
 
-def task_log(logs: Any, group: str, task_arn: str, wait_s: float = LOG_WAIT_S) -> list[str]:
+def task_log(logs: Any, group: str, task_arn: str, wait_s: float = 60) -> list[str]:
     """The lines a query() task printed before END (its log reaches CloudWatch shortly after)."""
     stream = f"admin/admin/{task_arn.rsplit('/', 1)[1]}"
     deadline = time.monotonic() + wait_s

@@ -91,10 +91,9 @@ class Cluster:
         return len(arns)
 
     def _wait(self, waiter: str, arns: list[str], timeout_s: int) -> list[dict]:
-        delay = 6
         try:
             self.client.get_waiter(waiter).wait(cluster=self.name, tasks=arns, WaiterConfig={
-                "Delay": delay, "MaxAttempts": max(1, timeout_s // delay)})
+                "Delay": 6, "MaxAttempts": max(1, timeout_s // 6)})
         except WaiterError as err:
             reasons = [task.get("stoppedReason", task["lastStatus"]) for task in self.describe(arns)]
             raise UserError(f"{waiter.replace('_', ' ')}: gave up ({reasons}): {err}") from None

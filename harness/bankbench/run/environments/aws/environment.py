@@ -264,5 +264,4 @@ class GatlingLoad(TaskLoad):
         return {"GATLING_JVM": gatling.JVM_OPTIONS}
 
 
-# The load of a level by its profile's generator (profiles.GENERATORS).
-LOADS: dict[str, type[TaskLoad]] = {"jmeter": ControllerLoad, "gatling": GatlingLoad}
+LOADS = {"jmeter": ControllerLoad, "gatling": GatlingLoad}  # a level's load by its generator

@@ -9,7 +9,6 @@ from bankbench.errors import UserError
 from bankbench.run.environments.aws import ecs, tf
 
 PLAN_FILE = tf.INFRA / ".aws-up.tfplan"
-DESTROY_TIMEOUT_S = 30 * 60
 
 
 def cost(hours: float) -> dict:
@@ -51,6 +50,6 @@ def down() -> None:
     if stack := tf.outputs():
         stopped = ecs.Cluster.of(stack).stop_everything()
         print(f"aws: stopped {stopped} task(s); destroying the stack (a few minutes)")
-    tf.run("destroy", "-input=false", "-auto-approve", timeout=DESTROY_TIMEOUT_S,
+    tf.run("destroy", "-input=false", "-auto-approve", timeout=30 * 60,
            db_password=tf.PLACEHOLDER_PASSWORD)
     print("aws: everything is gone (check the Stack=bankbench tag in the console if in doubt).")
