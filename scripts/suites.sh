@@ -3,16 +3,17 @@
 # suites they print, and the suites both run the same way. The caller sets PY (the venv's
 # python), REPORTS (a folder for logs) and SUITE_DB (a command prefix for the integration tests).
 
-declare -a NAMES COUNTS RESULTS
+declare -a NAMES COUNTS RESULTS TIMES
+SUITE_START=$SECONDS # when the current suite's banner was printed: its rows' time counts from it
 record() { # name count exit-code
-  NAMES+=("$1"); COUNTS+=("$2")
+  NAMES+=("$1"); COUNTS+=("$2"); TIMES+=("$((SECONDS - SUITE_START))")
   if [ "$3" -eq 0 ] && [ "$2" -gt 0 ]; then RESULTS+=("ok"); else RESULTS+=("FAILED"); fi
 }
 skip() { # name reason: a suite that could not run here; it fails nothing but is shown loudly
-  NAMES+=("$1"); COUNTS+=("-"); RESULTS+=("skipped: $2")
+  NAMES+=("$1"); COUNTS+=("-"); RESULTS+=("skipped: $2"); TIMES+=("-")
   printf '!!! %s suite skipped: %s !!!\n' "$1" "$2"
 }
-banner() { printf '\n==== %s ====\n' "$1"; }
+banner() { printf '\n==== %s ====\n' "$1"; SUITE_START=$SECONDS; }
 
 # Every linter of scripts/lint.sh, a row each; a lint.sh that stopped before any linter is one
 # failed row.
@@ -65,7 +66,7 @@ java_count() { java_totals | sed -nE 's/.*Tests run: ([0-9]+),.*/\1/p' | awk '{n
 # One pytest run into REPORTS/<report>.xml, recorded as one row with the cases it ran.
 pytest_suite() { # name report pytest-arguments...
   local name=$1 xml="$REPORTS/$2.xml"; shift 2
-  "$PY" -m pytest -p no:cacheprovider --junitxml="$xml" "$@"; local rc=$?
+  "$PY" -m pytest -p no:cacheprovider --durations=15 --junitxml="$xml" "$@"; local rc=$?
   record "$name" "$("$PY" scripts/junit_count.py "$xml")" $rc
 }
 
@@ -73,15 +74,16 @@ pytest_suite() { # name report pytest-arguments...
 summary() {
   banner "Summary"
   local failed=0 skipped=0 i
-  printf '%-36s %6s  %s\n' suite tests result
+  printf '%-36s %6s %7s  %s\n' suite tests seconds result
   for i in "${!NAMES[@]}"; do
-    printf '%-36s %6s  %s\n' "${NAMES[$i]}" "${COUNTS[$i]}" "${RESULTS[$i]}"
+    printf '%-36s %6s %7s  %s\n' "${NAMES[$i]}" "${COUNTS[$i]}" "${TIMES[$i]}" "${RESULTS[$i]}"
     case "${RESULTS[$i]}" in
       ok) ;;
       skipped:*) skipped=$((skipped + 1)) ;;
       *) failed=$((failed + 1)) ;;
     esac
   done
+  echo "seconds: from the suite's banner to its row (rows under one banner share it); total ${SECONDS} s"
   echo "reports and logs in $REPORTS/"
   [ "$skipped" -eq 0 ] || echo "!!! $skipped suite(s) SKIPPED: see the table above !!!"
   echo "suites: $((${#NAMES[@]} - failed - skipped)) passed, $failed failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"

@@ -59,7 +59,7 @@ java_tests verify; rc=$?
 record "java (db: $(db_path "$REPORTS/java.log" TestDatabase))" "$(java_count)" $rc
 
 banner "Contract suite against ${SERVICES[*]} (pytest)"
-"$PY" -m pytest contract -q -p no:cacheprovider --junitxml="$REPORTS/contract.xml"; rc=$?
+"$PY" -m pytest contract -q -p no:cacheprovider --durations=15 --junitxml="$REPORTS/contract.xml"; rc=$?
 for svc in "${SERVICES[@]}"; do
   n=$("$PY" scripts/junit_count.py "$REPORTS/contract.xml" "${svc//-/_}")
   record "contract $svc" "$n" $rc
