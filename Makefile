@@ -27,6 +27,7 @@ GO_SOURCES := $(shell find bank-go db -name '*.go' -o -name go.mod -o -name go.s
 # The load generator's calibration target: the plan's answers at almost no cost (jmeter/calibrate).
 CALIBRATE_TARGET := jmeter/calibrate/bin/calibrate
 JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/null)
+HELIDON_SOURCES := $(shell find bank-helidon/src bank-helidon/pom.xml db -type f 2>/dev/null)
 GATLING_SOURCES := $(shell find gatling/src gatling/pom.xml -type f 2>/dev/null)
 
 # The harness reading the knobs: only with BANKBENCH_FROM_MAKE=1, so that a run by hand or by a
@@ -46,7 +47,7 @@ venv: .venv/.installed ## Python venv with the harness, analysis and test packag
 .venv/.installed: harness/requirements.txt harness/pyproject.toml
 	bash scripts/venv.sh
 
-build: build-go build-java build-calibrate ## build both services and the load generator's calibration target
+build: build-go build-java build-helidon build-calibrate ## build the services and the load generator's calibration target
 build-go: bank-go/bin/bank-go ## build the Go service
 bank-go/bin/bank-go: $(GO_SOURCES)
 	@$(DOCTOR) go
@@ -60,6 +61,11 @@ build-java: bank-java/target/bank-java.jar ## build the Java service (Maven wrap
 # The format check is `make lint`'s (and ./mvnw verify's): a benchmark is not held up by it.
 bank-java/target/bank-java.jar: $(JAVA_SOURCES)
 	$(MVNW) -f bank-java/pom.xml -DskipTests -Dspring-javaformat.skip=true package
+
+build-helidon: bank-helidon/target/bank-helidon.jar ## build the Helidon SE service (Maven wrapper, JDK 21+)
+# A thin jar; the jars its manifest names are copied to bank-helidon/target/libs/.
+bank-helidon/target/bank-helidon.jar: $(HELIDON_SOURCES)
+	$(MVNW) -f bank-helidon/pom.xml -DskipTests -Dspring-javaformat.skip=true package
 
 jmeter-install: jmeter/target/config.json ## fetch JMeter 5.6.3 through jmeter-maven-plugin
 jmeter/target/config.json: jmeter/pom.xml
@@ -117,9 +123,11 @@ overload: ## past capacity: each warm service at 0.5x, 2x, 0.5x its capacity (RA
 	$(MAKE) bench PROFILE=overload
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
 	$(MAKE) bench PROFILE=placement
-capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=90 each)
+capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, from every probe of a staircase per contender (A/A twin, pools beside), smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=210 each)
 	$(BANKBENCH) capacity
 	$(PY) -m bankbench report
+soak: doctor venv build jmeter-install gatling-install ## each warm service in turn (SERVICE=) under CPU_PLACEMENT (split) at 80 % of make capacity's rate there (or RATE= it/s) for MINUTES=30: p99 and errors per minute, RSS and pool trends, money; soak.json and a page of charts
+	$(BANKBENCH) soak
 tune: doctor venv build jmeter-install gatling-install ## per service under CPU_PLACEMENT (split) below its capacity: pool, then its knobs, each value in a duel with the incumbent scored by CPU per request; writes tuned.toml, then make capacity TUNED=both, shipped and tuned in turn (TUNE_MIN=360, KNOBS= a comma list: only those, the others where the last run left them)
 	$(BANKBENCH) tune
 	$(MAKE) capacity TUNED=both CPU_PLACEMENT=$(or $(CPU_PLACEMENT),split)
@@ -184,7 +192,7 @@ jmeter-gui: jmeter-install ## open the plan in the JMeter GUI (needs a display)
 
 include infra/infra.mk
 
-.PHONY: doctor venv build build-go build-java build-calibrate jmeter-install db-up db-down \
-	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity tune quick-bench \
+.PHONY: doctor venv build build-go build-java build-helidon build-calibrate jmeter-install db-up db-down \
+	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity soak tune quick-bench \
 	pgwire pg-spread startup java-warmup-profile fuzz connections plan calibrate summarize compare report publish report-html screenshot clean-raw compose-file newcomer offline-images \
 	images jmeter-gui

@@ -18,9 +18,11 @@ banner "Go unit tests: db + jmeter/calibrate + bank-go (go test -race -short: th
 go_tests -short; rc=$?
 record "go unit" "$(go_count)" $rc
 
-banner "Java unit tests: bank-java (./mvnw test: Surefire's *Test, not Failsafe's *IT)"
-java_tests test; rc=$?
-record "java unit" "$(java_count)" $rc
+for module in bank-java bank-helidon; do
+  banner "Java unit tests: $module (./mvnw test: Surefire's *Test, not Failsafe's *IT)"
+  java_tests "$module" test; rc=$?
+  record "$module unit" "$(java_count "$module")" $rc
+done
 
 banner "Harness unit tests (pytest -m 'not integration')"
 pytest_suite "harness unit" harness harness/tests -q -m "not integration" --ignore=harness/tests/docker

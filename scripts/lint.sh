@@ -5,7 +5,8 @@
 # ruff, gofmt and spring-javaformat can fix by themselves, then checks.
 #   Python: ruff, rules in harness/pyproject.toml, every Python file and notebook of the repo.
 #   Go:     gofmt, go vet and staticcheck over the modules db/, bank-go/ and jmeter/calibrate/.
-#   Java:   spring-javaformat (bank-java/pom.xml binds the same check to every build).
+#   Java:   spring-javaformat over bank-java/ and bank-helidon/ (each pom binds the same check to
+#           every build).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 FIX=false
@@ -15,7 +16,8 @@ FIX=false
 STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GO_MODULES=(db bank-go jmeter/calibrate)
 RUFF=(.venv/bin/ruff check --config harness/pyproject.toml)
-MVNW=(scripts/with-jdk.sh ./mvnw -B -q -f bank-java/pom.xml)
+MVNW=(scripts/with-jdk.sh ./mvnw -B -q)
+JAVA_MODULES=(bank-java bank-helidon)
 
 # Every Go command runs on the toolchain go.mod names (go1.26.8): `go run pkg@version` would
 # otherwise take the one staticcheck's go.mod names, and a staticcheck built by an older Go
@@ -40,7 +42,7 @@ go_packages() { in_go_modules go list ./... | wc -l; }
 if $FIX; then
   "${RUFF[@]}" --fix .
   "$GOFMT" -w "${GO_MODULES[@]}"
-  "${MVNW[@]}" spring-javaformat:apply
+  for m in "${JAVA_MODULES[@]}"; do "${MVNW[@]}" -f "$m/pom.xml" spring-javaformat:apply; done
 fi
 
 # Each status is kept before the count: a command substitution in the same line would reset $?.
@@ -58,8 +60,9 @@ result "go vet" "$(go_packages)" packages $rc
 in_go_modules go run "$STATICCHECK" ./...; rc=$?
 result staticcheck "$(go_packages)" packages $rc
 
-"${MVNW[@]}" spring-javaformat:validate; rc=$?
-result spring-javaformat "$(find bank-java/src -name '*.java' | wc -l)" files $rc
+rc=0
+for m in "${JAVA_MODULES[@]}"; do "${MVNW[@]}" -f "$m/pom.xml" spring-javaformat:validate || rc=1; done
+result spring-javaformat "$(find "${JAVA_MODULES[@]/%//src}" -name '*.java' | wc -l)" files $rc
 
 echo "lint: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

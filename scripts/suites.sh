@@ -48,20 +48,22 @@ go_count() { # PASS|FAIL (the default: both) or SKIP: how many Go tests and subt
   cat "$REPORTS/go-db.log" "$REPORTS/go.log" | grep -cE -- "--- (${1:-PASS|FAIL}):"
 }
 
-# `./mvnw -B -f bank-java/pom.xml GOAL...`; prints its test totals (log in java.log) and returns
-# its status. The format check is the lint suite's: here the tests run even when it fails.
-java_tests() {
-  "${SUITE_DB[@]}" scripts/with-jdk.sh ./mvnw -B -f bank-java/pom.xml -Dspring-javaformat.skip=true "$@" \
-    > "$REPORTS/java.log" 2>&1
+# `./mvnw -B -f MODULE/pom.xml GOAL...` for a Java service (bank-java, bank-helidon); prints its
+# test totals (log in MODULE.log) and returns its status. The format check is the lint suite's:
+# here the tests run even when it fails.
+java_tests() { # module goal...
+  local module=$1; shift
+  "${SUITE_DB[@]}" scripts/with-jdk.sh ./mvnw -B -f "$module/pom.xml" -Dspring-javaformat.skip=true "$@" \
+    > "$REPORTS/$module.log" 2>&1
   local rc=$? totals
-  totals=$(java_totals)
+  totals=$(java_totals "$module")
   echo "${totals:-no Tests run: line}"
-  grep -E 'BUILD (SUCCESS|FAILURE)|^TestDatabase:' "$REPORTS/java.log" || true
+  grep -E 'BUILD (SUCCESS|FAILURE)|^TestDatabase:' "$REPORTS/$module.log" || true
   return $rc
 }
 # Surefire (unit) and Failsafe (integration) each close with an aggregate "Tests run:" line.
-java_totals() { grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' "$REPORTS/java.log"; }
-java_count() { java_totals | sed -nE 's/.*Tests run: ([0-9]+),.*/\1/p' | awk '{n += $1} END {print n + 0}'; }
+java_totals() { grep -E 'Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$' "$REPORTS/$1.log"; }
+java_count() { java_totals "$1" | sed -nE 's/.*Tests run: ([0-9]+),.*/\1/p' | awk '{n += $1} END {print n + 0}'; }
 
 # One pytest run into REPORTS/<report>.xml, recorded as one row with the cases it ran.
 pytest_suite() { # name report pytest-arguments...

@@ -54,9 +54,11 @@ banner "Go: db + jmeter/calibrate + bank-go (go test -race)"
 go_tests; rc=$?
 record "go (db: $(db_path "$REPORTS/go.log" dbtest))" "$(go_count)" $rc
 
-banner "Java: bank-java (./mvnw verify)"
-java_tests verify; rc=$?
-record "java (db: $(db_path "$REPORTS/java.log" TestDatabase))" "$(java_count)" $rc
+for module in bank-java bank-helidon; do
+  banner "Java: $module (./mvnw verify)"
+  java_tests "$module" verify; rc=$?
+  record "$module (db: $(db_path "$REPORTS/$module.log" TestDatabase))" "$(java_count "$module")" $rc
+done
 
 banner "Contract suite against ${SERVICES[*]} (pytest)"
 "$PY" -m pytest contract -q -p no:cacheprovider --durations=15 --junitxml="$REPORTS/contract.xml"; rc=$?

@@ -157,7 +157,8 @@ def test_tuned_levels_run_at_their_tables_settings(tmp_path: Path) -> None:
 
 def test_tuned_needs_a_table_for_every_service_it_runs(tmp_path: Path) -> None:
     path = with_tables(tmp_path)
-    with pytest.raises(UserError, match=r"no \[tuned.<service>\] table for java, java-virtual: run `make tune`"):
+    missing = r"no \[tuned.<service>\] table for java, java-virtual, helidon: run `make tune`"
+    with pytest.raises(UserError, match=missing):
         profiles.load("capacity", tuned=True, tuned_path=path)
     with pytest.raises(UserError, match=r"no .* table for go"):
         profiles.load("capacity", {"services": ["go"]}, tuned=True, tuned_path=tmp_path / "none.toml")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import yaml
 from bankbench import paths, registry
 from bankbench.bank import processes
 from bankbench.errors import UserError
+from bankbench.measure import manifest
 
 ENTRY = {"build": "true", "artifact": "bin/x", "runtime": "native", "profiler": "none",
          "versions": {"reader": "command", "command": "x --versions"}, "port": 9000}
@@ -89,3 +91,23 @@ def test_a_service_without_a_heap_cannot_be_swept(tmp_path: Path, monkeypatch: p
     assert load(tmp_path, monkeypatch, metrics="go").heap is None
     with pytest.raises(UserError, match="no `heap`"):
         registry.get("x").heap_env(64)
+
+
+def test_the_jar_reader_finds_the_libraries_a_jar_runs_with(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nested in it, as Spring Boot packs them, or beside it, as its manifest's Class-Path names
+    them (a thin jar's libs/; the manifest wraps its lines at 72 bytes)."""
+    entry = load(tmp_path, monkeypatch, metrics="go", runtime="jvm",
+                 versions={"reader": "jar", "libraries": {"pool": "HikariCP", "driver": "postgresql",
+                                                          "web": "helidon-webserver"}})
+    fat, thin = tmp_path / "fat.jar", tmp_path / "thin.jar"
+    with zipfile.ZipFile(fat, "w") as jar:
+        jar.writestr("BOOT-INF/lib/HikariCP-7.1.0.jar", b"")
+        jar.writestr("BOOT-INF/lib/postgresql-42.7.14.jar", b"")
+    with zipfile.ZipFile(thin, "w") as jar:
+        jar.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\nClass-Path: libs/helidon-webserver-4.\r\n"
+                     " 5.0.jar libs/HikariCP-7.1.0.jar\r\nMain-Class: x.Main\r\n")
+    assert manifest.build_versions(entry, fat, ["true"]) == {
+        "jdk": "unknown", "pool": "7.1.0", "driver": "42.7.14", "web": "unknown"}
+    assert manifest.build_versions(entry, thin, ["true"]) == {
+        "jdk": "unknown", "pool": "7.1.0", "driver": "unknown", "web": "4.5.0"}

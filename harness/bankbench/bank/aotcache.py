@@ -1,11 +1,13 @@
 """The JDK's AOT cache for the Java variants (JAVA_AOT_CACHE=1; JEPs 483, 514, 515): written by
 the JVM as a training run (the service under a short load) exits, once per variant (virtual
 threads load other classes) and jar build. It does not cover Spring Boot's nested jars (its own
-class loader): with it the service runs from the jar `jarmode=tools extract` makes."""
+class loader): with it such a service runs from the jar `jarmode=tools extract` makes; a jar whose
+libraries lie beside it (its manifest's Class-Path) runs as built."""
 
 import os
 import subprocess
 import time
+import zipfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
@@ -21,6 +23,7 @@ SETTING = "JAVA_AOT_CACHE"  # make variable and environment: 1 runs the Java var
 MIN_JDK = 25
 TRAINING_S = 20
 TRAINING_CLIENTS = 8
+EXTRACTED = "extracted"  # runnable_jar's folder beside the built jar
 # The variant run with these JVM options, logging to the path: processes' (it imports this one).
 Training = Callable[[list[str], Path], AbstractContextManager[Any]]
 
@@ -29,9 +32,13 @@ def enabled() -> bool:
     return os.environ.get(SETTING, "") == "1"
 
 
-def extracted_jar(built: Path) -> Path:
-    """The service's jar extracted beside it (once per build): what runs with the cache."""
-    destination = built.parent / "extracted"
+def runnable_jar(built: Path) -> Path:
+    """The jar that runs with the cache: a Spring Boot jar (BOOT-INF/) extracted beside it, once per
+    build; any other jar as built."""
+    with zipfile.ZipFile(built) as jar:
+        if not any(name.startswith("BOOT-INF/") for name in jar.namelist()):
+            return built
+    destination = built.parent / EXTRACTED
     jar = destination / built.name
     if not jar.exists() or jar.stat().st_mtime < built.stat().st_mtime:
         out = subprocess.run([str(jdk.java_home() / "bin" / "java"), "-Djarmode=tools", "-jar",
@@ -46,7 +53,8 @@ def cache_options(name: str, jar: Path, training: Training) -> list[str]:
     """The JVM options that run `name` with its AOT cache, trained first if older than `jar`."""
     if jdk.feature(version := jdk.release_version(jdk.java_home())) < MIN_JDK:
         raise UserError(f"{SETTING}=1 needs JDK {MIN_JDK}+ (JEP 514/515); this one is {version}")
-    cache = jar.parent.parent / "aot" / f"{name}.aot"
+    build = jar.parent.parent if jar.parent.name == EXTRACTED else jar.parent  # the build's folder
+    cache = build / "aot" / f"{name}.aot"
     if not cache.exists() or cache.stat().st_mtime < jar.stat().st_mtime:
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.unlink(missing_ok=True)

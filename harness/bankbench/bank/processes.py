@@ -130,7 +130,7 @@ def get(name: str, aot: bool | None = None, settings: dict[str, str] | None = No
             *settings.get("JAVA_OPTS", os.environ.get("JAVA_OPTS", "")).split())  # after the file: they win
     if not (aotcache.enabled() if aot is None else aot):
         return Service(name, (*java, "-jar", str(entry.artifact)), env)
-    jar = aotcache.extracted_jar(entry.artifact)
+    jar = aotcache.runnable_jar(entry.artifact)
 
     def training(options: list[str], log: Path) -> AbstractContextManager[Running]:
         return local_service(Service(name, (*java, *options, "-jar", str(jar)), env),

@@ -65,16 +65,25 @@ def _go_build(entry: registry.Entry, binary: Path, _java: list[str]) -> dict[str
 
 
 def _jar(entry: registry.Entry, built: Path, java: list[str]) -> dict[str, str]:
-    """`java -version`'s first line and the entry's `libraries` in the jar's BOOT-INF/lib/."""
+    """`java -version`'s first line and the entry's `libraries` among the jar's own (_libraries)."""
     java_version = subprocess.run([*java, "-version"], capture_output=True, text=True).stderr
     found = dict.fromkeys(entry.versions.get("libraries", {}), "unknown")
-    if built.exists():
-        with zipfile.ZipFile(built) as jar:
-            for name in jar.namelist():
-                for key, prefix in entry.versions["libraries"].items():
-                    if match := re.fullmatch(rf"BOOT-INF/lib/{re.escape(prefix)}-([\d.]+\w*)\.jar", name):
-                        found[key] = match.group(1)
+    for name in _libraries(built) if built.exists() else ():
+        for key, prefix in entry.versions["libraries"].items():
+            if match := re.fullmatch(rf"{re.escape(prefix)}-([\d.]+\w*)\.jar", name):
+                found[key] = match.group(1)
     return {"jdk": java_version.splitlines()[0] if java_version else "unknown", **found}
+
+
+def _libraries(built: Path) -> list[str]:
+    """The file names of the jars a jar runs with: those nested in it (Spring Boot's BOOT-INF/lib/)
+    and those its manifest's Class-Path names beside it (a thin jar's libs/, as Helidon builds it)."""
+    with zipfile.ZipFile(built) as jar:
+        nested = [name for name in jar.namelist() if name.startswith("BOOT-INF/lib/")]
+        manifest = jar.read("META-INF/MANIFEST.MF").decode() if "META-INF/MANIFEST.MF" in jar.namelist() else ""
+    class_path = re.search(r"^Class-Path: (.*(?:\r?\n .*)*)", manifest, re.MULTILINE)
+    listed = re.sub(r"\r?\n ", "", class_path.group(1)).split() if class_path else []
+    return [name.rsplit("/", 1)[-1] for name in [*nested, *listed]]
 
 
 def _command(entry: registry.Entry, _artifact: Path, _java: list[str]) -> dict[str, str]:
