@@ -18,6 +18,7 @@ import pandas as pd
 
 from bankbench import estimates
 from bankbench.load import validity
+from bankbench.measure import steady
 from bankbench.results import files, histograms, service_metrics
 from bankbench.results.documents import LevelRecord
 from bankbench.results.histograms import Histograms
@@ -68,6 +69,16 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
         summary["service_metrics"] = service_metrics.window_stats(scrapes, level.measure_from_ms,
                                                                level.measure_from_ms + seconds * 1000)
     return summary
+
+
+def jit_share(level_dir: Path) -> float | None:
+    """The share of the level's measured window, to the load's end, its service's JIT compiled
+    (service_metrics.busy_share of `jit_ms`, steady.JIT); None: no JIT, or no scrapes."""
+    if not files.has_service_metrics(level_dir):
+        return None
+    level = files.level_record(level_dir)
+    return service_metrics.busy_share(files.read_service_metrics(level_dir), steady.JIT, level.measure_from_ms,
+                                      level.ended_ms)
 
 
 def measured_window(level: LevelRecord, requests: Histograms) -> tuple[pd.Index, float]:

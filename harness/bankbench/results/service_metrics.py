@@ -16,8 +16,7 @@ def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
     """The summary.json `service_metrics` block of the scrapes between start_ms and end_ms."""
     frame = _with_statuses(frame)
     gauges = frame[frame["t_ms"].between(start_ms, end_ms)]
-    before = frame.loc[frame["t_ms"] <= start_ms, "t_ms"]
-    counters = frame[frame["t_ms"].between(before.max() if len(before) else start_ms, end_ms)]
+    counters = _counters(frame, start_ms, end_ms)
     answered = counters.loc[counters[UP] == 1, "t_ms"] if UP in counters else counters["t_ms"]
     span_s = (answered.max() - answered.min()) / 1000 if len(answered) > 1 else 0.0
     acquires, acquire_s = increase(counters, "pool_acquires"), increase(counters, "pool_acquire_seconds")
@@ -41,6 +40,22 @@ def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
         **{f"heap_{how}_mb": _agg(gauges, "heap_bytes", how, MB) for how in HOW},
         **{f"threads_{how}": _agg(gauges, "threads", how) for how in HOW},
     }
+
+
+def busy_share(frame: pd.DataFrame, column: str, start_ms: int, end_ms: int) -> float | None:
+    """A counter of milliseconds worked (`jit_ms`) over the window as a share of its wall time: its
+    gain (module doc) over the milliseconds between the first and last scrape that have it; None
+    without two such scrapes."""
+    counters = _counters(frame, start_ms, end_ms)
+    gained, times = increase(counters, column), counters.loc[_column(counters, column).notna(), "t_ms"]
+    span_ms = times.max() - times.min() if len(times) > 1 else 0
+    return None if gained is None or span_ms <= 0 else gained / span_ms
+
+
+def _counters(frame: pd.DataFrame, start_ms: int, end_ms: int) -> pd.DataFrame:
+    """The scrapes a counter's gain over the window is taken between (module doc)."""
+    before = frame.loc[frame["t_ms"] <= start_ms, "t_ms"]
+    return frame[frame["t_ms"].between(before.max() if len(before) else start_ms, end_ms)]
 
 
 def per_second(frame: pd.DataFrame) -> pd.DataFrame:
