@@ -1,8 +1,8 @@
-"""`bankbench capacity` for real against the Go service, in a tiny budget: one rate of the ladder,
-confirmed once, then a heap sweep of one size (GOMEMLIMIT from its registry entry), each probe a
-short open-model level through Gatling on a real PostgreSQL, under one CPU placement (make
-capacity's default is two, a run each); the run folder, capacity.json and the report's verdict
-built from them.
+"""`bankbench capacity` for real against the Go service and its A/A twin (`go-again`, a process of
+its own), in a tiny budget: a staircase of one probe (the ladder's one rate), the long level at the
+rate found, then a heap sweep of one size (GOMEMLIMIT from its registry entry), each probe a short
+open-model level through Gatling on a real PostgreSQL, under one CPU placement (make capacity's
+default is two, a run each); the run folder, capacity.json and the report's verdict built from them.
 
 Needs the built Go service and Gatling; run it alone on a shared machine
 (`flock /tmp/bankbench-bench.lock`)."""
@@ -37,7 +37,8 @@ def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float
     results = tmp_path_factory.mktemp("runs")
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "bankbench", "capacity", "--service", "go", "--rates", "20",
-                          "--heaps", "64", "--repeat", "1", "--duration", "3", "--warmup", "5", "--long", "4",
+                          "--probes", "1", "--control", "go", "--heaps", "64", "--repeat", "1", "--duration", "3",
+                          "--warmup", "5", "--long", "4",
                           "--budget-min", str(BUDGET_MIN), "--cpu-placement", "split", "--p99-ms", str(P99_MS)],
                          env={**os.environ, "BANKBENCH_RUNS": str(results)}, cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
@@ -52,17 +53,22 @@ def test_the_search_found_the_rate_and_the_heap(searched) -> None:
     assert run_dir.name.endswith("-native-capacity")
     doc = json.loads((run_dir / runs.CAPACITY_FILE).read_text())
     assert doc["target"] == {"p99_ms": P99_MS, "max_error_pct": probes.MAX_ERROR_PCT}
-    go = doc["services"]["go"]
-    # 20 iterations/s is far below what Go holds here: the ladder's one rate, probed and confirmed.
-    assert go["rate"] == {"found": 20, "failed_at": None, "confirmations": 2, "complete": True}
+    go, twin = doc["services"]["go"], doc["services"]["go-again"]
+    # 20 iterations/s is far below what Go holds here: the ladder's one rate, probed, then held longer.
+    assert go["rate"] == {"found": 20, "failed_at": None, "confirmations": 2, "staircase": None, "complete": True}
     assert go["heap"] == {"found": 64, "failed_at": None, "confirmations": 2, "complete": True, "rate": 20}
     assert [(p["level"], p["held"], p["valid"]) for p in go["probes"]] == [
-        ("go-u20-p95-r1", True, True), ("go-u20-p95-r2", True, True), ("go-u20-p95-r3", True, True),
+        ("go-u20-p95-r1", True, True), ("go-u20-p95-r2", True, True),
         ("go-u20-p95-h64-r1", True, True), ("go-u20-p95-h64-r2", True, True)]
-    # The rate found, held for a longer measured window, before the heap sweep.
-    assert (go["long"]["level"], go["long"]["long"], go["long"]["held"]) == ("go-u20-p95-r3", True, True)
-    assert (doc["in_turn"], doc["long_s"]) == (["go"], 4)
-    long_level = json.loads((run_dir / "levels" / "go-u20-p95-r3" / "level.json").read_text())
+    # The rate found, held for a longer measured window, before the heap sweep: a probe like the others.
+    assert (go["long"]["level"], go["long"]["long"], go["long"]["held"]) == ("go-u20-p95-r2", True, True)
+    assert (doc["in_turn"], doc["long_s"], doc["design"]["probes"]) == (["go", "go-again"], 4, 1)
+    # The A/A twin: the same settings under its own name, levels and warm process; no heap sweep.
+    assert (twin["service"], twin["twin_of"], twin["pool"], "heap" in twin) == ("go", "go", 95, False)
+    assert [p["level"] for p in twin["probes"]] == ["go-u20-p95-again-r1", "go-u20-p95-again-r2"]
+    first = json.loads((run_dir / "levels" / "go-u20-p95-again-r1" / "level.json").read_text())
+    assert "warmup" in first and first["settings_tag"] == "again"  # warmed up in its own process
+    long_level = json.loads((run_dir / "levels" / "go-u20-p95-r2" / "level.json").read_text())
     assert long_level["duration_s"] == 4
     assert "held the target" in stdout and "go-u20-p95-h64-r2" in stdout  # progress lines
     calibrated = json.loads((run_dir / "calibration.json").read_text())["loads"]["20"]  # the probed rate's

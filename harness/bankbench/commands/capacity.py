@@ -1,7 +1,9 @@
-"""`bankbench capacity` (make capacity): per service, the highest rate that holds a p99 target with
-errors under 0.1 %, confirmed by repeats (bankbench.run.experiments.capacity_search), under each
-CPU placement asked, a run each (a series), and under the first of them (at the shipped settings)
-the smallest heap that holds it there; then each run's summaries and its figures."""
+"""`bankbench capacity` (make capacity): per contender, probes of the rates about the one that holds
+a p99 target with errors under 0.1 % half the time, a staircase whose every probe is kept
+(bankbench.run.experiments.capacity_search), the contenders in turn with an A/A control and the
+pools beside the shipped one, under each CPU placement asked, a run each (a series), and under the
+first of them (at the shipped settings) the smallest heap that holds a rate each held; then each
+run's summaries and its figures."""
 
 import argparse
 import signal
@@ -17,8 +19,8 @@ from bankbench.results import probes, runs, summaries
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
 
-PROFILE = "capacity"  # profiles.toml: the shape of each probe and the ladder of rates
-BUDGET_MIN = 90  # per placement, a bound; per service ~10 rate probes of ~45 s (+ ~6 heap probes, first)
+PROFILE = capacity_search.PROFILE
+BUDGET_MIN = capacity_search.BUDGET_MIN
 # service-alone: capacity per service core, what a budget needs; split: a core shared with PG.
 PLACEMENTS = ("service-alone", "split")
 
@@ -31,14 +33,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"the time the search may take under each placement, in minutes (default {BUDGET_MIN})")
     p.add_argument("--heaps", help="the heap sizes of the sweep under the first placement, MB, a comma list "
                                    f"(default {','.join(map(str, capacity_search.HEAPS_MB))}; none with --tuned)")
-    p.add_argument("--rates", help="the ladder of rates (iterations/s) to climb, a comma list "
-                                   f"(default: profile {PROFILE}'s)")
-    add_probe_arguments(p, "confirmations of a found rate or heap")
+    p.add_argument("--rates", help="the ladder of rates (iterations/s) the search climbs to its first miss, a "
+                                   f"comma list (default: profile {PROFILE}'s `users`)")
+    p.add_argument("--probes", type=int, help="rate probes per contender, the ladder's included (default: profile "
+                                              f"{PROFILE}'s `search.probes`)")
+    p.add_argument("--control", help="the service entered twice, the A/A control (`<service>-again`); \"\": none "
+                                     f"(default: profile {PROFILE}'s `search.control`, if among the services)")
+    add_probe_arguments(p, "confirmations of a found heap")
     p.add_argument("--cpu-placement", default=",".join(PLACEMENTS),
                    help=f"a comma list of CPU placements, a run each (default: {','.join(PLACEMENTS)})")
     add_tuned_argument(p)
     p.add_argument("--long", type=int, default=capacity_search.LONG_S,
-                   help="measured seconds of the level that holds each rate found "
+                   help="measured seconds of the probe at each rate found after the staircase, one more probe "
                         f"(default {capacity_search.LONG_S}; 0: none)")
     p.add_argument("--with-tuned", action="store_true",
                    help="each service at the shipped settings and at its tuned ones, as contenders of one search, "
@@ -63,17 +69,17 @@ def main(args: argparse.Namespace) -> int:
     profile, series = placed(profile, args.cpu_placement.split(","))
     signal.signal(signal.SIGTERM, interrupted)
     heaps = heaps_to_sweep(args)
-    entrants = capacity_search.contenders(profile.services, args.tuned, args.with_tuned, profile.tuned)
+    setup = capacity_search.Setup.of(profile, args.control, args.probes)
+    entrants = setup.contenders(profile, args.tuned, args.with_tuned)
     # max_connections: room for every contender's pool, each kept warm, and the harness's own.
-    pools = [profile.tuned[c.service]["pool"] if c.tuned else profile.pools[0] for c in entrants]
-    max_connections = sum(pools) + config.max_connections() - config.DEFAULT_POOL_SIZE
+    max_connections = sum(c.pool_in(profile) for c in entrants) + config.max_connections() - config.DEFAULT_POOL_SIZE
     for i, mode in enumerate(profile.placements):
         opts = Options(profile=profile, placement=placement.plan(mode), durable=True, dashboard=False,
                        pg_max_connections=max_connections, series=series,
                        with_tuned=args.with_tuned)
         # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
-        run_dir = capacity_search.run(opts, probes.Target(p99_ms=args.p99_ms), args.budget_min * 60,
-                                      heaps if i == 0 else (), long_s=args.long)
+        run_dir = capacity_search.run(opts, entrants, setup, probes.Target(p99_ms=args.p99_ms),
+                                      args.budget_min * 60, heaps if i == 0 else (), long_s=args.long)
         summaries.summarize_run(run_dir)
         print(f"results in {run_dir} ({mode})\n{terminal.capacities(runs.load_run(run_dir))}")
     return 0

@@ -10,6 +10,7 @@ from bankbench.analyse import paired
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
+from bankbench.run.experiments import capacity_search
 
 
 def add_profile_arguments(p: argparse.ArgumentParser) -> None:
@@ -78,7 +79,7 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity}` first, "
                         "or pass RATE= (iterations/s)")
     rates, found_by, found_under = found
-    source = f"the median over {len(found_by)} passes (runs {found_by[0]} to {found_by[-1]})" \
+    source = f"the geometric mean over {len(found_by)} passes (runs {found_by[0]} to {found_by[-1]})" \
         if len(found_by) > 1 else f"run {found_by[0]}"
     where = f"CPU placement {found_under}" + ("" if found_under == mode else f"; none ran under this run's {mode}")
     return profiles.with_rates(profile, rates, f"the capacity make capacity found in {source}, {where}")
@@ -100,6 +101,12 @@ def main(args: argparse.Namespace) -> int:
     runs = max(len(profile.placements), 1)
     total = runs * sum(level.expected_s for level in levels)
     print(f"profile {profile.name} ({profile.model}): {profile.description}")
+    if profile.name == capacity_search.PROFILE:  # a search, not a list of levels: make capacity's defaults
+        setup = capacity_search.Setup.of(profile)
+        print(capacity_search.describe(profile, setup.contenders(profile, bool(profile.tuned), False), setup,
+                                       () if profile.tuned else capacity_search.HEAPS_MB,
+                                       capacity_search.BUDGET_MIN * 60))
+        return 0
     if profile.phased:
         print(f"base rates: {profiles.rates_text(profile.rates, profile.rate_source)}")
     for i, level in enumerate(levels, 1):

@@ -63,6 +63,7 @@ class Profile:
     rates: dict[str, int] = field(default_factory=dict)  # phased: base rates, set by with_rates
     rate_source: str = ""
     tuned: dict[str, dict] = field(default_factory=dict)  # TUNED=1: per service its table
+    search: dict[str, Any] = field(default_factory=dict)  # make capacity's design (capacity_search.Design)
 
     @property
     def phased(self) -> bool:
@@ -98,8 +99,9 @@ class Level:
 
     @property
     def process(self) -> tuple:
-        """What its service process starts with: a warm one serves only levels alike."""
-        return self.service, self.pool, self.heap_mb, tuple(sorted(self.settings.items()))
+        """What its service process starts with: a warm one serves only levels alike (a tag apart:
+        make capacity's A/A twin, the same settings in a process of its own)."""
+        return self.service, self.pool, self.heap_mb, tuple(sorted(self.settings.items())), self.settings_tag
 
     def service_env(self) -> dict[str, str]:
         """Its settings, then its heap limit (registry.combine: -Xmx after a collector)."""

@@ -67,6 +67,7 @@ class Probe(Document):
     missed: Sequence[str] = ()  # what of the target it missed (Target.misses, or "start")
     service_cpu_ms: float | None = None
     pg_cpu_ms: float | None = None
+    long: bool = False  # make capacity's level of `long_s` measured seconds at the rate found
 
     @property
     def generator_short(self) -> bool:
@@ -78,12 +79,16 @@ class Search(Document):
     """A contender's probes, rate search and heap sweep (`sweep` {}: not swept) in capacity.json."""
 
     document: dict[str, Any] = field(repr=False)
-    probes: tuple[Probe, ...] = records(Probe)
+    probes: tuple[Probe, ...] = records(Probe)  # every one, in order: the staircase's, the long level, the heaps'
     rate: dict[str, Any] = field(default_factory=dict)
     sweep: dict[str, Any] = field(default_factory=dict, metadata={"key": "heap"})
     long: Probe | None = None
     # A tuned contender whose settings are the shipped ones: the shipped record.
     as_shipped: bool = field(default=False, metadata={"key": runs.AS_SHIPPED})
+    service: str = ""  # its service (runs before contenders had names: its key)
+    contender: str = ""  # its name in `in_turn`: `go`, `go tuned`, `go-again`, `java pool16`
+    pool: int | None = None  # the pool its levels ran with (None: runs before it was kept)
+    twin_of: str | None = None  # the A/A control's twin: the contender it repeats under its own name
 
     @classmethod
     def of(cls, document: dict[str, Any], **read: Any) -> "Search":
@@ -92,13 +97,25 @@ class Search(Document):
 
     @property
     def found(self) -> int | None:
-        """The rate found: the highest that held and was confirmed; None: none, or not yet."""
+        """The rate found: a rate the contender held (bankbench.run.experiments.bisection.provisional;
+        runs before the staircase: the highest that held and was confirmed); None: none, or not yet."""
         return self.rate.get("found")
 
     @property
     def failed_at(self) -> int | None:
         """The lowest rate above it that missed; None: none did."""
         return self.rate.get("failed_at")
+
+    @property
+    def staircase(self) -> float | None:
+        """The staircase's own estimate of the rate held half the time (None: too few probes at its
+        fixed step, or a run before the staircase)."""
+        return self.rate.get("staircase")
+
+    @property
+    def own_heap(self) -> tuple[Probe, ...]:
+        """The probes at the contender's own settings, the long level's among them: the model's."""
+        return tuple(p for p in self.probes if p.heap_mb is None)
 
     @property
     def complete(self) -> bool:
@@ -108,24 +125,45 @@ class Search(Document):
 
 @dataclass(frozen=True)
 class Searches:
-    """A make capacity run's capacity.json: the target, each contender's searches (TUNED=both's)."""
+    """A make capacity run's capacity.json: the target; each service's searches at the shipped (or,
+    TUNED=1, the tuned) settings and, TUNED=both, at the tuned ones (`tuned`), by service; and by
+    name the contenders `beside` them: the A/A control's twin, the pools beside the shipped one."""
 
     target: Target
     shipped: dict[str, Search]
     tuned: dict[str, Search] | None  # None: the run probed no tuned contender beside the shipped ones
     in_turn: bool  # the contenders were probed in turn (a pass: bankbench.analyse.paired)
-    long_s: int | None  # the measured seconds of the level that confirmed each rate found
+    long_s: int | None  # the measured seconds of the level at each rate found
+    beside: dict[str, Search] = field(default_factory=dict)
+    design: dict[str, Any] = field(default_factory=dict)  # the staircase's (LAYOUT.md); {}: runs before it
+    contenders: tuple[str, ...] = ()  # every contender's name, in the order of their turns
 
     @classmethod
     def read(cls, run_dir: Path) -> "Searches":
         doc = files.record(run_dir, runs.CAPACITY_FILE)
-        sections = {name: {service: Search.of(record) for service, record in doc[name].items()}
-                    for name in (runs.SHIPPED_SECTION, runs.TUNED_SECTION) if name in doc}
-        return cls(Target(**doc.get("target", {})), sections[runs.SHIPPED_SECTION],
-                   sections.get(runs.TUNED_SECTION), "in_turn" in doc, doc.get("long_s"))
+        sections = {name: {key: Search.of(record, **({} if "service" in record else {  # a run before contenders
+            "service": key, "contender": f"{key} tuned" if name == runs.TUNED_SECTION else key}))
+            for key, record in doc[name].items()} for name in (runs.SHIPPED_SECTION, runs.TUNED_SECTION) if name in doc}
+        main = {name: {key: search for key, search in section.items() if key == search.service}
+                for name, section in sections.items()}
+        beside = {search.contender: search for section in sections.values() for key, search in section.items()
+                  if key != search.service}
+        return cls(Target(**doc.get("target", {})), main[runs.SHIPPED_SECTION], main.get(runs.TUNED_SECTION),
+                   "in_turn" in doc, doc.get("long_s"), beside, doc.get("design", {}), tuple(doc.get("in_turn", ())))
 
     def section(self, tuned: bool) -> dict[str, Search]:
         return (self.tuned or {}) if tuned else self.shipped
+
+    def every(self) -> dict[str, Search]:
+        """Every contender's search by its name (`in_turn`'s), each once (no `as_shipped` copy)."""
+        return {search.contender: search for section in (self.shipped, self.tuned or {}, self.beside)
+                for search in section.values() if not search.as_shipped}
+
+    @property
+    def control(self) -> tuple[Search, Search] | None:
+        """The A/A pair: the contender and its twin (None: the pass had none)."""
+        twin = next((search for search in self.beside.values() if search.twin_of), None)
+        return None if twin is None else (self.every()[twin.twin_of], twin)
 
 
 @dataclass(frozen=True)
