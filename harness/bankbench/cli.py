@@ -26,6 +26,7 @@ VERBS = {
     "pg-spread": ("commands.pgspread", "PostgreSQL's CPU per statement at one rate over few or many connections"),
     "startup": ("commands.startup", "each service's time from its start to its first 200, cold and with an AOT cache"),
     "tune": ("commands.tune", "per service, at its capacity rate, the best pool and runtime settings"),
+    "soak": ("commands.soak", "each warm service for MINUTES below capacity: p99 per minute, memory and pool trends"),
     "aws": ("commands.aws", "the benchmark on AWS ECS: up, push, bench, down, cost"),
     "summarize": ("commands.summarize", "compute summary.json/summary.csv of runs and print the comparison"),
     "compare": ("commands.compare", "compare two summarized runs level by level"),
@@ -45,7 +46,7 @@ SETTINGS = {
     "ENV": "--env", "CHAOS": "--chaos",
     "PG_MAX_CONNECTIONS": "--pg-max-connections", "PG_DURABLE=off": "--non-durable", "PROFILE_CPU=1": "--profile-cpu",
     "CPU_PLACEMENT": "--cpu-placement", "P99_MS": "--p99-ms", "CAPACITY_MIN": "capacity --budget-min",
-    "TUNE_MIN": "tune --budget-min", "KNOBS": "tune --knobs",
+    "TUNE_MIN": "tune --budget-min", "KNOBS": "tune --knobs", "MINUTES": "soak --minutes",
     "STARTS": "--starts", "FORCE=1": "--force", "DB_PORT": "--port", "DB_MAX_CONNECTIONS": "--max-connections",
     "AWS_HOURS": "--hours", "YES=1": "--yes",
 }

@@ -62,7 +62,8 @@ def is_phased(level: LevelRecord) -> bool:
 
 
 def is_phased_run(run: Run) -> bool:
-    return bool(run.settings.get("phases"))
+    """A run past capacity (make overload): a phase above 1x; make soak's one phase below it is not."""
+    return any(multiple > 1 for _, multiple in run.settings.get("phases") or ())
 
 
 def timeline(level_dir: Path) -> Timeline:

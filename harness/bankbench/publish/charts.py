@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 
 from bankbench import registry
 from bankbench.analyse import overload
@@ -36,6 +36,15 @@ SERVICE_PANELS = {  # axis label -> its service_metrics.per_second columns and t
 TIME_PANELS = {"latency (ms): p99 solid, p50 dashed": {"p99_ms": "-", "p50_ms": "--"},
                "throughput (requests/s)": {"requests_per_s": "-"}}
 RATE_AXIS = "offered rate (iterations/s, open model)"
+# make soak's minutes (soak_figures.minutes_frame): axis label -> its columns and line styles
+SOAK_PANELS = {"p99 latency (ms)": {"p99_ms": "-"}, "RSS (MB)": {"rss_mb": "-"},
+               "pool: busy solid, idle dashed": {"pool_active": "-", "pool_idle": "--"}}
+SOAK_MORE_PANELS = {
+    "throughput (requests/s)": {"throughput_rps": "-"}, "GC pauses (% of wall time)": {"gc_pct": "-"},
+    "heap in use (MB)": {"heap_mb": "-"}, "threads or goroutines": {"threads": "-"},
+    "PostgreSQL connections (active dashed)": {"pg_connections": "-", "pg_active": "--"},
+    "tables with their indexes (MB)": {"tables_mb": "-"},
+}
 # overload_timeline's panels: axis label -> column -> (legend, colour, style); REFUSED: 503 answers
 OVERLOAD_PANELS = {
     "requests/s": {"requests": ("sent", "#000000", "-"), "answered": ("answered", "#0072B2", "-"),
@@ -184,6 +193,28 @@ def over_time(timelines: dict[str, Timeline], title: str,
         if i >= len(axes) - ncols:  # the bottom row says it
             ax.set_xlabel("time since level start (s)")
     axes[0].legend()
+    fig.suptitle(title)
+    return fig
+
+
+def per_minute(frames: dict[str, pd.DataFrame], panels: dict[str, dict[str, str]], title: str,
+               target_ms: float | None = None, ncols: int = 1) -> Figure:
+    """`panels` per minute of each service's soak (`frames`), the p99 target drawn where p99 is."""
+    nrows = -(-len(panels) // ncols)
+    fig, axes = _figure(nrows=nrows, ncols=ncols, width=5.5 * ncols, height=2.6 * nrows + 0.6, sharex=True)
+    for i, (ax, (label, lines)) in enumerate(zip(axes, panels.items(), strict=True)):
+        drawn = [frame[[c for c in lines if c in frame]] for frame in frames.values()]
+        for service, frame in frames.items():
+            for j, (column, linestyle) in enumerate((c, style) for c, style in lines.items() if c in frame):
+                ax.plot(frame["minute"], frame[column], markersize=3,
+                        **_style(service) | {"linestyle": linestyle} | ({"label": "_nolegend_"} if j else {}))
+        if target_ms is not None and "p99_ms" in lines:
+            ax.axhline(target_ms, color="black", linestyle=":", label=f"target {target_ms:g} ms")
+        _value_axis(ax, label, pd.concat(drawn) if "p99_ms" in lines else None)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if i >= len(axes) - ncols:
+            ax.set_xlabel("minute of the measured window")
+    axes[0].legend(fontsize="small")
     fig.suptitle(title)
     return fig
 

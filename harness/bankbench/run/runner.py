@@ -1,6 +1,8 @@
 """Runs a benchmark's levels in an environment (environments.interface) into results/runs/<run>/."""
 
 import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from bankbench import paths, registry, runid
@@ -13,7 +15,7 @@ from bankbench.machine.postgres import SETTINGS_SQL, parse_settings
 from bankbench.measure import manifest
 from bankbench.results import compaction, documents, files, levels, runs
 from bankbench.results.documents import LevelRecord, Manifest
-from bankbench.run.environments.interface import Env, Options
+from bankbench.run.environments.interface import Env, Options, Service
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
 
@@ -63,8 +65,10 @@ class Session:
             raise
         return self
 
-    def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None) -> Path:
-        """Runs `level` into levels/<its id>/ (returned); `calibrated`: its load's calibration."""
+    def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None,
+                  watch: Callable[[Service], AbstractContextManager] | None = None) -> Path:
+        """Runs `level` into levels/<its id>/ (returned); `calibrated`: its load's calibration; `watch`:
+        what watches the service while the load runs, after its warm-up (make soak's watcher)."""
         out, where, kept = files.level_dir(self.run_dir, level.id), self.where, self.kept
         out.mkdir(parents=True)
         load = where.load(level, out)
@@ -87,7 +91,8 @@ class Session:
             if level.profile.scenario == "contention":
                 count = level.profile.hot_accounts
                 hot.check(where.psql(hot.setup_sql(count)), count)
-            started_ms, ended_ms = load.run(svc, tag, remaining_s)
+            with watch(svc) if watch else nullcontext():
+                started_ms, ended_ms = load.run(svc, tag, remaining_s)
         finally:
             if not kept:
                 svc.stop()
