@@ -121,7 +121,7 @@ crosscheck: ## the two load generators on the same levels, back to back (profile
 	$(MAKE) bench PROFILE=crosscheck-gatling
 overload: ## past capacity: each warm service at 0.5x, 2x, 0.5x its capacity (RATE= it/s, else make capacity's), then the report
 	$(MAKE) bench PROFILE=overload
-sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~80 min)
+sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~107 min)
 	$(MAKE) bench PROFILE=placement
 capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, from every probe of a staircase per contender (A/A twin, pools beside), smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=210 each)
 	$(BANKBENCH) capacity

@@ -6,7 +6,9 @@ also give p < ALPHA (two ranges of three from one distribution miss each other o
 keeps that near ALPHA for roughly log-normal noise). Over fewer ("seconds"), throughput and p99 take
 the widest of the repeats' bootstraps over their whole seconds (`second_intervals`: noise within a
 level, not between runs), a ratio's interval the ratio of their ends. Over make capacity's passes
-("passes"), an interval is the runs' range, a ratio is within each run (drift hits both alike)."""
+("passes"), a figure is the geometric mean of the runs' and a ratio that of the ratios within each
+run (drift hits both alike), each with capacity_model.ACROSS's 95 % interval: a t interval over the
+runs on the logarithms."""
 
 import warnings
 from collections.abc import Callable, Sequence
@@ -15,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy import stats
+
+from bankbench import capacity_model
 
 CONFIDENCE = 0.95
 ALPHA = 0.05  # the t-test's level over repeats (module doc)
@@ -44,7 +48,7 @@ class Ratio:
     low: float
     high: float
     p: float = np.nan
-    source: str = ""  # PASSES: the range of the ratios within each run; else a 95 % interval
+    source: str = ""  # PASSES: over the ratios within each run (module doc); else over repeats or seconds
 
     @property
     def significant(self) -> bool:
@@ -93,9 +97,10 @@ def figure(rows: pd.DataFrame, column: str) -> Figure:
 
 
 def over_passes(values: Sequence[float]) -> Figure:
-    """A figure of make capacity's passes (module doc): the median over the runs, their range."""
+    """A figure of make capacity's passes (module doc): the runs' geometric mean, its interval."""
     data = np.asarray(values, dtype=float)
-    return Figure(float(np.median(data)), float(data.min()), float(data.max()), PASSES, tuple(data))
+    over = capacity_model.over_passes(data)
+    return Figure(over.value, over.low, over.high, PASSES, tuple(data))
 
 
 def ratio(a: Figure, b: Figure) -> Ratio:
@@ -104,8 +109,8 @@ def ratio(a: Figure, b: Figure) -> Ratio:
         return Ratio(np.nan, np.nan, np.nan)
     value = b.value / a.value
     if a.source == b.source == PASSES and len(a.values) == len(b.values):
-        within = np.array(b.values) / np.array(a.values)  # the runs in the same order on both sides
-        return Ratio(float(np.median(within)), float(within.min()), float(within.max()), source=PASSES)
+        over = capacity_model.over_passes(np.array(b.values) / np.array(a.values))  # runs in one order
+        return Ratio(over.value, over.low, over.high, source=PASSES)
     if a.source == b.source == REPEATS:
         if np.ptp(a.values) == 0 and np.ptp(b.values) == 0:
             return Ratio(value, value, value)

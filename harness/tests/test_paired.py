@@ -1,6 +1,7 @@
-"""make capacity's passes (bankbench.analyse.paired) on fake runs: each capacity as the median and
-range over the runs, each ratio taken within a run, "within noise" where the range of a ratio holds
-1, and the first table's capacity cells from them."""
+"""make capacity's passes (bankbench.analyse.paired) on fake runs: each pass's capacity from the
+model over its probes, over the passes a geometric mean with capacity_model.ACROSS's interval, each
+ratio taken within a run, "within noise" where a ratio's interval holds 1, and the first table's
+capacity cells from them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import capacity_probes
 import pandas as pd
+import pytest
 
 from bankbench import estimates
 from bankbench.analyse import findings, paired
@@ -34,9 +37,10 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
     (path / "manifest.json").write_text(json.dumps(manifest))
 
     def section(rates: dict[str, int | None], top: frozenset[str]) -> dict:
-        return {service: {"probes": [], "rate": {
-            "found": rate, "failed_at": None if service in top or rate is None else rate + 50, "complete": True}}
-            for service, rate in rates.items()}
+        failed = {service: None if service in top or rate is None else rate + capacity_probes.MISS_ABOVE
+                  for service, rate in rates.items()}
+        return {service: {"probes": capacity_probes.around(rate, failed[service]), "rate": {
+            "found": rate, "failed_at": failed[service], "complete": True}} for service, rate in rates.items()}
 
     doc = {"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, runs.SHIPPED_SECTION: section(shipped, top),
            **({"in_turn": list(shipped), "long_s": 60} if in_turn else {}),
@@ -45,12 +49,20 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
     return runs.Run(path, Manifest.of(manifest), pd.DataFrame())
 
 
+def between(value: float, found: int) -> bool:
+    """A pass's capacity from the fake probes: above the rate found, below the one missed."""
+    return found < value < found + capacity_probes.MISS_ABOVE
+
+
 def test_a_ratio_over_passes_is_taken_within_each_run() -> None:
     go, java = estimates.over_passes([600, 700, 650]), estimates.over_passes([400, 500, 400])
-    assert (go.value, go.low, go.high, go.source) == (650, 600, 700, estimates.PASSES)
+    assert go.value == pytest.approx((600 * 700 * 650) ** (1 / 3)) and go.source == estimates.PASSES
+    assert go.low < 600 and go.high > 700  # a t interval of the mean over 3 passes: wider than their range
     r = estimates.ratio(java, go)  # go's over java's, run by run: 1.5, 1.4, 1.625
-    assert (r.value, r.low, r.high) == (1.5, 1.4, 1.625) and r.significant
-    assert formatting.interval(r, high_is_best=True) == "range over the runs 1.40-1.62×"
+    assert r.value == pytest.approx((1.5 * 1.4 * 1.625) ** (1 / 3)) and r.low < 1.4 and r.high > 1.625
+    assert r.significant  # the t interval on the log ratios: 1.24-1.78
+    assert formatting.interval(r, high_is_best=True) == \
+        f"95 % interval over the passes {formatting.number(r.low)}-{formatting.number(r.high)}×"
     # A ratio of medians would say 650 / 400 = 1.63; the drift of each run cancels within it instead.
     drifting = estimates.ratio(estimates.over_passes([550, 560]), estimates.over_passes([600, 500]))
     assert drifting.low < 1 < drifting.high and not drifting.significant  # within noise
@@ -59,9 +71,10 @@ def test_a_ratio_over_passes_is_taken_within_each_run() -> None:
 def test_a_capacity_over_passes_reads_as_its_range_not_as_a_rate_that_missed() -> None:
     """The verdict's capacity over passes names the runs' range: its top is a rate that held."""
     over = findings.Cell(estimates.over_passes([450, 375]), 2, 2)
-    assert verdict_words.rate(over) == "412 iterations/s (375-450 over the runs)"
+    assert verdict_words.rate(over) == "411 iterations/s (95 % interval 129-1,308 over 2 passes)"
     capped = findings.Cell(estimates.over_passes([900, 800]), 2, 2, findings.TOP_RATE)
-    assert verdict_words.rate(capped) == f"≥ 850 iterations/s (800-900 over the runs; {findings.TOP_RATE})"
+    assert verdict_words.rate(capped) == \
+        f"≥ 849 iterations/s (95 % interval 402-1,793 over 2 passes; {findings.TOP_RATE})"
     one_run = findings.Cell(estimates.Figure(400, 400, 425, "", ()), 3, 3)
     assert verdict_words.rate(one_run) == "400 iterations/s (425 missed)"
 
@@ -79,11 +92,14 @@ def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
     assert not selected[1].tuned and selected[1].manifest.with_tuned  # TUNED=both: shipped first
     passes = paired.of(selected)
     assert [run.id[:9] for run in passes.runs] == ["20261202T", "20261203T", "20261204T"]
-    assert passes.shipped["go"].figure.values == (600, 700, 650) and "java" not in passes.shipped  # none in one
+    go_rates = passes.shipped["go"].figure.values
+    assert between(go_rates[0], 600) and go_rates[1] == 700 and between(go_rates[2], 650)  # 700: never missed
+    assert "java" not in passes.shipped  # none held in one pass
     java = passes.tuned["java"]
-    assert (java.figure.value, java.figure.low, java.figure.high, java.bound) == (450, 425, 500, "")
+    assert all(between(rate, found) for rate, found in zip(java.figure.values, (450, 500, 425), strict=True))
+    assert java.figure.low < min(java.figure.values) and java.bound == ""
     shipped, _, tuned = findings._split(None, SERVICES, passes)
-    assert (shipped["go"].figure.value, shipped["go"].n, shipped["go"].of) == (650, 3, 3)
+    assert shipped["go"].figure is passes.shipped["go"].figure and (shipped["go"].n, shipped["go"].of) == (3, 3)
     # go held the top rate tried in one pass: over the passes its capacity is only a lower bound
     assert (shipped["go"].bound, tuned["go"].bound) == (findings.TOP_RATE, "")
     assert shipped["java"].missing == "no rate in every pass" and tuned["java-virtual"].missing == "not probed tuned"
@@ -100,7 +116,8 @@ def test_passes_that_probed_the_tuned_settings_replace_those_that_did_not(tmp_pa
     newer = a_pass(tmp_path, "20261204T000000Z-native-capacity", {"go": 520, "java": 320}, {"go": 560, "java": 320})
     passes = paired.of([*older, both, newer])
     assert [run.id[:9] for run in passes.runs] == ["20261203T", "20261204T"]
-    assert passes.shipped["go"].figure.values == (500, 520) and passes.tuned["go"].figure.values == (550, 560)
+    assert all(between(rate, found) for rate, found in zip(passes.shipped["go"].figure.values, (500, 520), strict=True))
+    assert all(between(rate, found) for rate, found in zip(passes.tuned["go"].figure.values, (550, 560), strict=True))
 
 
 def with_long(run: runs.Run, costs: dict[str, tuple[float, float]], missed: frozenset[str] = frozenset(),
@@ -143,7 +160,8 @@ def test_the_cpu_over_passes_is_the_shared_core_at_each_long_level(tmp_path: Pat
     passes = paired.of(selected)
     assert passes.shipped["go"].cpu_ms.values == (0.2, 0.3) and passes.shipped["java"].cpu_ms is None
     cells = findings._shared_core(passes, ("go", "java"))
-    assert (cells["go"].figure.value, cells["go"].n) == (0.25, 2) and cells["java"].missing == "not in every pass"
+    assert (cells["go"].figure.value, cells["go"].n) == (pytest.approx(0.06 ** 0.5), 2)  # geometric mean
+    assert cells["java"].missing == "not in every pass"
 
 
 def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_passes(tmp_path: Path) -> None:
@@ -161,13 +179,17 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_pass
     (section,) = report.tuned_sections(selected, passes, verdict_words.details(f, "tuned"))
     rows = {line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
             for line in section.splitlines() if line.startswith("| go") or line.startswith("| java")}
-    assert rows["go"][:3] == ["500 [300-600]", "600 [500-650]", "1.08 [1-2]×"]
-    assert rows["java"][:3] == ["400 [375-400]", "400 [375-400]", "1×"]
+    go, go_tuned, java = passes.shipped["go"].figure, passes.tuned["go"].figure, passes.shipped["java"].figure
+    assert rows["go"][:2] == [formatting.figure_text(go, formatting.count),
+                              formatting.figure_text(go_tuned, formatting.count)]
+    assert rows["java"][:3] == [formatting.figure_text(java, formatting.count)] * 2 + ["1×"]
     assert rows["go"][3] == "pool 16" and rows["java"][3] == "pool 16"
     assert "3 passes of `make capacity TUNED=both` under split" in section
-    assert "At the settings make tune found, go's capacity was highest, 600 iterations/s" in section
-    assert verdict_words.details(f, "capacity").endswith(  # within noise: each ratio's range still told
-        "go's was within noise of java's (1.33× higher, range over the runs 0.75-1.50×).")
+    assert "At the settings make tune found, go's capacity was highest" in section
+    within = estimates.ratio(java, go)
+    assert not within.significant and verdict_words.details(f, "capacity").endswith(  # each ratio still told
+        f"go's was within noise of java's ({formatting.number(within.value)}× higher, 95 % interval over the "
+        f"passes {formatting.number(within.low)}-{formatting.number(within.high)}×).")
     told = verdict_words.capacity(f)
     assert told.startswith("At p99 ≤ 50 ms, beside PostgreSQL, the services' capacity was within noise at the "
                            "settings they ship with; at the settings make tune found, go's capacity was highest: ")

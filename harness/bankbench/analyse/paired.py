@@ -1,12 +1,16 @@
-"""make capacity's passes: capacity runs whose contenders were probed in turn (`in_turn`), each
-capacity over the runs in order, so that a ratio is within a run, drift falling on both alike."""
+"""make capacity's passes: capacity runs whose contenders were probed in turn (`in_turn`). Each
+contender's capacity in a pass is the model's over every probe of the pass (bankbench.capacity_model:
+the rate held with probability 0.5), not the bisection's boundary; over the passes, a figure and a
+ratio (within each pass, drift falling on both alike) take capacity_model.ACROSS's interval
+(docs/method.md, "The capacity model"), and the A/A control of each pass tells the instrument's
+noise from the stacks'."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from bankbench import estimates, paths
+from bankbench import capacity_model, estimates, paths
 from bankbench.analyse import capacity_figures as capacity
 from bankbench.machine import placement
 from bankbench.results.probes import Search, Searches
@@ -36,6 +40,15 @@ class Passes:
     long_s: tuple[int, ...] = ()  # the lengths of the levels that confirmed the rates found
     long_measured: int = 0  # how many rates found a long level measured (_long_levels)
     long_missed: tuple[tuple[str, int], ...] = ()  # those that missed the target: contender, pass
+    fits: tuple[capacity_model.PassFit, ...] = ()  # each pass's model, in the runs' order
+    beside: dict[str, Over] = field(default_factory=dict)  # by name: the A/A twin, the pools beside
+    controls: tuple[capacity_model.Control, ...] = ()  # each pass's A/A pair, where it had one
+    control: tuple[str, str] | None = None  # the A/A pair's names (contender, twin)
+
+    @property
+    def false_positives(self) -> capacity_model.FalsePositives:
+        """How often an A/A pair's interval excluded 1 over these passes."""
+        return capacity_model.false_positives(self.controls)
 
 
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
@@ -49,21 +62,48 @@ def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
         return None
     runs, docs = zip(*found, strict=True)
     measured, missed = _long_levels(docs)
-    return Passes(mode, runs, _over(docs, False, mode), _over(docs, True, mode),
-                  tuple(sorted({doc.long_s for doc in docs} - {None, 0})), measured, tuple(missed))
+    fits = tuple(fit(run, doc) for run, doc in found)
+    pairs = [(fit_, doc.control) for fit_, doc in zip(fits, docs, strict=True) if doc.control]
+    control = (pairs[-1][1][0].contender, pairs[-1][1][1].contender) if pairs else None
+    beside = sorted({name for doc in docs for name in doc.beside}, key=lambda name: service_order(name.split()[0]))
+    return Passes(mode, runs, _over(docs, fits, False, mode), _over(docs, fits, True, mode),
+                  tuple(sorted({doc.long_s for doc in docs} - {None, 0})), measured, tuple(missed), fits,
+                  {name: over for name in beside
+                   if (over := _over_passes([doc.beside.get(name) for doc in docs], fits, mode))},
+                  tuple(capacity_model.control(fit_, a.contender, b.contender) for fit_, (a, b) in pairs), control)
 
 
-def _over(docs: tuple[Searches, ...], tuned: bool, mode: str) -> dict[str, Over]:
-    """Per service at the shipped settings or the `tuned` ones, its capacities over the runs that all found one."""
+def fit(run: Run, doc: Searches) -> capacity_model.PassFit:
+    """The model over every probe of a pass at each contender's own heap, but those the load
+    generator spoiled (they say nothing of the service)."""
+    return capacity_model.fit_pass([(name, run.id, probe.rate, probe.held) for name, search in doc.every().items()
+                                    for probe in search.own_heap if not probe.generator_short])
+
+
+def _over(docs: tuple[Searches, ...], fits: tuple[capacity_model.PassFit, ...], tuned: bool,
+          mode: str) -> dict[str, Over]:
+    """Per service at the shipped settings or the `tuned` ones, its capacities over the runs whose
+    model gives one (a contender that never missed: the top rate it held, a lower bound)."""
     services = sorted({service for doc in docs for service in doc.section(tuned)}, key=service_order)
-    found = {}
-    for service in services:
-        searched = [doc.section(tuned).get(service) for doc in docs]
-        rates = [search and search.found for search in searched]
-        if None not in rates:
-            bounds = [capacity.record_bound(search, mode) for search in searched]
-            found[service] = Over(estimates.over_passes(rates), next(filter(None, bounds), ""), _shared_core(searched))
-    return found
+    return {service: over for service in services
+            if (over := _over_passes([doc.section(tuned).get(service) for doc in docs], fits, mode))}
+
+
+def _over_passes(searched: list[Search | None], fits: tuple[capacity_model.PassFit, ...], mode: str) -> Over | None:
+    """One contender's capacity in each pass (the model's), over the passes; None where a pass has none."""
+    points = [None if search is None else fit_.point(_name(search))
+              for search, fit_ in zip(searched, fits, strict=True)]
+    if any(point is None or isinstance(point, capacity_model.NoneHeld) for point in points):
+        return None
+    rates = [point.rate if isinstance(point, capacity_model.AboveTried) else point for point in points]
+    bounds = [capacity.record_bound(search, mode) or capacity.TOP_RATE
+              for search, point in zip(searched, points, strict=True) if isinstance(point, capacity_model.AboveTried)]
+    return Over(estimates.over_passes(rates), next(iter(bounds), ""), _shared_core(searched))
+
+
+def _name(search: Search) -> str:
+    """The contender's name in its pass's model: a tuned one probed once is its shipped self."""
+    return search.service if search.as_shipped else search.contender
 
 
 def _shared_core(searched: list[Search]) -> estimates.Figure | None:

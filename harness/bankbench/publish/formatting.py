@@ -76,13 +76,13 @@ def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:
 
 
 def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
-    """A `factor`'s 95 % interval in words (over passes, the runs' range), with Welch's p if any."""
+    """A `factor`'s 95 % interval in words (over passes, capacity_model.ACROSS's), with Welch's p if any."""
     f = factor(r, high_is_best)
     if pd.isna(f.low):
         return "no interval to tell"
     ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
     if f.source == estimates.PASSES:
-        return f"range over the runs {ends}×"
+        return f"95 % interval over the passes {ends}×"
     return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import config, estimates, paths
+from bankbench import capacity_model, config, estimates, paths
 from bankbench.analyse import capacity_figures, overload, paired, request_cost, sensitivity, tuned
 from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
@@ -201,8 +201,9 @@ def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ran
         f"({', '.join(page_link(run) for run in passes.runs)}), each service was probed at the settings it ships "
         "with and at its `[tuned.<service>]` table in tuned.toml (the last column; the environment is what it "
         "adds to the service's), every contender in turn at each rate; a service whose tuned settings are its "
-        "shipped ones was probed once. Iterations/s, the median [range over the runs]; tuned / shipped, the "
-        "median [range] of the ratio within each pass.", markdown(table), ranking])]
+        "shipped ones was probed once. Iterations/s, each pass's capacity from every probe (the rate held with "
+        f"probability 0.5), their geometric mean [95 % interval]; tuned / shipped, the ratio within each pass "
+        f"over the passes: {capacity_model.ACROSS}.", markdown(table), ranking])]
 
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, searched: list[Run]) -> list[str]:

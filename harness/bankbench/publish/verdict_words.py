@@ -6,7 +6,7 @@ load generator capped, or one without a usable repeat, never leads, whatever its
 
 from collections.abc import Callable, Sequence
 
-from bankbench import estimates
+from bankbench import capacity_model, estimates
 from bankbench.analyse import sensitivity
 from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT, MISSED, NOT_ALONE, Capacity
 from bankbench.analyse.findings import BED_BOUND, GENERATOR_BOUND, TOP_RATE, Cell, Findings, Verdict
@@ -47,7 +47,7 @@ def lead(cells: dict[str, Cell], what: str, high_is_best: bool, show: Show | Non
     if not any(r.significant for _, r in ratios):
         values = ", ".join(f"{service} {show(cell)}" for service, cell in cells.items() if cell.counts and show)
         told = f"the services' {what} was within noise{f' ({values})' if values else ''}{_apart(cells)}"
-        if show and any(r.source == estimates.PASSES for _, r in ratios):  # the ratios' ranges over the runs
+        if show and any(r.source == estimates.PASSES for _, r in ratios):  # the ratios over the passes
             each = (formatting.gap(service, r, high_is_best, welch=False) for service, r in ratios)
             told += f": {leader}'s was " + " and ".join(each)
         return told
@@ -202,7 +202,8 @@ def legend(f: Findings, cells: list[Cell]) -> str:
     kind = "repeats" if any(short is cell for cell in p99) else "probes"
     counted = (f'"{short.n} of {short.of}": {short.n} of its {short.of} {kind} counted' if short
                else f"All {repeats} of {repeats} repeats counted")
-    capacity = (f"capacity and CPU: the range over {len(f.passes.runs)} runs, each probing the services in turn"
+    capacity = (f"capacity and CPU: the 95 % interval over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), "
+                "each pass's capacity from all its probes"
                 if f.passes else "capacity: from the rate that held to the next, which missed; CPU: the 95 % "
                 f"interval over {probes or 'its'} probes")
     return (f"Cells: the median, in brackets {over} (start-up: the 95 % interval over {starts or 'its'} "
@@ -239,10 +240,11 @@ def figure(unit: str, fmt: Format = number) -> Show:
 
 def rate(cell: Cell) -> str:
     """`400 iterations/s (450 missed)`, `≥ 93 iterations/s (load generator)`, over passes
-    `412 iterations/s (375-450 over the runs)`."""
+    `412 iterations/s (95 % interval 375-450 over 3 passes)`."""
     found = f"{'≥ ' if cell.bound else ''}{count(cell.figure.value)} iterations/s"
     if cell.figure.source == estimates.PASSES:
-        spread = f"{count(cell.figure.low)}-{count(cell.figure.high)} over the runs"
+        spread = (f"95 % interval {count(cell.figure.low)}-{count(cell.figure.high)} over "
+                  f"{len(cell.figure.values)} passes")
         return f"{found} ({'; '.join(filter(None, (spread, cell.bound)))})"
     return f"{found} ({cell.bound or f'{count(cell.figure.high)} missed'})"
 
