@@ -23,6 +23,12 @@ from bankbench.results import files, runs
 from bankbench.results.runs import Run
 
 DEFAULT_OUT = paths.ROOT / "results" / "report"
+# The verdict in words: written by hand once, from the published runs, and shown on their report's
+# first screen between these markers (harness/tests/test_verdict.py checks its figures).
+VERDICT = paths.RESULTS / "verdict.md"
+VERDICT_START = "<!-- results/verdict.md, written by hand: edit it there -->"
+VERDICT_END = "<!-- end of results/verdict.md -->"
+LINK = re.compile(r"\]\(([^)\s#]*)(#[^)\s]*)?\)")
 TITLE = "# bankbench: Go and Java on one bank service"
 NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
@@ -81,7 +87,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         list(pool.map(pages.write, *zip(*pages_of, strict=True)))
     readme = out_dir / "README.md"
     sections = [
-        *first_screen(findings, out_dir),
+        *first_screen(findings, out_dir, verdict_block(out_dir) if run_dirs is None else None),
         *starts_section(selected, findings),
         *capacity_section(findings, verdict, out_dir, [run for run in single if run.searched]),
         *request_cost_section(selected),
@@ -127,17 +133,33 @@ def kept_notes(run: Run, why: dict[Path, str], out_dir: Path) -> list[str]:
             f"{why.get(run.path.resolve(), NOT_LISTED)}.{told}"]
 
 
-def first_screen(f: Findings, out_dir: Path) -> list[str]:
-    """The title, the verdict, the hardware, the first table and its legend, the headline chart."""
-    told = "\n".join(verdict_words.sentences(f))
+def verdict_block(out_dir: Path) -> str:
+    """results/verdict.md without its title and comments, between the markers, its relative links
+    made relative to out_dir (a link into the report's own README reads as an anchor)."""
+    text = re.sub(r"<!--.*?-->\n*", "", re.sub(r"\A# .*\n+", "", VERDICT.read_text()), flags=re.DOTALL)
+
+    def moved(m: re.Match) -> str:
+        path, fragment = m.group(1), m.group(2) or ""
+        if not path or "://" in path:
+            return m.group(0)
+        target = (VERDICT.parent / path).resolve()
+        if target == (out_dir / "README.md").resolve() and fragment:
+            return f"]({fragment})"
+        return f"]({os.path.relpath(target, out_dir.resolve())}{fragment})"
+
+    return f"{VERDICT_START}\n\n{LINK.sub(moved, text).strip()}\n\n{VERDICT_END}"
+
+
+def first_screen(f: Findings, out_dir: Path, told: str | None = None) -> list[str]:
+    """The title, the verdict (`told`: the published runs' only; else the hardware in a line), the
+    first table and its legend, the headline chart."""
     if not f.services:
         return [TITLE, *filter(None, [told]), "None of the runs shown is a start of the articles' plan or a "
                 "capacity search, whose figures the verdict reads: each run's figures are on its page "
                 f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
     cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
-    parts = [TITLE, *filter(None, [told]), verdict_words.machine(f), markdown(table),
-             verdict_words.legend(f, cells)]
+    parts = [TITLE, told or verdict_words.machine(f), markdown(table), verdict_words.legend(f, cells)]
     if f.start_runs:
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
         parts.append(pages.save(figure, out_dir, "headline", out_dir))

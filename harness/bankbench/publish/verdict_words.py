@@ -1,6 +1,7 @@
-"""The verdict in words, each sentence computed from `findings.Findings`, and the words of what it
-rests on (placements, capacity searches, the cost projection, the settings make tune found). A
-service leads only where the interval of its ratio to the other's excludes 1 and Welch's test agrees
+"""The words of the report's sections: each ranking with its intervals, and what a figure rests on
+(placements, capacity searches, the cost projection, the settings make tune found). The verdict
+itself is written by hand (results/verdict.md, see docs/method.md#the-report). A service leads
+only where the interval of its ratio to the other's excludes 1 and Welch's test agrees
 (`estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a figure the
 load generator capped, or one without a usable repeat, never leads, whatever its median."""
 
@@ -9,10 +10,9 @@ from collections.abc import Callable, Sequence
 from bankbench import capacity_model, estimates
 from bankbench.analyse import sensitivity
 from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT, MISSED, NOT_ALONE, Capacity
-from bankbench.analyse.findings import BED_BOUND, GENERATOR_BOUND, TOP_RATE, Cell, Findings, Verdict
-from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome, Refusals
+from bankbench.analyse.findings import BED_BOUND, Cell, Findings, Verdict
+from bankbench.analyse.overload import Outcome, Refusals
 from bankbench.analyse.projection import AT_LEAST, AT_MOST, DATABASE, SERVICE, Assumptions, Instance
-from bankbench.analyse.repeats import P99
 from bankbench.machine.placement import SERVICE_ALONE, SHARED, SPLIT
 from bankbench.publish import formatting
 from bankbench.publish.formatting import Format, count, figure_text, number, significant, whole
@@ -22,14 +22,6 @@ Show = Callable[[Cell], str]  # a cell's figure in a sentence
 START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them
 # Where the service ran, as a sentence of the verdict says it (tools.placement's modes)
 PLACED = {SPLIT: "beside PostgreSQL", SERVICE_ALONE: "alone on its CPUs", SHARED: "with every process on every CPU"}
-# What a capacity that is a lower bound (Cell.bound) ran into, in a sentence
-OUTRAN = {GENERATOR_BOUND: "outran the load generator", BED_BOUND: f"outran the {BED_BOUND}",
-          TOP_RATE: "held the highest rate tried"}
-
-
-def sentences(f: Findings) -> list[str]:
-    """At most five short sentences of ratios and causes; their intervals are `details`'."""
-    return [text for text in (warm(f), cold(f), capacity(f), costs(f), past(f)) if text]
 
 
 def gaps(cells: dict[str, Cell], high_is_best: bool) -> tuple[str, list[tuple[str, estimates.Ratio]]] | None:
@@ -63,50 +55,12 @@ def lead(cells: dict[str, Cell], what: str, high_is_best: bool, show: Show | Non
     return f"{leader}'s {what} was {'highest' if high_is_best else 'lowest'}{figure}: {told}{_apart(cells)}"
 
 
-def _at(f: Findings) -> str:
-    """`at 10,000 users (about 1,160 requests/s)`."""
-    rate = f" (about {whole(float(f'{f.users_rps:.3g}'))} requests/s)" if f.users_rps else ""
-    return f"at {f.users:,} users{rate}"
 
 
-def warm(f: Findings) -> str | None:
-    told = lead(f.p99["warm"], "p99", high_is_best=False)
-    return told and f"Warm, {_at(f)}, {told}{_placed(f, 'warm')}."
 
 
-def cold(f: Findings) -> str | None:
-    """Cold, then with the JDK's AOT cache: where the leader and order hold, its ratios alone."""
-    told = lead(f.p99["cold"], "p99", high_is_best=False)
-    if not told:
-        return None
-    aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
-           for service, cell in f.p99["aot"].items()}
-    with_cache, without = gaps(aot, False), gaps(f.p99["cold"], False)
-    native = f" ({' and '.join(sorted(f.without_aot))} has none)" if f.without_aot else ""
-    cache = ""
-    if with_cache and without and with_cache[0] == without[0] and all(r.significant for _, r in with_cache[1]) \
-            and [s for s, _ in with_cache[1]] == [s for s, _ in without[1]]:
-        sizes = " and ".join(formatting.times(r, False, whole).split(" ")[0] for _, r in with_cache[1])
-        cache = f"; with the JDK's AOT cache{native}, {sizes}"
-    elif with_cache:
-        cache = f"; with the JDK's AOT cache{native}, {lead(aot, 'p99', high_is_best=False)}"
-    at = "" if warm(f) else f", {_at(f)}"
-    return f"Cold{at}, {told}{cache}{_placed(f, 'cold')}."
 
 
-def _placed(f: Findings, start: str) -> str:
-    """Where the placement series over this start names another p99 winner than its own run."""
-    p, run = f.placements, f.start_runs.get(start)
-    if p is None or p.start != start or run is None:
-        return ""
-    if f.users in p.limited:
-        return "; under the other CPU placements, not judged (the load generator fell short)"
-    ours = {v.placement: v.winner for c in p.changes
-            if (c.users, c.figure) == (f.users, sensitivity.FIGURES[P99][0]) for v in c.verdicts}
-    other = [(placement, winner) for placement, winner in ours.items()
-             if placement != run.placement and winner != ours.get(run.placement)]
-    return "".join(f"; {PLACED.get(placement, f'under {placement}')}, "
-                   + (f"{winner} led" if winner else "the p99s were within noise") for placement, winner in other)
 
 
 def first_capacity(f: Findings) -> tuple[dict[str, Cell], str]:
@@ -117,34 +71,8 @@ def first_capacity(f: Findings) -> tuple[dict[str, Cell], str]:
     return f.capacity, f.capacity_run.placement if f.capacity_run else ""
 
 
-def capacity(f: Findings) -> str | None:
-    """The capacities ranked, tuned too where probed, and what capped those only lower bounds."""
-    if f.capacity_run is None:
-        return None
-    shown, placement = first_capacity(f)
-    told = lead(shown, "capacity", high_is_best=True)
-    if told and (tuned := lead(f.tuned_capacity, "capacity", high_is_best=True)):
-        told += f" at the settings they ship with; at the settings make tune found, {tuned}"
-    capped = [cell for cell in f.capacity.values() if cell.bound in OUTRAN]
-    where = PLACED.get(placement, f"under {placement}")
-    if capped:
-        rates = sorted({cell.figure.value for cell in capped})
-        alone = PLACED.get(f.capacity_run.placement, f"under {f.capacity_run.placement}")
-        bounded = (f"{alone}, {'each service' if len(capped) > 1 else 'one service'} {OUTRAN[capped[0].bound]}, "
-                   f"so there its capacity is only known to be at least "
-                   f"{'-'.join(dict.fromkeys(count(r) for r in (rates[0], rates[-1])))} iterations/s")
-        if shown is f.capacity:
-            return f"At p99 ≤ {f.target_ms:g} ms, {bounded}" + (f"; {told}" if told else "") + "."
-        return f"At p99 ≤ {f.target_ms:g} ms, {where}, {told}; {bounded}." if told else None
-    return told and f"At p99 ≤ {f.target_ms:g} ms, {where}, {told}."
 
 
-def costs(f: Findings) -> str | None:
-    """CPU per request at the capacity, and the peak RSS at the smallest heap that held."""
-    parts = [f"{at}, {told}" for at, told in (
-        ("at its capacity", lead(f.cpu_ms, cpu_what(f), high_is_best=False)),
-        ("at the smallest heap that held", lead(f.rss_mb, "peak RSS", high_is_best=False))) if told]
-    return f"{parts[0][0].upper()}{'; '.join(parts)[1:]}." if parts else None
 
 
 def cpu_what(f: Findings) -> str:
@@ -152,24 +80,6 @@ def cpu_what(f: Findings) -> str:
     return "CPU per request with PostgreSQL's" if f.passes else "CPU per request"
 
 
-def past(f: Findings) -> str | None:
-    """Whether each service held up past capacity, what sent its 503s, how soon its p99 was back."""
-    levels = {service: found[-1] for service, found in f.overload.items() if found}
-    if not levels or f.overload_run is None:
-        return None
-    multiple = max(m for _, m in f.overload_run.settings["phases"])
-    judged = {service: o for service, o in levels.items() if o.generator_ok}
-    missed = {service: o.misses() for service, o in judged.items() if o.misses()}
-    held = [service for service in judged if service not in missed]
-    parts = [f"{'every service' if len(held) == len(levels) else names(held)} held up" if held else "",
-             *(f"{service} did not ({', '.join(misses)})" for service, misses in missed.items()),
-             *(f"{service} was not judged (the load generator fell short)"
-               for service in levels if service not in judged)]
-    causes = list(dict.fromkeys(refused_by(o.refusals) for o in judged.values() if o.refusals))
-    back = [o.recovery_s for service, o in judged.items() if service in held and o.recovery_s is not None]
-    return (f"At {multiple:g}× its capacity, {'; '.join(filter(None, parts))}"
-            + (f": the 503s came from {' or '.join(causes)}" if causes else "")
-            + (f", and the p99 was back under {RECOVERY_P99_MS:g} ms within {max(back)} s" if back else "") + ".")
 
 
 def refused_by(r: Refusals) -> str:
