@@ -7,4 +7,6 @@ folders) -> publish (the report: every sentence and table) -> commands (one modu
 and analyse never import each other. A floor imports only from the floors before it and from the
 modules here, which every floor reads: errors, paths, config, registry, runid, estimates,
 capacity_model, duel_stats. tests/test_imports.py holds the code to this order.
+
+See harness/README.md.
 """

@@ -1,6 +1,8 @@
-"""Capacity from every probe of a pass (issue 69; docs/method.md, "Capacity: the model"), as pure
-functions of (contender, pass, rate, held) probes; a probe the load generator spoiled is left out
-by the caller.
+"""The capacity model: P(hold | rate) fitted over a pass's probes, with its intervals.
+
+Issue 69 (docs/method.md#capacity-the-model): capacity from every probe of a pass, as pure functions
+of (contender, pass, rate, held) probes; a probe the load generator spoiled is left out by the
+caller.
 
 Within a pass, P(hold | rate) = (1 - LAPSE) * expit(s * (log c_k - log rate)): a logistic in log
 rate with one slope s shared by the pass's contenders (the transition's steepness is the

@@ -1,6 +1,8 @@
 """Command line: `python -m bankbench <verb> ...`.
 
-Each verb is one module (add_arguments, main), imported only when chosen: pandas is slow to load."""
+Each verb is one module (add_arguments, main), imported only when chosen: pandas is slow to load.
+
+See harness/README.md."""
 
 import argparse
 import importlib

@@ -1,6 +1,10 @@
-"""The configuration every service reads (bank-go/config.go, bank-java's application.yaml) and
+"""The settings every service reads, with the defaults the harness passes to all it starts.
+
+The configuration every service reads (bank-go/config.go, bank-java's application.yaml) and
 PostgreSQL's max_connections: the names and defaults the harness passes, explicitly, to all it
-starts (and records in the manifest); contract/test_defaults.py checks the services' own match."""
+starts (and records in the manifest); contract/test_defaults.py checks the services' own match.
+
+See docs/configuration.md#configuration-same-names-in-both-services."""
 
 import os
 import re

@@ -1,9 +1,11 @@
-"""The statistics of make tune's duel (issue 69, item 5; docs/method.md, "A duel's effect and
-power"): from the CPU per request of each probe of the incumbent and of the candidate, the effect
-candidate / incumbent - 1 as the Hodges-Lehmann shift of the log scores (the median of every
-candidate-minus-incumbent difference), with the 95 % interval that inverts the two-sided
-Mann-Whitney test (scipy's, exact below 9 probes a side without ties: the Moses interval). The
-candidate wins when the whole interval is below 0, a cut: a one-sided test at 2.5 %.
+"""The statistics of make tune's duel: its effect, its interval and its power.
+
+Issue 69, item 5 (docs/method.md#a-duels-effect-and-power). From the CPU per request of each probe
+of the incumbent and of the candidate, the effect candidate / incumbent - 1 as the Hodges-Lehmann
+shift of the log scores (the median of every candidate-minus-incumbent difference), with the 95 %
+interval that inverts the two-sided Mann-Whitney test (scipy's, exact below 9 probes a side without
+ties: the Moses interval). The candidate wins when the whole interval is below 0, a cut: a one-sided
+test at 2.5 %.
 
 Each duel also gives the smallest cut it could detect at 80 % power, from its own probes: the
 pooled standard deviation of their log scores and their counts, by simulating this very rule on

@@ -1,4 +1,6 @@
-"""Errors meant for the user: printed as one line with exit code 1, never as a traceback."""
+"""Errors meant for the user: printed as one line with exit code 1, never as a traceback.
+
+See harness/README.md."""
 
 
 class UserError(Exception):

@@ -1,14 +1,19 @@
-"""Medians with 95 % confidence intervals, and whether two differ (their ratio's interval excludes
-1), by `scipy.stats.bootstrap` (percentile method, fixed seed: the same runs, the same report).
-Over MIN_REPEATS passed repeats or more ("repeats"), an interval is a bootstrap of the median, a
-ratio's a two-sample bootstrap of the medians' ratio, and Welch's t-test on the logarithms must
-also give p < ALPHA (two ranges of three from one distribution miss each other once in ten; it
-keeps that near ALPHA for roughly log-normal noise). Over fewer ("seconds"), throughput and p99 take
-the widest of the repeats' bootstraps over their whole seconds (`second_intervals`: noise within a
-level, not between runs), a ratio's interval the ratio of their ends. Over make capacity's passes
-("passes"), a figure is the geometric mean of the runs' and a ratio that of the ratios within each
-run (drift hits both alike), each with capacity_model.ACROSS's 95 % interval: a t interval over the
-runs on the logarithms."""
+"""Medians with 95 % intervals, and whether two figures differ.
+
+Two differ where their ratio's interval excludes 1; intervals are 95 % confidence intervals by
+`scipy.stats.bootstrap` (fixed seed: the same runs, the same report). Over MIN_REPEATS passed
+repeats or more ("repeats"), an interval is a percentile bootstrap of the median, a ratio's a
+two-sample bootstrap of the medians' ratio, and Welch's t-test on the logarithms must also give
+p < ALPHA (two ranges of three from one distribution miss each other once in ten; it keeps that
+near ALPHA for roughly log-normal noise). Over fewer ("seconds"), throughput and p99 take the widest
+of the repeats' BCa bootstraps over their whole seconds (`second_intervals`: noise within a level,
+not between runs; a p99 is docs/method.md#latency-percentiles'), a ratio's interval the ratio of
+their ends. Over make capacity's passes ("passes"), a
+figure is the geometric mean of the runs' and a ratio that of the ratios within each run (drift hits
+both alike), each with capacity_model.ACROSS's 95 % interval: a t interval over the runs on the
+logarithms.
+
+See docs/method.md#how-to-read-the-figures."""
 
 import warnings
 from collections.abc import Callable, Sequence

@@ -1,4 +1,6 @@
-"""Where things are in the repository: the one place the harness learns the layout."""
+"""Where things are in the repository: the one place the harness learns the layout.
+
+See harness/README.md."""
 
 import os
 from pathlib import Path

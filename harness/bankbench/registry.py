@@ -1,6 +1,9 @@
-"""The services under test, as services.yaml lists them: the one place that names them and says
-all the harness needs to know of each; no other module special-cases a service by name or
-language. BANKBENCH_SERVICES points at another registry (the tests add a contender with it)."""
+"""The services under test as services.yaml lists them: the one place that names them.
+
+It says all the harness needs to know of each; no other module special-cases a service by name or
+language. BANKBENCH_SERVICES points at another registry (the tests add a contender with it).
+
+See docs/api.md#adding-a-service."""
 
 import os
 import re

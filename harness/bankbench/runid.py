@@ -1,6 +1,8 @@
-"""The one place that names runs: the UTC stamp of when something started (`yyyymmddThhmmssZ`),
-and the ids built on it (results/LAYOUT.md). The runner takes a run's id once, before it opens the
-environment, and hands it over: it names the run's folder and, on AWS, its prefix in S3."""
+"""The one place that names runs: a UTC stamp, and the ids built on it.
+
+The stamp is the UTC time something started (`yyyymmddThhmmssZ`); the ids: results/LAYOUT.md. The
+runner takes a run's id once, before it opens the environment, and hands it over: it names the run's
+folder and, on AWS, its prefix in S3."""
 
 from datetime import UTC, datetime
 

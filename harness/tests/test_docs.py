@@ -1,7 +1,7 @@
 """The README fits on a few screens and the rest lives in docs/, one page per subject, with nothing
 lost: every make target and every knob of the Makefile is named in one of them, every docs/ page is
-linked from the README once, and every relative link (of the README, docs/, the results' READMEs
-and the report's pages) leads to a file (and heading) that exists."""
+linked from the README once, and every relative link (of the README, docs/, the results' READMEs,
+the report's pages and every other page of the tree) leads to a file (and heading) that exists."""
 
 from __future__ import annotations
 
@@ -16,6 +16,14 @@ README = paths.ROOT / "README.md"
 DOCS = sorted((paths.ROOT / "docs").glob("*.md"))
 # The results' READMEs (the report's index among them) and the report's pages: their links too.
 RESULTS_PAGES = sorted([*paths.RESULTS.glob("*/README.md"), *paths.RESULTS.glob("report/runs/*.md")])
+# Every other page of the tree: the folders' READMEs (harness/, bank-*/, contract/, infra/ ...),
+# CONTRIBUTING.md, results/LAYOUT.md, api/metrics.md. Not what a build, a run or a tool writes
+# (hidden folders, target/, the runs' own pages) nor the tests' fixtures.
+OTHER_PAGES = sorted(
+    page for page in paths.ROOT.glob("**/*.md")
+    if not any(part.startswith(".") or part == "target" for part in page.relative_to(paths.ROOT).parts)
+    and not page.is_relative_to(paths.RESULTS / "runs") and not page.is_relative_to(paths.ROOT / "harness" / "tests")
+    and page not in {README, *DOCS, *RESULTS_PAGES})
 MAKEFILES = [paths.ROOT / "Makefile", paths.ROOT / "infra" / "infra.mk"]
 MAKE_BUILTINS = {"MAKE", "MAKEFILE_LIST", "SHELL"}
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -92,7 +100,8 @@ def strip_code(markdown: str) -> str:
     return re.sub(r"^```.*?^```", "", markdown, flags=re.MULTILINE | re.DOTALL)
 
 
-@pytest.mark.parametrize("page", [README, *DOCS, *RESULTS_PAGES], ids=lambda page: str(page.relative_to(paths.ROOT)))
+@pytest.mark.parametrize("page", [README, *DOCS, *RESULTS_PAGES, *OTHER_PAGES],
+                         ids=lambda page: str(page.relative_to(paths.ROOT)))
 def test_relative_links_lead_to_files_and_headings_that_exist(page: Path) -> None:
     broken = []
     for target in LINK.findall(strip_code(page.read_text())):

@@ -2,7 +2,8 @@
 
 fixtures/raw/ holds one committed level as it was before histograms: JMeter's samples, and
 `summary-from-samples.json`, the summary that the analysis of summary_version 4 computed from
-them (results/runs/20261124T204541Z-native-placement, since replaced by a run from a clean tree;
+them (run 20261124T204541Z-native-placement, since replaced by a run from a clean tree: in git's
+history as `git show 5a90f514~:results/runs/20261124T204541Z-native-placement/manifest.json`;
 java-virtual at 4,000 users, repeat 3: latencies from 0 to 3,730 ms, the article's planned
 arrivals).
 """

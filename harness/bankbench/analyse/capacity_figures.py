@@ -1,5 +1,9 @@
-"""The figures of a `make capacity` run (capacity.json and its levels' summaries): per service,
-the rate found, its figures there, its smallest heap that held, and their AWS projection."""
+"""The figures of a `make capacity` run: per service, capacity, heap and projection.
+
+From capacity.json and its levels' summaries: per service, the rate found, its figures there, its
+smallest heap that held, and their AWS projection.
+
+See docs/method.md#capacity-the-searchs-design and results/LAYOUT.md#capacityjson."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -1,9 +1,13 @@
-"""A level whose arrivals came in phases (profile overload), second by second from its measured
+"""Whether a service held up past its capacity (make overload), second by second.
+
+A level whose arrivals came in phases (profile overload), second by second from its measured
 window (the warm-up is negative), and whether its service held up past its capacity (issue 35,
 `Outcome.misses`): not exit, keep its RSS within its registry entry's bound (services.yaml
 `memory_mb` over its heap cap), answer only 200, 422 or 503, keep its 200s' p99 during the overload
 (every phase above 1x the base rate) within the acquire timeout and back under RECOVERY_P99_MS
-within RECOVERY_MAX_S of its end, and lose no money."""
+within RECOVERY_MAX_S of its end, and lose no money.
+
+See docs/benchmarks.md#past-capacity-make-overload."""
 
 from dataclasses import dataclass, replace
 from pathlib import Path

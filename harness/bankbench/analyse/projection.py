@@ -1,8 +1,12 @@
-"""What a service's measured capacity, and PostgreSQL's CPU time per request, would mean on the
+"""The projection of a measured capacity onto AWS instances: their price per request.
+
+What a service's measured capacity, and PostgreSQL's CPU time per request, would mean on the
 AWS instances of infra/instances.csv: a projection, not a measurement. Two lines per service, the
 service's cost and its database work's apart: the service's requests/s per vCPU are its capacity
 over the CPUs it had to itself, not its CPU time extrapolated; PostgreSQL's are 1000 / its CPU ms
-per request, for no capacity of its own was measured. Figures are monotone in the measured one."""
+per request, for no capacity of its own was measured. Figures are monotone in the measured one.
+
+See docs/benchmarks.md#what-a-request-costs and infra/README.md#what-it-creates."""
 
 import csv
 import math

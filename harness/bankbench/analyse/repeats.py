@@ -1,5 +1,9 @@
-"""A run's figures over the repeats of each level (bankbench.estimates says how), its errors by
-status, and two runs side by side (`differences`, for `bankbench compare`)."""
+"""A run's figures over the repeats of each level, and two runs side by side.
+
+How a figure is taken over repeats: bankbench.estimates. Also a run's errors by status, and
+`differences`, for `bankbench compare`.
+
+See docs/method.md#how-to-read-the-figures and docs/method.md#two-runs."""
 
 from collections.abc import Sequence
 

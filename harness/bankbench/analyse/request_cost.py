@@ -1,5 +1,9 @@
-"""What one request cost PostgreSQL and the service in `make pgwire`'s newest run (pgwire.json,
-run.experiments.pg_capture): per service and pool, the median over its repeats of each figure."""
+"""What one request cost PostgreSQL and the service, from make pgwire's newest run.
+
+From pgwire.json (run.experiments.pg_capture): per service and pool, the median over its repeats of
+each figure.
+
+See docs/request-cost.md#how-it-is-measured-make-pgwire."""
 
 import pandas as pd
 

@@ -1,7 +1,11 @@
-"""The verdict's sensitivity to the test bed: a series' runs, one per CPU placement, compared per
+"""Whether the verdict changes with the CPU placement (make sensitivity).
+
+The verdict's sensitivity to the test bed: a series' runs, one per CPU placement, compared per
 users level of the main pool and figure (`estimates.leader`). It changes where two placements name
 a different winner (the one best service, or none: a tie that only changes shape is no change); a
-verdict where the load generator fell short in some repeat measures it too: it is left out there."""
+verdict where the load generator fell short in some repeat measures it too: it is left out there.
+
+See docs/benchmarks.md#placement-sensitivity-does-the-test-bed-decide-the-verdict."""
 
 from dataclasses import dataclass
 from typing import NamedTuple

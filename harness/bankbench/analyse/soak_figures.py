@@ -1,8 +1,12 @@
-"""A soak level minute by minute (1: the measured window's first), and what the soak found of its
-service (bankbench.analyse.trends): the requests' figures from its histograms, its process's RSS
-from metrics.csv, its own (heap, GC, threads, pool) from service_metrics.csv, PostgreSQL's from the
-watcher's pg_stats.csv, and the money checks at the midpoint and the end. Gauges are means over
-the minute's samples; PostgreSQL's table sizes are its last sample's."""
+"""make soak's figures: a soak level minute by minute, and its service's verdict.
+
+Minutes count from 1, the measured window's first. What the soak found of its service
+(bankbench.analyse.trends): the requests' figures from its histograms, its process's RSS from
+metrics.csv, its own (heap, GC, threads, pool) from service_metrics.csv, PostgreSQL's from the
+watcher's pg_stats.csv, and the money checks at the midpoint and the end. Gauges are means over the
+minute's samples; PostgreSQL's table sizes are its last sample's.
+
+See docs/benchmarks.md#endurance-make-soak."""
 
 from pathlib import Path
 

@@ -1,5 +1,9 @@
-"""A level over time: the generator's figures per second, the service's per scrape, and the
-warm-up's end and faults struck (chaos), in seconds since the level's start."""
+"""A level over time, second by second: the load generator's figures and the service's.
+
+The generator's figures per second, the service's per scrape, and the warm-up's end and faults
+struck (chaos), in seconds since the level's start.
+
+See docs/method.md#the-report (the latency-over-time chart) and docs/benchmarks.md#chaos."""
 
 from pathlib import Path
 from typing import NamedTuple

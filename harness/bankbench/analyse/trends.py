@@ -1,11 +1,15 @@
-"""A soak's verdict, as pure functions of its figures. A figure's trend is its least-squares slope
-per hour over evenly spaced points, with the slope's 95 % t-interval (scipy's linregress); it rises
-where that interval's upper end is not under its tolerance, so a pass says the data rule out a
-climb as steep as the tolerance, not only that none was seen. The interval takes the points' noise
-as independent: per-minute means of 1 Hz samples are that more nearly than the samples themselves,
-which is why the trend is over minutes (over STEP_S points only in a soak too short for MIN_POINTS
-minutes, then shown and not judged). A step that stays (memory kept after a burst, a pool grown
-and not shrunk) rises as a leak does: the soak flags it, and `onset_minute` says where it began."""
+"""A soak's verdict: whether a figure climbs, by its slope's 95 % interval per hour.
+
+Pure functions of its figures. A figure's trend is its least-squares slope per hour over evenly
+spaced points, with the slope's 95 % t-interval (scipy's linregress); it rises where that interval's
+upper end is not under its tolerance, so a pass says the data rule out a climb as steep as the
+tolerance, not only that none was seen. The interval takes the points' noise as independent:
+per-minute means of 1 Hz samples are that more nearly than the samples themselves, which is why the
+trend is over minutes (over STEP_S points only in a soak too short for MIN_POINTS minutes, then
+shown and not judged). A step that stays (memory kept after a burst, a pool grown and not shrunk)
+rises as a leak does: the soak flags it, and `onset_minute` says where it began.
+
+See docs/benchmarks.md#endurance-make-soak."""
 
 from collections.abc import Sequence
 

@@ -1,5 +1,9 @@
-"""The tuned settings: where `make tune` tunes each service (below its capacity rate at the shipped
-settings), what each knob's newest run left, and every make tune run's settings for the report."""
+"""The tuned settings: where make tune tunes each service and what its runs left.
+
+make tune tunes each service below its capacity rate at the shipped settings; the report shows what
+each knob's newest run left and every make tune run's settings.
+
+See docs/benchmarks.md#each-stack-at-its-best-settings-make-tune-then-tunedboth."""
 
 from pathlib import Path
 

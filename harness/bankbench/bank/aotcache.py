@@ -1,8 +1,12 @@
-"""The JDK's AOT cache for the Java variants (JAVA_AOT_CACHE=1; JEPs 483, 514, 515): written by
-the JVM as a training run (the service under a short load) exits, once per variant (virtual
-threads load other classes) and jar build. It does not cover Spring Boot's nested jars (its own
-class loader): with it such a service runs from the jar `jarmode=tools extract` makes; a jar whose
-libraries lie beside it (its manifest's Class-Path) runs as built."""
+"""The JDK's AOT cache of the Java variants: trained once per variant and jar.
+
+JAVA_AOT_CACHE=1 (JEPs 483, 514, 515): the cache is written by the JVM as a training run (the
+service under a short load) exits, once per variant (virtual threads load other classes) and jar
+build. It does not cover Spring Boot's nested jars (its own class loader): with it such a service
+runs from the jar `jarmode=tools extract` makes; a jar whose libraries lie beside it (its manifest's
+Class-Path) runs as built.
+
+See docs/benchmarks.md#cold-cold-with-the-aot-cache-warm and bank-java/README.md."""
 
 import os
 import subprocess

@@ -1,5 +1,9 @@
-"""The contention scenario's hot accounts: clients 1..N with a large balance, made on a level's
-fresh database in every environment alike, by the services' own create_client statement."""
+"""The contention scenario's hot accounts, made on a level's fresh database.
+
+Clients 1..N with a large balance, made in every environment alike by the services' own
+create_client statement.
+
+See docs/benchmarks.md#profiles."""
 
 from bankbench.bank import queries
 from bankbench.errors import UserError

@@ -1,4 +1,6 @@
-"""The money check (db/money_check.sql): nothing created or lost, every balance its ledger."""
+"""The money check (db/money_check.sql): nothing created or lost, every balance its ledger.
+
+See docs/api.md#data-and-sql-one-place-each."""
 
 FIELDS = ("clients", "sum_balances", "sum_deposits", "ledger_mismatches", "negative_balances")
 

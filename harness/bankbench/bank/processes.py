@@ -1,4 +1,6 @@
-"""The services under test as processes; local_service(): one on a throwaway PostgreSQL cluster."""
+"""The services under test as processes; local_service(): one on a throwaway PostgreSQL cluster.
+
+See harness/README.md and docs/configuration.md#running-by-hand."""
 
 import os
 import re

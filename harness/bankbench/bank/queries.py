@@ -1,4 +1,6 @@
-"""db/queries/, the services' SQL: one file per statement, read whole as the Go and Java readers do."""
+"""db/queries/, the services' SQL: one file per statement, read whole as the Go and Java readers do.
+
+See db/queries/README.md and docs/api.md#data-and-sql-one-place-each."""
 
 from bankbench import paths
 

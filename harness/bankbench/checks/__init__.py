@@ -1,1 +1,3 @@
-"""Checks of the services outside the benchmark: verify, fuzz, connections, quick."""
+"""Checks of the services outside the benchmark: verify, fuzz, connections, quick.
+
+See harness/README.md."""

@@ -1,7 +1,12 @@
-"""Many open connections: the articles' "10,000 users" as 10,000 keep-alive TCP connections to one
-service on 127.0.0.1 held at once, each sending `GET /client/{id}/balance` in two parts 0.5 s apart,
-then idle a few seconds (within the 10 s idle timeout). Counted per service: connections opened and
-refused, answers by status, connections it closed or reset, its peak RSS and thread count."""
+"""`make connections`: 10,000 keep-alive connections held open to one service.
+
+The articles' "10,000 users" as 10,000 keep-alive TCP connections to one service on 127.0.0.1 held
+at once, each sending `GET /client/{id}/balance` in two parts 0.5 s apart, then idle a few seconds
+(within the 10 s idle timeout). Counted per service: connections opened and refused, answers by
+status, connections it closed or reset, its peak RSS and thread count.
+
+See docs/configuration.md#configuration-same-names-in-both-services and
+results/connections/README.md."""
 
 import argparse
 import asyncio

@@ -1,6 +1,10 @@
-"""Property-based API tests: schemathesis against each service on a fresh database, every check
-with valid and invalid data in every phase, stateful included; its settings and hooks (what JSON
-Schema cannot state) are in contract/fuzz/. A run replays from its seed, printed."""
+"""`make fuzz`: the API's property-based tests (schemathesis) against each service.
+
+Schemathesis against each service on a fresh database, every check with valid and invalid data in
+every phase, stateful included; its settings and hooks (what JSON Schema cannot state) are in
+contract/fuzz/. A run replays from its seed, printed.
+
+See docs/api.md#the-contract-suite."""
 
 import argparse
 import os

@@ -1,6 +1,10 @@
-"""A quick closed-loop benchmark (wrk) of the two hot endpoints, next to pgbench running the very
+"""`make quick-bench`: a quick wrk benchmark of the hot endpoints next to pgbench's.
+
+A quick closed-loop benchmark (wrk) of the two hot endpoints, next to pgbench running the very
 same SQL on the same database: how much of a service's cost is the database's. Not the main
-benchmark (JMeter, `make bench`): a first figure in about a minute per service."""
+benchmark (JMeter, `make bench`): a first figure in about a minute per service.
+
+See docs/benchmarks.md#the-commands and docs/method.md#the-report."""
 
 import argparse
 import json

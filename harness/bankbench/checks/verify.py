@@ -1,10 +1,14 @@
-"""Proof that the services do the same database work, the TechEmpower way: each, on a throwaway
-cluster with pg_stat_statements and a pool of one connection, answers a fixed mix; per request type
-PostgreSQL must see exactly its contract's statements (one, none if refused) in one transaction,
-the same texts from every service. PostgreSQL 15 publishes a backend's counts for sure only when it
-exits, so each batch ends by terminating the service's backend; as a new connection costs work of
-its own (start-up transaction, pgx preparing), each type runs a batch of 1, then of 1 + N: the
-difference over N is a request's cost, the rest a connection's, reported but not judged."""
+"""`make verify`: proof that the services do the same database work per request.
+
+The TechEmpower way: each, on a throwaway cluster with pg_stat_statements and a pool of one
+connection, answers a fixed mix; per request type PostgreSQL must see exactly its contract's
+statements (one, none if refused) in one transaction, the same texts from every service. PostgreSQL
+15 publishes a backend's counts for sure only when it exits, so each batch ends by terminating the
+service's backend; as a new connection costs work of its own (start-up transaction, pgx preparing),
+each type runs a batch of 1, then of 1 + N: the difference over N is a request's cost, the rest a
+connection's, reported but not judged.
+
+See docs/api.md#equivalent-by-proof-make-verify."""
 
 import argparse
 import hashlib

@@ -1,2 +1,6 @@
-"""The verbs whose work is spread over several floors; the others live in the module that does
-their work (checks.verify, publish.report ...). cli.VERBS maps each verb to its one module."""
+"""The verbs whose work spans floors, a module each.
+
+The other verbs live in the module that does their work (checks.verify, publish.report ...).
+cli.VERBS maps each verb to its one module.
+
+See harness/README.md."""

@@ -3,6 +3,8 @@
 The stack is infra/'s Terraform; `bench` is `make bench`'s run in the `aws` environment
 (bankbench.run.environments.aws), with the same knobs, then its figures as `make bench` computes
 them.
+
+See docs/aws.md and infra/README.md.
 """
 
 import argparse

@@ -1,4 +1,6 @@
-"""`bankbench bench`: run a benchmark profile and print the comparison (make bench*)."""
+"""`bankbench bench`: run a benchmark profile and print the comparison (make bench*).
+
+See docs/benchmarks.md#the-commands and docs/benchmarks.md#how-a-level-runs."""
 
 import argparse
 import shutil

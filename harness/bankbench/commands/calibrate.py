@@ -1,6 +1,10 @@
-"""`bankbench calibrate`: what JMeter drives on its CPUs for each load of a profile, against the
-calibration target (bankbench.run.experiments.calibration); `bench` runs the same step first.
-Cached: only a load not yet calibrated with these settings is measured, unless --force."""
+"""`bankbench calibrate` (make calibrate): the load generator's calibration alone.
+
+What JMeter drives on its CPUs for each load of a profile, against the calibration target
+(bankbench.run.experiments.calibration); `bench` runs the same step first. Cached: only a load not
+yet calibrated with these settings is measured, unless --force.
+
+See docs/method.md#a-load-generator-that-is-never-the-bottleneck."""
 
 import argparse
 import os

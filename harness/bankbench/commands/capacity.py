@@ -1,9 +1,12 @@
-"""`bankbench capacity` (make capacity): per contender, probes of the rates about the one that holds
-a p99 target with errors under 0.1 % half the time, a staircase whose every probe is kept
-(bankbench.run.experiments.capacity_search), the contenders in turn with an A/A control and the
-pools beside the shipped one, under each CPU placement asked, a run each (a series), and under the
-first of them (at the shipped settings) the smallest heap that holds a rate each held; then each
-run's summaries and its figures."""
+"""`bankbench capacity` (make capacity): each contender's capacity, by a staircase of probes.
+
+Per contender, probes of the rates about the one that holds a p99 target with errors under 0.1 %
+half the time, a staircase whose every probe is kept (bankbench.run.experiments.capacity_search),
+the contenders in turn with an A/A control and the pools beside the shipped one, under each CPU
+placement asked, a run each (a series), and under the first of them (at the shipped settings) the
+smallest heap that holds a rate each held; then each run's summaries and its figures.
+
+See docs/method.md#capacity-the-searchs-design."""
 
 import argparse
 import signal

@@ -1,6 +1,10 @@
-"""`bankbench compare RUN_A RUN_B`: two summarized runs level by level, each figure with its 95 %
-interval, the ratio B/A with its interval and whether the difference is significant
-(bankbench.analyse.repeats.differences): the question after changing one knob."""
+"""`bankbench compare RUN_A RUN_B` (make compare): two runs, level by level.
+
+Both runs summarized, level by level: each figure with its 95 % interval, the ratio B/A with its
+interval and whether the difference is significant (bankbench.analyse.repeats.differences): the
+question after changing one knob.
+
+See docs/method.md#two-runs."""
 
 import argparse
 from pathlib import Path

@@ -2,6 +2,8 @@
 
 `up` writes the connection settings to .run/db.env (KEY=value lines, sourced by the Makefile);
 `down` stops the cluster named there and deletes it.
+
+See docs/configuration.md#running-by-hand.
 """
 
 import argparse

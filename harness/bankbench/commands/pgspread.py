@@ -1,6 +1,10 @@
-"""`bankbench pg-spread` (make pg-spread): PostgreSQL's CPU per statement at one rate, the same
-statements spread over a few or many connections (bankbench.run.experiments.pg_spread). Writes
-results/quick/pg-spread-<stamp>.json and prints the median of each connection count."""
+"""`bankbench pg-spread` (make pg-spread): PostgreSQL alone over few or many connections.
+
+PostgreSQL's CPU per statement at one rate, the same statements spread over a few or many
+connections (bankbench.run.experiments.pg_spread). Writes results/quick/pg-spread-<stamp>.json and
+prints the median of each connection count.
+
+See docs/request-cost.md#the-cause-platform-javas-statements-go-to-every-backend-in-turn."""
 
 import argparse
 import json

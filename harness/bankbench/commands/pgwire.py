@@ -1,5 +1,9 @@
-"""`bankbench pgwire` (make pgwire): what one request costs PostgreSQL, each service at the same
-rate with its port captured (bankbench.run.experiments.pg_capture); prints the figures per level."""
+"""`bankbench pgwire` (make pgwire): what one request costs PostgreSQL.
+
+Each service at the same rate with its port captured (bankbench.run.experiments.pg_capture); prints
+the figures per level.
+
+See docs/request-cost.md#how-it-is-measured-make-pgwire."""
 
 import argparse
 import signal

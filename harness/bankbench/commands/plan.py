@@ -1,4 +1,6 @@
-"""`bankbench plan`: the levels a benchmark would run, without running them (also used on AWS)."""
+"""`bankbench plan`: the levels a benchmark would run, without running them (also used on AWS).
+
+See docs/benchmarks.md#profiles."""
 
 import argparse
 import dataclasses

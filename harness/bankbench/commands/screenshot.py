@@ -1,6 +1,10 @@
-"""`bankbench screenshot`: the first screen of the report's index and of one run's page as a reader's
-browser shows them at 1280×800 (bankbench.publish.first_screen), a PNG each under .cache/screenshots/;
-fails unless each shows its verdict and its first table's first three columns without scrolling."""
+"""`bankbench screenshot` (make screenshot): the report's first screen, checked.
+
+The first screen of the report's index and of one run's page as a reader's browser shows them at
+1280×800 (bankbench.publish.first_screen), a PNG each under .cache/screenshots/; fails unless each
+shows its verdict and its first table's first three columns without scrolling.
+
+See docs/method.md#the-report."""
 
 import argparse
 from pathlib import Path

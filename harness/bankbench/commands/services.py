@@ -1,5 +1,9 @@
-"""`bankbench services`: the services of services.yaml, docker-compose.yml written from them, and
-one of them run in the foreground (make run-<name>)."""
+"""`bankbench services`: the registry's services, docker-compose.yml, one run by hand.
+
+The services of services.yaml, docker-compose.yml written from them, and one of them run in the
+foreground (make run-<name>).
+
+See docs/api.md#adding-a-service and docs/configuration.md#running-by-hand."""
 
 import argparse
 import os

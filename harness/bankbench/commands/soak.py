@@ -1,8 +1,12 @@
-"""`bankbench soak` (make soak): each warm service in turn, under the CPU placement the verdict ranks,
-at profile soak's share of its capacity (make capacity's, as make overload takes it) or at RATE=, in
-Gatling's open model for MINUTES=; watched minute by minute (bankbench.run.experiments.soak_run),
-judged as each ends (bankbench.analyse.soak_figures) into soak.json, the run goes on past a service
-that fails; then the run's summaries, a table, and a page of charts in the run's report folder."""
+"""`bankbench soak` (make soak): each service for minutes below its capacity, watched.
+
+Each warm service in turn, under the CPU placement the verdict ranks, at profile soak's share of its
+capacity (make capacity's, as make overload takes it) or at RATE=, in Gatling's open model for
+MINUTES=; watched minute by minute (bankbench.run.experiments.soak_run), judged as each ends
+(bankbench.analyse.soak_figures) into soak.json, the run goes on past a service that fails; then the
+run's summaries, a table, and a page of charts in the run's report folder.
+
+See docs/benchmarks.md#endurance-make-soak."""
 
 import argparse
 import dataclasses

@@ -1,7 +1,10 @@
-"""`bankbench startup` (make startup): each service's start-up time, from its process's start to
-its first 200, cold and from a JVM's AOT cache, over several starts
-(bankbench.run.experiments.start_times); written to results/startup/<stamp>.json, whose newest
-the report's first table shows."""
+"""`bankbench startup` (make startup): each service's start-up time, cold and from AOT.
+
+Each service's start-up time is from its process's start to its first 200, cold and from a JVM's AOT
+cache, over several starts (bankbench.run.experiments.start_times); written to
+results/startup/<stamp>.json, whose newest the report's first table shows.
+
+See docs/benchmarks.md#start-up-time-make-startup."""
 
 import argparse
 import statistics

@@ -1,5 +1,9 @@
-"""A load generator's process as the harness drives it: JMeter and Gatling both print JMeter's
-console lines (gatling/README.md), so one reader follows either: when the load began, its totals."""
+"""A load generator's console as the harness follows it: when the load began, its totals.
+
+JMeter and Gatling both print JMeter's console lines (gatling/README.md), so one reader follows
+either: when the load began, its totals.
+
+See gatling/README.md#what-it-prints-stdout."""
 
 import os
 import re

@@ -1,5 +1,9 @@
-"""Gatling 3.15, the open model's load generator: the simulation of gatling/ (`make gatling-install`
-builds it and its classpath), run on the project's JDK outside Maven (gatling/README.md)."""
+"""Gatling, the open model's load generator: its simulation run on the project's JDK.
+
+Gatling 3.15: the simulation of gatling/ (`make gatling-install` builds it and its classpath), run
+on the project's JDK outside Maven (gatling/README.md).
+
+See gatling/README.md#run and docs/benchmarks.md#two-load-generators."""
 
 import os
 from pathlib import Path

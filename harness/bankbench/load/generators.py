@@ -1,5 +1,9 @@
-"""The load generators by name (profiles.GENERATORS): each runs a level's load properties, prints
-JMeter's console lines (bankbench.load.console) and writes its samples in JMeter's CSV columns."""
+"""The load generators by name: JMeter and Gatling, run alike.
+
+Named in profiles.GENERATORS, each runs a level's load properties, prints JMeter's console lines
+(bankbench.load.console) and writes its samples in JMeter's CSV columns.
+
+See docs/benchmarks.md#two-load-generators."""
 
 from pathlib import Path
 

@@ -1,4 +1,6 @@
-"""JMeter 5.6.3 in CLI mode, as installed by jmeter-maven-plugin (`make jmeter-install`)."""
+"""JMeter 5.6.3 in CLI mode, as installed by jmeter-maven-plugin (`make jmeter-install`).
+
+See jmeter/README.md."""
 
 import json
 import os

@@ -1,4 +1,6 @@
-"""Load profiles (profiles.toml) and the benchmark levels they expand into."""
+"""Load profiles (profiles.toml) and the benchmark levels they expand into.
+
+See docs/benchmarks.md#profiles."""
 
 import itertools
 import json

@@ -1,9 +1,11 @@
-"""Whether the load generator, not the service, set a level's figures (rules: docs/method.md): a
-level breaking one is invalid, says why, and is left out of every median and verdict. Short of CPU:
-a mean of one-second samples stays below 100 % even with a full run queue. Offered: iterations (a
-JMeter thread each) over the planned window or their starts' span plus an interval where JMeter fell
-behind; it places exactly floor(rate x duration) random arrivals: a short count is its doing; each
-phase too (issue 35). Beyond calibration: what it drove against the near-free target bounds it."""
+"""Whether the load generator, not the service, set a level's figures: the validity gate.
+
+The rules: docs/method.md#a-load-generator-that-is-never-the-bottleneck. A level breaking one is
+invalid, says why, and is left out of every median and verdict. Short of CPU: a mean of one-second
+samples stays below 100 % even with a full run queue. Offered: iterations (a JMeter thread each)
+over the planned window or their starts' span plus an interval where JMeter fell behind; it places
+exactly floor(rate x duration) random arrivals: a short count is its doing; each phase too (issue
+35). Beyond calibration: what it drove against the near-free target bounds it."""
 
 from collections.abc import Mapping, Sequence
 from typing import Protocol

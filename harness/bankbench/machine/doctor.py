@@ -1,8 +1,12 @@
-"""`make doctor`: each prerequisite of bankbench, the version found and needed, and the command
-that installs it on Debian 12, Debian 13 or Ubuntu 24.04 (docs/setup.md: the same, in this order).
-With names (`... doctor go wrk`) it checks only those, as required, silent when they are there;
-`--install debian13` prints the commands that install the required ones there (`make newcomer`
-runs them in a fresh root). Standard library only: it runs before .venv."""
+"""`make doctor`: each prerequisite of bankbench, found or not, and how to install it.
+
+For each, the version found and needed, and the command that installs it on Debian 12, Debian 13 or
+Ubuntu 24.04 (docs/setup.md: the same, in this order). With names (`... doctor go wrk`) it checks
+only those, as required, silent when they are there; `--install debian13` prints the commands that
+install the required ones there (`make newcomer` runs them in a fresh root). Standard library only:
+it runs before .venv.
+
+See docs/setup.md#prerequisites."""
 
 from __future__ import annotations
 

@@ -1,7 +1,11 @@
-"""Which CPUs the load generator (JMeter, with the harness), the service and PostgreSQL may use, by
-CPU affinity (inherited by children and threads; Go and the JVM size their pools by it). The modes
-cut this process's CPUs into a first half (rounded down) and the rest: "split" (load generator
-first, service and PostgreSQL rest), "service-alone" (PostgreSQL first), "shared" (all on all)."""
+"""CPU placement: which CPUs the load generator, the service and PostgreSQL may use.
+
+The load generator is JMeter, with the harness. The CPUs are set by CPU affinity (inherited by
+children and threads; Go and the JVM size their pools by it). The modes cut this process's CPUs into
+a first half (rounded down) and the rest: "split" (load generator first, service and PostgreSQL
+rest), "service-alone" (PostgreSQL first), "shared" (all on all).
+
+See docs/benchmarks.md#cpu-placement."""
 
 import os
 from collections.abc import Sequence

@@ -1,6 +1,10 @@
-"""A throwaway PostgreSQL 15 cluster (no Docker) of postgres_binaries' server; SQL via psycopg. As
-root (initdb refuses it) the cluster is the `postgres` user's and `runuser` runs its server
-commands; db/'s settings files are copied into the data directory, where that user can read them."""
+"""A throwaway PostgreSQL 15 cluster of the machine's binaries, no Docker.
+
+Its server is postgres_binaries'; SQL via psycopg. As root (initdb refuses it) the cluster is the
+`postgres` user's and `runuser` runs its server commands; db/'s settings files are copied into the
+data directory, where that user can read them.
+
+See docs/setup.md#postgresql-15-everywhere-1518-where-we-pin-it."""
 
 import os
 import shutil

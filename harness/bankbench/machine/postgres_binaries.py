@@ -1,7 +1,11 @@
-"""Where the PostgreSQL 15 server binaries come from: $PG_BINDIR, else `pg_config --bindir`, else
+"""Where the PostgreSQL 15 server binaries come from, fetched and pinned if need be.
+
+Where the PostgreSQL 15 server binaries come from: $PG_BINDIR, else `pg_config --bindir`, else
 zonky's embedded-postgres-binaries from Maven Central (with contrib; the server only: no psql or
 pgbench), pinned by SHA-256, unpacked into CACHE once; manifests record the minor. Standard library
-only, no external tar or xz: `make doctor` imports it before .venv exists, maybe on a minimal OS."""
+only, no external tar or xz: `make doctor` imports it before .venv exists, maybe on a minimal OS.
+
+See docs/setup.md#postgresql-15-everywhere-1518-where-we-pin-it."""
 
 from __future__ import annotations
 

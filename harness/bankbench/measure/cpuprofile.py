@@ -1,6 +1,10 @@
-"""A CPU profile of one benchmark level (PROFILE_CPU=1), drawn as a flame graph in its folder:
-pprof fetched from the service's own loopback port (PPROF_ADDR) for the measured window; JFR started
-through JDK_JAVA_OPTIONS (the command line stays as it is) and cut to the window when drawn."""
+"""A CPU profile of one benchmark level (PROFILE_CPU=1), drawn as a flame graph.
+
+Drawn in the level's folder: pprof fetched from the service's own loopback port (PPROF_ADDR) for the
+measured window; JFR started through JDK_JAVA_OPTIONS (the command line stays as it is) and cut to
+the window when drawn.
+
+See docs/benchmarks.md#inside-the-services."""
 
 import threading
 import time

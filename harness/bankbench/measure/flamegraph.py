@@ -1,10 +1,14 @@
-"""CPU profiles of the services as self-contained HTML flame graphs, drawn by each ecosystem's own
-well-kept tool: this module records, fetches and hands files over, and draws nothing itself.
-Java: a JDK Flight Recording -> jfrconv, async-profiler's converter (pinned by SHA-256), whose
-`--cpu` finds nothing in a JDK recording (all STATE_RUNNABLE): the default, or `--cpu-time` for JDK
-25's jdk.CPUTimeSample. Go: net/http/pprof's (symbolized) profile -> `go tool pprof -http`'s flame
-graph page, saved: the Go team's viewer, in the toolchain already, drawing offline (rejected: our
-own stack folding for jfrconv, speedscope's several files, one more module over pprof/driver)."""
+"""CPU profiles of the services as flame graphs, drawn by each ecosystem's own tool.
+
+Self-contained HTML, drawn by each ecosystem's own well-kept tool: this module records, fetches and
+hands files over, and draws nothing itself. Java: a JDK Flight Recording -> jfrconv,
+async-profiler's converter (pinned by SHA-256), whose `--cpu` finds nothing in a JDK recording (all
+STATE_RUNNABLE): the default, or `--cpu-time` for JDK 25's jdk.CPUTimeSample. Go: net/http/pprof's
+(symbolized) profile -> `go tool pprof -http`'s flame graph page, saved: the Go team's viewer, in
+the toolchain already, drawing offline (rejected: our own stack folding for jfrconv, speedscope's
+several files, one more module over pprof/driver).
+
+See docs/benchmarks.md#inside-the-services."""
 
 import os
 import re

@@ -1,5 +1,9 @@
-"""What a result was measured on: commit, versions, machine, settings. Stored as manifest.json per
-run; `document` builds it in every environment (results/LAYOUT.md)."""
+"""What a result was measured on: the run's manifest.json.
+
+Commit, versions, machine, settings, stored as manifest.json per run; `document` builds it in every
+environment (results/LAYOUT.md).
+
+See results/LAYOUT.md#manifestjson."""
 
 import json
 import os

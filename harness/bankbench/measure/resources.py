@@ -1,4 +1,6 @@
-"""Per-second CPU and memory samples of the service, PostgreSQL and the load generator."""
+"""Per-second CPU and memory samples of the service, PostgreSQL and the load generator.
+
+See results/LAYOUT.md#metricscsv."""
 
 import csv
 import threading

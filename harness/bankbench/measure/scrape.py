@@ -1,6 +1,10 @@
-"""Per-second samples of the service's `GET /metrics`: each key's matching samples summed (its
-registry entry's names of api/metrics.yaml's series: `jvm_memory_used_bytes{area="heap"}`) and the
-answered requests per HTTP status, long form (`t_ms,series,value`: statuses are not known ahead)."""
+"""Per-second samples of the service's own `GET /metrics`, while a level runs.
+
+Each key's matching samples summed (its registry entry's names of api/metrics.yaml's series:
+`jvm_memory_used_bytes{area="heap"}`) and the answered requests per HTTP status, long form
+(`t_ms,series,value`: statuses are not known ahead).
+
+See api/metrics.md and results/LAYOUT.md#service_metricscsvxz."""
 
 import csv
 import re

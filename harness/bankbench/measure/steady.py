@@ -1,7 +1,9 @@
-"""When a service is warm, the rule `quick-bench` and the warm start share (docs/benchmarks.md): a
-ROUND_S round whose throughput climbed by at most STEADY and, with a JIT, that compiled (`jit_ms`)
-under JIT_QUIET of it, since throughput plateaus a minute or more before C2 has compiled the hot
-paths; or a slower round: a warm closed loop on two cores moves by 10 % or more between rounds."""
+"""When a service is warm: the rule quick-bench and the warm start share.
+
+The rule (docs/benchmarks.md#cold-cold-with-the-aot-cache-warm): a ROUND_S round whose throughput
+climbed by at most STEADY and, with a JIT, that compiled (`jit_ms`) under JIT_QUIET of it, since
+throughput plateaus a minute or more before C2 has compiled the hot paths; or a slower round: a warm
+closed loop on two cores moves by 10 % or more between rounds."""
 
 from dataclasses import asdict, dataclass
 

@@ -1,6 +1,10 @@
-"""Charts of a run as matplotlib Figures, drawing only what the analysis computed; the object API
-(no pyplot state) works headless and in a notebook. Vs-users charts draw each service's medians of
-`repeats.aggregate_levels`, 95 % intervals as bars; a closed loop's capped throughput is hollow."""
+"""The charts of a run as matplotlib Figures, drawing only what the analysis computed.
+
+The object API (no pyplot state) works headless and in a notebook. Vs-users charts draw each
+service's medians of `repeats.aggregate_levels`, 95 % intervals as bars; a closed loop's capped
+throughput is hollow.
+
+See docs/method.md#the-report."""
 
 import itertools
 

@@ -1,4 +1,6 @@
-"""Figures as text, one format for the terminal table, the Markdown report and the notebook."""
+"""Figures as text, one format for the terminal table, the Markdown report and the notebook.
+
+See docs/method.md#how-to-read-the-figures."""
 
 from collections.abc import Callable
 

@@ -1,4 +1,6 @@
-"""Executes results/results.ipynb headless (papermill, the venv's `python3` kernel) and saves it as HTML."""
+"""Executes results/results.ipynb headless (papermill, the venv's `python3` kernel) and saves it as HTML.
+
+See docs/method.md#the-report."""
 
 import tempfile
 from pathlib import Path

@@ -1,5 +1,9 @@
-"""make soak's words: a line per service as it is judged, the table the run ends with, and the page of
-charts per minute in the run's report folder (<run>/report/soak.md, charts in its charts/)."""
+"""make soak's words: its lines, its table and its page of charts.
+
+A line per service as it is judged, the table the run ends with, and the page of charts per minute
+in the run's report folder (<run>/report/soak.md, charts in its charts/).
+
+See docs/benchmarks.md#endurance-make-soak."""
 
 from pathlib import Path
 

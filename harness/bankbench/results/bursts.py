@@ -1,5 +1,9 @@
-"""The failed requests around each fault a chaos level struck (run.experiments.chaos), read off the
-raw samples while still beside the level, for their exact times (the histograms keep seconds)."""
+"""The failed requests around each fault a chaos level struck.
+
+The faults are run.experiments.chaos's; the requests are read off the raw samples while still beside
+the level, for their exact times (the histograms keep seconds).
+
+See docs/benchmarks.md#chaos and results/LAYOUT.md#leveljson."""
 
 from pathlib import Path
 

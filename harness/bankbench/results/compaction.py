@@ -1,6 +1,10 @@
-"""What a finished level keeps in git (results/LAYOUT.md): its load generator's raw samples folded
-into histograms, the service's log gzipped and its own metrics xz-compressed; the raw samples stay
-beside them, ignored by git, until `make clean-raw`. Older levels (layout 3 to 5) are converted."""
+"""What a finished level keeps in git: its raw files folded and compressed.
+
+Per results/LAYOUT.md: its load generator's raw samples folded into histograms, the service's log
+gzipped and its own metrics xz-compressed; the raw samples stay beside them, ignored by git, until
+`make clean-raw`. Older levels (layout 3 to 5) are converted.
+
+See docs/method.md#where-results-go."""
 
 import gzip
 import lzma

@@ -1,6 +1,10 @@
-"""A run's manifest.json and a level's level.json (results/LAYOUT.md) as their readers ask them: a
-field is its key's value, its default what a run from before the key stands for (a field without
-one must be in every document); `document` keeps the whole, for the files that copy it."""
+"""A run's manifest.json and a level's level.json as typed records.
+
+As their readers ask them (results/LAYOUT.md): a field is its key's value, its default what a run
+from before the key stands for (a field without one must be in every document); `document` keeps the
+whole, for the files that copy it.
+
+See results/LAYOUT.md#manifestjson and results/LAYOUT.md#leveljson."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields

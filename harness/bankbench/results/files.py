@@ -1,5 +1,7 @@
-"""The files of a run folder and of its levels (results/LAYOUT.md), read and written here alone;
-CSVs are read with only the columns the analysis needs (the requests: results.histograms)."""
+"""The files of a run folder and of its levels, read and written here alone.
+
+Their layout: results/LAYOUT.md. CSVs are read with only the columns the analysis needs (the
+requests: results.histograms)."""
 
 import json
 from pathlib import Path

@@ -1,7 +1,11 @@
-"""A level's requests as HdrHistograms (histograms.csv.xz; results/LAYOUT.md): the one form of a
-load generator's results the analysis reads and git carries. Each row holds a V2 encoding, base64,
-not DEFLATEd as in interval logs, which would leave xz nothing in common between rows. Latencies
-read back exact below 2,048 ms (whole ms, as both generators measure), above to within 1/1,024."""
+"""A level's requests as HdrHistograms (histograms.csv.xz), and the latencies they hold.
+
+The one form of a load generator's results the analysis reads and git carries. Each row holds a V2
+encoding, base64, not DEFLATEd as in interval logs, which would leave xz nothing in common between
+rows. Latencies read back exact below 2,048 ms (whole ms, as both generators measure), above to
+within 1/1,024.
+
+See results/LAYOUT.md#histogramscsvxz and docs/method.md#latency-percentiles."""
 
 import base64
 import zlib

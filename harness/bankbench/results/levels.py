@@ -1,5 +1,7 @@
-"""A level's figures, computed from its files: the definitions every table, chart and sentence of
-the report rests on (results/LAYOUT.md's summary.json says what each figure is).
+"""A level's figures (its summary.json), computed from its files.
+
+The definitions every table, chart and sentence of the report rests on (results/LAYOUT.md's
+summary.json says what each figure is).
 
 - Measured window: the requests from `measure_from_ms` on (the histograms' seconds from 0);
   earlier ones are warm-up. Throughput divides by the seconds to the end of the last measured
@@ -7,7 +9,9 @@ the report rests on (results/LAYOUT.md's summary.json says what each figure is).
 - Resources, service metrics and CPU per request are over the same window, up to the second
   holding its last request's end and not after `ended_ms`: JMeter's dashboard after it is not load.
 - The load generator's verdict (load.validity) counts the whole load's arrivals, warm-up included
-  (what the plan asked), and each phase's too: an average can hide one it fell behind in."""
+  (what the plan asked), and each phase's too: an average can hide one it fell behind in.
+
+See results/LAYOUT.md#summaryjson and docs/method.md#latency-percentiles."""
 
 from collections.abc import Sequence
 from pathlib import Path

@@ -1,5 +1,9 @@
-"""What a probe (a level of make capacity or make tune) must achieve, where make tune probes, and
-the probes, searches and duels as capacity.json and tuning.json keep them (results/LAYOUT.md)."""
+"""The probes of make capacity and make tune: what one must achieve, and their records.
+
+What a probe (a level of make capacity or make tune) must achieve, where make tune probes, and
+the probes, searches and duels as capacity.json and tuning.json keep them (results/LAYOUT.md).
+
+See results/LAYOUT.md#capacityjson and results/LAYOUT.md#tuningjson."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field

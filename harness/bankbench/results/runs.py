@@ -1,5 +1,7 @@
-"""Finding and loading run folders (results/LAYOUT.md). A series, the runs of one `bench` over
-several CPU placements, is named in their manifests (`settings.series`): readers take it whole."""
+"""Finding and loading run folders, and the series they make up.
+
+Run folders: results/LAYOUT.md. A series, the runs of one `bench` over several CPU placements, is
+named in their manifests (`settings.series`): readers take it whole."""
 
 from dataclasses import dataclass
 from operator import attrgetter

@@ -1,8 +1,12 @@
-"""Figures of the service's own metrics (service_metrics.csv, bankbench.measure.scrape), a row per
-scrape and a column per series (`files.read_service_metrics`). Gauges are over the scrapes of the
-measured window; counters count from the last scrape at or before its start to the last one in it,
-and a counter that went down was reset by a restart (a fault): its new value is what it gained
-since, as Prometheus' `increase()` has it. Rates divide by the seconds between those two scrapes."""
+"""Figures of the service's own metrics (service_metrics.csv) over a level's window.
+
+service_metrics.csv is bankbench.measure.scrape's, a row per scrape and a column per series
+(`files.read_service_metrics`). Gauges are over the scrapes of the measured window; counters count
+from the last scrape at or before its start to the last one in it, and a counter that went down was
+reset by a restart (a fault): its new value is what it gained since, as Prometheus' `increase()` has
+it. Rates divide by the seconds between those two scrapes.
+
+See results/LAYOUT.md#service_metricscsvxz."""
 
 import pandas as pd
 

@@ -1,8 +1,12 @@
-"""make soak's files (results/LAYOUT.md): soak.json in the run folder, each service's figures per
-minute, trends and verdict as typed records; and what its watcher writes beside each level's own
-files while the load runs: PostgreSQL's connections and table sizes (pg_stats.csv, long form as
-service_metrics.csv: the tables are the schema's, not known here) and the money check at the
-midpoint (money_midpoint.json; the level's money.json is the one at the end)."""
+"""make soak's files: soak.json and what its watcher writes beside each level.
+
+Per results/LAYOUT.md: soak.json in the run folder, each service's figures per minute, trends and
+verdict as typed records; and what its watcher writes beside each level's own files while the load
+runs: PostgreSQL's connections and table sizes (pg_stats.csv, long form as service_metrics.csv: the
+tables are the schema's, not known here) and the money check at the midpoint (money_midpoint.json;
+the level's money.json is the one at the end).
+
+See results/LAYOUT.md#soakjson."""
 
 import csv
 import dataclasses

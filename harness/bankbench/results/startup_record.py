@@ -1,5 +1,9 @@
-"""`make startup`'s records (results/startup/<stamp>.json): per service and start, the seconds from
-each process's start to its first 200 on GET /health. The report's first table reads the newest."""
+"""make startup's records (results/startup/<stamp>.json).
+
+Per service and start, the seconds from each process's start to its first 200 on GET /health. The
+report's first table reads the newest.
+
+See results/LAYOUT.md#start-up-records."""
 
 from pathlib import Path
 

@@ -1,6 +1,10 @@
-"""A run's summaries on disk: each level's summary.json and the run's summary.csv (a row per level),
-written by `summarize` and read by every reader, which refuses another `SUMMARY_VERSION`; and which
-repeats of a level count (`verdicts`: bankbench.analyse.repeats aggregates them)."""
+"""A run's summaries on disk (summary.json, summary.csv), and which repeats count.
+
+Each level's summary.json and the run's summary.csv (a row per level) are written by `summarize` and
+read by every reader, which refuses another `SUMMARY_VERSION`; and which repeats of a level count
+(`verdicts`: bankbench.analyse.repeats aggregates them).
+
+See results/LAYOUT.md#summaryjson and results/LAYOUT.md#summarycsv."""
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path

@@ -1,4 +1,6 @@
-"""Runs a benchmark's levels in an environment (environments.interface) into results/runs/<run>/."""
+"""Runs a benchmark's levels in an environment (environments.interface) into results/runs/<run>/.
+
+See docs/benchmarks.md#how-a-level-runs."""
 
 import os
 from collections.abc import Callable

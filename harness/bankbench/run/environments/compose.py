@@ -1,4 +1,6 @@
-"""ENV=compose: docker-compose.yml on this machine's engine, containers measured by cgroup."""
+"""ENV=compose: docker-compose.yml on this machine's engine, containers measured by cgroup.
+
+See docs/benchmarks.md#envcompose."""
 
 import os
 import subprocess

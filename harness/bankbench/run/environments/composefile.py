@@ -1,5 +1,9 @@
-"""The services of docker-compose.yml, written from services.yaml (`make compose-file`) between
-its two markers (the rest is hand-edited). A test checks the committed file is what this writes."""
+"""docker-compose.yml's services, written from services.yaml (make compose-file).
+
+They go between its two markers (the rest is hand-edited). A test checks the committed file is what
+this writes.
+
+See docs/benchmarks.md#envcompose."""
 
 import json
 from pathlib import Path

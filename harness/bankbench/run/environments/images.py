@@ -1,5 +1,9 @@
-"""What the containers of ENV=compose run: each image's digest and the versions read inside it
-(the build info of the program its entrypoint starts, its own `java -version`), not the host's."""
+"""What the containers of ENV=compose run: their images' digests and versions.
+
+Each image's digest and the versions read inside it (the build info of the program its entrypoint
+starts, its own `java -version`), not the host's.
+
+See docs/benchmarks.md#envcompose and results/LAYOUT.md#manifestjson."""
 
 import io
 import json

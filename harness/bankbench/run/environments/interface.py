@@ -1,4 +1,6 @@
-"""What the runner drives in every environment (native, compose, AWS ECS), and a run's options."""
+"""What the runner drives in every environment (native, compose, AWS ECS), and a run's options.
+
+See docs/benchmarks.md#how-a-level-runs."""
 
 from dataclasses import dataclass
 from pathlib import Path

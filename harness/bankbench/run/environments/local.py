@@ -1,5 +1,9 @@
-"""What native and compose share: the load generator is calibrated and runs here on the placement's
-CPUs; the service and PostgreSQL are sampled, /metrics scraped, faults and CPU profiles taken."""
+"""What native and compose share: the load and the samplers on this machine.
+
+What native and compose share: the load generator is calibrated and runs here on the placement's
+CPUs; the service and PostgreSQL are sampled, /metrics scraped, faults and CPU profiles taken.
+
+See docs/benchmarks.md#how-a-level-runs and docs/benchmarks.md#cpu-placement."""
 
 import gzip
 import shutil

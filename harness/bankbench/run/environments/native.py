@@ -1,4 +1,6 @@
-"""ENV=native, the default: a throwaway cluster of the machine's binaries, services as processes."""
+"""ENV=native, the default: a throwaway cluster of the machine's binaries, services as processes.
+
+See docs/benchmarks.md#how-a-level-runs."""
 
 import os
 from pathlib import Path

@@ -1,8 +1,12 @@
-"""The searches of `make capacity` as pure logic. The rate: an up-and-down staircase (Dixon and
-Mood's design for the rate held half the time) whose every probe is kept for a model of P(hold |
-rate), no probe fixing a bound: up a ladder to its first miss, then down after a miss and up after
-a hold, the step halved at each reversal down to a fixed share of the rate, for a fixed number of
-probes. The heap: bisection, the smallest that holds confirmed `repeats` more times."""
+"""The searches of make capacity as pure logic: the rate's staircase, the heap's bisection.
+
+The rate: an up-and-down staircase (Dixon and Mood's design for the rate held half the time) whose
+every probe is kept for a model of P(hold | rate), no probe fixing a bound: up a ladder to its first
+miss, then down after a miss and up after a hold, the step halved at each reversal down to a fixed
+share of the rate, for a fixed number of probes. The heap: bisection, the smallest that holds
+confirmed `repeats` more times.
+
+See docs/method.md#capacity-the-searchs-design."""
 
 import math
 from collections.abc import Callable, Generator, Sequence

@@ -1,7 +1,12 @@
-"""The load generator's calibration, which load.validity judges each level by: per load of a run
-(a user count), what the profile's generator drives on the run's CPUs against the calibration
-target (jmeter/calibrate: the plan's answers at almost no cost). Cached in .run/calibration/
-unless other work kept the machine busy (OTHER_CPU_MAX): it lost CPU to that work, not the plan."""
+"""The load generator's calibration: what it drives on the run's CPUs, per load.
+
+load.validity judges each level by it. Per load of a run (a user count), what the profile's
+generator drives on the run's CPUs against the calibration target (jmeter/calibrate: the plan's
+answers at almost no cost). Cached in .run/calibration/ unless other work kept the machine busy
+(OTHER_CPU_MAX): it lost CPU to that work, not the plan.
+
+See docs/method.md#a-load-generator-that-is-never-the-bottleneck and
+jmeter/README.md#calibration-what-jmeter-can-drive-here."""
 
 import hashlib
 import json

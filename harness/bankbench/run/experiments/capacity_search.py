@@ -1,10 +1,14 @@
-"""`make capacity`: per contender, probes of open-model rates against a latency target
+"""`make capacity`'s search: each contender's probes in turn, then its smallest heap.
+
+Per contender, probes of open-model rates against a latency target
 (bankbench.results.probes.Target), every one kept for a model of P(hold | rate): a staircase about
-the rate held half the time (bankbench.run.experiments.bisection), the contenders in turn, each
-warm in a process of its own; then at a rate it held, the smallest heap at which it still does.
-The contenders: each service at its shipped or tuned settings, the A/A control (one of them entered
+the rate held half the time (bankbench.run.experiments.bisection), the contenders in turn, each warm
+in a process of its own; then at a rate it held, the smallest heap at which it still does. The
+contenders: each service at its shipped or tuned settings, the A/A control (one of them entered
 again under another name) and the pools beside the shipped one. capacity.json is rewritten after
-each probe."""
+each probe.
+
+See docs/method.md#capacity-the-searchs-design."""
 
 import copy
 import math

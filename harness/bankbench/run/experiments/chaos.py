@@ -1,6 +1,10 @@
-"""`make bench CHAOS=...`: faults spread over each level's measured window. `pg-restart` stops
-PostgreSQL with a fast shutdown (open transactions roll back), then starts it; `service-kill`
-SIGKILLs and restarts the service (same port). The money check proves no transfer was half done."""
+"""`make bench CHAOS=...`: faults struck in each level's measured window.
+
+`pg-restart` stops PostgreSQL with a fast shutdown (open transactions roll back), then starts it;
+`service-kill` SIGKILLs and restarts the service (same port). The money check proves no transfer was
+half done.
+
+See docs/benchmarks.md#chaos."""
 
 import contextlib
 import os

@@ -1,7 +1,11 @@
-"""`make pgwire`: what one request costs PostgreSQL, each service at the same rate, in turn at each
+"""`make pgwire`: each service's PostgreSQL port captured, at the same rate.
+
+`make pgwire`: what one request costs PostgreSQL, each service at the same rate, in turn at each
 pool size. Each level's port is captured (tshark, on the loopback) while a sampler reads
 PostgreSQL's processes each second; pgwire.json gets per request the protocol messages (Parse
-against Execute: statements prepared against executed), segments, backends and CPU times."""
+against Execute: statements prepared against executed), segments, backends and CPU times.
+
+See docs/request-cost.md#how-it-is-measured-make-pgwire."""
 
 import collections
 import itertools

@@ -1,8 +1,12 @@
-"""`make pg-spread`: PostgreSQL alone at make pgwire's rate of the services' statements (pgbench,
-checks.quick's scripts) over a few N connections: what spreading the work over more backends costs
-its CPU per statement. It tests docs/request-cost.md's cause of platform Java's extra PostgreSQL
-CPU: pgbench's clients, in one thread, take the rate's slots in turn as Tomcat's idle threads do,
-each with its HikariCP connection. pgbench's latency counts from each scheduled start."""
+"""`make pg-spread`: PostgreSQL alone, the services' statements over N connections.
+
+At make pgwire's rate of the services' statements (pgbench, checks.quick's scripts) over a few N
+connections: what spreading the work over more backends costs its CPU per statement. It tests
+docs/request-cost.md's cause of platform Java's extra PostgreSQL CPU: pgbench's clients, in one
+thread, take the rate's slots in turn as Tomcat's idle threads do, each with its HikariCP
+connection. pgbench's latency counts from each scheduled start.
+
+See docs/request-cost.md#the-cause-platform-javas-statements-go-to-every-backend-in-turn."""
 
 import re
 import subprocess

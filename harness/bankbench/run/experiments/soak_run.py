@@ -1,8 +1,12 @@
-"""`make soak`: each warm service in turn at its soak rate for the profile's minutes, watched while the
-load runs: PostgreSQL's connections and table sizes every STEP_S, the money check at the midpoint
-(one statement: a snapshot of committed transfers, taken without stopping the load), and a progress
-line each minute from the service's /metrics and its process. The level's own files (histograms,
-metrics.csv, service_metrics.csv, money.json at the end) are written as for any level."""
+"""`make soak`'s run: each warm service at its soak rate, watched minute by minute.
+
+Each for the profile's minutes, watched while the load runs: PostgreSQL's connections and table
+sizes every STEP_S, the money check at the midpoint (one statement: a snapshot of committed
+transfers, taken without stopping the load), and a progress line each minute from the service's
+/metrics and its process. The level's own files (histograms, metrics.csv, service_metrics.csv,
+money.json at the end) are written as for any level.
+
+See docs/benchmarks.md#endurance-make-soak."""
 
 import time
 from collections.abc import Callable, Iterator

@@ -1,5 +1,9 @@
-"""Start-up time: from a service process's start to its first 200 on GET /health (which asks the
-database), each service cold and, for a JVM, from its AOT cache (bankbench.bank.aotcache)."""
+"""Start-up time: from a service process's start to its first 200.
+
+The 200 is GET /health's, which asks the database; each service cold and, for a JVM, from its AOT
+cache (bankbench.bank.aotcache).
+
+See docs/benchmarks.md#start-up-time-make-startup."""
 
 import contextlib
 import time

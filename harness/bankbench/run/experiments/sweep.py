@@ -1,14 +1,18 @@
-"""`make tune`'s duel of a value against the incumbent (the value kept so far), as pure logic: the
-two are probed in turn, `repeats` probes each (profile tune: 6), so the machine's drift falls on
-both alike. A probe's score, the shared core's CPU per request, moves with the settings below
-saturation; the p99 does not. A value holds the target when most of its probes did: one p99 past
-it is the machine's hiccup (go's shipped settings: 56 ms once in eleven probes of 4-36 ms at 60 %
-of capacity, 2026-11-28). A probe is void and taken again, up to `repeats` times a duel, where the
-load generator fell short or the JIT was still compiling (`Outcome.compiling`: such probes read
-47-80 % high, issue 69). The candidate wins if it held and the incumbent did not, or where the 95 %
-interval of its effect on CPU per request lies below 0 (bankbench.duel_stats: Hodges-Lehmann with
-the Mann-Whitney interval); the duel records the effect, its interval and the smallest cut it could
-have detected at 80 % power. A value is kept only after a second, independent duel (tuning)."""
+"""`make tune`'s duel of a value against the incumbent, as pure logic.
+
+The incumbent is the value kept so far: the two are probed in turn, `repeats` probes each (profile
+tune: 6), so the machine's drift falls on both alike. A probe's score, the shared core's CPU per
+request, moves with the settings below saturation; the p99 does not. A value holds the target when
+most of its probes did: one p99 past it is the machine's hiccup (go's shipped settings: 56 ms once
+in eleven probes of 4-36 ms at 60 % of capacity, 2026-11-28). A probe is void and taken again, up to
+`repeats` times a duel, where the load generator fell short or the JIT was still compiling
+(`Outcome.compiling`: such probes read 47-80 % high, issue 69). The candidate wins if it held and
+the incumbent did not, or where the 95 % interval of its effect on CPU per request lies below 0
+(bankbench.duel_stats: Hodges-Lehmann with the Mann-Whitney interval); the duel records the effect,
+its interval and the smallest cut it could have detected at 80 % power. A value is kept only after a
+second, independent duel (tuning).
+
+See docs/method.md#a-duels-effect-and-power."""
 
 import math
 from collections.abc import Callable

@@ -1,9 +1,13 @@
-"""`make tune`: per service, the settings each camp's experts name, one knob at a time (the pool
-size first, then `tune` of its entry in services.yaml), each value in a duel with the incumbent
-(sweep), at RATE_SHARE of the capacity at the shipped settings. A value that wins its duel is duelled
-again, afresh, and kept only if it wins that one too: one duel at 2.5 % has a false win in forty, a
-knob of several values several such chances. The incumbent's process and the candidate's are both
-kept warm, so each turn of a duel finds its process as the last one left it."""
+"""`make tune`: per service, one knob at a time, each value in a duel.
+
+The settings each camp's experts name, one knob at a time (the pool size first, then `tune` of its
+entry in services.yaml), each value in a duel with the incumbent (sweep), at RATE_SHARE of the
+capacity at the shipped settings. A value that wins its duel is duelled again, afresh, and kept only
+if it wins that one too: one duel at 2.5 % has a false win in forty, a knob of several values
+several such chances. The incumbent's process and the candidate's are both kept warm, so each turn
+of a duel finds its process as the last one left it.
+
+See docs/benchmarks.md#each-stack-at-its-best-settings-make-tune-then-tunedboth."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict

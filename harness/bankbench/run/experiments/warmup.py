@@ -1,6 +1,10 @@
-"""The warm start (profile `start = "warm"`): the service serves the rematch scenario until warm by
-quick-bench's rule (measure.steady), at most MAX_S; then the tables are emptied. It serves the next
-levels alike (saving most of a run's time) unless faults or CPU profiles need one per level."""
+"""The warm start: the service served until warm, then its tables emptied.
+
+Profile `start = "warm"`: the service serves the rematch scenario until warm by quick-bench's rule
+(measure.steady), at most MAX_S; then the tables are emptied. It serves the next levels alike
+(saving most of a run's time) unless faults or CPU profiles need one per level.
+
+See docs/benchmarks.md#cold-cold-with-the-aot-cache-warm."""
 
 import collections
 import threading

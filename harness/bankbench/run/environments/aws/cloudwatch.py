@@ -1,5 +1,9 @@
-"""A level's metrics.csv from CloudWatch, a row per period: Container Insights gives each task
-family's CPU (1024 units = one vCPU) and memory (MiB), EC2 the service host's CPU (0-100)."""
+"""A level's metrics.csv on AWS, from CloudWatch.
+
+A row per period: Container Insights gives each task family's CPU (1024 units = one vCPU) and memory
+(MiB), EC2 the service host's CPU (0-100).
+
+See docs/aws.md#how-results-come-back and results/LAYOUT.md#metricscsv."""
 
 import csv
 import time

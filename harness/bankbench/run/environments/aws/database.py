@@ -1,5 +1,9 @@
-"""The one-off admin task, psql in the PostgreSQL image: it resets the database and runs the
-runner's SQL, printing the rows to its CloudWatch log, read back here."""
+"""The one-off admin task on AWS: psql in the PostgreSQL image.
+
+It resets the database and runs the runner's SQL, printing the rows to its CloudWatch log, read back
+here.
+
+See infra/README.md#what-it-creates."""
 
 import time
 from typing import Any

@@ -1,4 +1,6 @@
-"""ECS operations of a run: the long-running services up and down, one-off tasks, addresses."""
+"""ECS operations of a run: the long-running services up and down, one-off tasks, addresses.
+
+See infra/README.md#what-it-creates."""
 
 import time
 from dataclasses import dataclass

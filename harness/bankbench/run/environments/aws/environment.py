@@ -1,6 +1,10 @@
-"""The `aws` environment on the stack of infra/: PostgreSQL and the JMeter workers are ECS services,
-each level a task of the service and one of its load generator (results through S3), psql the
-admin task. CloudWatch has the resources minutes later: metrics.csv is written at close."""
+"""The `aws` environment: a run's levels on ECS, the stack of infra/.
+
+PostgreSQL and the JMeter workers are ECS services, each level a task of the service and one of its
+load generator (results through S3), psql the admin task. CloudWatch has the resources minutes
+later: metrics.csv is written at close.
+
+See docs/aws.md and infra/README.md#what-it-creates."""
 
 from dataclasses import dataclass
 from pathlib import Path

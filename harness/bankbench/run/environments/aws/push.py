@@ -1,4 +1,6 @@
-"""`push`: build the images (the services', PostgreSQL, JMeter, Gatling) and push them to ECR."""
+"""`push`: build the images (the services', PostgreSQL, JMeter, Gatling) and push them to ECR.
+
+See infra/README.md#run-it-on-aws."""
 
 import base64
 import subprocess

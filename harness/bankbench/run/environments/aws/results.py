@@ -1,4 +1,6 @@
-"""A level's raw results in S3 (runs/<run>/levels/<level>/raw/), and their copy into its folder."""
+"""A level's raw results in S3 (runs/<run>/levels/<level>/raw/), and their copy into its folder.
+
+See docs/aws.md#how-results-come-back."""
 
 import gzip
 import shutil

@@ -1,4 +1,6 @@
-"""`up`, `cost` and `down`: create the stack (cost first), tear it down whatever runs on it."""
+"""`up`, `cost` and `down`: create the stack (cost first), tear it down whatever runs on it.
+
+See infra/README.md#run-it-on-aws."""
 
 import secrets
 from datetime import UTC, datetime, timedelta

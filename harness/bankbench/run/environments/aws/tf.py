@@ -1,4 +1,6 @@
-"""Terraform, run on the root module in infra/ with the CLI configuration the stack needs."""
+"""Terraform, run on the root module in infra/ with the CLI configuration the stack needs.
+
+See infra/README.md."""
 
 import json
 import os

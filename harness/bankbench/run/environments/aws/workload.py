@@ -1,4 +1,6 @@
-"""A level's load on AWS: the knobs refused, its share per JMeter worker, how long it may take."""
+"""A level's load on AWS: the knobs refused, its share per JMeter worker, how long it may take.
+
+See docs/aws.md."""
 
 import argparse
 from typing import Any
