@@ -1,11 +1,16 @@
-"""`bankbench summarize [RUN ...]`: the one step that writes a run's summaries (of
+"""`bankbench summarize`: writes a run's summaries and prints its tables.
+
+`bankbench summarize [RUN ...]`: the one step that writes a run's summaries (of
 `summaries.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
 spread between repeats, and for a series over CPU placements whether the verdict changes; with
 --verdict (make bench), this machine's verdict on each run in a few lines instead of its tables,
 and the run's page beside its files (bankbench.publish.own_run).
 
 A run from before histograms is compacted first (bankbench.results.compaction): its raw samples
-folded into histograms, its service's log and metrics gzipped."""
+folded into histograms, its service's log and metrics gzipped.
+
+See results/LAYOUT.md.
+"""
 
 import argparse
 from pathlib import Path

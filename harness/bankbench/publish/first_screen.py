@@ -1,7 +1,12 @@
-"""The report's first screen as a reader's browser shows it (`make screenshot`): a Markdown page
+"""The report's first screen as a browser shows it (`make screenshot`).
+
+The report's first screen as a reader's browser shows it (`make screenshot`): a Markdown page
 rendered as GitHub renders it (cmarkgfm) under github.com's measures, in headless Chromium at
 1280×800. A page passes when its verdict (the first paragraph under the title), its first table's
-header row and that table's first three columns show without scrolling, down or sideways."""
+header row and that table's first three columns show without scrolling, down or sideways.
+
+See docs/method.md#the-report.
+"""
 
 from dataclasses import dataclass
 from pathlib import Path

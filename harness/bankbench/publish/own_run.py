@@ -1,6 +1,11 @@
-"""A run of `make bench` on this machine, ended with its own verdict (the report's first table of
+"""The end of `make bench` on this machine, and `make publish`.
+
+A run of `make bench` on this machine, ended with its own verdict (the report's first table of
 it), its page and that verdict written into <run>/report/, which git ignores as it ignores every
-run results/published.csv does not list; and `make publish`, which lists a run there."""
+run results/published.csv does not list; and `make publish`, which lists a run there.
+
+See docs/benchmarks.md.
+"""
 
 import csv
 import os

@@ -1,6 +1,11 @@
-"""A page per run folder of the report (results/report/runs/<page name>.md): a run's reading,
+"""A page per run folder of the report, rendered from what `analyse` computed.
+
+A page per run folder of the report (results/report/runs/<page name>.md): a run's reading,
 setup, checks, figures, charts and levels; a capacity run's verdict, cost projection and probes; a
-make tune run's settings found and every value swept. Pages only render what `analyse` computed."""
+make tune run's settings found and every value swept. Pages only render what `analyse` computed.
+
+See docs/method.md#the-report.
+"""
 
 import io
 import os

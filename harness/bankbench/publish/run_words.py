@@ -1,7 +1,12 @@
-"""A run page's words: a one-paragraph reading of a run, every sentence computed from its figures.
+"""A run page's reading: one paragraph computed from the run's figures.
+
+A run page's words: a one-paragraph reading of a run, every sentence computed from its figures.
 A median is over every repeat of its level unless the sentence says how many it is over (`_over`);
 a throughput the load generator capped is a lower bound, "at least", and no smaller level is called
-the peak beside it."""
+the peak beside it.
+
+See docs/method.md#the-report.
+"""
 
 import pandas as pd
 

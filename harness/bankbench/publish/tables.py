@@ -1,6 +1,11 @@
-"""Report tables as DataFrames of text, shown as is in the notebook, as Markdown in the README.
+"""Report tables as DataFrames of text, for the notebook and the Markdown pages.
+
+Report tables as DataFrames of text, shown as is in the notebook, as Markdown in the README.
 Figures read `median [low-high]` beside a `repeats` column of how many repeats count (`2 of 3`); a
-level where some repeat does not count shows each repeat's figure instead, marked."""
+level where some repeat does not count shows each repeat's figure instead, marked.
+
+See docs/method.md#how-to-read-the-figures.
+"""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 

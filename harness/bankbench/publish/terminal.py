@@ -1,4 +1,7 @@
-"""The tables the verbs print on the terminal (`summarize`, `capacity`, `compare`, a run's page)."""
+"""The tables the verbs print on the terminal (`summarize`, `capacity`, `compare`, a run's page).
+
+See docs/benchmarks.md.
+"""
 
 import pandas as pd
 from tabulate import tabulate

@@ -1,4 +1,6 @@
-"""The words of the report's sections: each ranking with its intervals, and what a figure rests on
+"""The words of the report's sections: rankings with their intervals, and what figures rest on.
+
+The words of the report's sections: each ranking with its intervals, and what a figure rests on
 (placements, capacity searches, the cost projection, the settings make tune found). The verdict
 itself is written by hand (results/verdict.md, see docs/method.md#the-report). A service leads
 only where the interval of its ratio to the other's excludes 1 and Welch's test agrees
