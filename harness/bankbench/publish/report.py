@@ -140,7 +140,8 @@ def kept_notes(run: Run, why: dict[Path, str], out_dir: Path) -> list[str]:
 
 def verdict_block(out_dir: Path) -> str:
     """results/verdict.md without its title and comments, between the markers, its relative links
-    made relative to out_dir (a link into the report's own README reads as an anchor)."""
+    made relative to out_dir (a link into the report reads as one into out_dir's copy of it; into
+    its index, as an anchor)."""
     text = re.sub(r"<!--.*?-->\n*", "", re.sub(r"\A# .*\n+", "", VERDICT.read_text()), flags=re.DOTALL)
 
     def moved(m: re.Match) -> str:
@@ -148,8 +149,9 @@ def verdict_block(out_dir: Path) -> str:
         if not path or "://" in path:
             return m.group(0)
         target = (VERDICT.parent / path).resolve()
-        if target == (out_dir / "README.md").resolve() and fragment:
-            return f"]({fragment})"
+        if target.is_relative_to(DEFAULT_OUT.resolve()):  # into the report: the same file of this one
+            inside = target.relative_to(DEFAULT_OUT.resolve()).as_posix()
+            return f"]({fragment})" if inside == "README.md" and fragment else f"]({inside}{fragment})"
         return f"]({os.path.relpath(target, out_dir.resolve())}{fragment})"
 
     return f"{VERDICT_START}\n\n{LINK.sub(moved, text).strip()}\n\n{VERDICT_END}"
