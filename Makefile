@@ -95,7 +95,7 @@ check: doctor venv build jmeter-install gatling-install ## before pushing (~4 mi
 	bash scripts/check.sh
 test: doctor venv build jmeter-install gatling-install ## everything (CI, ~45 min): lint, Go, Java, contract, fuzz, harness, smoke bench, infra
 	bash scripts/test.sh
-lint: venv ## ruff, gofmt, go vet, staticcheck, spring-javaformat (make check and make test run it)
+lint: venv ## ruff, mypy, gofmt, go vet, staticcheck, spring-javaformat (make check and make test run it)
 	bash scripts/lint.sh
 format: venv ## apply what the linters fix themselves (ruff, gofmt, spring-javaformat), then lint
 	bash scripts/lint.sh --fix

@@ -3,7 +3,8 @@
 # language, one line each ("lint NAME: N files checked, ok" or FAILED), then
 # "lint: N passed, N failed"; fails if any failed. `--fix` (`make format`) first applies what
 # ruff, gofmt and spring-javaformat can fix by themselves, then checks.
-#   Python: ruff, rules in harness/pyproject.toml, every Python file and notebook of the repo.
+#   Python: ruff, rules in harness/pyproject.toml, every Python file and notebook of the repo;
+#           mypy, its settings there too ([tool.mypy]), over the package harness/bankbench.
 #   Go:     gofmt, go vet and staticcheck over the modules db/, bank-go/ and jmeter/calibrate/.
 #   Java:   spring-javaformat over bank-java/ and bank-helidon/ (each pom binds the same check to
 #           every build).
@@ -16,6 +17,7 @@ FIX=false
 STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GO_MODULES=(db bank-go jmeter/calibrate)
 RUFF=(.venv/bin/ruff check --config harness/pyproject.toml)
+MYPY=(../.venv/bin/mypy)  # from harness/, whose pyproject.toml names what it checks
 MVNW=(scripts/with-jdk.sh ./mvnw -B -q)
 JAVA_MODULES=(bank-java bank-helidon)
 
@@ -48,6 +50,12 @@ fi
 # Each status is kept before the count: a command substitution in the same line would reset $?.
 "${RUFF[@]}" .; rc=$?
 result ruff "$("${RUFF[@]}" --show-files . | grep -cE '\.(py|ipynb)$')" files $rc
+
+# mypy ends with "Success: no issues found in N source files" or "Found ... (checked N source files)".
+typed=$(cd harness && "${MYPY[@]}" 2>&1); rc=$?
+echo "$typed"
+checked=$(sed -nE 's/.* ([0-9]+) source files?\)?$/\1/p' <<<"$typed" | tail -1)
+result mypy "${checked:-0}" files $rc
 
 unformatted=$("$GOFMT" -l "${GO_MODULES[@]}")
 [ -z "$unformatted" ]; rc=$?

@@ -18,7 +18,7 @@ banner() { printf '\n==== %s ====\n' "$1"; SUITE_START=$SECONDS; }
 # Every linter of scripts/lint.sh, a row each; a lint.sh that stopped before any linter is one
 # failed row.
 lint_suites() {
-  banner "Lint: ruff, gofmt, go vet, staticcheck, spring-javaformat (scripts/lint.sh)"
+  banner "Lint: ruff, mypy, gofmt, go vet, staticcheck, spring-javaformat (scripts/lint.sh)"
   bash scripts/lint.sh 2>&1 | tee "$REPORTS/lint.log"
   local rows
   rows=$(sed -nE 's/^lint ([^:]+): ([0-9]+) [a-z]+ checked, (ok|FAILED)$/\1|\2|\3/p' "$REPORTS/lint.log")

@@ -162,7 +162,8 @@ class _Model:
         j = np.flatnonzero(c)[0]  # solved for from the others (c never weighs the slope)
         free = np.delete(np.arange(len(c)), j)
 
-        warm, found = [self.theta[free]], {}
+        warm = [self.theta[free]]
+        found: dict[float, float] = {}
 
         def root(v: float) -> float:
             """The signed root's excess at v; its fit starts at the fit's own values and at the
@@ -230,19 +231,28 @@ class PassFit:
         located = self._located[name]
         if not isinstance(located, int):
             return located
-        low, high = np.exp(self.model.interval(np.eye(len(self.model.theta))[located]))
-        return Estimate(float(np.exp(self.model.theta[located])), float(low), float(high), WITHIN)
+        model = self._fitted
+        low, high = np.exp(model.interval(np.eye(len(model.theta))[located]))
+        return Estimate(float(np.exp(model.theta[located])), float(low), float(high), WITHIN)
 
     def point(self, name: str) -> float | AboveTried | NoneHeld:
         """`name`'s capacity without its interval (no profile: cheap), or its marker."""
         located = self._located[name]
-        return float(np.exp(self.model.theta[located])) if isinstance(located, int) else located
+        return float(np.exp(self._fitted.theta[located])) if isinstance(located, int) else located
+
+    @property
+    def _fitted(self) -> _Model:
+        """The model, where a contender has an index in it (only a fitted pass gives one)."""
+        assert self.model is not None
+        return self.model
 
     @cached_property
     def _located(self) -> dict[str, int | AboveTried | NoneHeld]:
         """Each contender's index in the model, or its marker: a fit outside the rates tried is one."""
         located: dict[str, int | AboveTried | NoneHeld] = dict(self.markers)
-        for i, name in enumerate(self.model.names if self.model else ()):
+        if self.model is None:
+            return located
+        for i, name in enumerate(self.model.names):
             value, (lowest, highest) = np.exp(self.model.theta[i]), self.tried[name]
             located[name] = AboveTried(highest) if value > highest else NoneHeld(lowest) if value < lowest else i
         return located
@@ -252,26 +262,27 @@ class PassFit:
         i, j = self._located[a], self._located[b]
         if not (isinstance(i, int) and isinstance(j, int)):
             return None
-        c = np.zeros(len(self.model.theta))
+        model = self._fitted
+        c = np.zeros(len(model.theta))
         c[i], c[j] = 1, -1
-        low, high = np.exp(self.model.interval(c))
-        return Ratio(float(np.exp(c @ self.model.theta)), float(low), float(high), WITHIN)
+        low, high = np.exp(model.interval(c))
+        return Ratio(float(np.exp(c @ model.theta)), float(low), float(high), WITHIN)
 
 
 def fit_pass(probes: Iterable[Probe | tuple]) -> PassFit:
     """The model fitted to the probes of one pass (module doc)."""
-    probes = [Probe(*p) for p in probes]
-    if len({p.pass_id for p in probes}) > 1:
+    listed = [Probe(*p) for p in probes]
+    if len({p.pass_id for p in listed}) > 1:
         raise ValueError("fit_pass takes the probes of one pass: see fit_passes")
     by_name: dict[str, list[Probe]] = defaultdict(list)
-    for p in probes:
+    for p in listed:
         by_name[p.contender].append(p)
     tried = {name: (min(p.rate for p in ps), max(p.rate for p in ps)) for name, ps in by_name.items()}
     markers = {name: AboveTried(tried[name][1]) if all(p.held for p in ps) else NoneHeld(tried[name][0])
                for name, ps in by_name.items() if len({p.held for p in ps}) == 1}
     names = [name for name in by_name if name not in markers]
-    kept = [p for p in probes if p.contender in names]
-    pass_id = probes[0].pass_id if probes else ""
+    kept = [p for p in listed if p.contender in names]
+    pass_id = listed[0].pass_id if listed else ""
     if not names:
         return PassFit(pass_id, markers, None, tried)
     model = _Model(names, np.array([names.index(p.contender) for p in kept]),
@@ -293,7 +304,7 @@ def across_passes(fits: Iterable[PassFit], a: str, b: str) -> Ratio | None:
     return over_passes([x / y for x, y in points if isinstance(x, float) and isinstance(y, float)])
 
 
-def over_passes(ratios: Sequence[float]) -> Ratio | None:
+def over_passes(ratios: Sequence[float] | np.ndarray) -> Ratio | None:
     """ACROSS: the geometric mean of within-pass ratios and the t interval on their logs (the
     passes' own spread, n - 1 degrees of freedom); None below two passes."""
     if len(ratios) < 2:

@@ -105,6 +105,8 @@ def over_passes(values: Sequence[float]) -> Figure:
     """A figure of make capacity's passes (module doc): the runs' geometric mean, its interval."""
     data = np.asarray(values, dtype=float)
     over = capacity_model.over_passes(data)
+    if over is None:
+        raise ValueError("a figure over passes takes two passes or more")
     return Figure(over.value, over.low, over.high, PASSES, tuple(data))
 
 
@@ -115,6 +117,8 @@ def ratio(a: Figure, b: Figure) -> Ratio:
     value = b.value / a.value
     if a.source == b.source == PASSES and len(a.values) == len(b.values):
         over = capacity_model.over_passes(np.array(b.values) / np.array(a.values))  # runs in one order
+        if over is None:
+            raise ValueError("a ratio over passes takes two passes or more")
         return Ratio(over.value, over.low, over.high, source=PASSES)
     if a.source == b.source == REPEATS:
         if np.ptp(a.values) == 0 and np.ptp(b.values) == 0:

@@ -114,7 +114,7 @@ def _metrics(declared: str | dict) -> dict[str, str]:
     base = own.pop("dialect", None)
     if base is not None and base not in dialects:
         raise ValueError(f"metrics dialect {base!r} is not one of {', '.join(dialects)}")
-    names = {**dialects.get(base, {}), **own}
+    names = {**(dialects.get(base, {}) if base is not None else {}), **own}
     if unknown := set(names) - set(series):
         raise ValueError(f"metrics names unknown series {sorted(unknown)}")
     if missing := [key for key, about in series.items() if key not in names and not about.get("optional")]:

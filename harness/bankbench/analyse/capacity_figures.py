@@ -104,16 +104,17 @@ def figures(run: Run) -> list[Capacity]:
         # An exit at the last probe ended the search (at a small heap, one may exit and it go on).
         last = search.probes[-1] if search.probes else None
         status = files.level_record(run.level_dir(last.level)).service_exit if last else None
+        throughput, p99, service_cpu, pg_cpu, rss = (estimates.figure(at_rate, column) for column in (
+            "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
+            "efficiency.pg_cpu_ms_per_request", RSS))
         found.append(Capacity(
             service, search.found, search.failed_at, _generator_missed(search, search.failed_at), search.complete,
-            *(estimates.figure(at_rate, column) for column in (
-                "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
-                "efficiency.pg_cpu_ms_per_request", RSS)),
+            throughput, p99, service_cpu, pg_cpu, rss,
             probed(search, search.found).get(None), heap, below,
             estimates.figure(_held(run, search, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
             placement.postgres_beside_loadgen(run.placement), "rate" in sweep,
             max((p.rate for p in search.probes if p.heap_mb is None and p.held), default=None),
-            (last.rate, status) if isinstance(status, int) else None))
+            (last.rate, status) if last and isinstance(status, int) else None))
     return found
 
 

@@ -155,7 +155,8 @@ class Outcome:
         """What of the module doc's rules the level broke, by name."""
         return [name for name, missed in (
             ("exited", self.exit not in (None, NOT_RECORDED)),
-            ("memory", None not in (self.peak_rss_mb, self.bound_mb) and self.peak_rss_mb > self.bound_mb),
+            ("memory", self.peak_rss_mb is not None and self.bound_mb is not None
+             and self.peak_rss_mb > self.bound_mb),
             ("answers", bool(set(self.answers) - set(ALLOWED))),
             ("p99", self.overloaded and (self.p99_ok_ms is None or self.p99_ok_ms > self.acquire_timeout_ms)),
             ("recovery", self.overloaded and (self.recovery_s is None or self.recovery_s > RECOVERY_MAX_S)),
@@ -179,9 +180,11 @@ def outcome(level_dir: Path, manifest: Manifest) -> Outcome:
         p99 = float(np.quantile(latencies, 0.99)) if len(latencies) else None
         recovered = recovery_s(line.frame["p99_ms"], overload[1], line.end_s - 1)
     seen = line.answers.loc[0:line.end_s - 1]
+    base = level.base_rate
+    assert base is not None  # a phased level's
     return Outcome(
-        service=level.service, level_id=level_dir.name, base_rate=level.base_rate["rate"],
-        rate_source=level.base_rate["source"], peak_rss_mb=_round(line.frame["rss_mb"].max()),
+        service=level.service, level_id=level_dir.name, base_rate=base["rate"],
+        rate_source=base["source"], peak_rss_mb=_round(line.frame["rss_mb"].max()),
         bound_mb=memory_bound_mb(level, settings), refused_pct=refused, p99_ok_ms=p99,
         acquire_timeout_ms=int(settings.get("acquire_timeout_ms", config.acquire_timeout_ms())),
         answers=tuple(sorted(map(str, seen.columns[seen.sum() > 0]), key=status_order)),
@@ -219,7 +222,10 @@ def refusals(summary: pd.DataFrame, limit: int | None = None) -> dict[str, Refus
     counted = (ANSWERED_503, TIMEOUTS, CREATED)
     if not set(counted) <= set(summary):
         return {}
-    return {row["level_id"]: Refusals(*(int(0 if pd.isna(row[c]) else row[c]) for c in counted), limit)
+    def count(row: dict, column: str) -> int:
+        return int(0 if pd.isna(row[column]) else row[column])
+
+    return {row["level_id"]: Refusals(count(row, ANSWERED_503), count(row, TIMEOUTS), count(row, CREATED), limit)
             for row in summary[summary[ANSWERED_503].fillna(0) > 0].to_dict("records")}
 
 

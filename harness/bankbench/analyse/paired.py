@@ -95,12 +95,14 @@ def _over_passes(searched: list[Search | None], fits: tuple[capacity_model.PassF
     """One contender's capacity in each pass (the model's), over the passes; None where a pass has none."""
     points = [None if search is None else fit_.point(_name(search))
               for search, fit_ in zip(searched, fits, strict=True)]
-    if any(point is None or isinstance(point, capacity_model.NoneHeld) for point in points):
+    held = [point for point in points if point is not None and not isinstance(point, capacity_model.NoneHeld)]
+    if len(held) < len(points):
         return None
-    rates = [point.rate if isinstance(point, capacity_model.AboveTried) else point for point in points]
+    found = [search for search in searched if search is not None]  # every one: each has a point
+    rates = [point.rate if isinstance(point, capacity_model.AboveTried) else point for point in held]
     bounds = [capacity.record_bound(search, mode) or capacity.TOP_RATE
-              for search, point in zip(searched, points, strict=True) if isinstance(point, capacity_model.AboveTried)]
-    return Over(estimates.over_passes(rates), next(iter(bounds), ""), _shared_core(searched))
+              for search, point in zip(found, held, strict=True) if isinstance(point, capacity_model.AboveTried)]
+    return Over(estimates.over_passes(rates), next(iter(bounds), ""), _shared_core(found))
 
 
 def _name(search: Search) -> str:
@@ -111,9 +113,11 @@ def _name(search: Search) -> str:
 def _shared_core(searched: list[Search]) -> estimates.Figure | None:
     """The service's and PostgreSQL's CPU ms per request at each run's `long` level."""
     longs = [search.long for search in searched]
-    if any(not long or None in (long.service_cpu_ms, long.pg_cpu_ms) for long in longs):
+    totals = [long.service_cpu_ms + long.pg_cpu_ms for long in longs
+              if long and long.service_cpu_ms is not None and long.pg_cpu_ms is not None]
+    if len(totals) < len(longs):
         return None
-    return estimates.over_passes([long.service_cpu_ms + long.pg_cpu_ms for long in longs])
+    return estimates.over_passes(totals)
 
 
 def _long_levels(docs: tuple[Searches, ...]) -> tuple[int, list[tuple[str, int]]]:
@@ -137,7 +141,7 @@ def capacities(mode: str, tuned: bool = False,
     """make overload's base rates as the first table shows them, with their runs and placement."""
     passes = under(root, mode)
     found = (passes.tuned if tuned else passes.shipped) if passes else {}
-    if found:
+    if passes and found:
         return ({service: round(over.figure.value) for service, over in found.items()},
                 tuple(run.id for run in passes.runs), mode)
     newest = capacity.newest_capacities(mode, tuned, root)

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, get_type_hints
 
 from bankbench import estimates, paths
 from bankbench.results.runs import Run
@@ -61,8 +61,9 @@ class Instance:
 
 
 def catalog(path: Path = paths.INSTANCES) -> dict[str, Instance]:
+    kinds = get_type_hints(Instance)  # each field's class, which reads it from its CSV text
     with path.open(newline="") as file:
-        return {row["type"]: Instance(*(field.type(row[field.name]) for field in fields(Instance)))
+        return {row["type"]: Instance(*(kinds[field.name](row[field.name]) for field in fields(Instance)))
                 for row in csv.DictReader(file)}
 
 

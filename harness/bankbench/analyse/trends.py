@@ -30,7 +30,7 @@ NOISE_SDS = 2  # how far above its start a point must be to count as risen (onse
 P99, ERRORS, MONEY, LOADGEN, EXIT, RUN = "p99", "errors", "money", "load generator", "exit", "run"
 
 
-def trend(figure: str, t_s: Sequence[float], values: Sequence[float], step_s: int,
+def trend(figure: str, t_s: Sequence[float] | np.ndarray, values: Sequence[float] | np.ndarray, step_s: int,
           tolerance: float | None = None) -> Trend:
     """`figure`'s slope per hour over the points (`t_s` seconds into the window, NaN values left
     out); fewer than MIN_POINTS give no slope and no verdict."""

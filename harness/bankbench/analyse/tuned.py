@@ -8,7 +8,7 @@ See docs/benchmarks.md#each-stack-at-its-best-settings-make-tune-then-tunedboth.
 from pathlib import Path
 
 from bankbench import paths, registry
-from bankbench.results.probes import Basis, Searched, Searches, Tuning
+from bankbench.results.probes import Basis, Searched, Searches, Tuned, Tuning
 from bankbench.results.runs import CAPACITY_FILE, PAIRED, TUNING_FILE, Run, newest_first
 
 
@@ -25,7 +25,7 @@ def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
     return found
 
 
-def found(selected: list[Run]) -> list[tuple[Run, str, dict]]:
+def found(selected: list[Run]) -> list[tuple[Run, str, Tuned]]:
     """Each service tuned by a paired make tune run among `selected` (an older one's probes are not
     duels) and its record there, by service then oldest run first (KNOBS= runs: some knobs each)."""
     docs = [(run, Tuning.read(run.path)) for run in sorted(selected, key=lambda r: r.id) if run.swept]
@@ -43,7 +43,9 @@ def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str,
             continue
         doc = Tuning.read(path)
         record = doc.services.get(service) if doc.protocol == PAIRED else None
-        for knob in record.knobs if record else ():
+        if record is None:
+            continue
+        for knob in record.knobs:
             others = {name: value for name, value in record.chosen.items() if name != knob.knob}
             found.setdefault(knob.knob, Searched(knob.chosen, path.name, knob.complete, knob.judged, others))
     return found

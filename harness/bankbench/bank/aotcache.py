@@ -39,8 +39,8 @@ def enabled() -> bool:
 def runnable_jar(built: Path) -> Path:
     """The jar that runs with the cache: a Spring Boot jar (BOOT-INF/) extracted beside it, once per
     build; any other jar as built."""
-    with zipfile.ZipFile(built) as jar:
-        if not any(name.startswith("BOOT-INF/") for name in jar.namelist()):
+    with zipfile.ZipFile(built) as archive:
+        if not any(name.startswith("BOOT-INF/") for name in archive.namelist()):
             return built
     destination = built.parent / EXTRACTED
     jar = destination / built.name

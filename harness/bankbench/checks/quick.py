@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -51,7 +52,9 @@ def pgbench_scripts(out: Path) -> dict[str, Path]:
 
 
 def _ms(value: str) -> float:
-    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", value).groups()
+    if (match := re.fullmatch(r"([\d.]+)(us|ms|s)", value)) is None:
+        raise ValueError(f"not a duration as wrk prints one: {value!r}")
+    number, unit = match.groups()
     return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
@@ -152,10 +155,10 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
                              "warmup_rounds": [r.as_dict() for r in warm]})
                 print(f"  {name:<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
             reseed(cluster)
-            warm, measured = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
-            pgbench(tool, cluster, scripts[endpoint], connections, steady.ROUND_S, warm)  # nothing to compile
+            warm_dir, measured_dir = workdir / f"warmup-{endpoint}", workdir / f"pgbench-{endpoint}"
+            pgbench(tool, cluster, scripts[endpoint], connections, steady.ROUND_S, warm_dir)  # nothing to compile
             rows.append({"endpoint": ENDPOINTS[endpoint], "runner": runner,
-                         **pgbench(tool, cluster, scripts[endpoint], connections, seconds, measured),
+                         **pgbench(tool, cluster, scripts[endpoint], connections, seconds, measured_dir),
                          "money_ok": _money_ok(cluster)})
             print(f"  {'pgbench':<13} {ENDPOINTS[endpoint]:<26} {rows[-1]}", flush=True)
         return rows, cluster.settings()
@@ -191,6 +194,7 @@ def main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as work:
         check = verify.run(names, Path(work))
         rows, pg = run(names, args.connections, args.duration, args.warmup, Path(work), args.scrape)
+    doc: dict[str, Any]  # quick's JSON record
     doc = {"created_utc": stamp, "git": manifest.git(), "machine": manifest.machine(),
            "versions": manifest.versions(pg.pop("server_version")), "postgresql": pg,
            "load": (f"closed loop: wrk, 2 threads, {args.connections} connections, warm-up in "

@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from bankbench import config
 from bankbench.commands import plan
@@ -18,7 +19,7 @@ from bankbench.run.environments.interface import Env, Options
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import chaos
 
-LOCAL: dict[str, type[Env]] = {"native": Native, "compose": Compose}  # the environments of --env
+LOCAL: dict[str, type[Env[Any]]] = {"native": Native, "compose": Compose}  # the environments of --env
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -69,7 +70,7 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_in(env: type[Env], args: argparse.Namespace) -> list[Path]:
+def run_in(env: type[Env[Any]], args: argparse.Namespace) -> list[Path]:
     """A run per CPU placement in `env`; cleans up (and marks the run) on SIGTERM as on Ctrl-C."""
     signal.signal(signal.SIGTERM, interrupted)
     return [runner.run(opts, env) for opts in options(args)]

@@ -52,7 +52,7 @@ def soak_profile(args: argparse.Namespace, mode: str) -> profiles.Profile:
         if args.minutes < 1:
             raise UserError(f"MINUTES={args.minutes}: a soak runs one minute or more")
         seconds = 60 * args.minutes
-    profile = dataclasses.replace(profile, phases=[[seconds, 1.0 if args.rate else share]], duration_s=seconds)
+    profile = dataclasses.replace(profile, phases=[[seconds, 1.0 if args.rate else share]], duration_s=int(seconds))
     if args.rate is None:
         return with_base_rates(profile, None, mode)
     rates = dict.fromkeys(profile.services, args.rate)

@@ -160,8 +160,10 @@ class Level:
                     "phases": ",".join(f"{seconds}:{rate:.3f}".rstrip("0").rstrip(".")
                                        for seconds, rate in self.schedule())}  # rates as 186, 46.5
         if p.model == "open":
+            arrivals = self.arrivals
+            assert arrivals is not None  # an open level's always are
             return {**common, "users": 0, "rate": self.users,
-                    "arrivals_s": self.arrivals["window_s"], "drain_s": OPEN_DRAIN_S}
+                    "arrivals_s": arrivals["window_s"], "drain_s": OPEN_DRAIN_S}
         return {**common, "users": self.users, "rampup": p.rampup_s,
                 "duration": self.expected_s, "loops": 1 if p.model == "article" else -1,
                 "rate": 0, "arrivals_s": 0, "drain_s": 0}
@@ -281,8 +283,8 @@ def _validate(p: Profile) -> None:
         problems.append("the article model needs rampup_s > 0: its arrival rate is users/rampup_s")
     if p.scenario == "contention" and p.hot_accounts < 2:
         problems.append("contention needs hot_accounts >= 2")
-    if unknown := [mode for mode in p.placements if mode not in placement.MODES]:
-        problems.append(f"unknown placements {unknown}: choose from {', '.join(placement.MODES)}")
+    if unknown_modes := [mode for mode in p.placements if mode not in placement.MODES]:
+        problems.append(f"unknown placements {unknown_modes}: choose from {', '.join(placement.MODES)}")
     if len(set(p.placements)) < len(p.placements):
         problems.append("placements must not repeat")
     for service, table in p.tuned.items():

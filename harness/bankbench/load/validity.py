@@ -36,15 +36,17 @@ def saturated(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: 
     all), `loadgen_cpus` None where it shared them."""
     if loadgen_cpus:
         return loadgen_cpu is not None and loadgen_cpu >= SATURATED_CPU_PCT * loadgen_cpus
-    return (None not in (machine_cpu, loadgen_cpu, service_cpu)
-            and machine_cpu >= SATURATED_CPU_PCT and loadgen_cpu >= service_cpu)
+    if machine_cpu is None or loadgen_cpu is None or service_cpu is None:
+        return False
+    return machine_cpu >= SATURATED_CPU_PCT and loadgen_cpu >= service_cpu
 
 
 def busy(figures: Mapping[str, float | None], peers: Sequence[str], column: str) -> float | None:
     """The CPU of the generator and its `peers` (PostgreSQL under service-alone), from the keys
     `column` names ("{}_cpu_mean"), in % of one core; None without one."""
     values = [figures.get(column.format(name)) for name in ("loadgen", *peers)]
-    return None if None in values else sum(values)
+    measured = [value for value in values if value is not None]
+    return None if len(measured) < len(values) else sum(measured)
 
 
 def cpu_text(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: float | None,
@@ -85,7 +87,7 @@ def short_of_plan(figures: dict | None) -> bool:
 
 def shortfall(figures: dict | None, where: str = "") -> str | None:
     """Why `offered` figures fell below their bar, `where` naming the part of the load."""
-    if not short_of_plan(figures):
+    if figures is None or not short_of_plan(figures):
         return None
     return f"offered {figures['offered_pct']:.1f} % of the planned {figures['planned_rate']:g} iterations/s{where}"
 

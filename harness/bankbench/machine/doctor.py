@@ -49,8 +49,8 @@ class Prerequisite:
     fetched: bool = False  # the make targets fetch it when it is absent: nothing to install
 
     def installs(self) -> dict[str, str]:
-        one = isinstance(self.install, str)
-        return {distro: self.install if one else self.install[distro] for distro in DISTROS}
+        install = self.install
+        return {distro: install if isinstance(install, str) else install[distro] for distro in DISTROS}
 
     def how_to_install(self, distro: str | None) -> str:
         """The command for `distro`; else each command with its distributions (docs/setup.md's)."""
@@ -229,7 +229,8 @@ PREREQUISITES = (
 
 def table(rows: list[tuple[Prerequisite, Finding, bool]], on: str | None) -> str:
     """A line per prerequisite; how to install a missing one on `on`, else on each of DISTROS."""
-    lines = [("", "prerequisite", "found", "needed", f"install ({DISTROS.get(on, 'as root')})")]
+    where = "as root" if on is None else DISTROS.get(on, "as root")
+    lines = [("", "prerequisite", "found", "needed", f"install ({where})")]
     for p, finding, required in rows:
         needed = p.needed + (f"; only for {p.optional_for}" if p.optional_for else "")
         status = "ok" if finding.ok else "MISSING" if required else "absent"

@@ -136,6 +136,7 @@ class Cluster(AbstractContextManager):
                 rows = []
                 while True:  # each statement's rows, in the server's text form (no Python types)
                     res = cur.pgresult
+                    assert res is not None  # execute() and each nextset() that found one set it
                     rows += ["|".join((res.get_value(row, col) or b"").decode()
                                       for col in range(res.nfields)) for row in range(res.ntuples)]
                     if not cur.nextset():

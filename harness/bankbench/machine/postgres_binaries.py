@@ -173,4 +173,7 @@ def _unpack(jar: Path, into: Path) -> None:
         txz = next(name for name in archive.namelist() if name.endswith(".txz"))
         with archive.open(txz) as stream, tarfile.open(fileobj=stream, mode="r|xz") as tar:
             # "data" (3.11.4+) refuses links out of the tree; before it, the pinned hash is trust.
-            tar.extractall(into, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+            if hasattr(tarfile, "data_filter"):
+                tar.extractall(into, filter="data")
+            else:
+                tar.extractall(into)

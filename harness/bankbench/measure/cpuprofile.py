@@ -44,9 +44,9 @@ class LevelProfile:
             return
 
         def fetch() -> None:
-            while started_ms() is None:
+            while (started := started_ms()) is None:
                 time.sleep(0.2)
-            time.sleep(max(started_ms() / 1000 + offset_s - time.time(), 0))
+            time.sleep(max(started / 1000 + offset_s - time.time(), 0))
             try:
                 flamegraph.fetch_go_profile(self.pprof_addr, seconds, self.recording)
             except Exception as err:  # reported by render(), after the level's own figures

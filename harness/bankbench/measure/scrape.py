@@ -62,7 +62,8 @@ def values(text: str, wanted: dict[str, Selector]) -> dict[str, float]:
     for key, selector in wanted.items():
         by_name[selector.name].append((key, selector))
     requests = wanted.get(REQUESTS_KEY)
-    sums, statuses = defaultdict(float), defaultdict(float)
+    sums: defaultdict[str, float] = defaultdict(float)
+    statuses: defaultdict[str, float] = defaultdict(float)
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
             if sample.labels.get("uri") == SKIPPED_URI:

@@ -257,9 +257,9 @@ def _load(unit: str, axis: bool = False) -> str:
 
 
 def _figure(nrows: int = 1, ncols: int = 1, width: float = 7, height: float = 4.2,
-            **shared: bool) -> tuple[Figure, np.ndarray]:
+            sharex: bool = False, sharey: bool = False) -> tuple[Figure, np.ndarray]:
     fig = Figure(figsize=(width, height), layout="constrained", dpi=100)
-    return fig, fig.subplots(nrows, ncols, squeeze=False, **shared).ravel()
+    return fig, fig.subplots(nrows, ncols, squeeze=False, sharex=sharex, sharey=sharey).ravel()
 
 
 def _at_main_pool(levels: pd.DataFrame) -> tuple[pd.DataFrame, int]:

@@ -67,7 +67,8 @@ def factor(r: estimates.Ratio, high_is_best: bool) -> estimates.Ratio:
     if high_is_best:
         return r
     with np.errstate(divide="ignore"):
-        return estimates.Ratio(*(float(np.float64(1) / value) for value in (r.value, r.high, r.low)), r.p, r.source)
+        value, low, high = (float(np.float64(1) / end) for end in (r.value, r.high, r.low))
+    return estimates.Ratio(value, low, high, r.p, r.source)
 
 
 def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:

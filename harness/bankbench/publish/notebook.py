@@ -30,7 +30,7 @@ def render_html(run_dirs: list[Path], html_path: Path, notebook: Path = NOTEBOOK
             raise UserError(f"no Jupyter kernel {KERNEL!r}: run `make venv` ({err})") from err
         except papermill.PapermillExecutionError as err:
             raise UserError(f"{notebook.name} failed in cell {err.cell_index}: {err.ename}: {err.evalue}") from err
-        body, _ = HTMLExporter(exclude_input_prompt=True, exclude_output_prompt=True).from_filename(executed)
+        body, _ = HTMLExporter(exclude_input_prompt=True, exclude_output_prompt=True).from_filename(str(executed))
     # Written aside and renamed, so a failed render never leaves half a page.
     partial = html_path.with_name(html_path.name + ".tmp")
     partial.write_text(body, encoding="utf-8")

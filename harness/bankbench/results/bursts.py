@@ -12,11 +12,13 @@ from bankbench.results import histograms
 BURST_GRACE_MS = 2000  # failures this long after recovery still belong to the fault
 
 
-def with_bursts(records: list[dict], samples_csv: Path) -> list[dict]:
+def with_bursts(records: list[dict], samples_csv: Path | None) -> list[dict]:
     """Adds to each fault the failed requests from its strike to its recovery plus a grace, or to
     the next fault if sooner: count and first-to-last duration, per response code."""
     if not records:
         return records
+    if samples_csv is None:
+        raise ValueError("faults were struck, and the level kept no samples to find their bursts in")
     # Raw codes, not error_kind's: a burst names JMeter's exception ("Non HTTP response code: ...").
     samples = histograms.read_samples(samples_csv)
     failed = samples[~samples["success"]]

@@ -7,8 +7,8 @@ whole, for the files that copy it.
 See results/LAYOUT.md#manifestjson and results/LAYOUT.md#leveljson."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any, Self
+from dataclasses import Field, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from bankbench import config
 
@@ -20,6 +20,11 @@ class Document:
     """A JSON document read into the fields of a dataclass, with the document beside them."""
 
     document: dict[str, Any]
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every Document is a dataclass
+
+    if TYPE_CHECKING:
+        # What @dataclass gives every subclass: its document, and its fields by name.
+        def __init__(self, *, document: dict[str, Any], **fields: Any) -> None: ...
 
     @classmethod
     def of(cls, document: dict[str, Any], **read: Any) -> Self:
@@ -32,9 +37,11 @@ class Document:
         return cls(document=document, **read)
 
 
-def records(kind: type[Document], key: str | None = None, **options: Any) -> Any:
-    """A field of `kind` records, read from the list at `key` (default the field's name)."""
-    return field(**options, metadata={"records": kind, "key": key})
+def records(kind: type[Document], key: str | None = None) -> dict[str, Any]:
+    """The metadata of a field of `kind` records, read from the list at `key` (default the field's
+    name): `field(metadata=records(kind))`, a call to field() itself so that a type checker sees
+    whether the field has a default."""
+    return {"records": kind, "key": key}
 
 
 @dataclass(frozen=True)

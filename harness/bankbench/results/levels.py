@@ -15,7 +15,7 @@ See results/LAYOUT.md#summaryjson and docs/method.md#latency-percentiles."""
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -49,7 +49,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     level = files.level_record(level_dir)
     requests = histograms.read(level_dir / histograms.FILE)
     measured, seconds = measured_window(level, requests)
-    summary = {
+    summary: dict[str, Any] = {
         "level": level.document,
         "money_ok": bool(files.money(level_dir)["ok"]),
         "overall": latency_stats(requests, measured, seconds),
@@ -116,8 +116,8 @@ def offered_by_phase(requests: Histograms, level: LevelRecord) -> list[dict]:
     """Per measured phase: `seconds`, `multiple` and the arrivals started within it (`offered`)."""
     rows = requests.rows
     return [{"seconds": phase.end_s - phase.start_s, "multiple": phase.multiple,
-             **_offered(rows[rows["second"].between(phase.start_s, phase.end_s - 1)],
-                        {"rate": phase.rate, "window_s": phase.end_s - phase.start_s})}
+             **(_offered(rows[rows["second"].between(phase.start_s, phase.end_s - 1)],
+                         {"rate": phase.rate, "window_s": phase.end_s - phase.start_s}) or {})}
             for phase in phases(level)]
 
 
@@ -128,7 +128,8 @@ def _offered(rows: pd.DataFrame, arrivals: dict | None) -> dict | None:
 
 def resource_window(level: LevelRecord, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:
     """The metrics.csv rows of the measured window (module doc)."""
-    start, end = level.measure_from_ms, level.ended_ms
+    start = level.measure_from_ms
+    end: float = level.ended_ms
     if not pd.isna(seconds):
         end = min(end, start + 1000 * (seconds + 1))
     return metrics[metrics["t_ms"].between(start, end)]

@@ -83,7 +83,8 @@ class Search(Document):
     """A contender's probes, rate search and heap sweep (`sweep` {}: not swept) in capacity.json."""
 
     document: dict[str, Any] = field(repr=False)
-    probes: tuple[Probe, ...] = records(Probe)  # every one, in order: the staircase's, the long level, the heaps'
+    # Every one, in order: the staircase's, the long level, the heaps'.
+    probes: tuple[Probe, ...] = field(metadata=records(Probe))
     rate: dict[str, Any] = field(default_factory=dict)
     sweep: dict[str, Any] = field(default_factory=dict, metadata={"key": "heap"})
     long: Probe | None = None
@@ -167,7 +168,7 @@ class Searches:
     def control(self) -> tuple[Search, Search] | None:
         """The A/A pair: the contender and its twin (None: the pass had none)."""
         twin = next((search for search in self.beside.values() if search.twin_of), None)
-        return None if twin is None else (self.every()[twin.twin_of], twin)
+        return None if twin is None or twin.twin_of is None else (self.every()[twin.twin_of], twin)
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ class Duel(Document):
     document: dict[str, Any] = field(repr=False)
     incumbent: str
     candidate: str
-    turns: tuple[Turn, ...] = records(Turn, key="probes")
+    turns: tuple[Turn, ...] = field(metadata=records(Turn, key="probes"))
     kept: bool
     complete: bool  # False: the budget ran out first
     why: str
@@ -203,7 +204,7 @@ class Knob(Document):
     values: Sequence[str]
     chosen: str
     complete: bool
-    duels: tuple[Duel, ...] = records(Duel, default=())
+    duels: tuple[Duel, ...] = field(default=(), metadata=records(Duel))
     resumed: dict[str, Any] | None = None
 
     @property
@@ -224,8 +225,8 @@ class Tuned(Document):
     run: str = ""
     heap_mb: int | None = None
     heap_run: str | None = None
-    probes: tuple[Probe, ...] = records(Probe, default=())
-    knobs: tuple[Knob, ...] = records(Knob, default=())
+    probes: tuple[Probe, ...] = field(default=(), metadata=records(Probe))
+    knobs: tuple[Knob, ...] = field(default=(), metadata=records(Knob))
     carried: dict[str, dict[str, str]] = field(default_factory=dict)
     not_searched: Sequence[str] | None = None  # None: a record from before it was kept
     chosen: dict[str, str] = field(default_factory=dict)

@@ -16,7 +16,7 @@ MB = 2**20
 HOW = ("mean", "max")  # what a gauge's figures are over the window
 
 
-def window_stats(frame: pd.DataFrame, start_ms: int, end_ms: int) -> dict:
+def window_stats(frame: pd.DataFrame, start_ms: float, end_ms: float) -> dict:
     """The summary.json `service_metrics` block of the scrapes between start_ms and end_ms."""
     frame = _with_statuses(frame)
     gauges = frame[frame["t_ms"].between(start_ms, end_ms)]
@@ -56,7 +56,7 @@ def busy_share(frame: pd.DataFrame, column: str, start_ms: int, end_ms: int) -> 
     return None if gained is None or span_ms <= 0 else gained / span_ms
 
 
-def _counters(frame: pd.DataFrame, start_ms: int, end_ms: int) -> pd.DataFrame:
+def _counters(frame: pd.DataFrame, start_ms: float, end_ms: float) -> pd.DataFrame:
     """The scrapes a counter's gain over the window is taken between (module doc)."""
     before = frame.loc[frame["t_ms"] <= start_ms, "t_ms"]
     return frame[frame["t_ms"].between(before.max() if len(before) else start_ms, end_ms)]

@@ -166,7 +166,7 @@ def read(run_dir: Path) -> Soak:
 
 def _read(kind: Any, value: Any) -> Any:
     """`value` (parsed JSON) as `kind`: dataclasses field by field, tuples and dicts of them."""
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         hints = get_type_hints(kind)
         return kind(**{f.name: _read(hints[f.name], value[f.name]) for f in dataclasses.fields(kind)
                        if f.name in value})

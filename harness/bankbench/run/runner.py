@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
+from typing import Any
 
 from bankbench import paths, registry, runid
 from bankbench.bank import hot, money
@@ -22,7 +23,7 @@ from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
 
 
-def run(opts: Options, env: type[Env] = Native) -> Path:
+def run(opts: Options, env: type[Env[Any]] = Native) -> Path:
     """Runs every level of the profile in the environment `env` opens; returns the run folder."""
     levels = expand(opts.profile)
     with Session(opts, env) as session:
@@ -40,7 +41,7 @@ class Session:
     """A run folder written one run_level() at a time under `<run>.incomplete`, renamed when the
     `with` block ends without an error: an interrupted or failed run is never taken for a result."""
 
-    def __init__(self, opts: Options, env: type[Env] = Native, warm_processes: int = 1):
+    def __init__(self, opts: Options, env: type[Env[Any]] = Native, warm_processes: int = 1):
         self.opts, self.env, self.warm_processes = opts, env, warm_processes
 
     def __enter__(self) -> "Session":
@@ -74,6 +75,7 @@ class Session:
         out, where, kept = files.level_dir(self.run_dir, level.id), self.where, self.kept
         out.mkdir(parents=True)
         load = where.load(level, out)
+        started: dict[str, object]  # how the service started: warm from an earlier level, warmed up
         if kept and (warm := kept.get(level)):
             where.psql(paths.EMPTY_TABLES.read_text())
             svc, started = warm[0], {"warm_since": warm[1]}

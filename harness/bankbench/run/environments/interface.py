@@ -2,9 +2,10 @@
 
 See docs/benchmarks.md#how-a-level-runs."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bankbench.load.profiles import Level, Profile
 from bankbench.machine.placement import Placement
@@ -24,23 +25,30 @@ class Options:
 
 
 class Service(Protocol):
-    url: str
+    @property
+    def url(self) -> str: ...
 
     def exit_code(self) -> int | None: ...  # None while it runs
     def stop(self) -> None: ...
 
 
-class Load(Protocol):
+# The service an environment starts, which its loads then run against (a process, a container, a task).
+ServiceT = TypeVar("ServiceT", bound=Service)
+ServiceT_contra = TypeVar("ServiceT_contra", bound=Service, contravariant=True)
+
+
+class Load(Protocol[ServiceT_contra]):
     """One level's load: service_env() before the service starts, run() while it is up,
     finish() once it has stopped (what level.json adds: the faults struck, the CPUs seen)."""
 
     def service_env(self) -> dict[str, str] | None: ...
-    def run(self, svc: Service, tag: str, remaining_s: float) -> tuple[int, int]: ...  # ms
+    def run(self, svc: ServiceT_contra, tag: str, remaining_s: float) -> tuple[int, int]: ...  # ms
     def finish(self, window: tuple[int, int]) -> dict[str, object]: ...
 
 
-class Env(Protocol):
-    """An environment, opened for one run (its options, its id) and closed when the run ends."""
+class Env(Protocol[ServiceT]):
+    """An environment, opened for one run (its options, its id) and closed when the run ends; what
+    start() gives, the loads of load() take (the runner, which holds either, types it Env[Any])."""
 
     name: str
     local_build: bool  # it runs this checkout's build: the run starts with `bankbench verify` of it
@@ -55,10 +63,10 @@ class Env(Protocol):
     def reset(self) -> None: ...  # a new database with the schema alone: each level starts from it
 
     def start(self, service: str, pool: int, log: Path, extra_env: dict[str, str] | None,
-              aot: bool = False) -> Service:
+              aot: bool = False) -> ServiceT:
         """The service with the level's pool; `aot`: from its AOT cache (profile start "aot")."""
 
-    def load(self, level: Level, out: Path) -> Load: ...
+    def load(self, level: Level, out: Path) -> Load[ServiceT]: ...
     def psql(self, sql: str) -> str: ...  # the rows as `psql -A -t` prints them
     def machine(self) -> dict: ...
 
@@ -66,5 +74,5 @@ class Env(Protocol):
         """Asked at the start and after the last level (AWS learns the digests from its tasks)."""
 
     def settings(self) -> dict[str, object]: ...  # what the services and the load ran with
-    def level_settings(self) -> dict[str, object]: ...  # what level.json adds
+    def level_settings(self) -> Mapping[str, object]: ...  # what level.json adds
     def close(self) -> None: ...

@@ -8,7 +8,9 @@ See docs/benchmarks.md#how-a-level-runs and docs/benchmarks.md#cpu-placement."""
 import gzip
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol, Required, TypedDict
 
 from bankbench import config
 from bankbench.bank import processes
@@ -18,18 +20,35 @@ from bankbench.load.console import Driver
 from bankbench.load.profiles import Level
 from bankbench.machine.placement import SHARED, allowed
 from bankbench.measure import cpuprofile, manifest
-from bankbench.measure.resources import Sampler
+from bankbench.measure.resources import Measured, Sampler
 from bankbench.measure.scrape import Scraper
 from bankbench.results import files
-from bankbench.run.environments.interface import Options
+from bankbench.run.environments.interface import Options, Service
 from bankbench.run.experiments import calibration, chaos
 
 
+class LocalService(Service, Protocol):
+    """A service on this machine: a process (native) or a container (compose), its main process `pid`."""
+
+    @property
+    def pid(self) -> int: ...
+
+
+class LevelSettings(TypedDict, total=False):
+    """What level.json adds of the placement: the generator's CPUs and peers, unless it shared them."""
+
+    cpu_placement: Required[str]
+    loadgen_cpus: int
+    loadgen_peers: list[str]
+
+
 class Local:
-    """Opening one pins the harness, so the load generator, to its CPUs; the runner undoes it."""
+    """Opening one pins the harness, so the load generator, to its CPUs; the runner undoes it. Native
+    and Compose give what is theirs: PostgreSQL's pid, how to measure a pid, versions, Java's settings."""
 
     name: str
     local_build = True
+    measure: Callable[[int], Measured]  # what the sampler measures of a pid
 
     def __init__(self, opts: Options, run_id: str):
         self.opts, self.run_id, self.placement = opts, run_id, opts.placement
@@ -45,6 +64,15 @@ class Local:
 
     def describe(self) -> str:
         return f"{self.name}, CPUs {self.placement.describe()}"
+
+    def pg_pid(self) -> int:
+        raise NotImplementedError
+
+    def read_versions(self, postgresql: str) -> dict[str, str]:
+        raise NotImplementedError
+
+    def java_settings(self) -> dict[str, object]:
+        raise NotImplementedError
 
     def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
         found = calibration.calibrate(levels, self.placement, run_dir)
@@ -64,12 +92,14 @@ class Local:
                 "jvm_options": processes.jvm_options(), **self.java_settings(),
                 "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS}
 
-    def level_settings(self) -> dict[str, object]:
+    def level_settings(self) -> LevelSettings:
         where = self.placement
         if where.mode == SHARED:
             return {"cpu_placement": where.mode}
-        peers = {"loadgen_peers": list(where.loadgen_peers)} if where.loadgen_peers else {}
-        return {"cpu_placement": where.mode, "loadgen_cpus": len(where.loadgen), **peers}
+        settings: LevelSettings = {"cpu_placement": where.mode, "loadgen_cpus": len(where.loadgen)}
+        if where.loadgen_peers:
+            settings["loadgen_peers"] = list(where.loadgen_peers)
+        return settings
 
 
 class LocalLoad:
@@ -84,7 +114,7 @@ class LocalLoad:
     def service_env(self) -> dict[str, str] | None:
         return self.profile.env() if self.profile else None
 
-    def run(self, svc: processes.Running, tag: str, remaining_s: float) -> tuple[int, int]:
+    def run(self, svc: LocalService, tag: str, remaining_s: float) -> tuple[int, int]:
         level, out, where, opts = self.level, self.out, self.where, self.where.opts
         props = {**level.load_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
         scraper = Scraper(files.scrapes_path(out), svc.url, level.service)  # GET /metrics, 1/s

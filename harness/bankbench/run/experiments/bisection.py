@@ -97,7 +97,8 @@ def staircase(design: Design) -> Search:
     again at each one after it, down to one step; `design.probes` probes in all. `good`, `bad`:
     `provisional` of them; `estimate`: the geometric mean of the rates probed at the fixed step and
     of the one it would probe next (Brownlee, Hodges and Rosenblatt's estimate of the 50 % point)."""
-    found, anchor, fixed = Found(), 0, []
+    found, anchor = Found(), 0
+    fixed: list[int] = []
     try:
         below = None  # the ladder's last rung that held
         for anchor in design.rungs():
@@ -185,7 +186,7 @@ def _settle(found: Found, better: Callable[[int, int], bool], close: Callable[[i
                 break
         else:
             return
-        found.bad = found.good
+        found.bad = bad = found.good
         failed = {value for value, ok in found.probes if not ok}
-        clean = {v for v, _ in found.probes if better(v, found.bad) and v not in failed}
-        found.good = min(clean, key=lambda v: abs(v - found.bad), default=None)
+        clean = {v for v, _ in found.probes if better(v, bad) and v not in failed}
+        found.good = min(clean, key=lambda v: abs(v - bad), default=None)

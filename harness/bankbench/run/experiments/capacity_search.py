@@ -206,7 +206,8 @@ class Prober:
                  record: dict, file: str = CAPACITY_FILE):
         self.session, self.service, self.target, self.deadline = session, service, target, deadline
         self.profile = session.opts.profile
-        self.doc, self.record, self.file, self.runs = doc, record, file, Counter()
+        self.doc, self.record, self.file = doc, record, file
+        self.runs: Counter[str] = Counter()  # the levels run, by their settings (a level's id but its repeat)
         self.label = service  # what its progress lines name
         self.record["probes"] = []
         self.level_s = Level(service, 1, 1, 1, self.profile).expected_s + LEVEL_OVERHEAD_S
@@ -265,7 +266,8 @@ class _Service(Prober):
         doc[section][contender.key] = {"service": contender.service, "contender": contender.name, "pool": self.pool,
                                        **({"twin_of": replace(contender, twin=False).name} if contender.twin else {})}
         super().__init__(session, contender.service, target, deadline, doc, doc[section][contender.key])
-        self.label, self.rate, self.staircase, self.long_skipped = contender.name, None, bisection.Found(), False
+        self.label, self.staircase, self.long_skipped = contender.name, bisection.Found(), False
+        self.rate: int | None = None  # the rate found (_settle)
 
     def searched(self, staircase: bisection.Found) -> None:
         self.staircase = staircase
@@ -301,8 +303,11 @@ class _Service(Prober):
 
     def sweep(self, heaps: tuple[int, ...], deadline: float) -> None:
         self.deadline = deadline
+        rate = self.rate
+        assert rate is not None  # sweeps(): a rate was found; the heaps' probes leave it as it is
+
         def holds(mb: int) -> bool:
-            return held_heap(lambda: self.misses(self.rate, mb), self.profile.repeat, self.over)
+            return held_heap(lambda: self.misses(rate, mb), self.profile.repeat, self.over)
 
         heap = bisection.smallest(holds, heaps, self.profile.repeat, self.over)
         self.record["heap"] = {**_found(heap), "rate": self.rate}

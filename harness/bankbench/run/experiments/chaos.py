@@ -22,6 +22,7 @@ from bankbench.load import generators
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
 from bankbench.results import bursts, files
+from bankbench.run.environments.interface import Service
 
 FAULTS = ("pg-restart", "service-kill")
 RECOVERY_TIMEOUT_S = 120
@@ -50,11 +51,11 @@ class Injector(threading.Thread):
 
     def run(self) -> None:
         try:
-            while self.started_ms() is None:  # JMeter has not started its load yet
+            while (started_ms := self.started_ms()) is None:  # JMeter has not started its load yet
                 time.sleep(PROBE_INTERVAL_S)
             window_s, first_s = self.level.profile.duration_s, self.level.measure_offset_s
             for i, fault in enumerate(self.faults, 1):
-                at_ms = self.started_ms() + 1000 * (first_s + window_s * i / (len(self.faults) + 1))
+                at_ms = started_ms + 1000 * (first_s + window_s * i / (len(self.faults) + 1))
                 time.sleep(max(at_ms / 1000 - time.time(), 0))
                 self.records.append(self._strike(fault))
         except Exception as err:  # handed to the runner, which fails the level loudly
@@ -97,12 +98,12 @@ class Injector(threading.Thread):
         raise UserError(f"{self.svc.service.name} not healthy {RECOVERY_TIMEOUT_S} s after the fault")
 
 
-def start(faults: tuple[str, ...], level: Level, where, svc: processes.Running, sampler: Sampler,
+def start(faults: tuple[str, ...], level: Level, where: object, svc: Service, sampler: Sampler,
           started_ms: Callable[[], int | None], log: Path) -> Injector | None:
     """Starts striking `faults` during the level (None when there are none)."""
     if not faults:
         return None
-    if (cluster := getattr(where, "cluster", None)) is None:
+    if (cluster := getattr(where, "cluster", None)) is None or not isinstance(svc, processes.Running):
         raise UserError("CHAOS runs with ENV=native only")
     injector = Injector(faults, level, cluster, svc, sampler, started_ms, log)
     injector.start()

@@ -26,6 +26,7 @@ from bankbench.load.profiles import levels as expand
 from bankbench.results import files, levels
 from bankbench.results.runs import PGWIRE_FILE
 from bankbench.run.environments.interface import Options
+from bankbench.run.environments.native import Native
 from bankbench.run.runner import Session, remaining
 
 SNAPLEN = 256  # bytes of each packet kept: the message headers, not the rows
@@ -42,7 +43,9 @@ def run(opts: Options) -> Path:
     record: dict = {"rate": opts.profile.users[0], "levels": {}}
     with Session(opts) as session:
         calibrated = session.where.calibrate(todo, session.run_dir)
-        port = session.where.cluster.port
+        native = session.where
+        assert isinstance(native, Native)  # Session's default environment: PostgreSQL on this machine
+        port = native.cluster.port
         for i, level in enumerate(todo, 1):
             staged = files.staged_capture_path(session.run_dir, level.id)
             with _captured(port, staged) as switches:
@@ -98,24 +101,26 @@ class Sample(NamedTuple):
 def sample(port: int) -> Sample | None:
     """PostgreSQL's counters now, over the postmaster that listens on `port`; None while none does."""
     postmasters = [c.pid for c in psutil.net_connections("tcp")
-                   if c.status == psutil.CONN_LISTEN and c.laddr.port == port and c.pid]
+                   if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port and c.pid]
     if not postmasters:
         return None
     root = psutil.Process(postmasters[0])
-    totals = collections.Counter()
+    switches: collections.Counter[str] = collections.Counter()  # context switches
+    seconds: collections.defaultdict[str, float] = collections.defaultdict(int)  # CPU, as a Counter sums it
     for proc in (root, *root.children()):
         try:
             with proc.oneshot():
-                switches, cpu, title = proc.num_ctx_switches(), proc.cpu_times(), " ".join(proc.cmdline())
+                ctx, cpu, title = proc.num_ctx_switches(), proc.cpu_times(), " ".join(proc.cmdline())
         except psutil.NoSuchProcess:
             continue
-        totals.update(voluntary=switches.voluntary, involuntary=switches.involuntary)
+        switches.update(voluntary=ctx.voluntary, involuntary=ctx.involuntary)
         if proc is not root and BACKEND.search(title):
-            totals.update(backend_user=cpu.user, backend_system=cpu.system)
+            seconds["backend_user"] += cpu.user
+            seconds["backend_system"] += cpu.system
         else:
-            totals.update(background=cpu.user + cpu.system)
-    return Sample(time.time(), totals["voluntary"], totals["involuntary"], totals["backend_user"],
-                  totals["backend_system"], totals["background"], psutil.cpu_times().softirq)
+            seconds["background"] += cpu.user + cpu.system
+    return Sample(time.time(), switches["voluntary"], switches["involuntary"], seconds["backend_user"],
+                  seconds["backend_system"], seconds["background"], psutil.cpu_times().softirq)
 
 
 def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
@@ -132,7 +137,9 @@ def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
 
 def tally(packets: Iterable["Packet"], port: int, window: tuple[float, float], requests: int) -> dict:
     """Per request within `window` (epoch s): messages each way, segments, connections, backends."""
-    to_pg, from_pg, counts = collections.Counter(), collections.Counter(), collections.Counter()
+    to_pg: collections.Counter[str] = collections.Counter()
+    from_pg: collections.Counter[str] = collections.Counter()
+    counts: collections.Counter[str] = collections.Counter()
     backends = set()
     executed: list[str] = []  # the backend of each Execute, in the wire's order
     for packet in packets:

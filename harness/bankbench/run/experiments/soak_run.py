@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -63,7 +64,7 @@ def run(opts: Options, judge: Callable[[Path, Level, str], None]) -> Path:
 
 
 @contextmanager
-def watching(where: Env, svc: Running, level: Level, out: Path, tag: str) -> Iterator[None]:
+def watching(where: Env[Any], svc: Running, level: Level, out: Path, tag: str) -> Iterator[None]:
     watcher = Watcher(where, svc, level, out, tag)
     watcher.start()
     try:
@@ -76,7 +77,7 @@ class Watcher(Background):
     """From the load's start to its end: PostgreSQL every STEP_S, the money check once at the
     measured window's midpoint, a progress line at the end of each measured minute."""
 
-    def __init__(self, where: Env, svc: Running, level: Level, out: Path, tag: str):
+    def __init__(self, where: Env[Any], svc: Running, level: Level, out: Path, tag: str):
         super().__init__()
         self.where, self.svc, self.level, self.out, self.tag = where, svc, level, out, tag
         self.wanted = scrape.selectors(level.service)

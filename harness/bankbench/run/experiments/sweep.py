@@ -89,9 +89,10 @@ def judge(result: Duel) -> None:
     why, and the effect on CPU per request, into `result`."""
     a, b = result.incumbent, result.candidate
     scores_a, scores_b = ([o.cpu_ms for o in result.outcomes(value)] for value in (a, b))
+    measured_a, measured_b = ([score for score in scores if score is not None] for scores in (scores_a, scores_b))
     effect = None
-    if None not in scores_a + scores_b and min(len(scores_a), len(scores_b)) >= 2:
-        effect = duel_stats.compare(scores_a, scores_b)
+    if len(measured_a + measured_b) == len(scores_a + scores_b) and min(len(scores_a), len(scores_b)) >= 2:
+        effect = duel_stats.compare(measured_a, measured_b)
         result.effect, result.detectable = effect.value, effect.detectable
         result.low, result.high = (None if effect.low <= -1 else effect.low), _finite(effect.high)
     if misses(result.outcomes(a)) * 2 > len(scores_a):

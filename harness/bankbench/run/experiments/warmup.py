@@ -11,6 +11,7 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from bankbench import paths
 from bankbench.errors import UserError
@@ -54,7 +55,7 @@ class Kept:
             self.held.popitem()[1][0].stop()
 
 
-def warm_up(where: Env, svc: Service, level: Level, out: Path, tag: str) -> dict:
+def warm_up(where: Env[Any], svc: Service, level: Level, out: Path, tag: str) -> dict:
     """Warms `svc` up for `level`, empties the tables; returns what level.json records of it."""
     profile = replace(level.profile, model="sustained", scenario="rematch", think_ms=0, rampup_s=1,
                       warmup_s=0, duration_s=MAX_S)
