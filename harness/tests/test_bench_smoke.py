@@ -154,6 +154,7 @@ def test_the_run_ends_with_its_verdict_and_page(smoke, services: list[str]) -> N
     assert sum(line.endswith("1 of 1 repeat counted") for line in verdict) == len(services), verdict
     table = [line for line in verdict if line.endswith("counted")]
     assert not re.search(r"\b\d+\.00\b", "\n".join(table)), table  # whole milliseconds as whole numbers
+    assert "What differs at 95 %" in "\n".join(verdict)  # the services' factors, or that none can be told
     assert told == "Its page, with every figure and chart:"
     assert (paths.ROOT / page.strip()).is_file() and \
         (paths.ROOT / page.strip()).resolve().is_relative_to(smoke.run_dir.resolve() / "report"), page

@@ -20,11 +20,9 @@ from bankbench.analyse import capacity_figures, findings
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.findings import Cell, Findings, Verdict
 from bankbench.analyse.overload import Outcome, Refusals
-from bankbench.publish import report, run_words, tables, verdict_words
+from bankbench.publish import report, tables, verdict_words
 from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
-
-from test_estimates import synthetic_run
 
 SERVICES = ("go", "java")
 WHOLE_AS_DECIMAL = re.compile(r"(?<![\d.])\d[\d,]*\.0+(?![\d])")  # `4.00`, `10.0`: a whole number with decimals
@@ -67,14 +65,17 @@ def test_the_service_whose_figures_lead_is_named() -> None:
     """Java's warm p99 ten times lower: java leads, by 10×, the ratio's interval in its section."""
     f = made(warm={"go": measured(49, 50, 51), "java": measured(4.9, 5.0, 5.1)})
     assert leader(f.p99["warm"], high_is_best=False) == ("java", {"go": 10.0})
-    assert "java's p99 was lowest, 5 [4.90-5.10] ms: 10.0× lower than go's (95 % interval" in \
-        verdict_words.details(f, "starts")
+    (row,) = tables.rankings(f, "starts").to_dict("records")
+    assert row | {"factor [95 % interval]": ""} == {
+        "figure": "p99 ms warm, 10,000 users", "leads": "java 5 [4.90-5.10]", "other": "go 50 [49-51]",
+        "factor [95 % interval]": "", "differs": "yes"}
+    assert row["factor [95 % interval]"].startswith("10.0 [")
 
 
 def test_a_difference_within_noise_is_called_so() -> None:
     f = made(warm={"go": measured(9, 10, 11), "java": measured(9.5, 10.5, 10.2)})
     assert leader(f.p99["warm"], high_is_best=False)[1] == {}
-    assert "the services' p99 was within noise" in verdict_words.details(f, "starts")
+    assert tables.rankings(f, "starts")["differs"].tolist() == ["within noise"]
 
 
 def test_a_capped_capacity_never_leads() -> None:
@@ -160,19 +161,6 @@ def test_the_503s_past_capacity_are_laid_to_what_the_counters_show() -> None:
     assert verdict_words.refused_by(Refusals(500, 500, 0, 1000)) == "the pool: no connection within the acquire timeout"
 
 
-def test_a_run_page_lays_its_503s_to_what_the_counters_show() -> None:
-    """The same 503s, counted by the service with no pool timeout, or with as many pool timeouts."""
-    def summary(timeouts: float) -> pd.DataFrame:
-        return synthetic_run({"go": 1.0}).assign(**{
-            "overall.errors_by_status.503": 300.0, "service_metrics.requests_by_status.503": 300.0,
-            "service_metrics.pool_timeouts": timeouts, "service_metrics.pool_created": 0.0})
-    refused = run_words.statuses(summary(0.0), "users", 1000)
-    assert "503: from go, the admission limit (1,000 requests at once: no pool wait timed out)" in refused
-    assert "acquire timeout" not in refused
-    timed_out = run_words.statuses(summary(300.0), "users", 1000)
-    assert "503: from go, the pool: no connection within the acquire timeout" in timed_out
-    assert "no counter that tells why" in run_words.statuses(synthetic_run({"go": 1.0}).assign(
-        **{"overall.errors_by_status.503": 300.0}), "users")
 
 
 def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, level_json: Callable[..., dict]) -> None:

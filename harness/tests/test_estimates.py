@@ -3,6 +3,7 @@ name no winner, a real 2x difference is named, in the narrative and in `compare`
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from bankbench import cli, estimates, paths
 from bankbench.analyse import repeats
-from bankbench.publish import run_words, terminal
+from bankbench.publish import terminal, verdict_tables
 from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
 
@@ -75,23 +76,10 @@ def test_a_ratio_is_significant_only_beyond_the_noise() -> None:
     assert double.significant and 1.9 < double.low <= double.value <= double.high < 2.1
 
 
-def test_noise_names_no_winner() -> None:
-    text = run_words.reading(synthetic_run({"go": 1.0, "java": 1.0}))
-    assert "Throughput there was within noise between the services" in text
-    assert "The p99 there was within noise between the services" in text
-    assert "highest for" not in text and "lowest for" not in text
 
 
-def test_a_real_difference_is_named() -> None:
-    text = run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}))
-    assert "Throughput there was highest for java: 2.00× higher than go's (95 % interval 1.88-2.12×, p 0.00)" in text
-    assert "The p99 there was lowest for java: 2.00× lower than go's (95 % interval 1.88-2.12×, p 0.00)" in text
-    assert "within noise" not in text
 
 
-def test_one_repeat_without_seconds_names_no_winner() -> None:
-    text = run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}, jitter=(1.0,)))
-    assert "no interval to tell" in text and "highest for" not in text
 
 
 def test_compare_two_runs() -> None:
@@ -142,17 +130,28 @@ def test_a_p99_that_barely_moves_still_has_an_interval() -> None:
     assert estimates.second_intervals(seconds, elapsed)["p99_ms"] == {"low": 3.0, "high": 3.0}
 
 
-def test_a_pool_size_is_named_best_only_beyond_noise() -> None:
-    def sweep(factor_at_10: float) -> pd.DataFrame:
-        at_10 = synthetic_run({"go": factor_at_10}).assign(pool=10)
-        return pd.concat([at_10, synthetic_run({"go": 1.0}, NOISE[1])], ignore_index=True)
+def differs(summary: pd.DataFrame) -> list[list[str]]:
+    """The rows of verdict_tables' table of what differs, split into words."""
+    told = verdict_tables.text(summary).split("What differs at 95 %")[1]
+    return [line.split() for line in told.splitlines() if re.match(r"\s+[\d,]+\s+(p99|CPU|peak)", line)]
 
-    assert "no pool size stood out beyond noise for go" in run_words.reading(sweep(1.0))
-    assert "go did best with a pool of 10 (2000 req/s" in run_words.reading(sweep(2.0))
+
+def test_noise_names_no_winner() -> None:
+    rows = differs(synthetic_run({"go": 1.0, "java": 1.0}))
+    assert rows and all(row[-2:] == ["within", "noise"] for row in rows)
+
+
+def test_a_real_difference_is_named() -> None:
+    """Java twice as fast: its p99 half go's, told apart."""
+    p99 = [row for row in differs(synthetic_run({"go": 1.0, "java": 2.0})) if row[1] == "p99"]
+    assert p99 == [["2,000", "p99", "ms", "java", "go", "2", "[1.88-2.12]×", "yes"]]
+
+
+def test_one_repeat_without_seconds_names_no_winner() -> None:
+    rows = differs(synthetic_run({"go": 1.0, "java": 2.0}, jitter=(1.0,)))
+    assert rows and not any(row[-1] == "yes" for row in rows)
 
 
 def test_an_open_model_load_reads_as_a_rate() -> None:
     """Users only for the closed and article models: an open model's load is iterations/s."""
-    text = run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="open"))
-    assert "At 2,000 iterations/s (median [95 % interval] of every repeat unless said)" in text and " users" not in text
-    assert "users" in run_words.reading(synthetic_run({"go": 1.0, "java": 2.0}).assign(model="article"))
+    assert verdict_tables.text(synthetic_run({"go": 1.0}).assign(model="open")).splitlines()[1].split()[0] == "it/s"

@@ -15,7 +15,7 @@ import pytest
 
 from bankbench import estimates
 from bankbench.analyse import findings, paired
-from bankbench.publish import formatting, report, verdict_words
+from bankbench.publish import formatting, report, tables
 from bankbench.results import documents, runs
 from bankbench.results.documents import Manifest
 
@@ -68,15 +68,6 @@ def test_a_ratio_over_passes_is_taken_within_each_run() -> None:
     assert drifting.low < 1 < drifting.high and not drifting.significant  # within noise
 
 
-def test_a_capacity_over_passes_reads_as_its_range_not_as_a_rate_that_missed() -> None:
-    """The verdict's capacity over passes names the runs' range: its top is a rate that held."""
-    over = findings.Cell(estimates.over_passes([450, 375]), 2, 2)
-    assert verdict_words.rate(over) == "411 iterations/s (95 % interval 129-1,308 over 2 passes)"
-    capped = findings.Cell(estimates.over_passes([900, 800]), 2, 2, findings.TOP_RATE)
-    assert verdict_words.rate(capped) == \
-        f"≥ 849 iterations/s (95 % interval 402-1,793 over 2 passes; {findings.TOP_RATE})"
-    one_run = findings.Cell(estimates.Figure(400, 400, 425, "", ()), 3, 3)
-    assert verdict_words.rate(one_run) == "400 iterations/s (425 missed)"
 
 
 def test_the_passes_under_split_make_the_capacities(tmp_path: Path) -> None:
@@ -176,7 +167,7 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_pass
     no_start = {start: {} for start in ("warm", "cold", "aot")}
     f = findings.Findings(SERVICES[:2], None, None, no_start, {}, {}, {}, {}, verdict=SimpleNamespace(
         searched=selected[-1]), split_capacity=shipped, passes=passes, tuned_capacity=tuned)
-    (section,) = report.tuned_sections(selected, passes, verdict_words.details(f, "tuned"))
+    (section,) = report.tuned_sections(selected, passes, report.ranking(f, "tuned"))
     rows = {line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
             for line in section.splitlines() if line.startswith("| go") or line.startswith("| java")}
     go, go_tuned, java = passes.shipped["go"].figure, passes.tuned["go"].figure, passes.shipped["java"].figure
@@ -185,8 +176,9 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_pass
     assert rows["java"][:3] == [formatting.figure_text(java, formatting.count)] * 2 + ["1×"]
     assert rows["go"][3] == "pool 16" and rows["java"][3] == "pool 16"
     assert "3 passes of `make capacity TUNED=both` under split" in section
-    assert "At the settings make tune found, go's capacity was highest" in section
+    assert "| capacity it/s at the settings make tune found | go " in section  # go's tuned capacity leads
     within = estimates.ratio(java, go)
-    assert not within.significant and verdict_words.details(f, "capacity").endswith(  # each ratio still told
-        f"go's was within noise of java's ({formatting.number(within.value)}× higher, 95 % interval over the "
-        f"passes {formatting.number(within.low)}-{formatting.number(within.high)}×).")
+    told = tables.rankings(f, "capacity").to_dict("records")[0]  # each ratio still told
+    assert (told["leads"].split()[0], told["other"].split()[0], told["differs"]) == ("go", "java", "within noise")
+    assert told["factor [95 % interval]"] == (f"{formatting.number(within.value)} [{formatting.number(within.low)}"
+                                              f"-{formatting.number(within.high)}]×")

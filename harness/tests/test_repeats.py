@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bankbench.analyse import repeats
-from bankbench.publish import charts, run_words, tables, terminal
+from bankbench.publish import charts, tables, terminal
 from bankbench.results import summaries
 
 GENERATOR_SHORT = "JMeter short of CPU (97 % of its 1 CPU)"
@@ -45,9 +45,6 @@ def test_a_level_with_one_invalid_repeat_is_shown_with_all_three() -> None:
     assert table.loc[500, "load generator"].tolist() == ["ok", f"INVALID: {GENERATOR_SHORT}", "ok"]
     assert table.loc[(100, "3 of 3"), "req/s"] == "410 [400-420]"  # every repeat counts: their median
     assert "r1 1800; r2 1500 INVALID; r3 1850" in terminal.comparison_table(runs)
-    # the text's medians are the two valid repeats' (too few for an interval), and say so
-    assert ("go served 1825 req/s with a p99 of 42.0 ms and 0.00 % errors (median of 2 of 3 repeats: 1 "
-            "INVALID)") in run_words.reading(runs)
 
 
 def test_every_median_says_how_many_repeats_it_is_over() -> None:
@@ -74,25 +71,3 @@ def test_a_closed_loop_the_generator_capped_is_a_lower_bound() -> None:
     # Under a planned rate a generator that fell short bounds nothing: the figures, marked INVALID.
     opened = tables.levels(summary(levels, capped)).set_index(["users", "repeats"])
     assert opened.loc[2000, "req/s"].tolist() == ["2304", "2244", "2355"]
-
-
-def test_no_smaller_level_is_the_peak_beside_one_the_generator_capped() -> None:
-    levels = {("go", 500): [1833.0, 1809.0, 1900.0], ("go", 2000): [2304.0, 2244.0, 2355.0],
-              ("java", 500): [1466.0, 1400.0, 1480.0], ("java", 2000): [811.0, 751.0, 1217.0]}
-    text = run_words.reading(summary(levels, {("go", 2000, repeat) for repeat in (1, 2, 3)}, model="sustained"))
-    assert "Throughput peaked for go" not in text
-    assert ("The load generator, not go, was the limit at 2,000 users (at least 2244 req/s there), so go's peak "
-            "throughput is not known; with the load generator holding up, its highest median was 1833 req/s at "
-            "500 users.") in text
-    assert "At 2,000 users (median [95 % interval] of every repeat unless said), go served at least 2244 req/s, " \
-           "where the load generator was the limit; java served 811 [751-1217] req/s" in text
-    assert "Throughput peaked for java at 1466 req/s at 500 users" in text
-
-
-def test_the_text_names_the_generator_that_ran() -> None:
-    """A run's load generator by name where it held up; summaries older than Gatling name none."""
-    runs = summary({("go", 100): [400.0, 410.0, 420.0]})
-    assert "held up at every level: JMeter was never short of CPU" in run_words.generator(runs)
-    runs["generator"] = "gatling"
-    text = run_words.generator(runs)
-    assert "Gatling was never short of CPU" in text and "JMeter" not in text

@@ -19,7 +19,7 @@ from PIL import Image
 
 from bankbench import cli, registry
 from bankbench.analyse import repeats
-from bankbench.publish import charts, formatting, pages, report, run_words, tables
+from bankbench.publish import charts, formatting, pages, report, tables, verdict_tables
 from bankbench.results import runs, summaries
 from bankbench.results.files import SERVICE_METRICS
 
@@ -111,25 +111,13 @@ def test_then_and_now_shows_published_figures_verbatim(run: runs.Run) -> None:
     assert "2018 original p99 ms" not in table  # the 2018 article published no p99
 
 
-def test_reading_is_computed(run: runs.Run) -> None:
-    text = run_words.reading(run.summary)
-    assert "FAILED after java-u4000-p95-r1 (1 of 7 levels)" in text
-    assert ("At 10,000 users (median [95 % interval] of every repeat unless said), go served 2.02 [2.00-2.02] "
-            "req/s with a p99 of 396 [320-400] ms and 20.0 % errors") in text
-    # 2.041 vs 2.020 req/s, one repeat each at two samples every second: no difference to tell
-    assert "Throughput there was within noise between the services: java's 1.01× higher than go's" in text
-    assert "Throughput peaked for go at 2.09 req/s at 4,000 users; at 10,000 users it was within noise" in text
-    # java at 4,000 users: r1 failed its money check, r3 was invalid; the median of r2 says so
-    assert ("Throughput peaked for java at 2.08 req/s at 4,000 users (median of 1 of 3 repeats: 1 FAILED, "
-            "1 INVALID)") in text
-    assert ("The load generator did not hold up at 1 of 7 levels, which are INVALID: left out of every "
-            "median, chart and comparison, and shown repeat by repeat in the tables (java-u4000-p95-r3: JMeter "
-            "short of CPU (180 % of a core, the machine 95 % busy))") in text
-    assert ("at 10,000 users (median of every repeat unless said) were go 2 x 503, 1 x assertion, 1 x no "
-            "response; java 1 x 503") in text
-    assert ("By their own metrics at 10,000 users, go had 4.44 requests waiting for a connection on "
-            "average (2.00 ms per acquire, 7 acquire timeouts) and spent 4.00 % of the time in GC") in text
-    assert "The widest 95 % interval of throughput spanned" in text
+def test_a_page_opens_on_its_figures_and_what_differs(run: runs.Run) -> None:
+    """The fixture's figures (publish.verdict_tables): java at 4,000 users has one repeat that
+    counts (r1 FAILED its money check, r3 INVALID); at 10,000 users java's p99 is told apart."""
+    lines = verdict_tables.text(run.summary).splitlines()
+    assert "  4,000  java        119 [96-120]               722            320  1 of 3 repeats counted" in lines
+    assert " 10,000  p99 ms          java      go       1.33 [1.07-1.67]×  yes" in lines
+    assert " 10,000  CPU ms/request  java      go                   1.01×  untold: no interval" in lines
 
 
 def test_charts_label_axes_and_keep_service_colours(run: runs.Run) -> None:
@@ -177,7 +165,6 @@ def test_a_run_without_service_metrics_has_no_such_charts(run_dir: Path, tmp_pat
     summaries.summarize_run(old, force=True)
     figures = pages.run_charts(runs.load_run(old))
     assert list(figures) == [name for name in CHARTS if name not in ("pool-wait", "gc", "service-timeline")]
-    assert "By their own metrics" not in run_words.reading(runs.load_run(old).summary)
 
 
 def test_cpu_profiles_are_linked(run_dir: Path, tmp_path: Path) -> None:
@@ -210,8 +197,11 @@ def test_pool_sweep_marks_max_connections() -> None:
 
 
 def test_summarize_command(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    """Its tables, then the run's verdict as two tables and the path of its page, last."""
     assert cli.main(["summarize", str(run_dir)]) == 0
-    assert "go req/s" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "go req/s" in out and out.index("go req/s") < out.index("What differs at 95 %")
+    assert out.rstrip().splitlines()[-1].strip().endswith(".md")
 
 
 def test_report_command_without_notebook(run_dir: Path, tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """The figures of the report's first table, per service, each with its interval.
 
-The figures of the report's first table (publish.tables.first, the notebook's too) and of the
-verdict's sentences (publish.verdict_words): per service, each a `Cell`, its p99 at the articles'
+The figures of the report's first table (publish.tables.first, the notebook's too) and of its
+sections' rankings (publish.tables.rankings): per service, each a `Cell`, its p99 at the articles'
 largest users level under each start and, from the capacity verdict (`Verdict.of`), its capacity,
 CPU per request and peak RSS at its smallest heap; what the placement and overload runs judged.
 

@@ -2,9 +2,10 @@
 
 `bankbench summarize [RUN ...]`: the one step that writes a run's summaries (of
 `summaries.SUMMARY_VERSION`, which every reader requires); prints the side-by-side table and the
-spread between repeats, and for a series over CPU placements whether the verdict changes; with
---verdict (make bench), this machine's verdict on each run in a few lines instead of its tables,
-and the run's page beside its files (bankbench.publish.own_run).
+spread between repeats, and for a series over CPU placements whether the verdict changes; then
+this machine's verdict on each run (its figures and what differs at 95 %, two tables) and the
+path of the run's page, written beside its files (bankbench.publish.own_run). With --verdict
+(make bench), the verdict alone.
 
 A run from before histograms is compacted first (bankbench.results.compaction): its raw samples
 folded into histograms, its service's log and metrics gzipped.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from bankbench import paths
 from bankbench.errors import UserError
-from bankbench.publish import own_run, tables, terminal, verdict_words
+from bankbench.publish import own_run, tables, terminal
 from bankbench.publish.formatting import markdown
 from bankbench.results import compaction, runs, summaries
 
@@ -29,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true",
                         help="recompute every level, even where summary.json is newer than its inputs")
     parser.add_argument("--verdict", action="store_true",
-                        help="instead of each run's tables, this machine's verdict in a few lines, and "
-                             "the run's page in <run>/report/ (make bench)")
+                        help="only this machine's verdict on each run (two tables) and the path of "
+                             "the run's page in <run>/report/, not each run's tables (make bench)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -42,7 +43,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def summarize(run_dirs: list[Path], force: bool = False, verdict: bool = False) -> None:
-    """Summarizes the runs, prints their tables and series, or with `verdict` each one's verdict."""
+    """Summarizes the runs and prints their tables and series (with `verdict`, not), then each one's
+    verdict: two tables, and the path of its page."""
     for run_dir in run_dirs:
         compaction.compact_run(run_dir)
         summary = summaries.summarize_run(run_dir, force=force)
@@ -54,7 +56,5 @@ def summarize(run_dirs: list[Path], force: bool = False, verdict: bool = False) 
     series, _ = runs.by_series(loaded)
     for name, group in series.items():
         print(f"Placement sensitivity, series {name}: median [95 % interval]\n"
-              f"{markdown(tables.placement_figures(group))}\n\n{markdown(tables.placement_verdicts(group))}\n\n"
-              f"{verdict_words.placements(group)}\n")
-    if verdict:
-        print("\n\n".join(own_run.ending(run) for run in loaded))
+              f"{markdown(tables.placement_figures(group))}\n\n{markdown(tables.placement_verdicts(group))}\n")
+    print("\n\n".join(own_run.ending(run) for run in loaded))

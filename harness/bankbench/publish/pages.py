@@ -1,6 +1,6 @@
 """A page per run folder of the report, rendered from what `analyse` computed.
 
-A page per run folder of the report (results/report/runs/<page name>.md): a run's reading,
+A page per run folder of the report (results/report/runs/<page name>.md): its figures and what differs (verdict_tables),
 setup, checks, figures, charts and levels; a capacity run's verdict, cost projection and probes; a
 make tune run's settings found and every value swept. Pages only render what `analyse` computed.
 
@@ -20,7 +20,7 @@ from bankbench.analyse import capacity_figures as capacity, overload, projection
 from bankbench.analyse.findings import Verdict
 from bankbench.checks import verify
 from bankbench.load import profiles, validity
-from bankbench.publish import charts, run_words, tables, terminal, verdict_words
+from bankbench.publish import charts, tables, terminal, verdict_tables, verdict_words
 from bankbench.publish.formatting import markdown
 from bankbench.results import files, summaries
 from bankbench.results.documents import Manifest
@@ -156,7 +156,7 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
                                  if verdict is not None and run is verdict.measured else {})
     name = page_name(run.path)
     parts = [
-        run_words.reading(run.summary, run.admission_limit),
+        *verdict_tables.parts(run.summary, "github"),
         *setup(run),
         "## Same database work", equivalence_text(run),
         "## Money check", money_text(run),
@@ -261,9 +261,18 @@ def cpus(manifest: Manifest) -> str:
 
 
 def money_text(run: Run) -> str:
-    """The money check of every level: a sentence, and what failed as a table."""
-    failures, text = tables.money_failures(run), run_words.money(run.summary)
+    """The money check of every level: whether it passed, and what failed as a table."""
+    failures, text = tables.money_failures(run), money(run.summary)
     return text if failures.empty else f"{text}\n\n{markdown(failures.astype(str))}"
+
+
+def money(summary: pd.DataFrame) -> str:
+    failed = summary.loc[~summary["money_ok"].astype(bool), "level_id"].tolist()
+    if not failed:
+        return f"The money check passed after all {len(summary)} levels."
+    return (f"The money check FAILED after {', '.join(failed)} ({len(failed)} of {len(summary)} "
+            f"levels): their figures are left out of every median and chart, and the tables show "
+            f"them marked FAILED.")
 
 
 def equivalence_text(run: Run) -> str:

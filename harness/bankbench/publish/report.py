@@ -21,7 +21,7 @@ from bankbench.analyse import capacity_figures, overload, paired, request_cost, 
 from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.publish import charts, notebook, own_run, pages, run_words, tables, verdict_words
+from bankbench.publish import charts, notebook, own_run, pages, tables, verdict_words
 from bankbench.publish.formatting import count, figure_text, markdown, significant
 from bankbench.publish.verdict_words import START_NAMES, rate_text, settings_text, unprojected
 from bankbench.results import files, runs
@@ -96,7 +96,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *starts_section(selected, findings),
         *capacity_section(findings, verdict, out_dir, [run for run in single if run.searched]),
         *request_cost_section(selected),
-        *tuned_sections(single, findings.passes, verdict_words.details(findings, "tuned")),
+        *tuned_sections(single, findings.passes, ranking(findings, "tuned")),
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
         *overload_section(selected),
@@ -173,6 +173,12 @@ def first_screen(f: Findings, out_dir: Path, told: str | None = None) -> list[st
     return parts
 
 
+def ranking(f: Findings, question: str) -> str:
+    """The section's rankings (tables.rankings) as Markdown; empty where nothing is ranked."""
+    table = tables.rankings(f, question)
+    return "" if table.empty else markdown(table)
+
+
 def starts_section(selected: list[Run], f: Findings) -> list[str]:
     """Cold vs warm: the rankings, and per profile family the p99 of each level under each start."""
     families = runs.by_start(selected)
@@ -184,7 +190,7 @@ def starts_section(selected: list[Run], f: Findings) -> list[str]:
              "compare runs taken at different times: read a difference smaller than the machine's drift "
              "between runs (10-30 % on the machine of the committed runs) as within noise. p99 in ms, "
              "median [95 % interval: over 3 repeats, their range]; each run's page has its throughput, errors "
-             "and every level.", *filter(None, [verdict_words.details(f, "starts")])]
+             "and every level.", *filter(None, [ranking(f, "starts")])]
     for family, table in tables.starts(selected, tables.STARTS_P99).items():
         starts = "\n".join(f"- **{START_NAMES[start]}** ({page_link(run)}): {profiles.STARTS[start]}."
                            for start, run in families[family].items())
@@ -232,7 +238,7 @@ def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ran
         "adds to the service's), every contender in turn at each rate; a service whose tuned settings are its "
         "shipped ones was probed once. Iterations/s, each pass's capacity from every probe (the rate held with "
         f"probability 0.5), their geometric mean [95 % interval]; tuned / shipped, the ratio within each pass "
-        f"over the passes: {capacity_model.ACROSS}.", markdown(table), ranking])]
+        f"over the passes: {capacity_model.ACROSS}.", markdown(table), *filter(None, [ranking])])]
 
 
 def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, searched: list[Run]) -> list[str]:
@@ -264,7 +270,7 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             f"{page_link(run)}.{efficiency} What each camp objects to in benchmarks like this one (warm-up, "
             "the collector and heap, pool sizes, virtual threads' carriers, Go's GOGC), and the figure that "
             "answers each: [docs/objections.md](../../docs/objections.md).",
-            verdict_words.details(f, "capacity"),
+            *filter(None, [ranking(f, "capacity")]),
             pages.save(figure, out_dir, "capacity", out_dir),
             *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions
               else [unprojected(verdict)]),
@@ -299,8 +305,8 @@ def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[
             "At each service's capacity rate, `make capacity` swept the heap limit down (GOMEMLIMIT, -Xmx) "
             "to the smallest that still held the target: a heap held where most of its probes held, "
             "missed where most missed, and is undecided where the load generator fell short. The peak "
-            f"RSS at each heap, and with the service's own settings as a line ({page_link(verdict.searched)}). "
-            + verdict_words.details(f, "memory"),
+            f"RSS at each heap, and with the service's own settings as a line ({page_link(verdict.searched)}).",
+            *filter(None, [ranking(f, "memory")]),
             pages.save(charts.rss_vs_heap(heaps), out_dir, "memory", out_dir),
             markdown(tables.verdict(verdict.found, [], verdict.target_ms)[
                 ["service", "RSS MB, own heap", "smallest heap MB", "RSS MB at it"]])]
@@ -365,7 +371,7 @@ def equivalence_section(selected: list[Run]) -> str:
     passed = [run for run in selected if checks[run.id] and checks[run.id]["ok"]]
     others = [f"{page_link(run)}: {'FAILED' if checks[run.id] else 'not checked (it predates `make verify`)'}"
               for run in selected if run not in passed]
-    money = [f"{page_link(run)}: {run_words.money(run.summary)}" for run in selected
+    money = [f"{page_link(run)}: {pages.money(run.summary)}" for run in selected
              if not run.summary["money_ok"].astype(bool).all()]
     return ("## Equivalence\n\nBefore the first level of a run, `make verify` proves that every service runs "
             "the same statements per request, in the same transactions (pg_stat_statements and pg_stat_database, "

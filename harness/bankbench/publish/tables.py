@@ -18,7 +18,15 @@ from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome
 from bankbench.analyse.projection import DATABASE, SERVICE, Assumptions, Instance, Projection
 from bankbench.load.profiles import GENERATORS
 from bankbench.publish import formatting, verdict_words
-from bankbench.publish.formatting import REPEATS, bounded, count, figure_text, number, significant
+from bankbench.publish.formatting import (
+    REPEATS,
+    bounded,
+    count,
+    figure_text,
+    number,
+    significant,
+    whole,
+)
 from bankbench.publish.verdict_words import START_NAMES, held_up
 from bankbench.results import files, summaries
 from bankbench.results.documents import NOT_RECORDED, Manifest
@@ -434,3 +442,40 @@ def startup(f: Findings) -> pd.DataFrame:
     return pd.DataFrame([{"service": service, **{f"start-up s {start}": _cell(cells[service], significant)
                                                  for start, cells in f.startup.items()}}
                          for service in f.services])
+
+
+def _ranked(f: Findings, question: str) -> list[tuple[str, dict[str, Cell], formatting.Format, bool]]:
+    """The figures a section of the report ranks: (what, its cells, their format, high is best)."""
+    aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
+           for service, cell in f.p99["aot"].items()}
+    shown, placement = verdict_words.first_capacity(f)
+    at = f", {f.users:,} users" if f.users else ""
+    return {
+        "starts": [(f"p99 ms warm{at}", f.p99["warm"], whole, False),
+                   (f"p99 ms cold{at}", f.p99["cold"], whole, False),
+                   (f"p99 ms cold+AOT{at}", aot, whole, False)],
+        "capacity": [(f"capacity it/s, p99 ≤ {f.target_ms:g} ms, {placement}", shown, count, True),
+                     (f"{verdict_words.cpu_what(f)}, ms, at the capacity", f.cpu_ms, significant, False)],
+        "tuned": [("capacity it/s at the settings make tune found", f.tuned_capacity, count, True)],
+        "memory": [("peak RSS MB at the smallest heap that held", f.rss_mb, number, False)],
+    }[question]
+
+
+def rankings(f: Findings, question: str) -> pd.DataFrame:
+    """Each figure a section ranks: the service whose median leads, and each other's factor to it
+    with its 95 % interval (over passes, capacity_model.ACROSS's) and whether it differs: the
+    interval excludes 1 and, over repeats, Welch's p < 0.05 (`estimates.Ratio.significant`). A
+    figure that does not count (a bound, no usable repeat) is left out; with fewer than two, no row."""
+    rows = []
+    for what, cells, fmt, high_is_best in _ranked(f, question):
+        if (found := verdict_words.gaps(cells, high_is_best)) is None:
+            continue
+        leader, ratios = found
+        for other, r in ratios:
+            k = formatting.factor(r, high_is_best)
+            rows.append({"figure": what, "leads": f"{leader} {figure_text(cells[leader].figure, fmt)}",
+                         "other": f"{other} {figure_text(cells[other].figure, fmt)}",
+                         "factor [95 % interval]": f"{formatting.with_interval(k.value, k.low, k.high)}×",
+                         "differs": "untold: no interval" if pd.isna(r.low) else "yes" if r.significant
+                         else "within noise"})
+    return pd.DataFrame(rows)

@@ -1,13 +1,13 @@
-"""The words of the report's sections: rankings with their intervals, and what figures rest on.
+"""What a figure of the report rests on, in words, and which figures may lead a ranking.
 
-The words of the report's sections: each ranking with its intervals, and what a figure rests on
-(placements, capacity searches, the cost projection, the settings make tune found). The verdict
-itself is written by hand (results/verdict.md, see docs/method.md#the-report). A service leads
-only where the interval of its ratio to the other's excludes 1 and Welch's test agrees
+The words of what a figure rests on (placements, capacity searches, the cost projection, the
+settings make tune found, what sent the 503s). The rankings are tables (publish.tables.rankings)
+and the verdict is written by hand (results/verdict.md, see docs/method.md#the-report). A service
+leads only where the interval of its ratio to the other's excludes 1 and Welch's test agrees
 (`estimates.Ratio.significant`), and only with a figure that counts (`Cell.counts`): a figure the
 load generator capped, or one without a usable repeat, never leads, whatever its median."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from bankbench import capacity_model, estimates
 from bankbench.analyse import sensitivity
@@ -16,11 +16,8 @@ from bankbench.analyse.findings import BED_BOUND, Cell, Findings, Verdict
 from bankbench.analyse.overload import Outcome, Refusals
 from bankbench.analyse.projection import AT_LEAST, AT_MOST, DATABASE, SERVICE, Assumptions, Instance
 from bankbench.machine.placement import SERVICE_ALONE, SHARED, SPLIT
-from bankbench.publish import formatting
-from bankbench.publish.formatting import Format, count, figure_text, number, significant, whole
 from bankbench.results.runs import Run
 
-Show = Callable[[Cell], str]  # a cell's figure in a sentence
 START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them
 # Where the service ran, as a sentence of the verdict says it (tools.placement's modes)
 PLACED = {SPLIT: "beside PostgreSQL", SERVICE_ALONE: "alone on its CPUs", SHARED: "with every process on every CPU"}
@@ -30,37 +27,6 @@ def gaps(cells: dict[str, Cell], high_is_best: bool) -> tuple[str, list[tuple[st
     """`estimates.leader` over the cells whose figure counts; None with fewer than two."""
     counted = {service: cell.figure for service, cell in cells.items() if cell.counts}
     return estimates.leader(counted, high_is_best) if len(counted) > 1 else None
-
-
-def lead(cells: dict[str, Cell], what: str, high_is_best: bool, show: Show | None = None) -> str | None:
-    """`go's p99 was lowest: 117× lower than java's` (with `show`, its figure and the intervals), or
-    that the figures were within noise; None with fewer than two figures that count."""
-    if (found := gaps(cells, high_is_best)) is None:
-        return None
-    leader, ratios = found
-    if not any(r.significant for _, r in ratios):
-        values = ", ".join(f"{service} {show(cell)}" for service, cell in cells.items() if cell.counts and show)
-        told = f"the services' {what} was within noise{f' ({values})' if values else ''}{_apart(cells)}"
-        if show and any(r.source == estimates.PASSES for _, r in ratios):  # the ratios over the passes
-            each = (formatting.gap(service, r, high_is_best, welch=False) for service, r in ratios)
-            told += f": {leader}'s was " + " and ".join(each)
-        return told
-    sizes: dict[str, list[str]] = {}
-    for service, r in ratios:  # Welch's p left to the runs' pages: the verdict reads in a sitting
-        if show:  # each gap apart, with its interval
-            sizes[formatting.gap(service, r, high_is_best, welch=False)] = []
-        else:
-            size = formatting.times(r, high_is_best, whole)
-            sizes.setdefault(f"{size} than" if r.significant else "within noise of", []).append(f"{service}'s")
-    told = " and ".join(f"{size} {' and '.join(names)}".rstrip() for size, names in sizes.items())
-    figure = f", {show(cells[leader])}" if show else ""
-    return f"{leader}'s {what} was {'highest' if high_is_best else 'lowest'}{figure}: {told}{_apart(cells)}"
-
-
-
-
-
-
 
 
 
@@ -124,47 +90,12 @@ def legend(f: Findings, cells: list[Cell]) -> str:
             "to sections.")
 
 
-def details(f: Findings, question: str) -> str:
-    """A section's sentences behind the verdict's: each ranking with the 95 % interval of its ratios."""
-    ms = figure("ms", whole)
-    aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
-           for service, cell in f.p99["aot"].items()}
-    shown, placement = first_capacity(f)
-    told = {
-        "starts": [(f"warm, at {f.users:,} users" if f.users else "warm", f.p99["warm"], "p99", ms, False),
-                   ("cold", f.p99["cold"], "p99", ms, False),
-                   ("cold with the JDK's AOT cache", aot, "p99", ms, False)],
-        "capacity": [(f"at p99 ≤ {f.target_ms:g} ms, {PLACED.get(placement, placement)}", shown, "capacity",
-                      rate, True),
-                     ("at the capacity", f.cpu_ms, cpu_what(f), figure("ms", significant), False)],
-        "tuned": [("at the settings make tune found", f.tuned_capacity, "capacity", rate, True)],
-        "memory": [("at the smallest heap that held", f.rss_mb, "peak RSS", figure("MB"), False)],
-    }[question]
-    parts = [f"{at}, {text}" for at, cells, what, show, high in told
-             if (text := lead(cells, what, high, show))]
-    return " ".join(f"{part[0].upper()}{part[1:]}." for part in parts)
 
 
-def figure(unit: str, fmt: Format = number) -> Show:
-    """`6 [6-13] ms`: the median and its interval."""
-    return lambda cell: f"{figure_text(cell.figure, fmt)} {unit}"
 
 
-def rate(cell: Cell) -> str:
-    """`400 iterations/s (450 missed)`, `≥ 93 iterations/s (load generator)`, over passes
-    `412 iterations/s (95 % interval 375-450 over 3 passes)`."""
-    found = f"{'≥ ' if cell.bound else ''}{count(cell.figure.value)} iterations/s"
-    if cell.figure.source == estimates.PASSES:
-        spread = (f"95 % interval {count(cell.figure.low)}-{count(cell.figure.high)} over "
-                  f"{len(cell.figure.values)} passes")
-        return f"{found} ({'; '.join(filter(None, (spread, cell.bound)))})"
-    return f"{found} ({cell.bound or f'{count(cell.figure.high)} missed'})"
 
 
-def _apart(cells: dict[str, Cell]) -> str:
-    out = [f"{service}: {cell.missing or ('a lower bound' if cell.bound else 'no usable repeat')}"
-           for service, cell in cells.items() if not cell.counts]
-    return f" ({'; '.join(out)})" if out else ""
 
 
 def names(services: list[str]) -> str:
