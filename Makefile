@@ -123,7 +123,7 @@ overload: ## past capacity: each warm service at 0.5x, 2x, 0.5x its capacity (RA
 	$(MAKE) bench PROFILE=overload
 sensitivity: ## the verdict under each CPU placement: make bench PROFILE=placement (4k and 10k users, ~107 min)
 	$(MAKE) bench PROFILE=placement
-capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, from every probe of a staircase per contender (A/A twin, pools beside), smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=210 each)
+capacity: doctor venv build jmeter-install gatling-install ## per service and CPU placement (service-alone,split): highest rate with p99 <= 50 ms (P99_MS=) and errors < 0.1 %, from every probe of a staircase per contender (A/A twin, pools beside), smallest heap there under the first unless TUNED=1 (CAPACITY_MIN=170 each)
 	$(BANKBENCH) capacity
 	$(PY) -m bankbench report
 soak: doctor venv build jmeter-install gatling-install ## each warm service in turn (SERVICE=) under CPU_PLACEMENT (split) at 80 % of make capacity's rate there (or RATE= it/s) for MINUTES=30: p99 and errors per minute, RSS and pool trends, money; soak.json and a page of charts

@@ -288,7 +288,7 @@ def test_a_pass_probes_every_contender_in_turn_each_in_its_own_entry(monkeypatch
     names = ["go", "java", "java pool16", "go-again"]
     assert doc["in_turn"] == names and session.warm_processes == 4
     assert doc["design"] == {"ladder": [100, 200, 400, 800], "probes": 10, "step_pct": 6, "control": "go",
-                             "pools_beside": {"java": [16], "java-virtual": [16], "helidon": [16]}}
+                             "pools_beside": {"java": [16], "java-virtual": [16]}}
     section = doc[runs.SHIPPED_SECTION]
     assert list(section) == names and [section[n]["contender"] for n in names] == names
     assert [(section[n]["service"], section[n]["pool"]) for n in names] == [("go", 95), ("java", 95), ("java", 16),

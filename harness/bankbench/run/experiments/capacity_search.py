@@ -30,9 +30,9 @@ from bankbench.run.experiments import bisection, warmup
 from bankbench.run.runner import Session
 
 PROFILE = "capacity"  # profiles.toml: the shape of each probe, the ladder (`users`) and the `search` table
-# Per placement, a bound: 8 contenders (helidon's too) of 14 probes of 65 s and a long level of 105 s
-# take 135 min, their warm-ups up to 40 more, then the heap sweep about 30 (make plan PROFILE=capacity).
-BUDGET_MIN = 210
+# Per placement, a bound: 7 contenders of 12 probes of 65 s and a long level of 105 s take 103 min,
+# their warm-ups up to 35 more, then the heap sweep about 30 (make plan PROFILE=capacity).
+BUDGET_MIN = 170
 HEAPS_MB = (64, 128, 256, 512, 1024)  # the heap sweep
 LEVEL_OVERHEAD_S = 15  # emptying the tables, the load generator's start, the money check
 LONG_S = 60  # the measured window of the level at the rate found, after the staircase
