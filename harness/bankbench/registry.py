@@ -20,6 +20,7 @@ RUNTIMES = ("native", "jvm")  # how the artifact is started (services.yaml)
 PROFILERS = ("pprof", "jfr", "none")
 VERSION_READERS = ("go-build", "jar", "command")
 HARDENING = ("hostile", "pool-limits", "faults", "overload")  # the parts of the contract's hardening tier
+CLASSES = ("standard library", "micro-framework", "full-stack framework")  # TechEmpower's platform, micro, full
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Entry:
     profiler: str
     metrics: dict[str, str]  # key of api/metrics.yaml -> selector, resolved from the dialect
     port: int
+    framework: str = ""  # what serves its HTTP, in words: `net/http`, `Spring Boot MVC, virtual threads`
+    kind: str = ""  # `class` in services.yaml: one of CLASSES
     image: str | None = None
     dockerfile: str | None = None
     environment: dict[str, str] = field(default_factory=dict)
@@ -134,6 +137,7 @@ def _knobs(declared: object) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def _entry(name: str, fields: dict) -> Entry:
+    fields = {("kind" if key == "class" else key): value for key, value in fields.items()}
     entry = Entry(name=name, **{**fields, "artifact": paths.ROOT / fields["artifact"],
                                 "metrics": _metrics(fields["metrics"]),
                                 "hardening": tuple(fields.get("hardening", ())),
@@ -142,6 +146,8 @@ def _entry(name: str, fields: dict) -> Entry:
     for key, allowed in (("runtime", RUNTIMES), ("profiler", PROFILERS)):
         if getattr(entry, key) not in allowed:
             raise ValueError(f"{key} must be one of {allowed}")
+    if entry.kind and entry.kind not in CLASSES:
+        raise ValueError(f"class must be one of {CLASSES}")
     if entry.versions.get("reader") not in VERSION_READERS:
         raise ValueError(f"versions needs a reader in {VERSION_READERS}")
     if unknown := set(entry.hardening) - set(HARDENING):

@@ -96,7 +96,7 @@ def test_beside_a_capacity_the_test_bed_capped_the_split_one_is_ranked_and_shown
     f = bed_capped()
     assert verdict_words.first_capacity(f) == (f.split_capacity, "split")
     assert leader(f.split_capacity, high_is_best=True) == ("go", {"java": 1.5})
-    assert tables.first(f)["capacity it/s (split)"].tolist() == ["600 [600-650]", "400 [400-425]"]
+    assert tables.first(f)["it/s (split)"].tolist() == ["600 [600-650]", "400 [400-425]"]
     # capped only by the top rate tried: split's capacity is no stand-in
     top = {service: dataclasses.replace(cell, bound=findings.TOP_RATE) for service, cell in f.capacity.items()}
     assert verdict_words.first_capacity(dataclasses.replace(f, capacity=top))[1] == "service-alone"
@@ -120,16 +120,24 @@ def test_the_first_table_holds_one_figure_per_cell_and_n_of_n_where_some_did_not
     f = made(warm={"go": measured(9, 10, 11),
                    "java": Cell(estimates.figure(pd.DataFrame({"x": [5.0, 6.0]}), "x"), 2, 3)},
              capacity={"go": rate(93, 100, bound=findings.GENERATOR_BOUND), "java": rate(125, 137, 3)})
+    f = dataclasses.replace(f, requests_per_iteration=7.0)
     table = tables.first(f, link=lambda header, question: f"[{header}](#{question})")
-    assert list(table.columns)[:4] == ["service", "[start-up s cold](#starts)", "[start-up s cold+AOT](#starts)",
-                                       "[p99 ms warm](#starts)"] and len(table.columns) <= 8
-    assert table["[start-up s cold](#starts)"].tolist() == ["no make startup yet"] * 2
+    assert list(table.columns) == [
+        "service", "stack", "[req/s, p99 ≤ 50 ms (service-alone)](#capacity)", "[it/s (service-alone)](#capacity)",
+        "[p99 ms warm](#starts)", "[p99 ms cold](#starts)", "[p99 ms cold+AOT](#starts)",
+        "[start-up ms cold](#starts)", "[start-up ms cold+AOT](#starts)", "[RSS MB](#common)",
+        "[CPU ms/request with PostgreSQL](#common)", "[$ per million requests (m5.large + c5d.large)](#common)"]
+    assert table["stack"].tolist() == ["net/http (standard library)", "Spring Boot MVC, platform threads "
+                                       "(full-stack framework)"]
+    assert table["[start-up ms cold](#starts)"].tolist() == ["no make startup yet"] * 2
     assert table["[p99 ms warm](#starts)"].tolist() == ["10 [9-11]", "5.50 (2 of 3)"]
-    assert table["[capacity it/s](#capacity)"].tolist() == ["≥ 93", "125 [125-137]"]
+    assert table["[it/s (service-alone)](#capacity)"].tolist() == ["≥ 93", "125 [125-137]"]
+    assert table["[req/s, p99 ≤ 50 ms (service-alone)](#capacity)"].tolist() == ["≥ 651", "875 [875-959]"]
     assert table["[p99 ms cold](#starts)"].tolist() == ["no run yet"] * 2
+    assert table["[RSS MB](#common)"].tolist() == ["no efficiency run yet"] * 2
     cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
     legend = verdict_words.legend(f, cells)
-    assert '"2 of 3": 2 of its 3 repeats counted' in legend and len(legend.split()) <= 80
+    assert '"2 of 3": 2 of 3 counted' in legend and len(legend.split()) <= 100
 
 
 def test_void_probes_are_no_failures() -> None:
@@ -192,11 +200,11 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, le
 
 def test_the_committed_first_screen_reads_well() -> None:
     """results/report/README.md opens on the verdict written by hand, then its table, whose cells
-    print no whole number as `N.00` and whose legend is at most 80 words."""
+    print no whole number as `N.00` and whose legend is at most 100 words."""
     text = (paths.ROOT / "results" / "report" / "README.md").read_text()
     assert text.startswith(f"{report.TITLE}\n\n{report.verdict_block(report.DEFAULT_OUT)}")
     lines = text.split(report.VERDICT_END)[1].splitlines()
     screen = lines[:next(i for i, line in enumerate(lines) if line.startswith("## "))]
     assert WHOLE_AS_DECIMAL.findall("\n".join(line for line in screen if line.startswith("|"))) == []
     legend = next(line for line in screen if line.startswith("Cells:"))
-    assert len(legend.split()) <= 80 and legend.count(" of ") <= 3
+    assert len(legend.split()) <= 100 and legend.count(" of ") <= 3

@@ -13,7 +13,7 @@ import capacity_probes
 import pandas as pd
 import pytest
 
-from bankbench import estimates
+from bankbench import capacity_model, estimates
 from bankbench.analyse import findings, paired
 from bankbench.publish import formatting, report, tables
 from bankbench.results import documents, runs
@@ -182,3 +182,33 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_pass
     assert (told["leads"].split()[0], told["other"].split()[0], told["differs"]) == ("go", "java", "within noise")
     assert told["factor [95 % interval]"] == (f"{formatting.number(within.value)} [{formatting.number(within.low)}"
                                               f"-{formatting.number(within.high)}]×")
+
+
+def test_each_pass_shows_its_contenders_and_its_a_a_control_and_a_failed_one_stays_shown() -> None:
+    """Issue 69: per pass each contender's capacity with its interval and the A/A ratio; a pass
+    whose A/A interval excludes 1 is shown as failed, and over the passes the twin and the pool
+    beside stand against their service with the false-positive rate."""
+    def contender(found: int) -> list[tuple[int, bool]]:
+        return [(p["rate"], p["held"]) for p in capacity_probes.around(found, found + capacity_probes.MISS_ABOVE)]
+
+    rates = [{"go": 600, "go-again": 600, "java": 450, "java pool16": 500},
+             {"go": 600, "go-again": 600, "java": 450, "java pool16": 500},
+             {"go": 600, "go-again": 300, "java": 450, "java pool16": 500}]
+    fits = tuple(capacity_model.fit_pass([(name, f"pass{i}", rate, held) for name, found in pass_rates.items()
+                                          for rate, held in contender(found)])
+                 for i, pass_rates in enumerate(rates))
+    controls = tuple(capacity_model.control(fit, "go", "go-again") for fit in fits)
+    passes = paired.Passes("split", tuple(SimpleNamespace(id=f"2026120{i}T000000Z-native-capacity")
+                                          for i in range(1, 4)), {}, {}, fits=fits,
+                           beside={"go-again": None, "java pool16": None}, controls=controls,
+                           control=("go", "go-again"))
+    each = tables.capacity_passes(passes).set_index("contender")
+    assert list(each.index) == ["go", "go-again", "java", "java pool16", "A/A: go-again / go", "A/A: the pass"]
+    assert list(each.columns) == [f"pass {i}: 2026120{i}T000000Z" for i in range(1, 4)]
+    assert each.loc["A/A: the pass"].tolist() == ["held 1", "held 1", "failed"]
+    low, high = fits[0].capacity("go").low, fits[0].capacity("go").high
+    assert each.iloc[0, 0] == f"{fits[0].capacity('go').value:,.0f} [{low:,.0f}-{high:,.0f}]" and low < 600 < high
+    beside = tables.capacity_beside(passes).set_index("contender")
+    assert beside.loc["go-again", "against"] == "go" and beside.loc["java pool16", "against"] == "java"
+    assert beside.loc["java pool16", "passes"] == 3 and beside.loc["java pool16", "differs"] == "yes"
+    assert beside.loc["A/A control: failed passes", "capacity ratio [95 % interval]"].startswith("1 of 3: 33.3 [")

@@ -45,6 +45,7 @@ def test_a_dialect_or_own_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     ({"metrics": "go", "hardening": ["chaos"]}, "hardening"),
     ({"metrics": "go", "image": "x"}, "image and dockerfile"),
     ({"metrics": "go", "colour": "blue"}, "colour"),
+    ({"metrics": "go", "class": "enterprise"}, "class must be one of"),
     ({"metrics": "go", "heap": {"variable": "X", "value": "64"}}, "heap needs a variable and a value with {mb}"),
     ({"metrics": "go", "memory_mb": "512 MB"}, "memory_mb must be a whole number"),
     ({"metrics": "go", "memory_mb": 0}, "memory_mb must be a whole number"),

@@ -17,6 +17,7 @@ import pandas as pd
 
 from bankbench import estimates, registry
 from bankbench.analyse import (
+    at_rate,
     capacity_figures as capacity,
     overload,
     paired,
@@ -138,6 +139,12 @@ class Findings:
     # make startup's newest record: start (cold, cold+AOT) -> service -> seconds to its first 200.
     startup: dict[str, dict[str, Cell]] = field(default_factory=dict)
     startup_stamp: str = ""
+    startup_commit: str = ""  # the commit that record measured
+    # At one common rate (analyse.at_rate), from the newest efficiency run: the rate, and per
+    # figure (at_rate.FIGURES) and service its cell.
+    common_rate: int | None = None
+    at_rate: dict[str, dict[str, Cell]] = field(default_factory=dict)
+    requests_per_iteration: float | None = None  # of the capacity runs' scenario, as they served it
 
     @property
     def capacity_run(self) -> Run | None:
@@ -170,7 +177,10 @@ class Findings:
             verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
             *(next((run.manifest.machine.get(key, empty) for run in selected), empty)
               for key, empty in (("cores", None), ("cpu_model", ""))),
-            past, overloads, *_split(verdict, services, passes), *_startups(services, without_aot))
+            past, overloads, *_split(verdict, services, passes), *_startups(services, without_aot),
+            *_at_rate(verdict.measured if verdict else None, services, verdict.target_ms if verdict else None),
+            _per_iteration([*(passes.runs if passes else ()), *([verdict.searched] if verdict and verdict.searched
+                                                                 else [])]))
 
 
 def _each(services: tuple[str, ...], found: dict[str, Any], cell: Callable[[Any], Cell],
@@ -202,10 +212,11 @@ def _shared_core(passes: paired.Passes, services: tuple[str, ...]) -> dict[str, 
     return _each(services, found, lambda cpu_ms: Cell(cpu_ms, runs, runs), "not in every pass")
 
 
-def _startups(services: tuple[str, ...], without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str]:
-    """Per start and service, seconds to the first 200 in startup's newest record; its stamp."""
+def _startups(services: tuple[str, ...],
+              without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str, str]:
+    """Per start and service, seconds to the first 200 in startup's newest record; its stamp and commit."""
     if (newest := startup_record.newest()) is None:
-        return {}, ""
+        return {}, "", ""
     stamp, record = newest
 
     def cell(service: str, start: str) -> Cell:
@@ -215,7 +226,36 @@ def _startups(services: tuple[str, ...], without_aot: frozenset[str]) -> tuple[d
                         else "not measured")
         return Cell(estimates.figure(pd.DataFrame({"s": values}), "s"), len(values), len(values))
 
-    return {start: {s: cell(s, start) for s in services} for start in (startup_record.COLD, startup_record.AOT)}, stamp
+    return ({start: {s: cell(s, start) for s in services} for start in (startup_record.COLD, startup_record.AOT)},
+            stamp, record.get("git", {}).get("commit", ""))
+
+
+def _at_rate(run: Run | None, services: tuple[str, ...],
+             target_ms: float | None) -> tuple[int | None, dict[str, dict[str, Cell]]]:
+    """The efficiency `run`'s common rate (at_rate.common_rate) and per figure each service's cell there."""
+    target = probes.Target(target_ms) if target_ms else at_rate.TARGET
+    if run is None or (rate := at_rate.common_rate(run.summary, target)) is None:
+        return None, {}
+    rows = at_rate.at(run.summary, rate)
+    rows = rows[rows["pool"] == repeats.main_pool(run.summary)]
+
+    def cell(service: str, column: str) -> Cell:
+        own = rows[rows["service"] == service]
+        if own.empty:
+            return Cell(missing="not in the efficiency run")
+        (row,) = repeats.aggregate_repeats(own, []).to_dict("records")
+        return Cell(estimates.figure(own[summaries.usable(own)], column), *n_of_n(row))
+
+    return rate, {column: {s: cell(s, column) for s in services} for column in at_rate.FIGURES}
+
+
+def _per_iteration(searched: list[Run]) -> float | None:
+    """Requests per iteration of the scenario, as the capacity runs served it: the median over
+    their usable levels of requests/s over iterations/s."""
+    rows = pd.concat([run.summary[summaries.usable(run.summary)] for run in searched if not run.summary.empty]
+                     or [pd.DataFrame(columns=[summaries.THROUGHPUT, "users"])])
+    ratio = (rows[summaries.THROUGHPUT] / rows["users"]).median()
+    return None if pd.isna(ratio) else float(ratio)
 
 
 def p99_by_start(starts: dict[str, Run]) -> pd.DataFrame:

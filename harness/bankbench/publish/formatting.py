@@ -16,7 +16,8 @@ Format = Callable[[float], str]
 FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND repeat bounds from below
 # Left-aligned in Markdown:
 NAME_COLUMNS = {"service", "line", "instance", "label", "level", "item", "value", "errors by status", "placement",
-                "load generator", "run", "folder", "profile", "why it is kept", "money check"}
+                "load generator", "run", "folder", "profile", "why it is kept", "money check", "stack",
+                "contender", "against", "figures", "runs", "commits", "days", "kernels"}
 REPEATS = "repeats"  # the header of how many of a group's repeats count (`counted`), in every table
 
 
@@ -69,6 +70,13 @@ def factor(r: estimates.Ratio, high_is_best: bool) -> estimates.Ratio:
     with np.errstate(divide="ignore"):
         value, low, high = (float(np.float64(1) / end) for end in (r.value, r.high, r.low))
     return estimates.Ratio(value, low, high, r.p, r.source)
+
+
+def differs(r: estimates.Ratio) -> str:
+    """A factor's last column in every table: `yes` where its 95 % interval excludes 1."""
+    if pd.isna(r.low):
+        return "untold: no interval"
+    return "yes" if r.significant else "within noise"
 
 
 def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:

@@ -17,7 +17,15 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import capacity_model, config, estimates, paths
-from bankbench.analyse import capacity_figures, overload, paired, request_cost, sensitivity, tuned
+from bankbench.analyse import (
+    at_rate,
+    capacity_figures,
+    overload,
+    paired,
+    request_cost,
+    sensitivity,
+    tuned,
+)
 from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -39,7 +47,7 @@ NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
 QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "request": "What one request costs",
              "tuned": "Capacity at the shipped and at the tuned settings", "memory": "Memory",
-             "overload": "Past capacity"}
+             "overload": "Past capacity", "common": "At one rate: CPU, memory and cost"}
 METHOD = """\
 Every figure is computed by `harness/bankbench` from the run folders (`results/LAYOUT.md`) only.
 Latency percentiles come from each level's HdrHistograms (exact below 2,048 ms, within 0.1 %
@@ -95,6 +103,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *first_screen(findings, out_dir, verdict_block(out_dir) if run_dirs is None else None),
         *starts_section(selected, findings),
         *capacity_section(findings, verdict, out_dir, [run for run in single if run.searched]),
+        *common_rate_section(findings),
         *request_cost_section(selected),
         *tuned_sections(single, findings.passes, ranking(findings, "tuned")),
         *memory_section(findings, verdict, out_dir),
@@ -166,7 +175,8 @@ def first_screen(f: Findings, out_dir: Path, told: str | None = None) -> list[st
                 f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
     cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
-    parts = [TITLE, told or verdict_words.machine(f), markdown(table), verdict_words.legend(f, cells)]
+    parts = [TITLE, told or verdict_words.machine(f), markdown(table), verdict_words.legend(f, cells),
+             markdown(tables.sources(f, page_link))]
     if f.start_runs:
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
         parts.append(pages.save(figure, out_dir, "headline", out_dir))
@@ -271,10 +281,48 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             "the collector and heap, pool sizes, virtual threads' carriers, Go's GOGC), and the figure that "
             "answers each: [docs/objections.md](../../docs/objections.md).",
             *filter(None, [ranking(f, "capacity")]),
+            *(passes_tables(f.passes) if f.passes and f.passes.fits else []),
             pages.save(figure, out_dir, "capacity", out_dir),
             *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions
               else [unprojected(verdict)]),
             "\n".join(f"- {capacities_found(found)}" for found in [run, *(o for o in searched if o is not run)])]
+
+
+def common_rate_section(f: Findings) -> list[str]:
+    """Every service at one rate: CPU per request, peak RSS and cost per million (analyse.at_rate)."""
+    if f.verdict is None or f.verdict.measured is None:
+        return []
+    heading, run = f"## {QUESTIONS['common']}", f.verdict.measured
+    if f.common_rate is None:
+        return [heading, f"The efficiency run {page_link(run)} has no rate at which every service held p99 ≤ "
+                         f"{f.target_ms:g} ms: no common rate to compare them at."]
+    requests = f" ({f.common_rate * f.requests_per_iteration:,.0f} requests/s)" if f.requests_per_iteration else ""
+    return [heading,
+            "CPU per request falls as the rate rises (fixed per-second costs, scrapes, GC, JIT and pollers, spread "
+            "over more requests), so the stacks are compared at one rate: the highest of the efficiency run "
+            f"{page_link(run)} at which every service held p99 ≤ {f.target_ms:g} ms with errors under 0.1 %, "
+            f"{f.common_rate:,} it/s{requests}, on warm services (CPUs {pages.cpus(run.manifest)}). Per service, "
+            "the median [95 % interval] over its repeats. The cost is that CPU time priced on "
+            f"{at_rate.priced_on()} (the service's host, then PostgreSQL's, on-demand prices of "
+            "[infra/instances.csv](../../infra/instances.csv)) at full use of their vCPUs: a floor, with no "
+            "headroom and no load balancer; the capacity section's projection prices capacity instead.",
+            markdown(tables.at_one_rate(f)), *filter(None, [ranking(f, "common")])]
+
+
+def passes_tables(passes: paired.Passes) -> list[str]:
+    """Each pass's capacities with its A/A control, then over the passes the contenders beside."""
+    parts = ["Each pass, iterations/s: every contender's capacity from all of its probes there, the rate held "
+             f"with probability 0.5 [95 % interval], by {capacity_model.WITHIN}; `>`: it never missed (or the fit "
+             "lies above every rate it was probed at), `<`: it never held. The A/A control is one service entered "
+             "twice under two names, same build and settings: a pass whose A/A interval excludes 1 failed, and "
+             "stays shown.", markdown(tables.capacity_passes(passes))]
+    beside = tables.capacity_beside(passes)
+    if not beside.empty:
+        parts += [f"Over the passes ({capacity_model.ACROSS}), each contender entered beside a service, against "
+                  f"it: the A/A twin, and each pool beside the shipped {config.DEFAULT_POOL_SIZE}; last, how often "
+                  "the A/A control failed, with the rate's exact 95 % interval (Clopper-Pearson).",
+                  markdown(beside)]
+    return parts
 
 
 def long_text(passes: paired.Passes) -> str:

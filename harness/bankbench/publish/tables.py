@@ -7,11 +7,13 @@ level where some repeat does not count shows each repeat's figure instead, marke
 See docs/method.md#how-to-read-the-figures.
 """
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from bankbench.analyse import repeats, sensitivity
+from bankbench import capacity_model, estimates, registry
+from bankbench.analyse import at_rate, paired, repeats, sensitivity
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.findings import Cell, Findings
 from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome
@@ -66,7 +68,8 @@ EFFICIENCY = {OFFERED: ("offered %", number), "overall.throughput_rps": ("req/s"
 NOT_MEASURED = Cell(missing="no make startup yet")
 # The first table's columns: what each shows -> the question (report section) that explains it
 QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
-             "capacity": "capacity", "tuned": "tuned", "cpu": "capacity"}
+             "rps": "capacity", "capacity": "capacity", "rss": "common", "cpu": "common", "cost": "common"}
+NO_COMMON_RATE = Cell(missing="no efficiency run yet")
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
@@ -191,32 +194,57 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
-    """The report's first table, a row per service; over make capacity's passes the tuned capacity
-    takes the CPU's place. `link` makes a header from its text and its QUESTIONS key."""
-    shown, where = verdict_words.first_capacity(f)
-    cpu = "CPU ms/request" + (" with PostgreSQL" if f.passes else "")
+    """The report's first table, a row per service: what it is, its capacity in requests/s and
+    iterations/s, p99 warm and cold, start-up, and at one common rate its memory, CPU and cost.
+    `link` makes a header from its text and its QUESTIONS key."""
+    _, where = verdict_words.first_capacity(f)
+    at = f" at {f.common_rate:,} it/s" if f.common_rate else ""
     headers = {
-        "startup": "start-up s cold", "startup_aot": "start-up s cold+AOT",
+        "stack": "stack",
+        "rps": f"req/s, p99 ≤ {f.target_ms:g} ms" + (f" ({where})" if where else ""),
+        "capacity": "it/s" + (f" ({where})" if where else ""),
         **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
-        "capacity": "capacity it/s" + (f" ({where})" if shown is f.split_capacity else ""),
-        **({"tuned": f"capacity it/s tuned ({where})"} if f.tuned_capacity else {"cpu": cpu}),
+        "startup": "start-up ms cold", "startup_aot": "start-up ms cold+AOT",
+        "rss": f"RSS MB{at}", "cpu": f"CPU ms/request with PostgreSQL{at}",
+        "cost": f"$ per million requests{at} ({at_rate.priced_on()})",
     }
-    table = pd.DataFrame([{"service": service, **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
+    table = pd.DataFrame([{"service": service, "stack": _stack(service),
+                           **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
                           for service, cells in first_cells(f).items()], columns=["service", *headers])
-    return table.rename(columns={key: link(header, QUESTIONS[key]) for key, header in headers.items()})
+    return table.rename(columns={key: link(header, QUESTIONS[key]) if key in QUESTIONS else header
+                                 for key, header in headers.items()})
 
 
 def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Format]]]:
-    """Per service, the first table's cells by QUESTIONS key, each with its format."""
+    """Per service, the first table's figures by QUESTIONS key, each with its format."""
     shown, _ = verdict_words.first_capacity(f)
     startup = {key: f.startup.get(start, {}) for key, start in (("startup", COLD), ("startup_aot", AOT))}
-    return {service: {**{key: (cells.get(service, NOT_MEASURED), significant) for key, cells in startup.items()},
-                      **{start: (f.p99[start][service], formatting.whole)
-                         for start in ("warm", "cold", "aot")},
+    common = {key: f.at_rate.get(column, {}) for key, column in (("rss", at_rate.RSS), ("cpu", at_rate.CPU),
+                                                                 ("cost", at_rate.USD))}
+    return {service: {"rps": (_scaled(shown[service], f.requests_per_iteration), count),
                       "capacity": (shown[service], count),
-                      **({"tuned": (f.tuned_capacity[service], count)} if f.tuned_capacity
-                         else {"cpu": (f.cpu_ms[service], significant)})}
+                      **{start: (f.p99[start][service], formatting.whole) for start in ("warm", "cold", "aot")},
+                      **{key: (_scaled(cells.get(service, NOT_MEASURED), 1000), count)
+                         for key, cells in startup.items()},
+                      **{key: (cells.get(service, NO_COMMON_RATE), fmt)
+                         for (key, cells), fmt in zip(common.items(), (count, significant, significant), strict=True)}}
             for service in f.services}
+
+
+def _stack(service: str) -> str:
+    """`Spring Boot MVC (full-stack framework)`: its framework and its class, as services.yaml says."""
+    entry = registry.entries().get(service)
+    return f"{entry.framework} ({entry.kind})" if entry and entry.framework else "-"
+
+
+def _scaled(cell: Cell, factor: float | None) -> Cell:
+    """`cell` in another unit: its figure and interval times `factor` (None: no figure)."""
+    if factor is None:
+        return dataclasses.replace(cell, missing=cell.missing or "no capacity run yet")
+    figure = cell.figure
+    return dataclasses.replace(cell, figure=estimates.Figure(
+        figure.value * factor, figure.low * factor, figure.high * factor, figure.source,
+        tuple(value * factor for value in figure.values)))
 
 
 def _cell(cell: Cell, fmt: formatting.Format) -> str:
@@ -458,6 +486,11 @@ def _ranked(f: Findings, question: str) -> list[tuple[str, dict[str, Cell], form
                      (f"{verdict_words.cpu_what(f)}, ms, at the capacity", f.cpu_ms, significant, False)],
         "tuned": [("capacity it/s at the settings make tune found", f.tuned_capacity, count, True)],
         "memory": [("peak RSS MB at the smallest heap that held", f.rss_mb, number, False)],
+        "common": [(f"{header} at {f.common_rate:,} it/s", f.at_rate[column], fmt, False)
+                   for column, header, fmt in ((at_rate.CPU, at_rate.FIGURES[at_rate.CPU], significant),
+                                               (at_rate.RSS, at_rate.FIGURES[at_rate.RSS], count),
+                                               (at_rate.USD, at_rate.FIGURES[at_rate.USD], significant))
+                   if f.at_rate],
     }[question]
 
 
@@ -476,6 +509,97 @@ def rankings(f: Findings, question: str) -> pd.DataFrame:
             rows.append({"figure": what, "leads": f"{leader} {figure_text(cells[leader].figure, fmt)}",
                          "other": f"{other} {figure_text(cells[other].figure, fmt)}",
                          "factor [95 % interval]": f"{formatting.with_interval(k.value, k.low, k.high)}×",
-                         "differs": "untold: no interval" if pd.isna(r.low) else "yes" if r.significant
-                         else "within noise"})
+                         "differs": formatting.differs(r)})
     return pd.DataFrame(rows)
+
+
+def _capacity(found: capacity_model.Capacity | capacity_model.Ratio | None) -> str:
+    """A capacity or ratio of the model with its 95 % interval; `> 1,000`: never missed there (or
+    fitted above every rate tried), `< 250`: never held; an open end `∞`."""
+    if found is None:
+        return "-"
+    if isinstance(found, capacity_model.AboveTried | capacity_model.NoneHeld):
+        sign = ">" if isinstance(found, capacity_model.AboveTried) else "<"
+        return f"{sign} {count(found.rate)}"
+    fmt = significant if isinstance(found, capacity_model.Ratio) else count
+    return formatting.with_interval(found.value, found.low, found.high,
+                                    lambda value: "∞" if value == float("inf") else fmt(value))
+
+
+def _model_differs(ratio: capacity_model.Ratio | None) -> str:
+    return "untold: no ratio" if ratio is None else "yes" if ratio.differs else "within noise"
+
+
+def capacity_passes(passes: paired.Passes) -> pd.DataFrame:
+    """Each contender's capacity in each pass, it/s, from every probe of the pass (capacity_model:
+    the rate held with probability 0.5, its 95 % interval), a column a pass; last, where the pass
+    had the A/A control, the twin's ratio to its service and whether the pass failed (its interval
+    excludes 1)."""
+    names = list(dict.fromkeys(name for fit in passes.fits for name in fit.tried))
+    ordered = sorted(names, key=lambda name: (summaries.service_order(name.split()[0].removesuffix("-again")),
+                                              name))
+    columns = {f"pass {i}: {run.id.split('-')[0]}": fit for i, (run, fit) in enumerate(zip(passes.runs, passes.fits,
+                                                                                         strict=True), 1)}
+    rows = [{"contender": name, **{column: _capacity(fit.capacity(name)) if name in fit.tried else "-"
+                                  for column, fit in columns.items()}} for name in ordered]
+    if passes.control:
+        by_pass = {control.pass_id: control for control in passes.controls}
+        twin, service = passes.control[1], passes.control[0]
+        for what, cell in ((f"A/A: {twin} / {service}", lambda c: _capacity(c.ratio)),
+                           ("A/A: the pass", lambda c: "failed" if c.failed else "held 1" if c.ratio else "no ratio")):
+            rows.append({"contender": what, **{column: cell(by_pass[fit.pass_id]) if fit.pass_id in by_pass else "-"
+                                               for column, fit in columns.items()}})
+    return pd.DataFrame(rows)
+
+
+def capacity_beside(passes: paired.Passes) -> pd.DataFrame:
+    """Over the passes (capacity_model.ACROSS), each contender entered beside a service against it:
+    the A/A twin (the instrument's noise) and each pool beside the shipped one; then how often the
+    A/A control failed, with the rate's exact 95 % interval."""
+    rows = []
+    for name in passes.beside:
+        service = passes.control[0] if passes.control and name == passes.control[1] else name.split()[0]
+        ratio = capacity_model.across_passes(passes.fits, name, service)
+        rows.append({"contender": name, "against": service,
+                     "capacity ratio [95 % interval]": f"{_capacity(ratio)}×" if ratio else "-",
+                     "passes": ratio.passes if ratio else 0, "differs": _model_differs(ratio)})
+    if passes.control:
+        rate = passes.false_positives
+        share = formatting.with_interval(100 * rate.rate, 100 * rate.low, 100 * rate.high, whole)
+        rows.append({"contender": "A/A control: failed passes", "against": passes.control[0],
+                     "capacity ratio [95 % interval]": f"{rate.failed} of {rate.passes}: {share} %"
+                     if rate.passes else "-", "passes": rate.passes, "differs": "5 % expected by design"})
+    return pd.DataFrame(rows)
+
+
+def at_one_rate(f: Findings) -> pd.DataFrame:
+    """Per service, each figure of `at_rate.FIGURES` at the common rate (median [95 % interval] over
+    its repeats)."""
+    formats = {at_rate.RSS: count}
+    return pd.DataFrame([{"service": service, "stack": _stack(service),
+                          **{header: _cell(f.at_rate[column][service], formats.get(column, significant))
+                             for column, header in at_rate.FIGURES.items()}} for service in f.services])
+
+
+def sources(f: Findings, link: Callable[[Run], str] = lambda run: run.id) -> pd.DataFrame:
+    """Where the first table's figures come from: per group of columns its runs (`link`: a run's
+    link), their commits, days and kernels, so that figures of different days and builds say so."""
+    def row(figures: str, found: list[Run]) -> dict[str, str]:
+        return {"figures": figures, "runs": ", ".join(link(run) for run in found),
+                "commits": ", ".join(dict.fromkeys(run.manifest.git.get("commit", "")[:8] for run in found)),
+                "days": ", ".join(dict.fromkeys(_day(run.id) for run in found)),
+                "kernels": ", ".join(dict.fromkeys(run.manifest.machine.get("kernel", "") for run in found))}
+
+    groups = [("p99", list(f.start_runs.values())),
+              ("req/s, it/s", list(f.passes.runs) if f.passes else [f.capacity_run] if f.capacity_run else []),
+              ("RSS, CPU, cost", [f.verdict.measured] if f.verdict and f.verdict.measured else [])]
+    rows = [row(figures, found) for figures, found in groups if found]
+    if f.startup_stamp:
+        rows.insert(1, {"figures": "start-up", "runs": f"results/startup/{f.startup_stamp}.json",
+                        "commits": f.startup_commit[:8], "days": _day(f.startup_stamp), "kernels": ""})
+    return pd.DataFrame(rows, columns=["figures", "runs", "commits", "days", "kernels"])
+
+
+def _day(stamp: str) -> str:
+    """`2026-11-29` of a run id or record stamp (`20261129T143545Z...`)."""
+    return f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]}"

@@ -10,14 +10,20 @@ docs/method.md#how-to-read-the-figures.
 
 import textwrap
 
-import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
 from bankbench import estimates
 from bankbench.analyse import findings, repeats
 from bankbench.analyse.repeats import P99
-from bankbench.publish.formatting import factor, figure_text, significant, whole, with_interval
+from bankbench.publish.formatting import (
+    differs,
+    factor,
+    figure_text,
+    significant,
+    whole,
+    with_interval,
+)
 from bankbench.results import summaries
 
 WIDTH = 100  # the terminal's columns the tables fit in
@@ -65,12 +71,6 @@ def _counted(cell: findings.Cell, words: bool) -> str:
     return f"{cell.n} of {cell.of}" + (f" repeat{'s' if cell.of > 1 else ''} counted" if words else "")
 
 
-def _differs(r: estimates.Ratio) -> str:
-    if np.isnan(r.low):
-        return "untold: no interval"
-    return "yes" if r.significant else "within noise"
-
-
 def _differences(summary: pd.DataFrame, by_column: dict[str, dict[tuple, findings.Cell]], tablefmt: str) -> str:
     """Per level (load, pool) that two services or more counted at, for each figure, the service
     with the lowest median and each other's factor to it (`estimates.leader`) with its 95 %
@@ -88,7 +88,7 @@ def _differences(summary: pd.DataFrame, by_column: dict[str, dict[tuple, finding
             for other, r in others:
                 f = factor(r, high_is_best=False)
                 rows.append([f"{level[0]:,}", *([str(level[1])] if pooled else []), header, lowest, other,
-                             f"{with_interval(f.value, f.low, f.high, whole)}×", _differs(r)])
+                             f"{with_interval(f.value, f.low, f.high, whole)}×", differs(r)])
     if not rows:
         return "(no level that two services counted at)"
     headers = [summaries.load_header(summary), *(["pool"] if pooled else []), "figure", "lowest", "other",

@@ -69,33 +69,20 @@ def machine(f: Findings) -> str:
 
 
 def legend(f: Findings, cells: list[Cell]) -> str:
-    """What the first table's brackets and counts (`cells`) are, in at most 80 words."""
+    """What the first table's brackets and counts (`cells`) are, in at most 100 words."""
     p99 = [cell for start in ("warm", "cold", "aot") for cell in f.p99[start].values() if cell.of]
     repeats = "/".join(map(str, sorted({cell.of for cell in p99}))) or "its"
-    probes = "/".join(map(str, sorted({cell.of for cell in f.cpu_ms.values() if cell.of})))
     starts = "/".join(map(str, sorted({cell.of for cells in f.startup.values() for cell in cells.values() if cell.of})))
-    ranges = repeats == "3" and all(cell.figure.source == estimates.REPEATS for cell in p99)
-    over = "the range of its 3 repeats" if ranges else f"the 95 % interval over {repeats} repeats"
     short = next((cell for cell in cells if 0 < cell.n < cell.of), None)
-    kind = "repeats" if any(short is cell for cell in p99) else "probes"
-    counted = (f'"{short.n} of {short.of}": {short.n} of its {short.of} {kind} counted' if short
-               else f"All {repeats} of {repeats} repeats counted")
-    capacity = (f"capacity and CPU: the 95 % interval over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), "
-                "each pass's capacity from all its probes"
-                if f.passes else "capacity: from the rate that held to the next, which missed; CPU: the 95 % "
-                f"interval over {probes or 'its'} probes")
-    return (f"Cells: the median, in brackets {over} (start-up: the 95 % interval over {starts or 'its'} "
-            f"processes, from start to first 200; {capacity}). {counted} (money check passed, load "
-            "generator kept up); probes the load generator spoiled are void, not failures. Headers link "
-            "to sections.")
-
-
-
-
-
-
-
-
+    counted = (f'"{short.n} of {short.of}": {short.n} of {short.of} counted' if short
+               else "Every repeat counted")
+    capacity = (f"capacity over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), each pass's from all its "
+                "probes" if f.passes else "capacity from the rate that held to the next, which missed")
+    per = (f"; req/s: it/s × {f.requests_per_iteration:.3g} requests per iteration"
+           if f.requests_per_iteration else "")
+    return (f"Cells: the median [95 % interval]: p99 over {repeats} repeats, start-up over {starts or 'its'} "
+            f"processes (start to first 200), {capacity}{per}; RSS, CPU and cost over the repeats at one rate. "
+            f"{counted} (money check passed, load generator kept up). Headers link to sections.")
 
 
 def names(services: list[str]) -> str:
