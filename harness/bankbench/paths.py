@@ -26,6 +26,8 @@ PLAN = JMETER / "src" / "test" / "jmeter" / "bank.jmx"
 PROFILES = ROOT / "profiles.toml"  # beside services.yaml: what the harness runs
 # The settings make tune found, which TUNED=1 runs with; BANKBENCH_TUNED moves them (the tests).
 TUNED = Path(os.environ.get("BANKBENCH_TUNED", ROOT / "tuned.toml"))
+# The capacities make capacity found, which overload, soak and tune run at a share of (BANKBENCH_CAPACITIES: the tests).
+CAPACITIES = Path(os.environ.get("BANKBENCH_CAPACITIES", ROOT / "capacity.toml"))
 RESULTS = ROOT / "results"  # what git keeps of the benchmarks (results/LAYOUT.md) and the report
 RUNS = Path(os.environ.get("BANKBENCH_RUNS", RESULTS / "runs"))  # the tests move it out of results/
 STATE = ROOT / ".run"

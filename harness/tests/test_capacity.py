@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
+from bankbench.results import capacities
 from bankbench.analyse import capacity_figures
 from bankbench.publish import report
 from bankbench.results import probes, runs
@@ -33,23 +34,25 @@ P99_MS = 2000
 
 
 @pytest.fixture(scope="module")
-def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float]:
+def searched(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float, Path]:
     results = tmp_path_factory.mktemp("runs")
+    rates = tmp_path_factory.mktemp("capacities") / "capacity.toml"
     started = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "bankbench", "capacity", "--service", "go", "--rates", "20",
                           "--probes", "1", "--control", "go", "--heaps", "64", "--repeat", "1", "--duration", "3",
                           "--warmup", "5", "--long", "4",
                           "--budget-min", str(BUDGET_MIN), "--cpu-placement", "split", "--p99-ms", str(P99_MS)],
-                         env={**os.environ, "BANKBENCH_RUNS": str(results)}, cwd=paths.ROOT,
+                         env={**os.environ, "BANKBENCH_RUNS": str(results), "BANKBENCH_CAPACITIES": str(rates)},
+                         cwd=paths.ROOT,
                          capture_output=True, text=True, timeout=60 * (BUDGET_MIN + 5))
     print(out.stdout[-6000:], out.stderr[-3000:])
     assert out.returncode == 0, out.stderr[-3000:]
     (run_dir,) = results.iterdir()
-    return run_dir, out.stdout, time.monotonic() - started
+    return run_dir, out.stdout, time.monotonic() - started, rates
 
 
 def test_the_search_found_the_rate_and_the_heap(searched) -> None:
-    run_dir, stdout, _ = searched
+    run_dir, stdout, _, _ = searched
     assert run_dir.name.endswith("-native-capacity")
     doc = json.loads((run_dir / runs.CAPACITY_FILE).read_text())
     assert doc["target"] == {"p99_ms": P99_MS, "max_error_pct": probes.MAX_ERROR_PCT}
@@ -83,6 +86,16 @@ def test_each_probe_is_a_level_with_its_heap_and_figures(searched) -> None:
     summary = json.loads((run_dir / "levels" / "go-u20-p95-r1" / "summary.json").read_text())
     assert summary["loadgen"]["valid"] and summary["loadgen"]["offered_pct"] >= 99
     assert 0 < summary["efficiency"]["service_cpu_ms_per_request"] < 50
+
+
+def test_it_adds_the_pass_to_the_file_the_other_profiles_read_their_rates_from(searched) -> None:
+    """capacity.toml gains the pass: go and its twin's service at the model's capacity (both held
+    every probe: the highest rate tried, a lower bound), which make overload, soak and tune read."""
+    run_dir, _, _, rates = searched
+    (found,) = capacities.read(rates)
+    assert (found.run, found.placement, found.target.p99_ms) == (run_dir.name, "split", P99_MS)
+    assert found.shipped == {"go": 20} and found.at_least == ("go",) and found.tuned == {}
+    assert capacities.rates("split", passes=[found]).rates == {"go": 20}
 
 
 def test_the_budget_bounds_it(searched) -> None:

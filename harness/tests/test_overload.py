@@ -5,27 +5,28 @@ synthetic level whose requests are folded by the histograms' own writer."""
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-import capacity_probes
 import pandas as pd
 import pytest
 
-from bankbench.analyse import overload, paired
+from bankbench import paths
+from bankbench.analyse import overload
 from bankbench.bank import processes
 from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.results import capacities
 from bankbench.measure import manifest
 from bankbench.publish import charts, pages, report
 from bankbench.results import files, histograms, runs, summaries
 from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.results.files import SERVICE_METRICS
+from bankbench.results.probes import Target
 
 STARTED_MS = 1_795_000_000_000
 WARMUP_S = 2
@@ -86,74 +87,63 @@ def test_a_phased_profile_without_rates_has_no_levels() -> None:
 
 # --- the base rate ----------------------------------------------------------------------------------
 
-def capacity_run(root: Path, name: str, mode: str, found: dict[str, int | None], tuned: dict | None = None,
-                 in_turn: bool = False) -> None:
-    """A complete make capacity run under `root` whose searches found `found` (at `tuned`: TUNED=1),
-    `in_turn`: a pass (bankbench.analyse.paired)."""
-    run = root / name
-    run.mkdir(parents=True)
-    (run / "manifest.json").write_text(json.dumps({"settings": {"cpu_placement": {"mode": mode},
-                                                                "profile": {"tuned": tuned}}}))
-    (run / "capacity.json").write_text(json.dumps({**({"in_turn": list(found)} if in_turn else {}), "services": {
-        service: {"probes": capacity_probes.around(rate, rate and rate + capacity_probes.MISS_ABOVE),
-                  "rate": {"found": rate}} for service, rate in found.items()}}))
+def add_pass(run: str, placement: str, shipped: dict[str, float], tuned: dict[str, float] | None = None) -> None:
+    """One more pass in capacity.toml (the `rates_file` fixture's), as make capacity appends it."""
+    capacities.append(capacities.Pass(run, placement, Target(), shipped, tuned or {}))
 
 
 @pytest.fixture
-def capacity_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Two capacity runs, split the older; and a newer run of another profile, no capacity."""
-    capacity_run(tmp_path, "20261101T000000Z-native-capacity", "split", {"go": 400, "java": 250})
-    capacity_run(tmp_path, "20261102T000000Z-native-capacity", "service-alone", {"go": 600, "java": None})
-    (tmp_path / "20261103T000000Z-native-local").mkdir()
-    (tmp_path / "20261103T000000Z-native-local" / "manifest.json").write_text("{}")
-    monkeypatch.setattr(paired, "capacities", functools.partial(paired.capacities, root=tmp_path))
-    return tmp_path
+def rates_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """capacity.toml of two passes, split then service-alone (java held no rate in the latter)."""
+    monkeypatch.setattr(paths, "CAPACITIES", tmp_path / "capacity.toml")
+    add_pass("20261101T000000Z-native-capacity", "split", {"go": 400, "java": 250})
+    add_pass("20261102T000000Z-native-capacity", "service-alone", {"go": 600})
+    return paths.CAPACITIES
 
 
-def test_rate_knob_wins_for_every_service(capacity_runs: Path) -> None:
+def test_rate_knob_wins_for_every_service(rates_file: Path) -> None:
     p = with_base_rates(profiles.load("overload", {"services": ["go", "java"]}), 77, "split")
     assert p.rates == {"go": 77, "java": 77} and p.rate_source == "RATE=77, for every service"
 
 
-def test_the_capacity_of_the_run_under_the_same_placement(capacity_runs: Path) -> None:
+def test_the_capacity_of_the_pass_under_the_same_placement(rates_file: Path) -> None:
     p = with_base_rates(profiles.load("overload", {"services": ["go", "java"]}), None, "split")
     assert p.rates == {"go": 400, "java": 250}
-    assert "20261101T000000Z-native-capacity, CPU placement split" in p.rate_source
+    assert p.rate_source == ("the capacity make capacity found (run 20261101T000000Z-native-capacity; "
+                             "capacity.toml), CPU placement split")
     assert "20261101T000000Z-native-capacity" in profiles.rates_text(p.rates, p.rate_source)
 
 
-def test_over_passes_the_capacity_the_first_table_shows(capacity_runs: Path) -> None:
+def test_over_passes_the_geometric_mean_the_first_table_shows(rates_file: Path) -> None:
     for day, rate in (("05", 500), ("06", 450), ("07", 475)):
-        capacity_run(capacity_runs, f"202611{day}T000000Z-native-capacity", "split", {"go": rate}, in_turn=True)
-    p = with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "split")
-    assert 475 < p.rates["go"] < 475 + capacity_probes.MISS_ABOVE  # each pass's between held and missed
-    assert p.rate_source == ("the capacity make capacity found in the geometric mean over 3 passes (runs "
-                             "20261105T000000Z-native-capacity to 20261107T000000Z-native-capacity), "
-                             "CPU placement split")
-
-def test_else_the_newest_capacity_run_says_its_placement(capacity_runs: Path) -> None:
-    p = with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "shared")
-    assert p.rates == {"go": 600}
-    assert p.rate_source.endswith("20261102T000000Z-native-capacity, CPU placement service-alone; "
-                                  "none ran under this run's shared")
+        add_pass(f"202611{day}T000000Z-native-capacity", "service-alone", {"go": rate})
+    p = with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "service-alone")
+    assert p.rates == {"go": round((600 * 500 * 450 * 475) ** (1 / 4))}
+    assert p.rate_source == ("the capacity make capacity found (4 passes, runs 20261102T000000Z-native-capacity "
+                             "to 20261107T000000Z-native-capacity; capacity.toml), CPU placement service-alone")
 
 
-def test_a_capacity_run_at_other_settings_is_passed_over(capacity_runs: Path) -> None:
-    tuned = {"go": {"pool": 16, "env": {"GOGC": "200"}}}
-    capacity_run(capacity_runs, "20261104T000000Z-native-capacity", "split", {"go": 900}, tuned=tuned)
+def test_a_pass_at_the_tuned_settings_gives_the_tuned_rates(rates_file: Path) -> None:
+    add_pass("20261104T000000Z-native-capacity", "split", {}, {"go": 900})
     assert with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "split").rates == {"go": 400}
-    assert paired.capacities("split", tuned=True)[0] == {"go": 900}
+    assert capacities.rates("split", tuned=True).rates == {"go": 900}
 
 
-def test_a_service_whose_search_found_no_rate_needs_the_knob(capacity_runs: Path) -> None:
+def test_a_service_no_pass_found_a_rate_for_needs_the_knob(rates_file: Path) -> None:
     with pytest.raises(UserError, match=r"no base rate for java .* pass RATE="):
         with_base_rates(profiles.load("overload", {"services": ["go", "java"]}), None, "service-alone")
 
 
-def test_without_a_capacity_run_or_the_knob_it_says_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(paired, "capacities", functools.partial(paired.capacities, root=tmp_path))
-    with pytest.raises(UserError, match=r"run `make capacity` first, or pass RATE="):
-        with_base_rates(profiles.load("overload"), None, "split")
+def test_without_a_pass_under_the_placement_or_the_knob_it_says_what_to_do(rates_file: Path) -> None:
+    with pytest.raises(UserError, match=r"run `make capacity CPU_PLACEMENT=shared` first \(it writes "
+                                        r"capacity.toml\), or pass RATE="):
+        with_base_rates(profiles.load("overload"), None, "shared")
+
+
+def test_a_malformed_file_names_itself(rates_file: Path) -> None:
+    rates_file.write_text("[[pass]]\nrun = 1\n")
+    with pytest.raises(UserError, match=r"capacity.toml is malformed"):
+        capacities.read()
 
 
 def test_a_rate_must_be_positive() -> None:
@@ -167,7 +157,7 @@ def test_the_knob_is_refused_for_a_profile_without_phases() -> None:
     assert with_base_rates(profiles.load("open"), None, "split") == profiles.load("open")
 
 
-def test_plan_prints_the_base_rates(capacity_runs: Path, capsys: pytest.CaptureFixture) -> None:
+def test_plan_prints_the_base_rates(rates_file: Path, capsys: pytest.CaptureFixture) -> None:
     parser = argparse.ArgumentParser()
     plan.add_arguments(parser)
     plan.main(parser.parse_args(["--profile", "overload", "--service", "go", "--rate", "120"]))

@@ -1,5 +1,5 @@
 """`bankbench soak` for real against the Go service, as `make soak MINUTES=1 SERVICE=go` runs it (its
-knobs from the environment), at 80 % of a capacity run written here: soak.json and the level's
+knobs from the environment), at 80 % of a capacity.toml written here: soak.json and the level's
 files, each minute's figures and the trends read back, the money checked at the midpoint and the
 end, the page of charts.
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from test_tune import capacity_run
+from test_tune import capacity_file
 
 from bankbench import cli, paths
 from bankbench.analyse import soak_figures, trends
@@ -34,10 +34,11 @@ class Soaked(NamedTuple):
 @pytest.fixture(scope="module")
 def soaked(tmp_path_factory: pytest.TempPathFactory) -> Soaked:
     root = tmp_path_factory.mktemp("runs")
-    capacity_run(root, CAPACITY, "split", {"go": (125, None)})
+    rates = capacity_file(tmp_path_factory.mktemp("capacities") / "capacity.toml", CAPACITY, "split", {"go": 125})
     knobs = {cli.FROM_MAKE: "1", "MINUTES": "1", "SERVICE": "go"}
     out = subprocess.run([sys.executable, "-m", "bankbench", "soak"], cwd=paths.ROOT, capture_output=True, text=True,
-                         env={**os.environ, "BANKBENCH_RUNS": str(root), **knobs}, timeout=900)
+                         env={**os.environ, "BANKBENCH_RUNS": str(root), "BANKBENCH_CAPACITIES": str(rates), **knobs},
+                         timeout=900)
     print(out.stdout[-6000:], out.stderr[-3000:])
     assert out.returncode == 0, out.stderr[-3000:]
     (run_dir,) = root.glob("*-native-soak")

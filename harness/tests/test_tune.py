@@ -17,6 +17,7 @@ from bankbench.analyse.findings import Verdict
 from bankbench.commands import tune
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.results import capacities
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
 from bankbench.results import files, runs, service_metrics
@@ -206,6 +207,21 @@ def test_a_knob_the_budget_did_not_reach_is_named_not_searched(tmp_path: Path,
     assert page.iloc[1]["kept"] == "no: the budget ran out: 95 stays"
 
 
+def test_the_duel_table_gives_each_duels_effect_its_interval_and_power() -> None:
+    """Issue 69: each duel's effect on CPU per request with its 95 % interval, the smallest cut
+    it could have detected at 80 % power, its void probes and whether it was the second duel."""
+    duel = {"incumbent": "95", "candidate": "8", "probes": [], "kept": True, "complete": True, "why": "a cut",
+            "won": True, "effect": -0.081, "low": None, "high": -0.039, "detectable": 0.128, "confirms": True,
+            "voided": [{"value": "8", "cpu_ms": 0.5, "missed": []}]}
+    knob = {"knob": "pool", "values": ["95", "8"], "chosen": "8", "complete": True, "duels": [duel]}
+    doc = Tuning(runs.PAIRED, None, 0.8, {"go": Tuned.of({"knobs": [knob]})})
+    read = doc.services["go"].knobs[0].duels[0]
+    assert (read.won, read.effect, read.low, read.confirms, len(read.voided)) == (True, -0.081, None, True, 1)
+    row = tables.tuning_duels(doc).iloc[0]
+    assert (row["effect [95 % interval]"], row["cut detectable at 80 %"], row["void"], row["duel"]) == (
+        "-8.1 % [-100 %, -3.9 %]", "12.8 %", 1, "second")
+
+
 def test_knobs_left_out_keep_their_shipped_values_and_are_named_not_searched(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """make tune KNOBS=GOGC: GOGC's duels at the shipped pool, and the pool named as not searched."""
@@ -323,17 +339,26 @@ def capacity_run(root: Path, run_id: str, placement: str, services: dict[str, tu
     return path
 
 
-def test_each_service_is_tuned_at_its_newest_capacity_under_the_placement(tmp_path: Path) -> None:
-    capacity_run(tmp_path, "20261201T000000Z-native-capacity", "service-alone", {"go": (800, 64), "java": (500, 256)})
-    capacity_run(tmp_path, "20261202T000000Z-native-capacity", "split", {"go": (600, None), "java": (300, 128)})
-    capacity_run(tmp_path, "20261203T000000Z-native-capacity", "service-alone",
-                 {"go": (900, None), "java": (None, None)})
-    capacity_run(tmp_path, "20261204T000000Z-native-capacity", "service-alone", {"go": (2000, 32)},
-                 tuned_settings={"go": {"pool": 8, "env": {}}})  # at tuned settings: not a basis
-    found = tuned.bases("service-alone", tmp_path)
-    assert (found["go"].rate, found["go"].run) == (900, "20261203T000000Z-native-capacity")
-    assert (found["java"].rate, found["java"].run) == (500, "20261201T000000Z-native-capacity")
-    assert set(tuned.bases("split", tmp_path)) == {"go", "java"} and tuned.bases("shared", tmp_path) == {}
+def capacity_file(path: Path, run_id: str, placement: str, shipped: dict[str, float],
+                  tuned_rates: dict[str, float] | None = None) -> Path:
+    """capacity.toml at `path` with one more pass, as make capacity appends it."""
+    capacities.append(capacities.Pass(run_id, placement, Target(), shipped, tuned_rates or {}), path)
+    return path
+
+
+def test_each_service_is_tuned_at_its_capacity_over_the_passes_under_the_placement(tmp_path: Path) -> None:
+    """capacity.toml's passes: per service the geometric mean of those under the placement that
+    give it, at the shipped settings (a pass's tuned capacities are no basis)."""
+    path = tmp_path / "capacity.toml"
+    capacity_file(path, "20261201T000000Z-native-capacity", "service-alone", {"go": 800, "java": 500})
+    capacity_file(path, "20261202T000000Z-native-capacity", "split", {"go": 600, "java": 300})
+    capacity_file(path, "20261203T000000Z-native-capacity", "service-alone", {"go": 900}, {"go": 2000})
+    found = tuned.bases("service-alone", capacities.read(path))
+    assert (found["go"].rate, found["go"].run) == (849, "2 passes, runs 20261201T000000Z-native-capacity to "
+                                                        "20261203T000000Z-native-capacity")
+    assert found["java"].rate == 500 and found["go"].target == Target()
+    assert set(tuned.bases("split", capacities.read(path))) == {"go", "java"}
+    assert tuned.bases("shared", capacities.read(path)) == {}
 
 
 SETTINGS = {"go": {"pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"}},

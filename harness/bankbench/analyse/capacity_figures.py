@@ -7,17 +7,16 @@ See docs/method.md#capacity-the-searchs-design and results/LAYOUT.md#capacityjso
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from bankbench import estimates, paths
+from bankbench import estimates
 from bankbench.analyse import projection, repeats
 from bankbench.machine import placement
 from bankbench.results import files, summaries
 from bankbench.results.probes import LOADGEN, Search, Searches, Target
-from bankbench.results.runs import CAPACITY_FILE, Run, newest_first
+from bankbench.results.runs import Run
 
 RSS = "resources.service_rss_max_mb"  # the RSS the figures give: the peak of the level
 # Where the verdict prices each line: the service host's type, and the c5d infra runs PostgreSQL on.
@@ -116,19 +115,6 @@ def figures(run: Run) -> list[Capacity]:
             max((p.rate for p in search.probes if p.heap_mb is None and p.held), default=None),
             (last.rate, status) if last and isinstance(status, int) else None))
     return found
-
-
-def newest_capacities(mode: str, tuned: bool = False,
-                      root: Path = paths.RUNS) -> tuple[dict[str, int], str, str] | None:
-    """Rates of the newest capacity run at shipped (or `tuned`) settings, under `mode` else any."""
-    searched = [(path, manifest.placement) for path, manifest in newest_first(CAPACITY_FILE, root)
-                if bool(manifest.tuned) == tuned]
-    if not searched:
-        return None
-    path, where = next((found for found in searched if found[1] == mode), searched[0])
-    shipped = Searches.read(path).shipped
-    found = {service: search.found for service, search in shipped.items() if search.found is not None}
-    return found, path.name, where
 
 
 def target_ms(run: Run) -> float:

@@ -8,15 +8,13 @@ held with probability 0.5), not the bisection's boundary; over the passes, a fig
 from the stacks'."""
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import pandas as pd
-
-from bankbench import capacity_model, estimates, paths
+from bankbench import capacity_model, estimates
 from bankbench.analyse import capacity_figures as capacity
+from bankbench.results import capacities
 from bankbench.machine import placement
 from bankbench.results.probes import Search, Searches
-from bankbench.results.runs import CAPACITY_FILE, Run, newest_first
+from bankbench.results.runs import Run
 from bankbench.results.summaries import service_order
 
 MIN_PASSES = 2  # a range over the runs needs two; one pass is shown as any capacity run is
@@ -130,19 +128,23 @@ def _long_levels(docs: tuple[Searches, ...]) -> tuple[int, list[tuple[str, int]]
     return len(long), [(contender, number) for contender, number, held in long if not held]
 
 
-def under(root: Path = paths.RUNS, mode: str = placement.SPLIT) -> Passes | None:
-    """The passes among the run folders under `root` (of), read without their summaries."""
-    searched = [Run(path, manifest, pd.DataFrame()) for path, manifest in newest_first(CAPACITY_FILE, root)]
-    return of(searched[::-1], mode)  # oldest first: the runs' order
-
-
-def capacities(mode: str, tuned: bool = False,
-               root: Path = paths.RUNS) -> tuple[dict[str, int], tuple[str, ...], str] | None:
-    """make overload's base rates as the first table shows them, with their runs and placement."""
-    passes = under(root, mode)
-    found = (passes.tuned if tuned else passes.shipped) if passes else {}
-    if passes and found:
-        return ({service: round(over.figure.value) for service, over in found.items()},
-                tuple(run.id for run in passes.runs), mode)
-    newest = capacity.newest_capacities(mode, tuned, root)
-    return newest and (newest[0], (newest[1],), newest[2])
+def record(run: Run) -> capacities.Pass:
+    """What capacity.toml keeps of a make capacity run (bankbench.results.capacities): each main
+    contender's capacity in it, the model's over every probe, at the shipped and the tuned settings
+    (TUNED=1: every contender at the tuned ones); a marker's rate where it never missed (a lower
+    bound, named in `at_least`); none where it never held."""
+    doc = capacity.searches(run)
+    fitted = fit(run, doc)
+    sections: dict[bool, dict[str, float]] = {False: {}, True: {}}
+    at_least = []
+    for tuned in (False, True):
+        for service, search in doc.section(tuned).items():
+            point = fitted.point(_name(search))
+            if isinstance(point, capacity_model.NoneHeld):
+                continue
+            if isinstance(point, capacity_model.AboveTried):
+                at_least.append(search.contender)
+            sections[tuned or bool(run.tuned)][service] = round(
+                point.rate if isinstance(point, capacity_model.AboveTried) else point, 1)
+    return capacities.Pass(run.id, run.placement, doc.target, sections[False], sections[True],
+                           tuple(dict.fromkeys(at_least)))

@@ -1,28 +1,25 @@
 """The tuned settings: where make tune tunes each service and what its runs left.
 
-make tune tunes each service below its capacity rate at the shipped settings; the report shows what
-each knob's newest run left and every make tune run's settings.
+make tune tunes each service below its capacity at the shipped settings (capacity.toml's,
+bankbench.results.capacities); the report shows what each knob's newest run left and every make tune
+run's settings.
 
 See docs/benchmarks.md#each-stack-at-its-best-settings-make-tune-then-tunedboth."""
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from bankbench import paths, registry
-from bankbench.results.probes import Basis, Searched, Searches, Tuned, Tuning
-from bankbench.results.runs import CAPACITY_FILE, PAIRED, TUNING_FILE, Run, newest_first
+from bankbench.results import capacities
+from bankbench.results.probes import Basis, Searched, Tuned, Tuning
+from bankbench.results.runs import PAIRED, TUNING_FILE, Run, newest_first
 
 
-def bases(placement: str, root: Path = paths.RUNS) -> dict[str, Basis]:
-    """Per service, its rate and target in the newest shipped capacity run under `placement`."""
-    found: dict[str, Basis] = {}
-    for path, manifest in newest_first(CAPACITY_FILE, root):
-        if manifest.tuned or manifest.placement != placement:
-            continue
-        doc = Searches.read(path)
-        for service, search in doc.shipped.items():
-            if search.found is not None:
-                found.setdefault(service, Basis(search.found, doc.target, path.name))
-    return found
+def bases(placement: str, passes: Sequence[capacities.Pass] | None = None) -> dict[str, Basis]:
+    """Per service, its capacity at the shipped settings under `placement` (capacity.toml's, over
+    its passes there) and their target; none without a pass there."""
+    found = capacities.rates(placement, passes=passes)
+    return {service: Basis(rate, found.target, found.passes) for service, rate in found.rates.items()} if found else {}
 
 
 def found(selected: list[Run]) -> list[tuple[Run, str, Tuned]]:

@@ -4,18 +4,22 @@ Per contender, probes of the rates about the one that holds a p99 target with er
 half the time, a staircase whose every probe is kept (bankbench.run.experiments.capacity_search),
 the contenders in turn with an A/A control and the pools beside the shipped one, under each CPU
 placement asked, a run each (a series), and under the first of them (at the shipped settings) the
-smallest heap that holds a rate each held; then each run's summaries and its figures.
+smallest heap that holds a rate each held; then each run's summaries and its figures, and its
+capacities in capacity.toml (bankbench.results.capacities), where the profiles run at a share of
+capacity read them.
 
 See docs/method.md#capacity-the-searchs-design."""
 
 import argparse
 import signal
 
-from bankbench import config, registry
+from bankbench import config, paths, registry
+from bankbench.analyse import paired
 from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_probe_arguments, add_tuned_argument, overrides, placed
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.results import capacities
 from bankbench.machine import placement
 from bankbench.publish import terminal
 from bankbench.results import probes, runs, summaries
@@ -84,5 +88,8 @@ def main(args: argparse.Namespace) -> int:
         run_dir = capacity_search.run(opts, entrants, setup, probes.Target(p99_ms=args.p99_ms),
                                       args.budget_min * 60, heaps if i == 0 else (), long_s=args.long)
         summaries.summarize_run(run_dir)
-        print(f"results in {run_dir} ({mode})\n{terminal.capacities(runs.load_run(run_dir))}")
+        run = runs.load_run(run_dir)
+        capacities.append(paired.record(run))  # what overload, soak and tune run at a share of
+        print(f"results in {run_dir} ({mode}); its capacities added to {paths.CAPACITIES.name}\n"
+              f"{terminal.capacities(run)}")
     return 0

@@ -7,10 +7,10 @@ import dataclasses
 import json
 from typing import Any
 
-from bankbench import config, registry, runid
-from bankbench.analyse import paired
+from bankbench import config, paths, registry, runid
 from bankbench.errors import UserError
 from bankbench.load import profiles
+from bankbench.results import capacities
 from bankbench.machine import placement
 from bankbench.run.experiments import capacity_search
 
@@ -29,7 +29,7 @@ def add_profile_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--start", choices=tuple(profiles.STARTS),
                    help="how each level's service starts: cold, aot (JVM with its AOT cache), warm")
     p.add_argument("--rate", type=int, help="a profile with phases (overload): the base rate of every "
-                   "service, iterations/s (default: each one's capacity as the report's first table shows it)")
+                   "service, iterations/s (default: each one's capacity in capacity.toml, make capacity's)")
     add_tuned_argument(p)
 
 
@@ -76,15 +76,11 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         return profile
     if rate is not None:
         return profiles.with_rates(profile, dict.fromkeys(profile.services, rate), f"RATE={rate}, for every service")
-    if (found := paired.capacities(mode, tuned=bool(profile.tuned))) is None:
+    if (found := capacities.rates(mode, tuned=bool(profile.tuned))) is None:
         capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
-        raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity}` first, "
-                        "or pass RATE= (iterations/s)")
-    rates, found_by, found_under = found
-    source = f"the geometric mean over {len(found_by)} passes (runs {found_by[0]} to {found_by[-1]})" \
-        if len(found_by) > 1 else f"run {found_by[0]}"
-    where = f"CPU placement {found_under}" + ("" if found_under == mode else f"; none ran under this run's {mode}")
-    return profiles.with_rates(profile, rates, f"the capacity make capacity found in {source}, {where}")
+        raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity} "
+                        f"CPU_PLACEMENT={mode}` first (it writes {paths.CAPACITIES.name}), or pass RATE= (iterations/s)")
+    return profiles.with_rates(profile, found.rates, found.source)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

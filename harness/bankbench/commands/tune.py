@@ -1,8 +1,8 @@
 """`bankbench tune` (make tune): each service's settings, found by duels of CPU per request.
 
 Per service, under the CPU placement the verdict ranks, at a rate below its capacity at the shipped
-settings (from the newest make capacity run there), the pool size and then the knobs of its registry
-entry, one at a time, each value in a duel with the incumbent (bankbench.run.experiments.tuning);
+settings (capacity.toml's over the make capacity passes there), the pool size and then the knobs
+of its registry entry, one at a time, each value in a duel with the incumbent (bankbench.run.experiments.tuning);
 then the run's summaries, and the settings found written to tuned.toml, which TUNED=1 runs with.
 
 See docs/benchmarks.md#each-stack-at-its-best-settings-make-tune-then-tunedboth."""

@@ -78,7 +78,9 @@ the target (a lower bound of the capacity: its rates were not searched) instead 
 VERDICT = """\
 Per service, the highest open-model rate (iterations of the rematch scenario per second, 7
 requests each) at which p99 stayed at or under the target with errors under {errors:g} % and the
-load delivered (`make capacity`: a search by bisection, the rate found confirmed by repeats), and
+load delivered (`make capacity`'s staircase: the rate found is the highest probed twice or more at
+which every probe held; the capacity the report ranks is the model's over every probe,
+docs/method.md#capacity-the-model), and
 at that rate the service's own CPU per request, PostgreSQL's, the peak RSS with the service's own
 heap settings, the smallest heap of the sweep that held the target in most of its probes and the
 RSS with it, and the projected price of a million requests: the service's from its capacity,

@@ -315,11 +315,28 @@ def tuning_duels(doc: Tuning) -> pd.DataFrame:
             rows += [{"service": service, "knob": knob.knob, "candidate": duel.candidate, "incumbent": duel.incumbent,
                       **{f"{who} CPU ms/request (p99 ms)": _turns(duel, getattr(duel, who))
                          for who in ("candidate", "incumbent")},
+                      "effect [95 % interval]": _effect(duel),
+                      "cut detectable at 80 %": _percent(duel.detectable),
+                      "void": len(duel.voided) or "", "duel": "second" if duel.confirms else "first",
                       "kept": ("yes: " if duel.kept else "no: ") + duel.why} for duel in knob.duels]
             if not knob.complete:
                 rows.append({"service": service, "knob": knob.knob, "candidate": "the rest",
                              "kept": "not searched: the budget ran out"})
     return pd.DataFrame(rows).fillna("")
+
+
+def _effect(duel: Duel) -> str:
+    """`-8.1 % [-12.0 %, -3.9 %]`: the candidate's effect on CPU per request and its 95 % interval
+    (an end it does not reach: -100 % or +∞); `-`: none measured."""
+    if duel.effect is None:
+        return "-"
+    low = "-100 %" if duel.low is None else _percent(duel.low, "+")
+    high = "+∞" if duel.high is None else _percent(duel.high, "+")
+    return f"{_percent(duel.effect, '+')} [{low}, {high}]"
+
+
+def _percent(value: float | None, sign: str = "") -> str:
+    return "-" if value is None else f"{value:{sign}.1%}".replace("%", " %")
 
 
 def _turns(duel: Duel, value: str) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bankbench.load import generators
 from bankbench.results import files, histograms
+from bankbench.results.documents import LevelRecord
 
 # Written as the level runs, compressed when it ends (readers infer the compression from the
 # name). xz, whose header holds no time, for the metrics: a second of scrapes repeats the names
@@ -21,13 +22,14 @@ GZIPPED = "service.log"
 V5_METRICS = files.SCRAPES + ".gz"  # the service metrics of layout version 5
 
 
-def compact(level_dir: Path) -> None:
-    """Compacts (module doc) or converts (layout 4, 5) a level; a compacted one is left as is."""
+def compact(level_dir: Path, level: LevelRecord | None = None) -> None:
+    """Compacts (module doc) or converts (layout 4, 5) a level (`level`: its record, where it is
+    not on disk yet); a compacted one is left as is."""
     if (level_dir / histograms.V4_FILE).exists():
         histograms.upgrade(level_dir)
     raw = generators.level_samples(level_dir)
     if raw is not None and not (level_dir / histograms.FILE).exists():
-        level = files.level_record(level_dir)
+        level = level or files.level_record(level_dir)
         histograms.convert(raw, level.measure_from_ms, level_dir / histograms.FILE)
     if (plain := level_dir / GZIPPED).exists():
         # No time in the gzip header: the same log gives the same bytes.

@@ -43,10 +43,12 @@ RESOURCES = {
 } | {"machine_cpu_mean": ("machine_cpu_pct", "mean")}
 
 
-def level_summary(level_dir: Path, intervals: bool = True, resources: bool = True) -> dict:
+def level_summary(level_dir: Path, intervals: bool = True, resources: bool = True,
+                  level: LevelRecord | None = None) -> dict:
     """A level's summary.json but the version. Without `intervals`, no `seconds_ci` (a slow
-    bootstrap); without `resources`, no metrics.csv read (on AWS it comes when the run closes)."""
-    level = files.level_record(level_dir)
+    bootstrap); without `resources`, no metrics.csv read (on AWS it comes when the run closes);
+    `level`: its record, where the level has not written it yet."""
+    level = level or files.level_record(level_dir)
     requests = histograms.read(level_dir / histograms.FILE)
     measured, seconds = measured_window(level, requests)
     summary: dict[str, Any] = {

@@ -40,7 +40,8 @@ class Target:
 
 @dataclass(frozen=True)
 class Basis:
-    """Where make tune tunes a service: below the rate capacity run `run` found (shipped)."""
+    """Where make tune tunes a service: below its capacity at the shipped settings, `rate`, which
+    the passes `run` names found (`capacities.Rates.passes`: a run, or `3 passes, runs A to B`)."""
 
     rate: int
     target: Target
@@ -184,7 +185,11 @@ class Turn(Document):
 
 @dataclass(frozen=True)
 class Duel(Document):
-    """A candidate value against the incumbent (bankbench.run.experiments.sweep.duel)."""
+    """A candidate value against the incumbent (bankbench.run.experiments.sweep.duel): `effect` on
+    CPU per request (candidate / incumbent - 1, < 0 a cut) with its 95 % interval (None: an end
+    it does not reach), the smallest cut it could detect at 80 % power, and the probes made void
+    (the load generator short, the JIT compiling). Records from before issue 69's protocol have
+    none of these: None, and no voided probe."""
 
     document: dict[str, Any] = field(repr=False)
     incumbent: str
@@ -193,6 +198,13 @@ class Duel(Document):
     kept: bool
     complete: bool  # False: the budget ran out first
     why: str
+    won: bool | None = None  # this duel, where `kept` judges the value over its two
+    effect: float | None = None
+    low: float | None = None
+    high: float | None = None
+    detectable: float | None = None
+    confirms: bool = False  # the second, independent duel of a value that won its first
+    voided: tuple[Turn, ...] = field(default=(), metadata=records(Turn))
 
 
 @dataclass(frozen=True)

@@ -106,11 +106,10 @@ class Session:
         record = runs.level_record(level, started_ms, ended_ms, int(self.pg["max_connections"]),
                                    **where.level_settings(), **started, **extra,
                                    **({"calibration": calibrated} if calibrated else {}))
-        files.write_level_record(out, record)
-        compaction.compact(out)
+        compaction.compact(out, record)
         verdict = _print_level(out, level, record, tag, check)
-        judged = LevelRecord.of({**record.document, "loadgen": verdict})  # as the level ended
-        files.write_level_record(out, judged)
+        # Written once, with the load generator's verdict as the level ended.
+        files.write_level_record(out, LevelRecord.of({**record.document, "loadgen": verdict}))
         if not check["ok"]:
             raise UserError(f"money check FAILED after {level.id}: {check}")
         return out
@@ -159,7 +158,7 @@ def remaining(todo: list[Level]) -> float:
 
 def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: dict) -> dict:
     """Prints the level's figures, the load generator's verdict (returned) and its faults."""
-    summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out))
+    summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out), level=record)
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
     details = [f"calibration: {calibration.brief(record.calibration)}"]
     if verdict["valid"]:
