@@ -21,6 +21,7 @@ PROFILERS = ("pprof", "jfr", "none")
 VERSION_READERS = ("go-build", "jar", "command")
 HARDENING = ("hostile", "pool-limits", "faults", "overload")  # the parts of the contract's hardening tier
 CLASSES = ("standard library", "micro-framework", "full-stack framework")  # TechEmpower's platform, micro, full
+STANDARD_LIBRARY, MICRO_FRAMEWORK, FULL_STACK = CLASSES
 
 
 @dataclass(frozen=True)

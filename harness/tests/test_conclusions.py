@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from bankbench import estimates, paths
-from bankbench.analyse import capacity_figures, findings
+from bankbench.analyse import at_rate, capacity_figures, findings
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.findings import Cell, Findings, Verdict
 from bankbench.analyse.overload import Outcome, Refusals
@@ -208,3 +208,21 @@ def test_the_committed_first_screen_reads_well() -> None:
     assert WHOLE_AS_DECIMAL.findall("\n".join(line for line in screen if line.startswith("|"))) == []
     legend = next(line for line in screen if line.startswith("Cells:"))
     assert len(legend.split()) <= 100 and legend.count(" of ") <= 3
+
+
+def test_a_full_stack_frameworks_gap_splits_into_its_runtime_and_its_framework() -> None:
+    """Issue 70: go (standard library), helidon (micro-framework on the JVM), java-virtual (full
+    stack on the JVM) at 0.20, 0.25 and 0.30 CPU ms per request: the gap 1.5x, the runtime's part
+    1.25x, the framework's 1.2x, and its share of the gap log 1.2 / log 1.5, 45 %."""
+    cpu = {"go": measured(0.19, 0.20, 0.21), "helidon": measured(0.24, 0.25, 0.26),
+           "java-virtual": measured(0.29, 0.30, 0.31)}
+    f = dataclasses.replace(made(), services=("go", "java-virtual", "helidon"), common_rate=300,
+                            at_rate={at_rate.CPU: cpu})
+    table = tables.framework_and_runtime(f)
+    assert list(table["full stack"].str.split().str[0].unique()) == ["java-virtual"]  # java: not among them
+    row = table[table["figure"] == "CPU ms/request, both at 300 it/s"].iloc[0]
+    assert row["full stack"].startswith("java-virtual 0.3 [") and row["micro-framework"].startswith("helidon 0.25 [")
+    assert row["gap: full / standard"].startswith("1.5 [") and row["runtime: micro / standard"].startswith("1.25 [")
+    assert row["framework: full / micro"].startswith("1.2 [") and row["framework's share of the gap"] == "45 %"
+    start = table[table["figure"] == "start-up ms cold"].iloc[0]
+    assert start["gap: full / standard"] == "-" and start["framework's share of the gap"] == "no gap told apart"

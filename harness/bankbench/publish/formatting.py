@@ -17,7 +17,8 @@ FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND re
 # Left-aligned in Markdown:
 NAME_COLUMNS = {"service", "line", "instance", "label", "level", "item", "value", "errors by status", "placement",
                 "load generator", "run", "folder", "profile", "why it is kept", "money check", "stack",
-                "contender", "against", "figures", "runs", "commits", "days", "kernels"}
+                "contender", "against", "figures", "runs", "commits", "days", "kernels", "full stack",
+                "standard library", "micro-framework"}
 REPEATS = "repeats"  # the header of how many of a group's repeats count (`counted`), in every table
 
 

@@ -175,8 +175,13 @@ def first_screen(f: Findings, out_dir: Path, told: str | None = None) -> list[st
                 f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
     cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
-    parts = [TITLE, told or verdict_words.machine(f), markdown(table), verdict_words.legend(f, cells),
-             markdown(tables.sources(f, page_link))]
+    parts = [TITLE, told or verdict_words.machine(f), markdown(table), verdict_words.legend(f, cells)]
+    if not (split := tables.framework_and_runtime(f)).empty:
+        parts += ["Each full-stack framework's gap to the standard library's service, split in two: its runtime "
+                  "(the micro-framework on the same runtime over the standard library's) and its framework (the "
+                  "full stack over the micro-framework); the two factors multiply to the gap, each with its 95 % "
+                  "interval.", markdown(split)]
+    parts.append(markdown(tables.sources(f, page_link)))
     if f.start_runs:
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
         parts.append(pages.save(figure, out_dir, "headline", out_dir))

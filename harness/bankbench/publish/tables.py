@@ -8,6 +8,7 @@ See docs/method.md#how-to-read-the-figures.
 """
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
@@ -487,6 +488,51 @@ def startup(f: Findings) -> pd.DataFrame:
     return pd.DataFrame([{"service": service, **{f"start-up s {start}": _cell(cells[service], significant)
                                                  for start, cells in f.startup.items()}}
                          for service in f.services])
+
+
+def framework_and_runtime(f: Findings) -> pd.DataFrame:
+    """How much of a full-stack framework's gap to the standard library's service its runtime
+    accounts for and how much the framework (issue 70): per full-stack service, the micro-framework
+    on the same runtime (services.yaml's `class`, `runtime`) and each figure of the first table
+    that compares stacks, the three services' figures and three ratios of them, each with its
+    95 % interval: the gap (full stack / standard library), the runtime's part (micro-framework /
+    standard library) and the framework's (full stack / micro-framework), whose product is the
+    gap; the framework's share of it on a log scale where the gap is told apart."""
+    entries = {s: registry.entries()[s] for s in f.services if s in registry.entries()}
+    shown, where = verdict_words.first_capacity(f)
+    startup = {s: _scaled(cell, 1000) for s, cell in f.startup.get(COLD, {}).items()}
+    at = f" at {f.common_rate:,} it/s" if f.common_rate else ""
+    figures = [(f"capacity it/s ({where})", shown, count), *(
+        (f"{at_rate.FIGURES[column]}{at}", f.at_rate[column], fmt)
+        for column, fmt in ((at_rate.CPU, significant), (at_rate.RSS, count)) if column in f.at_rate),
+        ("start-up ms cold", startup, count)]
+    trios = [(standard, micro, full) for full, e in entries.items() if e.kind == registry.FULL_STACK
+             for micro, m in entries.items() if m.kind == registry.MICRO_FRAMEWORK and m.runtime == e.runtime
+             for standard, g in entries.items() if g.kind == registry.STANDARD_LIBRARY]
+    rows = []
+    for standard, micro, full in trios:
+        for what, cells, fmt in figures:
+            got = {s: cells.get(s, Cell(missing="not measured")) for s in (standard, micro, full)}
+            gap, runtime, framework = (estimates.ratio(got[a].figure, got[b].figure)
+                                       if got[a].counts and got[b].counts else None
+                                       for a, b in ((standard, full), (standard, micro), (micro, full)))
+            rows.append({"figure": what, **{kind: f"{s} {_cell(got[s], fmt)}" for kind, s in (
+                             ("full stack", full), ("standard library", standard), ("micro-framework", micro))},
+                         "gap: full / standard": _factor(gap), "runtime: micro / standard": _factor(runtime),
+                         "framework: full / micro": _factor(framework),
+                         "framework's share of the gap": _share_of(framework, gap)})
+    return pd.DataFrame(rows)
+
+
+def _factor(r: estimates.Ratio | None) -> str:
+    return "-" if r is None else f"{formatting.with_interval(r.value, r.low, r.high, significant)}×"
+
+
+def _share_of(part: estimates.Ratio | None, gap: estimates.Ratio | None) -> str:
+    """`part`'s share of `gap` on a log scale (log part / log gap), where the gap is told apart."""
+    if part is None or gap is None or not gap.significant:
+        return "no gap told apart"
+    return f"{100 * math.log(part.value) / math.log(gap.value):.0f} %"
 
 
 def _ranked(f: Findings, question: str) -> list[tuple[str, dict[str, Cell], formatting.Format, bool]]:
