@@ -21,6 +21,7 @@ from bankbench.results import capacities
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
 from bankbench.results import files, runs, service_metrics
+from bankbench.results.documents import Manifest
 from bankbench.results.probes import LOADGEN, Basis, Searched, Target, Tuned, Tuning
 from bankbench.run.experiments import sweep, tuning
 from bankbench.run.experiments.sweep import Outcome
@@ -459,3 +460,18 @@ def test_the_settings_table_tells_a_knob_cut_short_from_one_not_reached() -> Non
     found = tables.tuning_settings([("java", Tuned.of(record))]).loc[0, "settings found"]
     assert found == ("pool 95 (threads from run-a) (gc: 2 of 3 values judged when the budget ran out, the one "
                      "kept so far stays) (coh: not searched, shipped)")
+
+
+def test_each_knob_value_shows_its_first_duels_effect_and_power_and_its_second() -> None:
+    """The report's tuned section: a row per value duelled, its second duel beside its first."""
+    def duel(candidate: str, effect: float, confirms: bool = False, kept: bool = False) -> dict:
+        return {"incumbent": "95", "candidate": candidate, "probes": [], "kept": kept, "complete": True, "why": "",
+                "won": effect < -0.05, "effect": effect, "low": effect - 0.04, "high": effect + 0.04,
+                "detectable": 0.11, "confirms": confirms}
+    knob = {"knob": "pool", "values": ["95", "8", "16"], "chosen": "8", "complete": True,
+            "duels": [duel("8", -0.1, kept=True), duel("8", -0.08, confirms=True, kept=True), duel("16", 0.01)]}
+    run = runs.Run(Path("20261202T000000Z-native-tune"), Manifest(), NO_LEVELS)
+    table = tables.knob_effects([(run, "go", Tuned.of({"knobs": [knob]}))])
+    assert table[["value", "effect [95 % interval]", "cut detectable at 80 %", "second duel", "kept"]].values.tolist() == [
+        ["8", "-10.0 % [-14.0 %, -6.0 %]", "11.0 %", "-8.0 % [-12.0 %, -4.0 %]", "yes"],
+        ["16", "+1.0 % [-3.0 %, +5.0 %]", "11.0 %", "-", "no"]]

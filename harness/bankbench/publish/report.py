@@ -233,6 +233,15 @@ def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ran
                   "runs with (`[tuned.<service>]` in tuned.toml, which says why where they differ).",
                   markdown(tables.tuning_settings([(service, record) for _, service, record in swept],
                                                   [page_link(run) for run, _, _ in swept], profiles.read_tuned()))]
+        effects = tables.knob_effects(swept)
+        if not effects.empty and (effects["effect [95 % interval]"] != "-").any():
+            parts += ["Each value's first duel against the value kept so far: its effect on the CPU per request "
+                      "of the core the service shares with PostgreSQL (candidate / incumbent - 1, below 0 a cut) "
+                      "with its 95 % interval (Hodges-Lehmann, Mann-Whitney), and the smallest cut that duel could "
+                      "have detected at 80 % power from its own probes' spread "
+                      "([method](../../docs/method.md#a-duels-effect-and-power)); a value that won is duelled "
+                      "again and kept only if it wins that one too.",
+                      markdown(effects)]
     if not passes:
         return ["\n\n".join([*parts, "No capacity at the tuned settings is shown yet: `make capacity TUNED=both` "
                                       "probes them beside the shipped ones."])]

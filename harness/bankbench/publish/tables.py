@@ -326,6 +326,23 @@ def tuning_duels(doc: Tuning) -> pd.DataFrame:
     return pd.DataFrame(rows).fillna("")
 
 
+def knob_effects(found: Iterable[tuple[Run, str, Tuned]]) -> pd.DataFrame:
+    """Per service, knob and value duelled (make tune's paired runs, `tuned.found`): its effect on
+    CPU per request against the incumbent with the 95 % interval, the smallest cut that duel could
+    have detected at 80 % power, the second duel's effect where it won its first, and whether it
+    was kept: what "no value beat the shipped one by more than X %" rests on."""
+    rows = []
+    for run, service, record in found:
+        for knob in record.knobs:
+            firsts = [duel for duel in knob.duels if not duel.confirms]
+            seconds = {duel.candidate: duel for duel in knob.duels if duel.confirms}
+            rows += [{"service": service, "knob": knob.knob, "value": duel.candidate, "against": duel.incumbent,
+                      "effect [95 % interval]": _effect(duel), "cut detectable at 80 %": _percent(duel.detectable),
+                      "second duel": _effect(seconds[duel.candidate]) if duel.candidate in seconds else "-",
+                      "kept": "yes" if duel.kept else "no", "run": run.id} for duel in firsts]
+    return pd.DataFrame(rows)
+
+
 def _effect(duel: Duel) -> str:
     """`-8.1 % [-12.0 %, -3.9 %]`: the candidate's effect on CPU per request and its 95 % interval
     (an end it does not reach: -100 % or +∞); `-`: none measured."""
