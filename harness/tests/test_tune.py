@@ -472,6 +472,7 @@ def test_each_knob_value_shows_its_first_duels_effect_and_power_and_its_second()
             "duels": [duel("8", -0.1, kept=True), duel("8", -0.08, confirms=True, kept=True), duel("16", 0.01)]}
     run = runs.Run(Path("20261202T000000Z-native-tune"), Manifest(), NO_LEVELS)
     table = tables.knob_effects([(run, "go", Tuned.of({"knobs": [knob]}))])
-    assert table[["value", "effect [95 % interval]", "cut detectable at 80 %", "second duel", "kept"]].values.tolist() == [
+    shown = table[["value", "effect [95 % interval]", "cut detectable at 80 %", "second duel", "kept"]]
+    assert shown.values.tolist() == [
         ["8", "-10.0 % [-14.0 %, -6.0 %]", "11.0 %", "-8.0 % [-12.0 %, -4.0 %]", "yes"],
         ["16", "+1.0 % [-3.0 %, +5.0 %]", "11.0 %", "-", "no"]]

@@ -66,7 +66,8 @@ class Rates:
     @property
     def source(self) -> str:
         """Where the rates come from, as a run's settings record it."""
-        return f"the capacity make capacity found ({self.passes}; {paths.CAPACITIES.name}), CPU placement {self.placement}"
+        return (f"the capacity make capacity found ({self.passes}; {paths.CAPACITIES.name}), "
+                f"CPU placement {self.placement}")
 
 
 def read(path: Path | None = None) -> list[Pass]:
