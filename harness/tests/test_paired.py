@@ -25,9 +25,10 @@ SERVICES = ("go", "java", "java-virtual")
 
 def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[str, int] | None = None,
            placement: str = "split", in_turn: bool = True, tuned_only: bool = False,
-           top: frozenset[str] = frozenset()) -> runs.Run:
+           top: frozenset[str] = frozenset(), control: str | None = None) -> runs.Run:
     """A make capacity run folder: per contender the rate its search found, 50 above it missed
-    but for the shipped contenders in `top`, whose rate was the highest tried."""
+    but for the shipped contenders in `top`, whose rate was the highest tried; `control`: that
+    service entered again as the A/A twin `<service>-again`, found alike."""
     path = root / run_id
     path.mkdir(parents=True)
     tables = {service: {"pool": 16, "env": {}} for service in shipped} if tuned is not None or tuned_only else {}
@@ -42,8 +43,10 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
         return {service: {"probes": capacity_probes.around(rate, failed[service]), "rate": {
             "found": rate, "failed_at": failed[service], "complete": True}} for service, rate in rates.items()}
 
-    doc = {"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, runs.SHIPPED_SECTION: section(shipped, top),
-           **({"in_turn": list(shipped), "long_s": 60} if in_turn else {}),
+    twin = {f"{control}-again": {**section({control: shipped[control]}, top)[control], "service": control,
+                                 "contender": f"{control}-again", "twin_of": control}} if control else {}
+    doc = {"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, runs.SHIPPED_SECTION: section(shipped, top) | twin,
+           **({"in_turn": [*shipped, *twin], "long_s": 60} if in_turn else {}),
            **({runs.TUNED_SECTION: section(tuned, frozenset())} if tuned is not None else {})}
     (path / "capacity.json").write_text(json.dumps(doc))
     return runs.Run(path, Manifest.of(manifest), pd.DataFrame())
@@ -212,3 +215,16 @@ def test_each_pass_shows_its_contenders_and_its_a_a_control_and_a_failed_one_sta
     assert beside.loc["go-again", "against"] == "go" and beside.loc["java pool16", "against"] == "java"
     assert beside.loc["java pool16", "passes"] == 3 and beside.loc["java pool16", "differs"] == "yes"
     assert beside.loc["A/A control: failed passes", "capacity ratio [95 % interval]"].startswith("1 of 3: 33.3 [")
+
+
+def test_passes_with_an_a_a_control_replace_the_older_ones(tmp_path: Path) -> None:
+    """Two passes of issue 69's protocol (an A/A control) stand for the capacity over passes; one
+    alone does not, and the older TUNED=both passes stand until a second one comes."""
+    old = [a_pass(tmp_path, f"2026112{i}T000000Z-native-capacity", {"go": 600, "java": 450}, {"go": 650})
+           for i in (1, 2)]
+    new = [a_pass(tmp_path, f"2026120{i}T000000Z-native-capacity", {"go": 500, "java": 400}, control="go")
+           for i in (1, 2)]
+    passes = paired.of([*old, *new])
+    assert [run.id for run in passes.runs] == [run.id for run in new] and passes.control == ("go", "go-again")
+    assert list(passes.beside) == ["go-again"] and len(passes.controls) == 2
+    assert [run.id for run in paired.of([*old, new[0]]).runs] == [run.id for run in old]

@@ -52,12 +52,17 @@ class Passes:
 
 
 def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
-    """The passes among `selected` under `mode` (only TUNED=both's if MIN_PASSES); None: fewer."""
+    """The passes among `selected` under `mode`; None: fewer than MIN_PASSES. Where MIN_PASSES of
+    them had an A/A control (issue 69's protocol), only those; else, where MIN_PASSES probed the
+    tuned settings too (TUNED=both), only those: every figure and ratio then comes from the same
+    runs of one protocol."""
     found = [(run, capacity.searches(run)) for run in selected
              if run.placement == mode and not run.tuned and run.searched]
     found = [(run, doc) for run, doc in found if doc.in_turn]
-    if len(both := [(run, doc) for run, doc in found if doc.tuned is not None]) >= MIN_PASSES:
-        found = both  # every figure and ratio then comes from the same runs
+    for newer in (lambda doc: doc.control is not None, lambda doc: doc.tuned is not None):
+        if len(chosen := [(run, doc) for run, doc in found if newer(doc)]) >= MIN_PASSES:
+            found = chosen
+            break
     if len(found) < MIN_PASSES:
         return None
     runs, docs = zip(*found, strict=True)
