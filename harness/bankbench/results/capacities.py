@@ -10,7 +10,7 @@ run folders.
 
 See docs/benchmarks.md#what-a-request-costs."""
 
-import math
+import statistics
 import tomllib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -98,7 +98,6 @@ def rates(placement: str, tuned: bool = False, passes: Sequence[Pass] | None = N
     if not under:
         return None
     services = dict.fromkeys(service for p in under for service in p.section(tuned))
-    found = {service: round(math.exp(sum(math.log(v) for v in values) / len(values)))
-             for service in services if (values := [p.section(tuned)[service] for p in under
-                                                    if service in p.section(tuned)])}
+    found = {service: round(statistics.geometric_mean(p.section(tuned)[service] for p in under
+                                                      if service in p.section(tuned))) for service in services}
     return Rates(found, tuple(p.run for p in under), placement, under[-1].target)
