@@ -22,7 +22,7 @@ import pytest
 from bankbench import paths
 from bankbench.results import capacities
 from bankbench.analyse import capacity_figures
-from bankbench.publish import report
+from bankbench.publish import pages, report
 from bankbench.results import probes, runs
 
 pytestmark = pytest.mark.integration
@@ -114,5 +114,5 @@ def test_the_report_starts_with_the_verdict(searched, tmp_path: Path) -> None:
     page = (tmp_path / "runs" / f"{run_dir.name}.md").read_text()
     assert "RSS vs heap" in page
     # a split capacity is not requests/s per service CPU: no cost projected from it, and the page says why
-    assert "No cost projection: the capacity run shown ran under CPU placement split" in page
+    assert pages.UNPROJECTED[capacity_figures.NOT_ALONE] in page
     assert "projected $ per 1M requests" not in page

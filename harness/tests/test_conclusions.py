@@ -1,9 +1,10 @@
-"""The rankings the report's sections state follow the data (bankbench.publish.verdict_words): on
-synthetic findings, the service whose figures lead is named, a difference within noise is called
-so, and a figure the load generator capped, or one without a usable repeat, never leads; a cause
-(what sent the 503s, what ended a search, what capped a capacity) comes from the record that shows
-it; the first table shows one figure with its interval per cell (publish.tables.first), and the
-committed report opens on the verdict written by hand (results/verdict.md, test_verdict)."""
+"""The rankings the report's sections show follow the data (publish.tables.rankings, over
+analyse.findings.gaps): on synthetic findings, the service whose figures lead is named, a
+difference within noise is called so, and a figure the load generator capped, or one without a
+usable repeat, never leads; a cause (what sent the 503s, what ended a search, what capped a
+capacity) is a table's cell from the record that shows it; the first table shows one figure with
+its interval per cell (publish.tables.first), and the committed report opens on the verdict
+written by hand (results/verdict.md, test_verdict)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bankbench.analyse import at_rate, capacity_figures, findings
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.findings import Cell, Findings, Verdict
 from bankbench.analyse.overload import Outcome, Refusals
-from bankbench.publish import report, tables, verdict_words
+from bankbench.publish import report, tables
 from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
 
@@ -55,8 +56,8 @@ def made(warm: dict[str, Cell] | None = None, cold: dict[str, Cell] | None = Non
 
 
 def leader(cells: dict[str, Cell], high_is_best: bool) -> tuple[str, dict[str, float]] | None:
-    """verdict_words.gaps: the service that leads and by what factor it beats each other one told apart."""
-    found = verdict_words.gaps(cells, high_is_best)
+    """findings.gaps: the service that leads and by what factor it beats each other one told apart."""
+    found = findings.gaps(cells, high_is_best)
     return found and (found[0], {service: round(r.value if high_is_best else 1 / r.value, 2)
                                  for service, r in found[1] if r.significant})
 
@@ -94,12 +95,12 @@ def bed_capped() -> Findings:
 
 def test_beside_a_capacity_the_test_bed_capped_the_split_one_is_ranked_and_shown() -> None:
     f = bed_capped()
-    assert verdict_words.first_capacity(f) == (f.split_capacity, "split")
+    assert f.first_capacity == (f.split_capacity, "split")
     assert leader(f.split_capacity, high_is_best=True) == ("go", {"java": 1.5})
     assert tables.first(f)["it/s (split)"].tolist() == ["600 [600-650]", "400 [400-425]"]
     # capped only by the top rate tried: split's capacity is no stand-in
     top = {service: dataclasses.replace(cell, bound=findings.TOP_RATE) for service, cell in f.capacity.items()}
-    assert verdict_words.first_capacity(dataclasses.replace(f, capacity=top))[1] == "service-alone"
+    assert dataclasses.replace(f, capacity=top).first_capacity[1] == "service-alone"
 
 
 def test_capacities_apart_beyond_their_brackets_are_ranked() -> None:
@@ -135,9 +136,8 @@ def test_the_first_table_holds_one_figure_per_cell_and_n_of_n_where_some_did_not
     assert table["[req/s, p99 ≤ 50 ms (service-alone)](#capacity)"].tolist() == ["≥ 651", "875 [875-959]"]
     assert table["[p99 ms cold](#starts)"].tolist() == ["no run yet"] * 2
     assert table["[RSS MB](#common)"].tolist() == ["no efficiency run yet"] * 2
-    cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
-    legend = verdict_words.legend(f, cells)
-    assert '"2 of 3": 2 of 3 counted' in legend and len(legend.split()) <= 100
+    legend = report.legend(f)
+    assert "p99 over 3 repeats" in legend and len(legend.split()) <= 100
 
 
 def test_void_probes_are_no_failures() -> None:
@@ -149,26 +149,22 @@ def test_void_probes_are_no_failures() -> None:
     assert (cell.n, cell.of) == (4, 4)
 
 
-def level(service: str, refusals: Refusals | None, generator_ok: bool = True, p99_ms: float = 249.0) -> Outcome:
-    return Outcome(service, f"{service}-u500-p95-r1", 500, "RATE=", 87.2, 512.0, 15.0, p99_ms, 3000,
+def level(service: str, refusals: Refusals | None, generator_ok: bool = True) -> Outcome:
+    return Outcome(service, f"{service}-u500-p95-r1", 500, "RATE=", 87.2, 512.0, 15.0, 249.0, 3000,
                    ("200", "503"), 2, True, True, None, generator_ok, "" if generator_ok else "offered 86 %",
                    refusals)
 
 
-def overloaded(**levels: Outcome) -> Findings:
-    run = Run(Path("overload"), Manifest.of({"settings": {"profile": {"phases": [[30, 0.5], [60, 2], [60, 0.5]]}}}),
-              pd.DataFrame())
-    return dataclasses.replace(made(), overload_run=run, overload={s: (o,) for s, o in levels.items()})
-
-
 def test_the_503s_past_capacity_are_laid_to_what_the_counters_show() -> None:
     """No pool wait timed out and the pool opened no connection: the admission limit sent them; every
-    503 a pool timeout: the pool did."""
-    assert verdict_words.refused_by(Refusals(63_678, 0, 0, 1000)) == \
-        "the admission limit (1,000 requests at once: no pool wait timed out)"
-    assert verdict_words.refused_by(Refusals(500, 500, 0, 1000)) == "the pool: no connection within the acquire timeout"
-
-
+    503 a pool timeout: the pool did; some pool timeouts beside the limit: both. A level the load
+    generator fell short in is not judged."""
+    table = tables.overload([level("go", Refusals(63_678, 0, 0, 1000)), level("java", Refusals(500, 500, 0, 1000)),
+                             level("java-virtual", Refusals(600, 20, 0, 1000)),
+                             level("java-helidon", None, generator_ok=False)])
+    assert table["503s from"].tolist() == ["admission limit (1,000)", "pool acquire timeout",
+                                           "pool acquire timeout (20) and admission limit (1,000)", "-"]
+    assert table["held up"].iloc[-1] == "not judged: load generator short (offered 86 %)"
 
 
 def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, level_json: Callable[..., dict]) -> None:
@@ -189,13 +185,15 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, le
     run = Run(tmp_path, Manifest.of({"settings": {"cpu_placement": {"mode": "split"}}}), pd.DataFrame(columns=columns))
     (died,) = capacity_figures.figures(run)
     assert (died.rate, died.held_once, died.exited, died.complete) == (None, 550, (750, 3), False)
-    assert verdict_words.rate_text(died) == (
-        "none confirmed: 550 held; the service exited (status 3) at 750, which ended the search")
+    (row,) = tables.capacity_runs([run]).to_dict("records")
+    assert (row["placement"], row["java-virtual it/s"], row["search ended"]) == (
+        "split", "none confirmed (550 held once)", "service exited (status 3) at 750 (java-virtual)")
     # an exit at an earlier probe (a heap too small, say) did not end the search: the budget did
     for probe, level in ((probes[-1], level_json(service="java-virtual")), (probes[1], level_json(service_exit=3))):
         (tmp_path / "levels" / probe["level"] / "level.json").write_text(json.dumps(level))
-    (budget,) = capacity_figures.figures(run)
-    assert verdict_words.rate_text(budget) == "none confirmed: 550 held; budget ran out"
+    (row,) = tables.capacity_runs([run]).to_dict("records")
+    assert (row["java-virtual it/s"], row["search ended"]) == ("none confirmed (550 held once)",
+                                                               "budget ran out (java-virtual)")
 
 
 def test_the_committed_first_screen_reads_well() -> None:

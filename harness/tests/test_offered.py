@@ -17,7 +17,6 @@ from bankbench.analyse import capacity_figures
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.load import generators
 from bankbench.publish import tables
-from bankbench.publish.verdict_words import heap_text, rate_text
 from bankbench.results import compaction, summaries
 from bankbench.results.probes import Search, Target
 
@@ -123,35 +122,43 @@ def capacity(record: dict, rate: int, failed_at: int | None) -> Capacity:
                     *[NO_FIGURE] * 5, None, *capacity_figures.smallest_heap(search, rate), NO_FIGURE)
 
 
+def shown(c: Capacity) -> dict[str, str]:
+    """The row of `c` in the capacity run's table (tables.verdict)."""
+    (row,) = tables.verdict([c], [], 50.0).to_dict("records")
+    return row
+
+
 def test_a_capacity_the_generator_capped_is_a_lower_bound() -> None:
     """A search whose failing rate failed for the load generator reports the rate as the
     generator's, at least what the service holds; one that failed for its p99 as the service's."""
     capped = {"probes": [probe(200, []), probe(400, ["load generator"])]}
     missed = {"probes": [probe(200, []), probe(400, ["p99"])]}
-    texts = [rate_text(capacity(record, 200, 400)) for record in (capped, missed)]
-    assert texts == [">= 200 (at 400 the load generator fell short)", "200 (400 missed)"]
+    rows = [shown(capacity(record, 200, 400)) for record in (capped, missed)]
+    assert [(row["capacity it/s at p99 <= 50 ms"], row["missed at it/s"], row["bound by"]) for row in rows] == [
+        ("≥ 200", "400", "load generator"), ("200", "400", "-")]
 
 
 def test_a_capacity_capped_beside_postgresql_says_so() -> None:
     """Under service-alone PostgreSQL shares the load generator's CPU: where the generator fell
-    short, the text names both, as the limit is the test bed's, not the generator's alone."""
+    short, the table names both, as the limit is the test bed's, not the generator's alone."""
     capped = dataclasses.replace(capacity({"probes": [probe(200, []), probe(400, ["load generator"])]}, 200, 400),
                                  postgres_beside_loadgen=True)
-    assert rate_text(capped) == ">= 200 (at 400 the load generator beside PostgreSQL fell short)"
+    assert shown(capped)["bound by"] == "load generator beside PostgreSQL"
     assert capped.bound
 
 
-@pytest.mark.parametrize(("probes_128", "text"), [
-    ([["load generator"], ["load generator"]], "256 (at 128 the load generator fell short)"),
-    ([["p99"], ["load generator"]], "256 (128 missed in 1 of 2)"),  # the generator's miss says nothing
-    ([["load generator"], ["p99"], []], "256 (at 128 as many probes missed as held)"),
-    ([["p99"], ["p99"], []], "256 (128 missed in 2 of 3)"),
+@pytest.mark.parametrize(("probes_128", "at_128"), [
+    ([["load generator"], ["load generator"]], "load generator fell short"),
+    ([["p99"], ["load generator"]], "missed in 1 of 2"),  # the generator's miss says nothing
+    ([["load generator"], ["p99"], []], "as many probes missed as held"),
+    ([["p99"], ["p99"], []], "missed in 2 of 3"),
 ])
-def test_a_heap_missed_only_where_most_of_its_probes_missed(probes_128: list[list[str]], text: str) -> None:
+def test_a_heap_missed_only_where_most_of_its_probes_missed(probes_128: list[list[str]], at_128: str) -> None:
     """A probe that missed by the load generator alone says nothing of the heap; of the others,
     most decide, in whatever order they ran."""
     record = {"probes": [probe(125, [], 256), *(probe(125, missed, 128) for missed in probes_128)]}
-    assert heap_text(capacity(record, 125, None)) == text
+    row = shown(capacity(record, 125, None))
+    assert (row["smallest heap MB"], row["heap below MB"], row["at the heap below"]) == ("256", "128", at_128)
 
 
 def test_a_heap_that_held_in_most_probes_held() -> None:
@@ -159,7 +166,8 @@ def test_a_heap_that_held_in_most_probes_held() -> None:
     record = {"probes": [probe(93, [], 128), *(probe(93, [], 64) for _ in range(3)), probe(93, ["p99"], 64)]}
     heap, below = capacity_figures.smallest_heap(Search.of(record), 93)
     assert (heap.heap_mb, heap.held, heap.probes, below) == (64, 3, 4, None)
-    assert heap_text(capacity(record, 93, None)) == "64 (none smaller probed)"
+    row = shown(capacity(record, 93, None))
+    assert (row["smallest heap MB"], row["heap below MB"], row["at the heap below"]) == ("64", "none probed", "-")
 
 
 def test_the_efficiency_table_shows_each_repeat_of_a_rate_with_an_invalid_one(levels: Path) -> None:

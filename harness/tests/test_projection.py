@@ -36,7 +36,6 @@ from bankbench.analyse.projection import (
 )
 from bankbench.publish import pages, tables
 from bankbench.publish.formatting import bounded, significant
-from bankbench.publish.verdict_words import assumptions
 from bankbench.results import runs, summaries
 from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
@@ -177,20 +176,24 @@ def test_an_aws_run_is_preferred_however_old_else_the_newest() -> None:
 def test_the_assumptions_name_both_cpus_both_lines_and_drop_what_an_aws_run_measured(
         instances: dict, local: Assumptions) -> None:
     shown = [instances["m5.large"], instances["c5d.large"]]
-    here = dict(assumptions(local, shown))
-    assert "AMD EPYC" in here["measured"] and "Intel Xeon Platinum 8175M" in here["CPU of m5.large"]
-    assert "no correction from AMD EPYC" in here["CPU of c5d.large"]
-    assert "service-alone: the service had CPU 1 (1 of 2) to itself" in here["service: req/s per vCPU"]
-    assert "over its 1 CPU" in here["service: req/s per vCPU"]
+
+    def assumed(a: Assumptions) -> dict[str, str]:
+        return tables.projection_assumptions(a, shown).set_index("item")["value"].to_dict()
+
+    here = assumed(local)
+    assert (here["measured in run"], here["measured on"], here["service CPUs"]) == (LOCAL.id, "AMD EPYC", "1")
+    assert here["CPU placement"] == "service-alone: the service had CPU 1 (1 of 2) to itself"
+    assert "Intel Xeon Platinum 8175M" in here["CPU of m5.large"] and here["CPU of c5d.large"].endswith("not corrected")
+    assert (here["rate read"], here["p99 target ms"]) == ("the capacity", "50")
     assert here["PostgreSQL: req/s per vCPU"].startswith("1000 / its CPU ms per request")
-    assert "optimistic" in here["hyper-threads"] and here["headroom"].startswith("none")
+    assert here["hyper-threads per core"].endswith("not corrected") and here["headroom"].startswith("none")
     assert here["price of c5d.large"].startswith("$0.096/hour") and "2026-01-19" in here["price of c5d.large"]
 
-    aws = dict(assumptions(Assumptions(Basis.of(ON_AWS, instances), 50.0, searched=False), shown))
-    assert aws["CPU of m5.large"].endswith("measured on it")
-    assert "no correction from Intel Xeon Platinum 8175M" in aws["CPU of c5d.large"]
-    assert aws["hyper-threads"].startswith("measured in the vCPUs of an m5.large")
-    assert "over its 2 CPUs" in aws["service: req/s per vCPU"]
+    aws = assumed(Assumptions(Basis.of(ON_AWS, instances), 50.0, searched=False))
+    assert aws["measured on"].startswith("m5.large (Intel Xeon Platinum 8175M") and aws["service CPUs"] == "2"
+    assert aws["CPU of m5.large"].endswith("measured on it") and aws["CPU of c5d.large"].endswith("not corrected")
+    assert aws["hyper-threads per core"].endswith("measured")
+    assert aws["rate read"] == "the highest offered rate that held (not searched)"
 
 
 def test_the_report_labels_the_table_a_projection_and_its_lines(instances: dict, local: Assumptions) -> None:
@@ -257,7 +260,8 @@ def test_a_capacity_under_another_placement_gives_no_projection_and_says_why(tmp
     why = capacity_figures.projections(split, [found(600, 650, generator_bound=False)])
     assert why == capacity_figures.NOT_ALONE
     heading, said = pages.projection_section(Verdict(split, None, 50.0, [], [], None, why))
-    assert heading == "## Projected cost per million requests" and "split" in said and "service-alone" in said
+    assert heading == "## Projected cost per million requests" and said == pages.UNPROJECTED[why]
+    assert "service-alone" in said
 
 
 def test_an_aws_efficiency_run_replaces_the_capacity_run_as_the_basis(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from bankbench.analyse import sensitivity
 from bankbench.commands import bench
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.publish import report, tables, verdict_words
+from bankbench.publish import report, tables
 from bankbench.results import runs, summaries
 from bankbench.results.documents import Manifest
 from bankbench.results.runs import Run
@@ -91,26 +91,26 @@ def test_the_same_verdict_under_every_placement() -> None:
               for i, mode in enumerate(("shared", "split", "service-alone"))]
     found = sensitivity.verdicts(series)
     assert [v.placement for v in found][::3] == ["split", "service-alone", "shared"]  # MODES order
-    told = {(v.figure, verdict_words.placement_verdict(v)) for v in found}
-    assert told == {("p99 ms", "go"), ("req/s", "go"), ("err %", "all 0")}
     assert sensitivity.changes(found) == []
-    assert verdict_words.placements(series) == (
-        "The verdict is the same under every placement (split, service-alone, shared) at 2,000 users, "
-        "on p99 ms, err %, req/s.")
-    assert verdict_words.placements(series[:1]).startswith("Only one placement (shared)")
+    verdicts = tables.placement_verdicts(series)
+    assert verdicts.columns.tolist() == ["users", "figure", "split", "service-alone", "shared", "changes"]
+    assert verdicts.drop(columns="users").values.tolist() == [
+        ["p99 ms", "go", "go", "go", "no"], ["err %", "all 0", "all 0", "all 0", "no"],
+        ["req/s", "go", "go", "go", "no"]]
+    assert tables.placement_verdicts(series[:1])["changes"].tolist() == ["n/a"] * 3  # one placement: nothing to compare
 
 
 def test_a_verdict_that_changes_with_the_placement_is_told() -> None:
     series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"),
               placed(synthetic_run({"go": 1.0, "java": 1.0}, NOISE[1]), "service-alone"),
               placed(synthetic_run({"go": 1.0, "java": 2.0}), "shared")]
-    assert [verdict_words.change(c) for c in sensitivity.changes(sensitivity.verdicts(series))] == [
-        "at 2,000 users, p99 ms: go under split, within noise under service-alone, java under shared",
-        "at 2,000 users, req/s: go under split, within noise under service-alone, java under shared"]
-    assert verdict_words.placements(series).startswith("The verdict changes with the CPU placement")
-    verdicts = tables.placement_verdicts(series)
-    assert verdicts.columns.tolist() == ["users", "placement", "p99 ms", "err %", "req/s"]
-    assert verdicts["p99 ms"].tolist() == ["go", "within noise", "java"]
+    assert [(c.users, c.figure) for c in sensitivity.changes(sensitivity.verdicts(series))] == [
+        (2000, "p99 ms"), (2000, "req/s")]
+    verdicts = tables.placement_verdicts(series).set_index("figure")
+    assert verdicts.columns.tolist() == ["users", "split", "service-alone", "shared", "changes"]
+    assert verdicts.loc["p99 ms"].tolist() == verdicts.loc["req/s"].tolist() == [
+        "2,000", "go", "within noise", "java", "yes"]
+    assert verdicts.loc["err %", "changes"] == "no"
     figures = tables.placement_figures(series)
     assert figures[["placement", "service"]].values.tolist()[:2] == [["split", "go"], ["split", "java"]]
     assert figures["req/s"].iloc[0] == "2000 [1940-2060]" and figures["repeats"].iloc[0] == "3 of 3"
@@ -121,22 +121,20 @@ def test_a_tie_that_only_changes_shape_is_no_change() -> None:
     names a winner, so the verdict does not change (what the article plan's fixed req/s gives)."""
     series = [placed(synthetic_run({"go": 1.0, "java": 1.0, "java-virtual": 0.5}), "split"),
               placed(synthetic_run({"go": 1.0, "java": 1.0, "java-virtual": 1.0}, NOISE[1]), "shared")]
-    found = sensitivity.verdicts(series)
-    told = [verdict_words.placement_verdict(v) for v in found if v.figure == "p99 ms"]
-    assert told == ["go or java (within noise)", "within noise"]
-    assert sensitivity.changes(found) == []
+    assert sensitivity.changes(sensitivity.verdicts(series)) == []
+    p99 = tables.placement_verdicts(series).set_index("figure").loc["p99 ms"].tolist()
+    assert p99 == ["2,000", "go or java (within noise)", "within noise", "no"]
     series[1] = placed(synthetic_run({"go": 2.0, "java": 1.0, "java-virtual": 1.0}), "shared")  # now go wins
-    assert verdict_words.change(sensitivity.changes(sensitivity.verdicts(series))[0]) == (
-        "at 2,000 users, p99 ms: go or java (within noise) under split, go under shared")
+    p99 = tables.placement_verdicts(series).set_index("figure").loc["p99 ms"].tolist()
+    assert p99 == ["2,000", "go or java (within noise)", "go", "yes"]
 
 
 def test_a_verdict_where_the_load_generator_did_not_hold_up_is_marked_and_left_out() -> None:
     short = synthetic_run({"go": 1.0, "java": 2.0}).assign(**{summaries.VALID: False})
     series = [placed(synthetic_run({"go": 2.0, "java": 1.0}), "split"), placed(short, "shared")]
     assert sensitivity.changes(sensitivity.verdicts(series)) == []
-    assert verdict_words.placements(series).endswith(
-        "Left out, as the load generator did not hold up there: 2,000 users under shared.")
-    assert tables.placement_verdicts(series)["p99 ms"].tolist() == ["go", "n/a (load generator invalid)"]
+    p99 = tables.placement_verdicts(series).set_index("figure").loc["p99 ms"].tolist()
+    assert p99 == ["2,000", "go", "n/a (load generator invalid)", "n/a"]  # left out: one placement judged it
     figures = tables.placement_figures(series)
     assert figures["repeats"].tolist()[2:] == ["r1 INVALID", "r2 INVALID", "r3 INVALID"] * 2  # a row each
     assert figures["req/s"].tolist()[2:5] == ["970", "1000", "1030"]  # go's, under a planned rate: no bound
@@ -165,9 +163,11 @@ def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> No
     first_screen = readme[:readme.index("\n## ")]
     assert first_screen.startswith(f"{report.TITLE}\n\nNone of the runs shown is a start of the articles' plan")
     section = readme.split("## Placement sensitivity", 1)[1]
-    assert ("**The verdict changes with the CPU placement (split, service-alone): at 10,000 users, p99 ms: "
-            "java under split, go under service-alone. Left out, as the load generator did not hold up "
-            "there: 4,000 users under split; 4,000 users under service-alone.**") in section
+    rows = {tuple(cells[:2]): cells[2:] for line in section.splitlines() if line.startswith("| ")
+            for cells in [[cell.strip() for cell in line.strip("|").split("|")]]}
+    assert rows["10,000", "p99 ms"] == ["java", "go", "yes"]  # the verdict changes at 10,000 users
+    assert rows["4,000", "p99 ms"][2] == "n/a"  # at 4,000 the load generator did not hold up: left out
+    assert all(cell.endswith("(load generator invalid)") for cell in rows["4,000", "p99 ms"][:2])
     assert "[service-alone](runs/20261122T013200Z-native-article.md)" in section
     assert "|  10,000 | service-alone | java      |     1 of 1 | 29715 [24000-30000] |    5.00 | 2.04 [2.00-2.04] |" \
         in section

@@ -101,6 +101,12 @@ class Cell:
         return not self.bound and not np.isnan(self.figure.value)
 
 
+def gaps(cells: dict[str, Cell], high_is_best: bool) -> tuple[str, list[tuple[str, estimates.Ratio]]] | None:
+    """`estimates.leader` over the cells whose figure counts; None with fewer than two."""
+    counted = {service: cell.figure for service, cell in cells.items() if cell.counts}
+    return estimates.leader(counted, high_is_best) if len(counted) > 1 else None
+
+
 @dataclass(frozen=True)
 class Placements:
     """What a series of runs over CPU placements judged (bankbench.analyse.sensitivity)."""
@@ -113,7 +119,7 @@ class Placements:
 
 @dataclass(frozen=True)
 class Findings:
-    """The first table's figures per service, and what the sentences need besides."""
+    """The first table's figures per service, and what its sections' tables need besides."""
 
     services: tuple[str, ...]
     users: int | None  # the articles' largest users level that the start runs measured
@@ -149,6 +155,15 @@ class Findings:
     @property
     def capacity_run(self) -> Run | None:
         return self.verdict.searched if self.verdict else None
+
+    @property
+    def first_capacity(self) -> tuple[dict[str, Cell], str]:
+        """The capacities the first table shows and the rankings rank, and their placement: under
+        split over the passes, or where PostgreSQL beside the load generator capped one under
+        service-alone and a split run is shown; else the capacity run's."""
+        if self.passes or (self.split_capacity and any(cell.bound == BED_BOUND for cell in self.capacity.values())):
+            return self.split_capacity, placement.SPLIT
+        return self.capacity, self.capacity_run.placement if self.capacity_run else ""
 
     @classmethod
     def of(cls, selected: list[Run]) -> "Findings":

@@ -38,8 +38,8 @@ class Passes:
     shipped: dict[str, Over]
     tuned: dict[str, Over]
     long_s: tuple[int, ...] = ()  # the lengths of the levels that confirmed the rates found
-    long_measured: int = 0  # how many rates found a long level measured (_long_levels)
-    long_missed: tuple[tuple[str, int], ...] = ()  # those that missed the target: contender, pass
+    # Each rate found a long level measured (_long_levels): contender, pass (1 the first), held the target
+    long_held: tuple[tuple[str, int, bool], ...] = ()
     fits: tuple[capacity_model.PassFit, ...] = ()  # each pass's model, in the runs' order
     beside: dict[str, Over] = field(default_factory=dict)  # by name: the A/A twin, the pools beside
     controls: tuple[capacity_model.Control, ...] = ()  # each pass's A/A pair, where it had one
@@ -66,13 +66,12 @@ def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     if len(found) < MIN_PASSES:
         return None
     runs, docs = zip(*found, strict=True)
-    measured, missed = _long_levels(docs)
     fits = tuple(fit(run, doc) for run, doc in found)
     pairs = [(fit_, doc.control) for fit_, doc in zip(fits, docs, strict=True) if doc.control]
     control = (pairs[-1][1][0].contender, pairs[-1][1][1].contender) if pairs else None
     beside = sorted({name for doc in docs for name in doc.beside}, key=lambda name: service_order(name.split()[0]))
     return Passes(mode, runs, _over(docs, fits, False, mode), _over(docs, fits, True, mode),
-                  tuple(sorted({doc.long_s for doc in docs} - {None, 0})), measured, tuple(missed), fits,
+                  tuple(sorted({doc.long_s for doc in docs} - {None, 0})), _long_levels(docs), fits,
                   {name: over for name in beside
                    if (over := _over_passes([doc.beside.get(name) for doc in docs], fits, mode))},
                   tuple(capacity_model.control(fit_, a.contender, b.contender) for fit_, (a, b) in pairs), control)
@@ -123,14 +122,13 @@ def _shared_core(searched: list[Search]) -> estimates.Figure | None:
     return estimates.over_passes(totals)
 
 
-def _long_levels(docs: tuple[Searches, ...]) -> tuple[int, list[tuple[str, int]]]:
-    """How many rates found a long level measured (`as_shipped`: counted once), and those whose long
-    level missed the target: the contender (`go`, `go tuned`) and its pass, 1 the first."""
-    long = [(service + suffix, number, search.long.held) for number, doc in enumerate(docs, 1)
-            for tuned, suffix in ((False, ""), (True, " tuned"))
-            for service, search in doc.section(tuned).items()
-            if search.long and not search.as_shipped]
-    return len(long), [(contender, number) for contender, number, held in long if not held]
+def _long_levels(docs: tuple[Searches, ...]) -> tuple[tuple[str, int, bool], ...]:
+    """Each rate found a long level measured (`as_shipped`: counted once): the contender (`go`,
+    `go tuned`), its pass, 1 the first, and whether the long level held the target."""
+    return tuple((service + suffix, number, search.long.held) for number, doc in enumerate(docs, 1)
+                 for tuned, suffix in ((False, ""), (True, " tuned"))
+                 for service, search in doc.section(tuned).items()
+                 if search.long and not search.as_shipped)
 
 
 def record(run: Run) -> capacities.Pass:

@@ -17,7 +17,8 @@ FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND re
 # Left-aligned in Markdown:
 NAME_COLUMNS = {"service", "line", "instance", "label", "level", "item", "value", "errors by status", "placement",
                 "load generator", "run", "folder", "profile", "why it is kept", "money check", "stack",
-                "contender", "against", "figures", "runs", "commits", "days", "kernels", "full stack",
+                "contender", "against", "figures", "runs", "commits", "days", "kernels", "settings", "bound by",
+                "search", "search ended", "at the heap below", "check", "not passed", "full stack",
                 "standard library", "micro-framework"}
 REPEATS = "repeats"  # the header of how many of a group's repeats count (`counted`), in every table
 
@@ -78,32 +79,6 @@ def differs(r: estimates.Ratio) -> str:
     if pd.isna(r.low):
         return "untold: no interval"
     return "yes" if r.significant else "within noise"
-
-
-def times(r: estimates.Ratio, high_is_best: bool, fmt: Format = number) -> str:
-    """`2.00× higher`, `440× lower`: the leader's `factor`; `lower (0)` for a leader at 0."""
-    f = factor(r, high_is_best)
-    way = "higher" if high_is_best else "lower"
-    return f"{way} (0)" if np.isinf(f.value) else f"{fmt(f.value)}× {way}"
-
-
-def interval(r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
-    """A `factor`'s 95 % interval in words (over passes, capacity_model.ACROSS's), with Welch's p if any."""
-    f = factor(r, high_is_best)
-    if pd.isna(f.low):
-        return "no interval to tell"
-    ends = "-".join("∞" if np.isinf(end) else number(end) for end in (f.low, f.high))
-    if f.source == estimates.PASSES:
-        return f"95 % interval over the passes {ends}×"
-    return f"95 % interval {ends}×" + ("" if pd.isna(f.p) or not welch else f", p {f.p:.2f}")
-
-
-def gap(service: str, r: estimates.Ratio, high_is_best: bool, welch: bool = True) -> str:
-    """`2.00× higher than go's (<interval>)`, or `within noise of go's (1.02×, <interval>)`."""
-    size, ends = times(r, high_is_best), interval(r, high_is_best, welch)
-    if r.significant:
-        return f"{size} than {service}'s ({ends})"
-    return f"within noise of {service}'s ({size}, {ends})"
 
 
 def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,

@@ -17,10 +17,11 @@ from PIL import Image
 
 from bankbench import paths
 from bankbench.analyse import capacity_figures as capacity, overload, projection, repeats, timelines
+from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT, NONE_HELD, NOT_ALONE
 from bankbench.analyse.findings import Verdict
 from bankbench.checks import verify
 from bankbench.load import profiles, validity
-from bankbench.publish import charts, tables, terminal, verdict_tables, verdict_words
+from bankbench.publish import charts, tables, terminal, verdict_tables
 from bankbench.publish.formatting import markdown
 from bankbench.results import files, summaries
 from bankbench.results.documents import Manifest
@@ -75,6 +76,13 @@ run on AWS (`make aws-bench`) measures the service on its instance type, which r
 CPU-model and hyper-thread assumptions for that type: where an `efficiency` run on AWS is shown,
 the projection takes its requests/s and PostgreSQL's CPU per request at the highest rate that held
 the target (a lower bound of the capacity: its rates were not searched) instead of this machine's."""
+# Why a verdict has no cost projection (Verdict.unprojected), in a line
+UNPROJECTED = {
+    NOT_ALONE: f"No cost projection: a projection reads a capacity under CPU placement {BUDGET_PLACEMENT} (the "
+               "service alone on its CPU), and the capacity run shown ran under another placement, where its "
+               "requests/s are not the service's alone.",
+    NONE_HELD: "No cost projection: no service held the target.",
+}
 VERDICT = """\
 Per service, the highest open-model rate (iterations of the rematch scenario per second, 7
 requests each) at which p99 stayed at or under the target with errors under {errors:g} % and the
@@ -85,13 +93,15 @@ at that rate the service's own CPU per request, PostgreSQL's, the peak RSS with 
 heap settings, the smallest heap of the sweep that held the target in most of its probes and the
 RSS with it, and the projected price of a million requests: the service's from its capacity,
 PostgreSQL's from its CPU time (below). Each figure is the median over the probes that held the
-target at that rate, with its 95 % interval; "missed" names the nearest rate (or heap) that did
-not hold. ">=" marks a capacity the load generator capped: at the next rate it could not offer
-the plan on its CPU (bankbench.load.validity; "beside PostgreSQL": the CPU they shared was
-full, the test bed's limit), so the service holds at least that much, and the price from it is
-at most the one shown ("≤"); a heap at which the load generator fell short is undecided, so the
-smallest heap may be smaller. Measured on this machine (CPUs {cpus}): compare
-the services with each other."""
+target at that rate, with its 95 % interval; "missed at" is the nearest rate above it, which
+did not hold, and "heap below" the nearest heap under the smallest, with what its probes said.
+"≥" marks a capacity that is a lower bound, and "bound by" what made it one: at the next rate
+the load generator could not offer the plan on its CPU (bankbench.load.validity; "beside
+PostgreSQL": the CPU they shared was full, the test bed's limit), or no higher rate was tried;
+the service holds at least that much, and the price from it is at most the one shown ("≤").
+"search" says whether the search ran to its end or what ended it first (the budget, the service's
+exit). A heap at which the load generator fell short is undecided, so the smallest heap may be
+smaller. Measured on this machine (CPUs {cpus}): compare the services with each other."""
 OVERLOAD = """\
 Each service, warm, got arrivals at {phases} of its base rate (iterations/s of the {scenario}
 scenario: {rates}). It held up if it did not exit, kept its RSS within the memory bound its entry
@@ -263,18 +273,12 @@ def cpus(manifest: Manifest) -> str:
 
 
 def money_text(run: Run) -> str:
-    """The money check of every level: whether it passed, and what failed as a table."""
-    failures, text = tables.money_failures(run), money(run.summary)
-    return text if failures.empty else f"{text}\n\n{markdown(failures.astype(str))}"
-
-
-def money(summary: pd.DataFrame) -> str:
-    failed = summary.loc[~summary["money_ok"].astype(bool), "level_id"].tolist()
-    if not failed:
-        return f"The money check passed after all {len(summary)} levels."
-    return (f"The money check FAILED after {', '.join(failed)} ({len(failed)} of {len(summary)} "
-            f"levels): their figures are left out of every median and chart, and the tables show "
-            f"them marked FAILED.")
+    """The money check of every level: whether it passed, and the levels that failed as a table."""
+    failures = tables.money_failures(run)
+    if failures.empty:
+        return "The money check passed after every level."
+    return ("The money check FAILED after the levels below: their figures are left out of every median and "
+            f"chart, and the tables show them marked FAILED.\n\n{markdown(failures.astype(str))}")
 
 
 def equivalence_text(run: Run) -> str:
@@ -296,7 +300,7 @@ def projection_section(verdict: Verdict) -> list[str]:
     """The projected cost on AWS instances of the verdict's capacities, or why there is none."""
     heading = "## Projected cost per million requests"
     if verdict.assumptions is None:
-        return [heading, verdict_words.unprojected(verdict)] if verdict.unprojected else []
+        return [heading, UNPROJECTED[verdict.unprojected]] if verdict.unprojected else []
     instances = projection.instances_of(verdict.projected)
     return [f"{heading} on {' and '.join(i.type for i in instances)}", PROJECTION_LIMITS,
             markdown(tables.projection(verdict.projected, verdict.assumptions)),

@@ -29,9 +29,9 @@ from bankbench.analyse import (
 from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.publish import charts, notebook, own_run, pages, tables, verdict_words
+from bankbench.publish import charts, notebook, own_run, pages, tables
 from bankbench.publish.formatting import count, figure_text, markdown, significant
-from bankbench.publish.verdict_words import START_NAMES, rate_text, settings_text, unprojected
+from bankbench.publish.tables import START_NAMES
 from bankbench.results import files, runs
 from bankbench.results.runs import Run
 
@@ -174,8 +174,7 @@ def first_screen(f: Findings, out_dir: Path, told: str | None = None) -> list[st
                 "capacity search, whose figures the verdict reads: each run's figures are on its page "
                 f"([Runs](#{anchor('Runs')}))."]
     table = tables.first(f, link=lambda header, question: f"[{header}](#{anchor(QUESTIONS[question])})")
-    cells = [cell for row in tables.first_cells(f).values() for cell, _ in row.values()]
-    parts = [TITLE, told or verdict_words.machine(f), markdown(table), verdict_words.legend(f, cells)]
+    parts = [TITLE, told or machine(f), markdown(table), legend(f)]
     if not (split := tables.framework_and_runtime(f)).empty:
         parts += ["Each full-stack framework's gap to the standard library's service, split in two: its runtime "
                   "(the micro-framework on the same runtime over the standard library's) and its framework (the "
@@ -186,6 +185,29 @@ def first_screen(f: Findings, out_dir: Path, told: str | None = None) -> list[st
         figure = charts.starts(p99_by_start(f.start_runs), START_NAMES)
         parts.append(pages.save(figure, out_dir, "headline", out_dir))
     return parts
+
+
+def machine(f: Findings) -> str:
+    """The hardware in a line, where no verdict written by hand opens the page."""
+    return (f"Measured on one machine ({f.cores or '?'} cores, {f.cpu_model or 'CPU not recorded'}) shared by the "
+            "load generator, the services and PostgreSQL: compare the services with each other, not with other "
+            "hardware.")
+
+
+def legend(f: Findings) -> str:
+    """What the first table's brackets are over, in at most 100 words (test_conclusions)."""
+    def over(counts: set[int]) -> str:  # `3`, `2/3` where cells differ
+        return "/".join(map(str, sorted(counts))) or "its"
+
+    p99 = over({cell.of for start in ("warm", "cold", "aot") for cell in f.p99[start].values() if cell.of})
+    starts = over({cell.of for cells in f.startup.values() for cell in cells.values() if cell.of})
+    capacity = (f"capacity over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), each pass's from all its "
+                "probes" if f.passes else "capacity from the rate that held to the next, which missed")
+    per = f"; req/s: it/s × {f.requests_per_iteration:.3g} requests per iteration" if f.requests_per_iteration else ""
+    return (f"Cells: the median [95 % interval]: p99 over {p99} repeats, start-up over {starts} processes (start to "
+            f"first 200), {capacity}{per}; RSS, CPU and cost over the repeats at one rate. A repeat counts where its "
+            "money check passed and the load generator kept up: `(n of N)` where some did not. Headers link to "
+            "sections.")
 
 
 def ranking(f: Findings, question: str) -> str:
@@ -251,12 +273,12 @@ def tuned_sections(selected: list[Run], passes: paired.Passes | None = None, ran
         "capacity it/s, tuned": figure_text(passes.tuned[service].figure, count),
         "tuned / shipped": figure_text(estimates.ratio(shipped.figure, passes.tuned[service].figure),
                                        significant) + "×",
-        "tuned settings": settings_text(settings[service])
+        "tuned settings": tables.settings_text(settings[service])
         + (" (the shipped ones)" if profiles.is_shipped(service, settings[service]) else "")}
         for service, shipped in passes.shipped.items() if service in passes.tuned])
     return ["\n\n".join([
         *parts,
-        f"Over the {len(passes.runs)} passes of `make capacity TUNED=both` under {passes.placement} "
+        f"Over the passes of `make capacity TUNED=both` under {passes.placement} "
         f"({', '.join(page_link(run) for run in passes.runs)}), each service was probed at the settings it ships "
         "with and at its `[tuned.<service>]` table in tuned.toml (the last column; the environment is what it "
         "adds to the service's), every contender in turn at each rate; a service whose tuned settings are its "
@@ -276,10 +298,10 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
         return [heading, f"No capacity run yet (`make capacity`).{efficiency}"]
     run = verdict.searched
     figure = charts.capacity(capacity_figures.p99_by_rate(run), verdict.found, verdict.target_ms)
-    passes = (f" The ranking rests on {len(f.passes.runs)} passes of `make capacity` under {f.passes.placement} "
+    passes = (f" The ranking rests on the passes of `make capacity` under {f.passes.placement} "
               f"({', '.join(page_link(other) for other in f.passes.runs)}), each probing the services in turn at each "
               "rate, so that the machine's drift fell on all alike, and confirming each rate found with a level of "
-              f"{'/'.join(str(s) for s in f.passes.long_s)} s{long_text(f.passes)}; the CPU per request beside it is "
+              f"{'/'.join(map(str, f.passes.long_s))} s (whether it held: below); the CPU per request beside it is "
               "the service's and PostgreSQL's at that level.") if f.passes else ""
     return [heading,
             f"`make capacity` searched, per service, the highest open-model rate (iterations/s of the "
@@ -298,8 +320,11 @@ def capacity_section(f: Findings, verdict: Verdict | None, out_dir: Path, search
             *(passes_tables(f.passes) if f.passes and f.passes.fits else []),
             pages.save(figure, out_dir, "capacity", out_dir),
             *([markdown(tables.projection(verdict.projected, verdict.assumptions))] if verdict.assumptions
-              else [unprojected(verdict)]),
-            "\n".join(f"- {capacities_found(found)}" for found in [run, *(o for o in searched if o is not run)])]
+              else filter(None, [pages.UNPROJECTED.get(verdict.unprojected)])),
+            "What each capacity run shown found, iterations/s: per service the rate found (`≥`: a lower bound) "
+            "and the next, which missed; what made a rate a lower bound and what ended a search before its end, "
+            "with the services concerned. Each run's page has every probe.",
+            markdown(tables.capacity_runs([run, *(o for o in searched if o is not run)], page_link))]
 
 
 def common_rate_section(f: Findings) -> list[str]:
@@ -336,26 +361,11 @@ def passes_tables(passes: paired.Passes) -> list[str]:
                   f"it: the A/A twin, and each pool beside the shipped {config.DEFAULT_POOL_SIZE}; last, how often "
                   "the A/A control failed, with the rate's exact 95 % interval (Clopper-Pearson).",
                   markdown(beside)]
+    if passes.long_held:
+        parts += ["The longer level that confirmed each rate found, in each pass: whether it held the target "
+                  "(where it missed, the capacity there held only the short probes).",
+                  markdown(tables.long_levels(passes))]
     return parts
-
-
-def long_text(passes: paired.Passes) -> str:
-    """Whether the long levels held: ` (it held for 9 of 12 rates; it missed the target …)`."""
-    measured, missed = passes.long_measured, passes.long_missed
-    if not missed:
-        return f" (it held for all {measured} rates)" if measured else ""
-    where = ", ".join(f"{contender} in pass {number}" for contender, number in missed)
-    return (f" (it held for {measured - len(missed)} of {measured} rates; it missed the target for {where}, "
-            "whose capacity there held only the short probes)")
-
-
-def capacities_found(run: Run) -> str:
-    """What a capacity run found, in a sentence with its page."""
-    found = "; ".join(f"{c.service} {rate_text(c)}" for c in capacity_figures.figures(run))
-    limit = run.admission_limit
-    other_limit = f", admission limit {limit:,}" if limit != config.DEFAULT_MAX_CONCURRENT_REQUESTS else ""
-    return (f"Under CPU placement {run.placement}{', tuned' if run.tuned else ''}{other_limit} ({page_link(run)}), "
-            f"the capacity in iterations/s was: {found}.")
 
 
 def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[str]:
@@ -370,8 +380,7 @@ def memory_section(f: Findings, verdict: Verdict | None, out_dir: Path) -> list[
             f"RSS at each heap, and with the service's own settings as a line ({page_link(verdict.searched)}).",
             *filter(None, [ranking(f, "memory")]),
             pages.save(charts.rss_vs_heap(heaps), out_dir, "memory", out_dir),
-            markdown(tables.verdict(verdict.found, [], verdict.target_ms)[
-                ["service", "RSS MB, own heap", "smallest heap MB", "RSS MB at it"]])]
+            markdown(tables.heaps(verdict.found))]
 
 
 def placement_section(series: list[Run]) -> str:
@@ -383,8 +392,9 @@ def placement_section(series: list[Run]) -> str:
         f"Does the verdict depend on the test bed? The levels of profile {first.profile} ran once "
         f"under each CPU placement, a run each, one after the other on one machine (series "
         f"`{first.series}`: {links}). The verdict on a figure is the service with the best median "
-        "together with any within noise of it (`harness/bankbench/analyse/sensitivity.py`).",
-        f"**{verdict_words.placements(series)}**",
+        "together with any within noise of it (`harness/bankbench/analyse/sensitivity.py`); it changes where "
+        "two placements name a different winner. A verdict where the load generator did not hold up in some "
+        "repeat is marked, and left out of the change (`n/a`: fewer than two placements judged it).",
         markdown(tables.placement_verdicts(series)),
         "Median [95 % interval] over the repeats at the main pool, or a row per repeat where some did not count:",
         markdown(tables.placement_figures(series)),
@@ -428,20 +438,21 @@ def overload_section(selected: list[Run]) -> list[str]:
 
 
 def equivalence_section(selected: list[Run]) -> str:
-    """Whether every run did the same database work (make verify) and kept the money right."""
+    """Whether every run did the same database work (make verify) and kept the money right: per
+    check, how many of the runs shown passed, and each other run with what it found."""
     checks = {run.id: files.verify(run.path) for run in selected}
-    passed = [run for run in selected if checks[run.id] and checks[run.id]["ok"]]
-    others = [f"{page_link(run)}: {'FAILED' if checks[run.id] else 'not checked (it predates `make verify`)'}"
-              for run in selected if run not in passed]
-    money = [f"{page_link(run)}: {pages.money(run.summary)}" for run in selected
-             if not run.summary["money_ok"].astype(bool).all()]
+    unverified = [(run, "FAILED" if checks[run.id] else "not checked (it predates `make verify`)")
+                  for run in selected if not (checks[run.id] and checks[run.id]["ok"])]
+    money = [(run, f"FAILED after {', '.join(failed)}") for run in selected
+             if (failed := tables.failed_money(run.summary))]
+    table = pd.DataFrame([{"check": check, "runs passed": f"{len(selected) - len(others)} of {len(selected)}",
+                           "not passed": "; ".join(f"{page_link(run)}: {why}" for run, why in others) or "-"}
+                          for check, others in (("`make verify` before the first level", unverified),
+                                                ("money check after every level", money))])
     return ("## Equivalence\n\nBefore the first level of a run, `make verify` proves that every service runs "
             "the same statements per request, in the same transactions (pg_stat_statements and pg_stat_database, "
-            f"a table per run on its page); after every level, the money check sums the balances. "
-            f"`make verify` passed before {len(passed)} of the {len(selected)} runs shown"
-            + (f"; {'; '.join(others)}" if others else "") + ". "
-            + ("The money check passed after every level of every run." if not money else
-               "The money check failed in some levels, left out of every figure: " + "; ".join(money)))
+            "a table per run on its page); after every level, the money check sums the balances, and a level "
+            "whose check failed is left out of every figure.\n\n" + markdown(table))
 
 
 def side_by_side_sections(selected: list[Run]) -> list[str]:

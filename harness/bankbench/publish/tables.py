@@ -13,14 +13,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from bankbench import capacity_model, estimates, registry
-from bankbench.analyse import at_rate, paired, repeats, sensitivity
-from bankbench.analyse.capacity_figures import Capacity
-from bankbench.analyse.findings import Cell, Findings
-from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome
-from bankbench.analyse.projection import DATABASE, SERVICE, Assumptions, Instance, Projection
+from bankbench import capacity_model, config, estimates, registry
+from bankbench.analyse import at_rate, capacity_figures, paired, repeats, sensitivity
+from bankbench.analyse.capacity_figures import MISSED, Capacity, Probed
+from bankbench.analyse.findings import Cell, Findings, gaps
+from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome, Refusals
+from bankbench.analyse.projection import (
+    AT_LEAST,
+    AT_MOST,
+    DATABASE,
+    SERVICE,
+    Assumptions,
+    Instance,
+    Projection,
+)
 from bankbench.load.profiles import GENERATORS
-from bankbench.publish import formatting, verdict_words
+from bankbench.publish import formatting
 from bankbench.publish.formatting import (
     REPEATS,
     bounded,
@@ -30,7 +38,6 @@ from bankbench.publish.formatting import (
     significant,
     whole,
 )
-from bankbench.publish.verdict_words import START_NAMES, held_up
 from bankbench.results import files, summaries
 from bankbench.results.documents import NOT_RECORDED, Manifest
 from bankbench.results.probes import Duel, Search, Tuned, Tuning, Turn
@@ -71,6 +78,7 @@ NOT_MEASURED = Cell(missing="no make startup yet")
 QUESTIONS = {"startup": "starts", "startup_aot": "starts", "warm": "starts", "cold": "starts", "aot": "starts",
              "rps": "capacity", "capacity": "capacity", "rss": "common", "cpu": "common", "cost": "common"}
 NO_COMMON_RATE = Cell(missing="no efficiency run yet")
+START_NAMES = {"cold": "cold", "aot": "cold+AOT", "warm": "warm"}  # profiles.STARTS, as the report names them
 
 
 def levels(summary: pd.DataFrame) -> pd.DataFrame:
@@ -198,7 +206,7 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
     """The report's first table, a row per service: what it is, its capacity in requests/s and
     iterations/s, p99 warm and cold, start-up, and at one common rate its memory, CPU and cost.
     `link` makes a header from its text and its QUESTIONS key."""
-    _, where = verdict_words.first_capacity(f)
+    _, where = f.first_capacity
     at = f" at {f.common_rate:,} it/s" if f.common_rate else ""
     headers = {
         "stack": "stack",
@@ -218,7 +226,7 @@ def first(f: Findings, link: Callable[[str, str], str] = lambda header, _questio
 
 def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Format]]]:
     """Per service, the first table's figures by QUESTIONS key, each with its format."""
-    shown, _ = verdict_words.first_capacity(f)
+    shown, _ = f.first_capacity
     startup = {key: f.startup.get(start, {}) for key, start in (("startup", COLD), ("startup_aot", AOT))}
     common = {key: f.at_rate.get(column, {}) for key, column in (("rss", at_rate.RSS), ("cpu", at_rate.CPU),
                                                                  ("cost", at_rate.USD))}
@@ -259,21 +267,98 @@ def _cell(cell: Cell, fmt: formatting.Format) -> str:
 
 
 def verdict(found: list[Capacity], projections: list[Projection], target_ms: float) -> pd.DataFrame:
-    """One row per service: capacity at the target and what a request costs there."""
+    """One row per service: what its search found (`_found`), its figures there, its smallest heap
+    (`_heap`) and what a request costs there."""
     prices = {(p.service, f"{p.line} on {p.on.name}"): p.usd_per_million for p in projections}
     priced = list(dict.fromkeys(on for _, on in prices))
     return pd.DataFrame([{
-        "service": c.service,
-        f"capacity it/s at p99 <= {target_ms:g} ms": verdict_words.rate_text(c),
+        "service": c.service, **_found(c, target_ms),
         "req/s there": figure_text(c.throughput, number), "p99 ms": figure_text(c.p99_ms, number),
         "CPU ms/request": figure_text(c.cpu_ms, significant),
         "PostgreSQL CPU ms/request": figure_text(c.pg_cpu_ms, significant),
-        "RSS MB, own heap": figure_text(c.rss_mb, number),
-        "smallest heap MB": verdict_words.heap_text(c),
-        "RSS MB at it": figure_text(c.rss_heap_mb, number),
+        "RSS MB, own heap": figure_text(c.rss_mb, number), **_heap(c),
         **{f"projected $ per 1M requests, {on}": bounded(prices[c.service, on], significant)
            if (c.service, on) in prices else "-" for on in priced},
     } for c in found])
+
+
+def heaps(found: list[Capacity]) -> pd.DataFrame:
+    """Per service, its peak RSS with its own heap settings and its smallest heap (`_heap`)."""
+    return pd.DataFrame([{"service": c.service, "RSS MB, own heap": figure_text(c.rss_mb, number), **_heap(c)}
+                         for c in found])
+
+
+def capacity_runs(searched: list[Run], link: Callable[[Run], str] = lambda run: run.id) -> pd.DataFrame:
+    """What each capacity run found, a row a run (`link`): its CPU placement, how its settings
+    differ from the shipped ones, per service the rate found (`_capacity_found`) and the next, which
+    missed; what made a rate a lower bound, and what ended a search early, each with its services."""
+    found = [(run, capacity_figures.figures(run)) for run in searched]
+    services = sorted({c.service for _, capacities in found for c in capacities}, key=summaries.service_order)
+    rows = [{"run": link(run), "placement": run.placement, "settings": _run_settings(run),
+             **{f"{c.service} it/s": _capacity_found(c) for c in capacities},
+             **{f"{c.service} missed at": count(c.failed_at) for c in capacities},
+             "bound by": _with_services({c.service: c.bound for c in capacities}),
+             "search ended": _with_services({c.service: _search_end(c) for c in capacities if not c.complete})}
+            for run, capacities in found]
+    columns = ["run", "placement", "settings", *(f"{service} {what}" for service in services
+                                                 for what in ("it/s", "missed at")), "bound by", "search ended"]
+    return pd.DataFrame(rows, columns=columns).fillna("-")
+
+
+def _run_settings(run: Run) -> str:
+    """`tuned; admission limit 1,000,000`, or `shipped`."""
+    differs = ["tuned"] if run.tuned else []
+    if run.admission_limit != config.DEFAULT_MAX_CONCURRENT_REQUESTS:
+        differs.append(f"admission limit {count(run.admission_limit)}")
+    return "; ".join(differs) or "shipped"
+
+
+def _with_services(values: dict[str, str]) -> str:
+    """`budget ran out (java); top rate tried (go, java-virtual)`: each value with its services; `-`: none."""
+    services: dict[str, list[str]] = {}
+    for service, value in values.items():
+        if value:
+            services.setdefault(value, []).append(service)
+    return "; ".join(f"{value} ({', '.join(names)})" for value, names in services.items()) or "-"
+
+
+def _found(c: Capacity, target_ms: float) -> dict[str, str]:
+    """What a search found (`_capacity_found`), the next rate, which missed, what made the rate a
+    lower bound, and how the search ended."""
+    return {f"capacity it/s at p99 <= {target_ms:g} ms": _capacity_found(c), "missed at it/s": count(c.failed_at),
+            "bound by": c.bound or "-", "search": _search_end(c)}  # count(None): "-"
+
+
+def _capacity_found(c: Capacity) -> str:
+    """`400`, `≥ 400` (a lower bound), `none confirmed (550 held once)`, `none held`."""
+    if c.rate is None:
+        return "none held" if c.held_once is None else f"none confirmed ({count(c.held_once)} held once)"
+    return f"≥ {count(c.rate)}" if c.bound else count(c.rate)
+
+
+def _search_end(c: Capacity) -> str:
+    """`complete`; else what ended it: the service's exit at its last probe, or the budget."""
+    if c.complete:
+        return "complete"
+    return f"service exited (status {c.exited[1]}) at {count(c.exited[0])}" if c.exited else "budget ran out"
+
+
+def _heap(c: Capacity) -> dict[str, str]:
+    """The smallest heap that held the rate and the RSS with it; the nearest heap probed under
+    it and what its probes said (`_below`)."""
+    if c.heap is None:
+        return {"smallest heap MB": "-", "RSS MB at it": "-", "heap below MB": "-", "at the heap below": "-"}
+    below = c.below
+    return {"smallest heap MB": str(c.heap.heap_mb), "RSS MB at it": figure_text(c.rss_heap_mb, number),
+            "heap below MB": "none probed" if below is None else str(below.heap_mb),
+            "at the heap below": "-" if below is None else _below(below)}
+
+
+def _below(p: Probed) -> str:
+    """`missed in 1 of 2`; where the load generator spoiled every probe or as many missed as held, undecided."""
+    if p.verdict == MISSED:
+        return f"missed in {p.missed} of {p.probes}"
+    return "load generator fell short" if p.held == p.missed == 0 else "as many probes missed as held"
 
 
 def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str] | None = None,
@@ -282,7 +367,7 @@ def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str]
     found them (`made_by`), what TUNED=1 runs with (`runs_with`: tuned.toml now; rules change)."""
     rows = []
     for i, (service, record) in enumerate(records):
-        found = "not found: the run ended first" if record.tuned is None else verdict_words.settings_text(record.tuned)
+        found = "not found: the run ended first" if record.tuned is None else settings_text(record.tuned)
         where = f"{record.rate} it/s (" + (f"of capacity {record.capacity}, " if record.capacity is not None
                                            else "capacity of ") + f"{record.run})"
         heap = f"{record.heap_mb} MB (from {record.heap_run})" if record.heap_mb else \
@@ -290,9 +375,15 @@ def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str]
         rows.append({"service": service, "tuned at": where, "heap": heap,
                      "settings found": found + "".join(f" ({note})" for note in knob_notes(record)),
                      **({"make tune run": made_by[i]} if made_by else {}),
-                     **({"TUNED=1 runs": verdict_words.settings_text(runs_with[service]) if service in runs_with
+                     **({"TUNED=1 runs": settings_text(runs_with[service]) if service in runs_with
                          else "the shipped settings"} if runs_with is not None else {})})
     return pd.DataFrame(rows)
+
+
+def settings_text(settings: dict) -> str:
+    """A [tuned.<service>] table as a cell: `pool 16; GOGC=200, GOMEMLIMIT=64MiB`."""
+    env = ", ".join(f"{name}={value}" for name, value in settings["env"].items())
+    return f"pool {settings['pool']}" + (f"; {env}" if env else "")
 
 
 def knob_notes(record: Tuned) -> list[str]:
@@ -384,9 +475,35 @@ def projection(projections: list[Projection], assumptions: Assumptions) -> pd.Da
     return pd.DataFrame(rows)
 
 
-def projection_assumptions(assumptions: Assumptions, instances: list[Instance]) -> pd.DataFrame:
-    """What the projection onto `instances` assumes, one row each."""
-    return pd.DataFrame(verdict_words.assumptions(assumptions, instances), columns=["item", "value"])
+def projection_assumptions(a: Assumptions, instances: Sequence[Instance]) -> pd.DataFrame:
+    """What the projection onto `instances` reads and assumes, an item and its value a row (why:
+    pages.PROJECTION_LIMITS)."""
+    basis, on_aws = a.basis, a.basis.instance_type
+    threads = ", ".join(f"{i.type}: {i.threads_per_core}" for i in instances if i.threads_per_core > 1)
+    rows = [
+        ("a projection", "arithmetic on the run below, not measured on these instances"),
+        ("measured in run", basis.run_id),
+        ("measured on", f"{on_aws} ({basis.cpu_model})" if on_aws else basis.cpu_model),
+        ("CPUs", str(basis.cpus)),
+        ("CPU placement", basis.placement),
+        ("service CPUs", str(basis.service_cpus)),
+        ("rate read", "the capacity" if a.searched else "the highest offered rate that held (not searched)"),
+        ("p99 target ms", f"{a.target_ms:g}"),
+        (f"{SERVICE}: req/s per vCPU", f"its requests/s at the rate / its CPUs; {AT_LEAST} where the capacity "
+                                       f"is a lower bound, its instances and cost then {AT_MOST}"),
+        (f"{DATABASE}: req/s per vCPU", "1000 / its CPU ms per request at the rate: a floor on its instances "
+                                        "and cost"),
+        *((f"CPU of {i.type}", i.processor + ("; measured on it" if i.type == on_aws else "; not corrected"))
+          for i in instances),
+        ("hyper-threads per core", (threads or "1") + ("; measured" if on_aws else "; not corrected")),
+        ("scaling", f"linear in the vCPUs; the {SERVICE}: one process per instance; {DATABASE}: one server "
+                    "over every vCPU; load balancer and network not counted"),
+        ("headroom", "none: every vCPU busy (a floor)" if a.headroom == 1 else f"{a.headroom:.0%} of the vCPUs"),
+        ("load req/s", count(a.load_rps)),
+        *((f"price of {i.type}", f"${i.usd_per_hour}/hour on demand, Linux, {i.region}, {i.price_date} "
+           f"({i.price_source})") for i in instances),
+    ]
+    return pd.DataFrame(rows, columns=["item", "value"])
 
 
 def context(manifest: Manifest) -> pd.DataFrame:
@@ -414,10 +531,14 @@ def _flat(value: object) -> str:
     return str(value)
 
 
+def failed_money(summary: pd.DataFrame) -> list[str]:
+    """The levels whose money check failed."""
+    return summary.loc[~summary["money_ok"].astype(bool), "level_id"].tolist()
+
+
 def money_failures(run: Run) -> pd.DataFrame:
     """The levels whose money check failed, with what the check found (empty when all passed)."""
-    failed = run.summary.loc[~run.summary["money_ok"].astype(bool), "level_id"]
-    checks = [{"level": level, **files.money(run.level_dir(level))} for level in failed]
+    checks = [{"level": level, **files.money(run.level_dir(level))} for level in failed_money(run.summary)]
     return pd.DataFrame(checks, columns=["level", "ok", "clients", "sum_balances", "sum_deposits",
                                          "ledger_mismatches", "negative_balances"])
 
@@ -454,12 +575,35 @@ def placement_figures(series: list[Run]) -> pd.DataFrame:
 
 
 def placement_verdicts(series: list[Run]) -> pd.DataFrame:
-    """A series over CPU placements: per users level and placement, the verdict on each figure."""
-    rows: dict[tuple[int, str], dict[str, str]] = {}
-    for v in sensitivity.verdicts(series):  # placement by placement, in order
-        row = rows.setdefault((v.users, v.placement), {"users": f"{v.users:,}", "placement": v.placement})
-        row[v.figure] = verdict_words.placement_verdict(v) + (" (load generator invalid)" if v.limited else "")
-    return pd.DataFrame([rows[key] for key in sorted(rows, key=lambda key: key[0])])
+    """A series over CPU placements: per users level and figure, the verdict under each placement
+    (`_placement_verdict`) and whether it changes with the placement (sensitivity.changes; `n/a`
+    where fewer than two placements judged it)."""
+    found = sensitivity.verdicts(series)
+    changed = {(c.users, c.figure) for c in sensitivity.changes(found)}
+    points: dict[tuple[int, str], list[sensitivity.Verdict]] = {}
+    for v in sensitivity.by_users(found):  # figures in order within each users level
+        points.setdefault((v.users, v.figure), []).append(v)
+    rows = [{"users": f"{users:,}", "figure": figure, **{v.placement: _placement_verdict(v) for v in judged},
+             "changes": "yes" if (users, figure) in changed
+             else "no" if sum(not v.limited for v in judged) > 1 else "n/a"}
+            for (users, figure), judged in points.items()]
+    placements = [run.placement for run in sensitivity.ordered(series)]
+    return pd.DataFrame(rows, columns=["users", "figure", *placements, "changes"]).fillna("-")
+
+
+def _placement_verdict(v: sensitivity.Verdict) -> str:
+    """`go`, `go or java (within noise)`, `within noise`, `all 0`, `go alone`; marked where the
+    load generator did not hold up in some repeat (`n/a` where in none)."""
+    limited = " (load generator invalid)" if v.limited else ""
+    if not v.services:
+        return "n/a" + limited
+    if len(v.services) < 2:
+        return f"{v.services[0]} alone{limited}"
+    if v.zero:
+        return "all 0" + limited
+    if len(v.best) == len(v.services):
+        return "within noise" + limited
+    return (v.best[0] if len(v.best) == 1 else f"{' or '.join(v.best)} (within noise)") + limited
 
 
 def overload(outcomes: list[Outcome]) -> pd.DataFrame:
@@ -471,15 +615,34 @@ def overload(outcomes: list[Outcome]) -> pd.DataFrame:
         "service": o.service, "level": o.level_id, "base rate it/s": count(o.base_rate),
         "peak RSS MB": count(o.peak_rss_mb), "memory bound MB": count(o.bound_mb),
         "503 % in the overload": number(o.refused_pct),
-        "503s from": verdict_words.refused_by(o.refusals) if o.refusals else "-",
+        "503s from": _refused_by(o.refusals) if o.refusals else "-",
         "p99 ms of its 200s in it": number(o.p99_ok_ms),
         "answers": ", ".join(o.answers),
         f"s to p99 <= {RECOVERY_P99_MS:g} ms": "not recovered" if o.recovery_s is None else str(o.recovery_s),
         "money": "ok" if o.money_ok else "FAILED", "exited": exited(o.exit),
-        "held up": held_up(o),
+        "held up": _held_up(o),
     } for o in outcomes], columns=["service", "level", "base rate it/s", "peak RSS MB", "memory bound MB",
                                    "503 % in the overload", "503s from", "p99 ms of its 200s in it", "answers",
                                    f"s to p99 <= {RECOVERY_P99_MS:g} ms", "money", "exited", "held up"])
+
+
+def _refused_by(r: Refusals) -> str:
+    """What sent a level's 503s, from the service's own counters: the pool where every one was a
+    wait at the acquire timeout; the admission limit where none was, and the pool opened no
+    connection (the database may refuse one)."""
+    limit = f"admission limit ({count(r.limit)})" if r.limit else "admission limit"
+    if r.timeouts >= r.answered:
+        return "pool acquire timeout"
+    if r.created:
+        return f"{limit} or a refused connection ({count(r.created)} opened)"
+    return f"pool acquire timeout ({count(r.timeouts)}) and {limit}" if r.timeouts else limit
+
+
+def _held_up(o: Outcome) -> str:
+    """`yes`, `NO: p99, recovery` (Outcome.misses), or `not judged` where the load generator fell short."""
+    if not o.generator_ok:
+        return f"not judged: load generator short ({o.generator_reasons})"
+    return "yes" if not (misses := o.misses()) else f"NO: {', '.join(misses)}"
 
 
 def request_cost(frame: pd.DataFrame) -> pd.DataFrame:
@@ -516,7 +679,7 @@ def framework_and_runtime(f: Findings) -> pd.DataFrame:
     standard library) and the framework's (full stack / micro-framework), whose product is the
     gap; the framework's share of it on a log scale where the gap is told apart."""
     entries = {s: registry.entries()[s] for s in f.services if s in registry.entries()}
-    shown, where = verdict_words.first_capacity(f)
+    shown, where = f.first_capacity
     startup = {s: _scaled(cell, 1000) for s, cell in f.startup.get(COLD, {}).items()}
     at = f" at {f.common_rate:,} it/s" if f.common_rate else ""
     figures = [(f"capacity it/s ({where})", shown, count), *(
@@ -556,14 +719,15 @@ def _ranked(f: Findings, question: str) -> list[tuple[str, dict[str, Cell], form
     """The figures a section of the report ranks: (what, its cells, their format, high is best)."""
     aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
            for service, cell in f.p99["aot"].items()}
-    shown, placement = verdict_words.first_capacity(f)
+    shown, placement = f.first_capacity
+    cpu = "CPU per request with PostgreSQL's" if f.passes else "CPU per request"  # over passes: its core's
     at = f", {f.users:,} users" if f.users else ""
     return {
         "starts": [(f"p99 ms warm{at}", f.p99["warm"], whole, False),
                    (f"p99 ms cold{at}", f.p99["cold"], whole, False),
                    (f"p99 ms cold+AOT{at}", aot, whole, False)],
         "capacity": [(f"capacity it/s, p99 ≤ {f.target_ms:g} ms, {placement}", shown, count, True),
-                     (f"{verdict_words.cpu_what(f)}, ms, at the capacity", f.cpu_ms, significant, False)],
+                     (f"{cpu}, ms, at the capacity", f.cpu_ms, significant, False)],
         "tuned": [("capacity it/s at the settings make tune found", f.tuned_capacity, count, True)],
         "memory": [("peak RSS MB at the smallest heap that held", f.rss_mb, number, False)],
         "common": [(f"{header} at {f.common_rate:,} it/s", f.at_rate[column], fmt, False)
@@ -581,7 +745,7 @@ def rankings(f: Findings, question: str) -> pd.DataFrame:
     figure that does not count (a bound, no usable repeat) is left out; with fewer than two, no row."""
     rows = []
     for what, cells, fmt, high_is_best in _ranked(f, question):
-        if (found := verdict_words.gaps(cells, high_is_best)) is None:
+        if (found := gaps(cells, high_is_best)) is None:
             continue
         leader, ratios = found
         for other, r in ratios:
@@ -615,13 +779,10 @@ def capacity_passes(passes: paired.Passes) -> pd.DataFrame:
     the rate held with probability 0.5, its 95 % interval), a column a pass; last, where the pass
     had the A/A control, the twin's ratio to its service and whether the pass failed (its interval
     excludes 1)."""
-    names = list(dict.fromkeys(name for fit in passes.fits for name in fit.tried))
-    ordered = sorted(names, key=lambda name: (summaries.service_order(name.split()[0].removesuffix("-again")),
-                                              name))
-    columns = {f"pass {i}: {run.id.split('-')[0]}": fit for i, (run, fit) in enumerate(zip(passes.runs, passes.fits,
-                                                                                         strict=True), 1)}
+    columns = dict(zip(_pass_headers(passes), passes.fits, strict=True))
     rows = [{"contender": name, **{column: _capacity(fit.capacity(name)) if name in fit.tried else "-"
-                                  for column, fit in columns.items()}} for name in ordered]
+                                  for column, fit in columns.items()}}
+            for name in _by_contender({name for fit in passes.fits for name in fit.tried})]
     if passes.control:
         by_pass = {control.pass_id: control for control in passes.controls}
         twin, service = passes.control[1], passes.control[0]
@@ -630,6 +791,26 @@ def capacity_passes(passes: paired.Passes) -> pd.DataFrame:
             rows.append({"contender": what, **{column: cell(by_pass[fit.pass_id]) if fit.pass_id in by_pass else "-"
                                                for column, fit in columns.items()}})
     return pd.DataFrame(rows)
+
+
+def long_levels(passes: paired.Passes) -> pd.DataFrame:
+    """Per contender and pass, whether the long level at the rate found held the target (`-`: none
+    measured there): where it missed, the capacity there held only the short probes."""
+    held = {(name, number): ok for name, number, ok in passes.long_held}
+    return pd.DataFrame([{"contender": name, **{
+        column: "-" if (name, number) not in held else "held" if held[name, number] else "missed"
+        for number, column in enumerate(_pass_headers(passes), 1)}}
+        for name in _by_contender({name for name, _, _ in passes.long_held})])
+
+
+def _pass_headers(passes: paired.Passes) -> list[str]:
+    """`pass 1: 20261129T143545Z`: a column a pass, in the runs' order."""
+    return [f"pass {i}: {run.id.split('-')[0]}" for i, run in enumerate(passes.runs, 1)]
+
+
+def _by_contender(names: Iterable[str]) -> list[str]:
+    """Contenders (`go`, `go tuned`, `go-again`, `java pool16`) in the registry's order of their services."""
+    return sorted(names, key=lambda name: (summaries.service_order(name.split()[0].removesuffix("-again")), name))
 
 
 def capacity_beside(passes: paired.Passes) -> pd.DataFrame:
