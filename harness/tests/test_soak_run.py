@@ -18,7 +18,7 @@ from test_tune import capacity_file
 
 from bankbench import cli, paths
 from bankbench.analyse import soak_figures, trends
-from bankbench.publish import soak_page
+from bankbench.publish import pages
 from bankbench.publish.own_run import REPORT_DIR
 from bankbench.results import files, soak_record
 
@@ -76,7 +76,10 @@ def test_the_watcher_wrote_beside_the_level_and_told_each_minute(soaked: Soaked)
 
 
 def test_its_page_draws_the_minutes(soaked: Soaked) -> None:
-    report = soaked.run_dir / REPORT_DIR
-    page = (report / soak_page.PAGE).read_text()
-    assert page.startswith(f"# Soak `{soaked.run_dir.name}`") and "charts/soak-minutes.png" in page
-    assert (report / "charts" / "soak-minutes.png").stat().st_size > 0
+    """The run's own page (<run>/report/runs/<run>.md), as the published report's page of it."""
+    report, name = soaked.run_dir / REPORT_DIR, pages.page_name(soaked.run_dir)
+    page = (report / pages.PAGES_DIR / f"{name}.md").read_text()
+    assert page.startswith(f"# Run `{soaked.run_dir.name}`") and "## Over time: make soak" in page
+    assert f"charts/{name}-soak-minutes.png" in page and "slope per hour [95 %]" in page
+    assert (report / pages.CHARTS_DIR / f"{name}-soak-minutes.png").stat().st_size > 0
+    assert "Its page, with every figure and chart:" in soaked.stdout

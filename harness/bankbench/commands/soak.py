@@ -4,7 +4,8 @@ Each warm service in turn, under the CPU placement the verdict ranks, at profile
 capacity (make capacity's, as make overload takes it) or at RATE=, in Gatling's open model for
 MINUTES=; watched minute by minute (bankbench.run.experiments.soak_run), judged as each ends
 (bankbench.analyse.soak_figures) into soak.json, the run goes on past a service that fails; then the
-run's summaries, a table, and a page of charts in the run's report folder.
+run's summaries, a table, and the run's page with its charts per minute in its report folder
+(bankbench.publish.own_run).
 
 See docs/benchmarks.md#endurance-make-soak."""
 
@@ -22,8 +23,8 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.machine import placement
-from bankbench.publish import soak_page
-from bankbench.results import files, probes, soak_record, summaries
+from bankbench.publish import own_run, soak_page
+from bankbench.results import files, probes, runs, soak_record, summaries
 from bankbench.results.soak_record import Failure, Soak, Watched
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import soak_run
@@ -78,9 +79,8 @@ def main(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, interrupted)
     run_dir = soak_run.run(opts, judge)
     summaries.summarize_run(run_dir)
-    soak = soak_record.read(run_dir)
-    page = soak_page.write(run_dir, soak)
-    print(f"{soak_page.table(soak)}\nresults in {run_dir}; charts per minute in {page}")
+    print(f"{soak_page.table(soak_record.read(run_dir))}\nresults in {run_dir}")
+    print(own_run.ending(runs.load_run(run_dir)))  # its page has the charts per minute
     return 0
 
 

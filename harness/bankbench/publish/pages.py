@@ -21,9 +21,9 @@ from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT, NONE_HELD, NOT_
 from bankbench.analyse.findings import Verdict
 from bankbench.checks import verify
 from bankbench.load import profiles, validity
-from bankbench.publish import charts, tables, terminal, verdict_tables
+from bankbench.publish import charts, soak_page, tables, terminal, verdict_tables
 from bankbench.publish.formatting import markdown
-from bankbench.results import files, summaries
+from bankbench.results import files, soak_record, summaries
 from bankbench.results.documents import Manifest
 from bankbench.results.probes import Tuning
 from bankbench.results.runs import Run
@@ -174,6 +174,7 @@ def run_page(run: Run, published: pd.DataFrame, out_dir: Path, verdict: Verdict 
         "## Money check", money_text(run),
         *faults_section(run),
         *overload_section(run, out_dir),
+        *soak_section(run, out_dir),
         "## Side by side",
         f"Throughput in requests/s, latency in ms; median [95 % interval].\n\n```text\n"
         f"{terminal.comparison_table(run.summary)}\n```\n\nSpread between repeats (coefficient of "
@@ -340,6 +341,16 @@ def overload_section(run: Run, out_dir: Path) -> list[str]:
     return ["## Past capacity", text, markdown(tables.overload(found)),
             *(save(charts.overload_timeline(line, bounds[line.level_id], overload.RECOVERY_P99_MS), out_dir,
                    f"{name}-{line.level_id}-overload", out_dir / PAGES_DIR) for line in overload.timelines(run))]
+
+
+def soak_section(run: Run, out_dir: Path) -> list[str]:
+    """A make soak run: each service's minutes, trends and verdict, and its charts per minute."""
+    if not (run.path / soak_record.SOAK_FILE).is_file():
+        return []
+    soak, name = soak_record.read(run.path), page_name(run.path)
+    return ["## Over time: make soak", *soak_page.parts(soak),
+            *(save(figure, out_dir, f"{name}-{chart}", out_dir / PAGES_DIR)
+              for chart, figure in soak_page.figures(soak).items())]
 
 
 def faults_section(run: Run) -> list[str]:

@@ -29,10 +29,10 @@ from bankbench.analyse import (
 from bankbench.analyse.findings import Findings, Verdict, p99_by_start
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.publish import charts, notebook, own_run, pages, tables
+from bankbench.publish import charts, notebook, own_run, pages, soak_page, tables
 from bankbench.publish.formatting import count, figure_text, markdown, significant
 from bankbench.publish.tables import START_NAMES
-from bankbench.results import files, runs
+from bankbench.results import files, runs, soak_record
 from bankbench.results.runs import Run
 
 DEFAULT_OUT = paths.ROOT / "results" / "report"
@@ -47,7 +47,8 @@ NOT_LISTED = "not in results/published.csv"
 # The index's questions, by the key tables.QUESTIONS gives the first table's columns: their headings.
 QUESTIONS = {"starts": "Cold vs warm", "capacity": "Capacity and cost", "request": "What one request costs",
              "tuned": "Capacity at the shipped and at the tuned settings", "memory": "Memory",
-             "overload": "Past capacity", "common": "At one rate: CPU, memory and cost"}
+             "overload": "Past capacity", "common": "At one rate: CPU, memory and cost",
+             "soak": "Over time: make soak"}
 METHOD = """\
 Every figure is computed by `harness/bankbench` from the run folders (`results/LAYOUT.md`) only.
 Latency percentiles come from each level's HdrHistograms (exact below 2,048 ms, within 0.1 %
@@ -109,6 +110,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
         *overload_section(selected),
+        *soak_section(selected),
         equivalence_section(selected),
         *side_by_side_sections(single),
         "## Method\n\n" + METHOD,
@@ -434,6 +436,22 @@ def overload_section(selected: list[Run]) -> list[str]:
                   f"({profiles.rates_text(run.settings['rates'], run.settings['rate_source'])}). Its page says "
                   "what holding up asks and shows each service second by second.",
                   markdown(tables.overload(overload.outcomes(run)))]
+    return parts
+
+
+def soak_section(selected: list[Run]) -> list[str]:
+    """Over time: per make soak run, each service's minutes, trends and verdict, and its page."""
+    soaked = [run for run in selected if (run.path / soak_record.SOAK_FILE).is_file()]
+    if not soaked:
+        return []
+    parts = [f"## {QUESTIONS['soak']}",
+             "Does each service stay as it started? Each warm service for minutes at a share of its capacity: "
+             "its p99 and errors per minute, the trends of its RSS and pool use per hour with their 95 % "
+             "intervals, and the money checked at the midpoint, under load, and at the end. Each run's page "
+             "has the rule, every trend and the charts per minute "
+             "([docs/benchmarks.md](../../docs/benchmarks.md#endurance-make-soak))."]
+    for run in soaked:
+        parts += [page_link(run), soak_page.table(soak_record.read(run.path), "github")]
     return parts
 
 

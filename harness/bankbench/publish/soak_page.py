@@ -1,20 +1,17 @@
-"""make soak's words: its lines, its table and its page of charts.
+"""make soak's lines, tables and charts, on its run's page.
 
-A line per service as it is judged, the table the run ends with, and the page of charts per minute
-in the run's report folder (<run>/report/soak.md, charts in its charts/).
+A line per service as it is judged, the table the run ends with, and what a soak run's page shows
+(bankbench.publish.pages): the rule, each service's minutes and trends, and the charts per minute.
 
 See docs/benchmarks.md#endurance-make-soak."""
 
-from pathlib import Path
-
+from matplotlib.figure import Figure
 from tabulate import tabulate
 
 from bankbench.analyse import soak_figures, trends
-from bankbench.publish import charts, pages
-from bankbench.publish.own_run import REPORT_DIR
+from bankbench.publish import charts
 from bankbench.results.soak_record import Failure, Soak, Trend, Watched
 
-PAGE = "soak.md"
 # A figure's name and its trend's unit per hour
 FIGURES = {"rss_mb": ("RSS", "MB/h"), "pool_active": ("pool busy", "connections/h"),
            "heap_mb": ("heap in use", "MB/h"), "threads": ("threads", "threads/h"),
@@ -47,24 +44,19 @@ def table(soak: Soak, fmt: str = "simple") -> str:
     return tabulate(rows, headers, tablefmt=fmt, disable_numparse=True, stralign="right")
 
 
-def write(run_dir: Path, soak: Soak) -> Path:
-    """The page with its charts into <run>/report/; returns its path."""
-    out_dir = run_dir / REPORT_DIR
-    (out_dir / pages.CHARTS_DIR).mkdir(parents=True, exist_ok=True)
-    page = out_dir / PAGE
-    page.write_text("\n\n".join([f"# Soak `{run_dir.name}`", *sections(soak, out_dir, out_dir)]) + "\n")
-    return page
-
-
-def sections(soak: Soak, out_dir: Path, page_dir: Path, prefix: str = "") -> list[str]:
-    """The page's body, charts saved under `out_dir` as `prefix`soak-*.png, linked from `page_dir`: a
-    published run's page can take it whole, with its page name as the prefix (pages.page_name)."""
+def figures(soak: Soak) -> dict[str, Figure]:
+    """The charts per minute, by name (none where no service has a minute)."""
     frames = {w.service: frame for w in soak.services.values()
               if not (frame := soak_figures.minutes_frame(w)).empty}
-    drawn = [pages.save(charts.per_minute(frames, charts.SOAK_PANELS, f"Soak per minute ({soak.placement})",
-                                          soak.p99_ms), out_dir, f"{prefix}soak-minutes", page_dir),
-             pages.save(charts.per_minute(frames, charts.SOAK_MORE_PANELS, "Soak per minute: the rest", ncols=2),
-                        out_dir, f"{prefix}soak-more", page_dir)] if frames else []
+    if not frames:
+        return {}
+    return {"soak-minutes": charts.per_minute(frames, charts.SOAK_PANELS, f"Soak per minute ({soak.placement})",
+                                              soak.p99_ms),
+            "soak-more": charts.per_minute(frames, charts.SOAK_MORE_PANELS, "Soak per minute: the rest", ncols=2)}
+
+
+def parts(soak: Soak) -> list[str]:
+    """The page's text and tables: the rate, the rule, each service's row, each trend per hour."""
     trend_rows = [[w.service, FIGURES[t.figure][0], _trend(t), f"{t.points} x {t.step_s} s",
                    "-" if t.tolerance is None else f"< {t.tolerance:g}",
                    "not judged" if t.tolerance is None else "rising" if t.rising else "held"]
@@ -80,7 +72,6 @@ def sections(soak: Soak, out_dir: Path, page_dir: Path, prefix: str = "") -> lis
         "Each trend per hour, with its 95 % interval:",
         tabulate(trend_rows, ["service", "figure", "slope per hour [95 %]", "points", "tolerance", "verdict"],
                  tablefmt="github", disable_numparse=True),
-        *drawn,
     ]
 
 
