@@ -33,6 +33,8 @@ TARGET = probes.Target()  # make capacity's: p99 within 50 ms, errors under 0.1 
 def common_rate(summary: pd.DataFrame, target: probes.Target = TARGET) -> int | None:
     """The highest offered rate at which every service of `summary` has a usable repeat and, over
     them, a median p99 within the target with errors under it; None: no such rate."""
+    if not {SERVICE_CPU, PG_CPU} <= set(summary):  # a run without CPU figures (no sampler)
+        return None
     usable = summary[summaries.usable(summary)]
     services = set(summary["service"])
     for rate in sorted(set(summary["users"]), reverse=True):
