@@ -34,7 +34,8 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
     arrivals_s = WARMUP_S + DURATION_S
     level = {"service": "go", "users": RATE, "pool": 95, "repeat": int(name.rsplit("-r", 1)[1]), "model": "open",
              "profile": "efficiency",
-             "scenario": "rematch", "start": "warm", "warmup_s": WARMUP_S, "rampup_s": 0, "duration_s": DURATION_S,
+             "scenario": "rematch", "start": "warm", "generator": "jmeter", "warmup_s": WARMUP_S, "rampup_s": 0,
+             "duration_s": DURATION_S,
              "measure_offset_s": WARMUP_S, "expected_s": arrivals_s + 10, "pg_max_connections": 100,
              "load_properties": {"users": 0, "rate": RATE, "arrivals_s": arrivals_s, "drain_s": 10},
              "arrivals": {"rate": RATE, "window_s": arrivals_s},
