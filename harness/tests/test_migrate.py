@@ -63,7 +63,7 @@ def test_the_migration_adds_the_keys_every_reader_requires_and_no_other_change(r
     for name in (runs.CAPACITY_FILE, runs.TUNING_FILE):
         assert removed_lines(old[name], (run_dir / name).read_text()) == [], name
     capacity = json.loads((run_dir / runs.CAPACITY_FILE).read_text())
-    assert list(capacity)[:1] == [versions.KEY] and capacity[versions.KEY] == versions.CAPACITY
+    assert next(iter(capacity)) == versions.KEY and capacity[versions.KEY] == versions.CAPACITY
     assert (capacity["design"], capacity["in_turn"], capacity["long_s"]) == (None, None, 0)
     named = {(section, key): (record["service"], record["contender"], record["pool"])
              for section in (runs.SHIPPED_SECTION, runs.TUNED_SECTION) for key, record in capacity[section].items()}
@@ -82,7 +82,7 @@ def test_the_migration_adds_the_keys_every_reader_requires_and_no_other_change(r
     duel = go.knobs[0].duels[0]
     assert (duel.kept, duel.won, duel.effect, duel.confirms, duel.voided) == (True, None, None, False, ())
     soak = json.loads((run_dir / soak_record.SOAK_FILE).read_text())
-    assert list(soak)[0] == versions.KEY and "version" not in soak
+    assert next(iter(soak)) == versions.KEY and "version" not in soak
     assert soak_record.read(run_dir).minutes == 30
 
 

@@ -322,7 +322,7 @@ def overload_run(tmp_path: Path) -> runs.Run:
     assert (level.id, level.as_dict()["phases"]) == (level_dir.name, written["phases"])
     files.write_level_record(level_dir, runs.level_record(
         level, STARTED_MS, written["ended_ms"], 100, cpu_placement="split", service_exit=None))
-    (run_dir / "manifest.json").write_text(json.dumps(manifest.document(
+    files.write_manifest(run_dir, Manifest.of(manifest.document(
         run_dir.name, "native", profile, {}, {}, MANIFEST["settings"])))
     summaries.summarize_run(run_dir)
     return runs.load_run(run_dir)

@@ -53,7 +53,8 @@ def manifest(run_dir: Path) -> Manifest:
 
 
 def write_manifest(run_dir: Path, manifest: Manifest) -> None:
-    write_json(run_dir / MANIFEST, manifest.document)
+    """Writes the manifest, of the run folder's schema version (results.versions)."""
+    write_json(run_dir / MANIFEST, versions.stamped(manifest.document, versions.MANIFEST))
 
 
 def level_dir(run_dir: Path, level_id: str) -> Path:

@@ -49,13 +49,14 @@ def migrate_run(run_dir: Path) -> list[str]:
                             f"converts: run `make summarize RUN={run_dir}` with the harness of commit "
                             f"{LAST_CONVERTER} first")
     compaction.compact_run(run_dir)
-    rewritten = [name for name, (version, upgrade, _) in RECORDS.items()
-                 if (run_dir / name).is_file() and _upgraded(run_dir, name, version, upgrade, manifest)]
-    for level_dir in files.level_dirs(run_dir):  # read back: a key a reader requires is there
-        files.level_record(level_dir)
-    for name, (_, _, read) in RECORDS.items():
+    rewritten: list[str] = []
+    for name, (version, upgrade, read) in RECORDS.items():
         if (run_dir / name).is_file():
-            read(run_dir)
+            if _upgraded(run_dir, name, version, upgrade, manifest):
+                rewritten.append(name)
+            read(run_dir)  # read back: every key a reader requires is there
+    for level_dir in files.level_dirs(run_dir):
+        files.level_record(level_dir)
     return rewritten
 
 

@@ -11,10 +11,9 @@ See results/LAYOUT.md#schema-versions."""
 from pathlib import Path
 
 from bankbench.errors import UserError
-from bankbench.measure.manifest import SCHEMA_VERSION
 
 KEY = "schema_version"  # the first key of every versioned record
-MANIFEST = SCHEMA_VERSION  # manifest.json's, which bankbench.measure.manifest (below this floor) writes
+MANIFEST = 2  # manifest.json's: the run folder's, its level.json files' with it
 CAPACITY = 1  # capacity.json's: every contender named, `design`, `in_turn` and `long_s` in every run
 TUNING = 1  # tuning.json's: the duels' protocol (`paired`), `carried` and `not_searched` in every record
 SOAK = 1  # soak.json's (its key `version` before every record had the same)
