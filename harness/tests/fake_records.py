@@ -33,8 +33,10 @@ def capacity(shipped: dict[str, dict], tuned: dict[str, dict] | None = None, in_
 
 
 def tuning(services: dict[str, dict], **top) -> dict:
-    """tuning.json of the services' records (each with its `not_searched`)."""
-    return {versions.KEY: versions.TUNING, "protocol": runs.PAIRED, **top, "services": services}
+    """tuning.json of the services' records (each with its `not_searched`); `top` over its budget
+    and rate share."""
+    return {versions.KEY: versions.TUNING, "protocol": runs.PAIRED, "budget_s": 3600, "rate_share": 0.8, **top,
+            "services": services}
 
 
 # What a duel's record holds besides its values, its probes and its verdict.

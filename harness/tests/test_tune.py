@@ -216,7 +216,7 @@ def test_the_duel_table_gives_each_duels_effect_its_interval_and_power() -> None
             "won": True, "effect": -0.081, "low": None, "high": -0.039, "detectable": 0.128, "confirms": True,
             "voided": [{"value": "8", "cpu_ms": 0.5, "missed": []}]}
     knob = {"knob": "pool", "values": ["95", "8"], "chosen": "8", "complete": True, "duels": [duel]}
-    doc = Tuning(None, 0.8, {"go": Tuned.of({"knobs": [knob], "not_searched": []})})
+    doc = Tuning(7200, 0.8, {"go": Tuned.of({"knobs": [knob], "not_searched": []})})
     read = doc.services["go"].knobs[0].duels[0]
     assert (read.won, read.effect, read.low, read.confirms, len(read.voided)) == (True, -0.081, None, True, 1)
     row = tables.tuning_duels(doc).iloc[0]

@@ -249,12 +249,12 @@ class Tuned(Document):
 class Tuning:
     """A make tune run's tuning.json (its duels: runs.PAIRED; `rate_share`: of the capacity)."""
 
-    budget_s: float | None
-    rate_share: float | None
+    budget_s: float
+    rate_share: float
     services: dict[str, Tuned]
 
     @classmethod
     def read(cls, run_dir: Path) -> "Tuning":
         doc = files.record(run_dir, runs.TUNING_FILE, versions.TUNING)
-        return cls(doc.get("budget_s"), doc.get("rate_share"),
+        return cls(doc["budget_s"], doc["rate_share"],
                    {service: Tuned.of(record) for service, record in doc["services"].items()})
