@@ -9,6 +9,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import fake_records
 import pandas as pd
 import pytest
 
@@ -119,7 +120,7 @@ def probe(rate: int, missed: list[str], heap_mb: int | None = None) -> dict:
 
 def capacity(record: dict, rate: int, failed_at: int | None) -> Capacity:
     """The figures-free capacity that `record` (a service's capacity.json entry) gives."""
-    search = Search.of(record)
+    search = Search.of(fake_records.contender("go", record))
     return Capacity("go", rate, failed_at, capacity_figures._generator_missed(search, failed_at), True,
                     *[NO_FIGURE] * 5, None, *capacity_figures.smallest_heap(search, rate), NO_FIGURE)
 
@@ -158,7 +159,7 @@ def test_a_heap_missed_only_where_most_of_its_probes_missed(probes_128: list[lis
 def test_a_heap_that_held_in_most_probes_held() -> None:
     """Go's 64 MB at 93 iterations/s in the committed capacity run: 3 of 4 probes held (one at 52 ms)."""
     record = {"probes": [probe(93, [], 128), *(probe(93, [], 64) for _ in range(3)), probe(93, ["p99"], 64)]}
-    heap, below = capacity_figures.smallest_heap(Search.of(record), 93)
+    heap, below = capacity_figures.smallest_heap(Search.of(fake_records.contender("go", record)), 93)
     assert (heap.heap_mb, heap.held, heap.probes, below) == (64, 3, 4, None)
     assert heap_text(capacity(record, 93, None)) == "64 (none smaller probed)"
 
