@@ -154,6 +154,8 @@ plan: venv ## list the levels PROFILE would run, with the time they take
 calibrate: venv build-calibrate jmeter-install gatling-install ## what the profile's load generator drives on its CPUs for each load of PROFILE (cached; FORCE=1 again)
 	$(BANKBENCH) calibrate
 
+migrate: venv ## bring every run folder under results/ (or RUN=dir ...) to this harness's schema versions, once
+	$(PY) -m bankbench migrate $(RUN)
 summarize: venv ## compute a run's figures (RUN=dir; default the newest run)
 	$(SUMMARIZE) $(RUN)
 compare: venv ## each service and level of run B against run A, with intervals: make compare A=dir B=dir
@@ -194,5 +196,5 @@ include infra/infra.mk
 
 .PHONY: doctor venv build build-go build-java build-helidon build-calibrate jmeter-install db-up db-down \
 	gatling-install check test lint format verify bench crosscheck overload sensitivity capacity soak tune quick-bench \
-	pgwire pg-spread startup java-warmup-profile fuzz connections plan calibrate summarize compare report publish report-html screenshot clean-raw compose-file newcomer offline-images \
+	pgwire pg-spread startup java-warmup-profile fuzz connections plan calibrate migrate summarize compare report publish report-html screenshot clean-raw compose-file newcomer offline-images \
 	images jmeter-gui

@@ -30,6 +30,7 @@ VERBS = {
     "tune": ("commands.tune", "per service, at its capacity rate, the best pool and runtime settings"),
     "soak": ("commands.soak", "each warm service for MINUTES below capacity: p99 per minute, memory and pool trends"),
     "aws": ("commands.aws", "the benchmark on AWS ECS: up, push, bench, down, cost"),
+    "migrate": ("commands.migrate", "bring run folders written before to this harness's schema versions"),
     "summarize": ("commands.summarize", "compute summary.json/summary.csv of runs and print the comparison"),
     "compare": ("commands.compare", "compare two summarized runs level by level"),
     "report": ("publish.report", "render the results report (Markdown, PNG charts, notebook as HTML)"),

@@ -35,5 +35,6 @@ def path_without(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., str]
 @pytest.fixture
 def level_json() -> Callable[..., dict]:
     """level_json(**keys): a level.json's document with the keys every one has (a go level's
-    minute), `keys` over them."""
-    return lambda **keys: {"service": "go", "started_ms": 0, "measure_from_ms": 0, "ended_ms": 60_000, **keys}
+    minute, JMeter's, no arrivals planned), `keys` over them."""
+    return lambda **keys: {"service": "go", "started_ms": 0, "measure_from_ms": 0, "ended_ms": 60_000,
+                           "generator": "jmeter", "arrivals": None, **keys}

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import fake_records
 import pandas as pd
 
 from bankbench import estimates, paths
@@ -40,7 +41,7 @@ def rate(found: float, missed: float, n: int = 4, bound: str = "") -> Cell:
 
 def searched(placement: str = "service-alone") -> Verdict:
     """The verdict of a capacity run under `placement` (its figures are the cells given)."""
-    run = Run(Path("capacity"), Manifest.of({"settings": {"cpu_placement": {"mode": placement}}}), pd.DataFrame())
+    run = Run(Path("capacity"), Manifest.of(fake_records.manifest("capacity", "capacity", placement)), pd.DataFrame())
     return Verdict(run, None, 50.0, [], [], None)
 
 
@@ -172,9 +173,8 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, le
     ended by its death, not by the budget; without the exit, the budget."""
     probes = [{"level": f"java-virtual-u{r}-p95-r1", "rate": r, "heap_mb": None, "held": r < 750,
                "missed": [] if r < 750 else ["p99", "errors"]} for r in (475, 500, 550, 750)]
-    (tmp_path / "capacity.json").write_text(pd.Series({
-        "target": {"p99_ms": 50.0, "max_error_pct": 0.1}, "budget_s": 5400,
-        "services": {"java-virtual": {"probes": probes}}}).to_json())
+    (tmp_path / "capacity.json").write_text(json.dumps(fake_records.capacity({"java-virtual": {"probes": probes}},
+                                                                            budget_s=5400)))
     for probe in probes:
         folder = tmp_path / "levels" / probe["level"]
         folder.mkdir(parents=True)
@@ -182,7 +182,7 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, le
         (folder / "level.json").write_text(json.dumps(level_json(service="java-virtual", **exited)))
     columns = ["level_id", "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",
                "efficiency.pg_cpu_ms_per_request", capacity_figures.RSS, "money_ok", "loadgen.valid"]
-    run = Run(tmp_path, Manifest.of({"settings": {"cpu_placement": {"mode": "split"}}}), pd.DataFrame(columns=columns))
+    run = Run(tmp_path, Manifest.of(fake_records.manifest(tmp_path.name, "capacity")), pd.DataFrame(columns=columns))
     (died,) = capacity_figures.figures(run)
     assert (died.rate, died.held_once, died.exited, died.complete) == (None, 550, (750, 3), False)
     (row,) = tables.capacity_runs([run]).to_dict("records")

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hdrh.histogram import HdrHistogram
 
 from bankbench.load import generators
 from bankbench.results import compaction, histograms, levels
@@ -93,20 +92,3 @@ def test_written_histograms_read_back(tmp_path: Path, samples: pd.DataFrame) -> 
     assert again.rows["iterations"].sum() == samples["threadName"].nunique()
     assert (again.seconds() < 0).sum() == (samples["timeStamp"] < 1_795_000_005_000).sum()  # the warm-up
 
-
-def test_histograms_of_layout_version_4_convert_to_the_same(tmp_path: Path, samples: pd.DataFrame) -> None:
-    """Version 4 wrote each histogram as HdrHistogram interval logs do (DEFLATEd, base64) in a
-    gzipped file; compacting converts it to the same rows and histograms."""
-    requests = histograms.from_samples(samples, 1_795_000_005_000)
-
-    def interval_log_form(row: int) -> str:
-        histogram = HdrHistogram(1, histograms.HIGHEST_MS, histograms.DIGITS)
-        for value in requests.latencies(pd.Index([row])):
-            histogram.record_value(int(value))
-        return histogram.encode().decode()
-
-    v4 = requests.rows.assign(histogram=[interval_log_form(row) for row in requests.rows.index])
-    v4.to_csv(tmp_path / histograms.V4_FILE, index=False)
-    compaction.compact(tmp_path)
-    assert sorted(path.name for path in tmp_path.iterdir()) == [histograms.FILE]
-    pd.testing.assert_frame_equal(histograms.read(tmp_path / histograms.FILE).rows, requests.rows)

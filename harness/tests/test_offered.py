@@ -9,6 +9,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import fake_records
 import pandas as pd
 import pytest
 
@@ -33,7 +34,8 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
     arrivals_s = WARMUP_S + DURATION_S
     level = {"service": "go", "users": RATE, "pool": 95, "repeat": int(name.rsplit("-r", 1)[1]), "model": "open",
              "profile": "efficiency",
-             "scenario": "rematch", "start": "warm", "warmup_s": WARMUP_S, "rampup_s": 0, "duration_s": DURATION_S,
+             "scenario": "rematch", "start": "warm", "generator": "jmeter", "warmup_s": WARMUP_S, "rampup_s": 0,
+             "duration_s": DURATION_S,
              "measure_offset_s": WARMUP_S, "expected_s": arrivals_s + 10, "pg_max_connections": 100,
              "load_properties": {"users": 0, "rate": RATE, "arrivals_s": arrivals_s, "drain_s": 10},
              "arrivals": {"rate": RATE, "window_s": arrivals_s},
@@ -117,7 +119,7 @@ def probe(rate: int, missed: list[str], heap_mb: int | None = None) -> dict:
 
 def capacity(record: dict, rate: int, failed_at: int | None) -> Capacity:
     """The figures-free capacity that `record` (a service's capacity.json entry) gives."""
-    search = Search.of(record)
+    search = Search.of(fake_records.contender("go", record))
     return Capacity("go", rate, failed_at, capacity_figures._generator_missed(search, failed_at), True,
                     *[NO_FIGURE] * 5, None, *capacity_figures.smallest_heap(search, rate), NO_FIGURE)
 
@@ -164,7 +166,7 @@ def test_a_heap_missed_only_where_most_of_its_probes_missed(probes_128: list[lis
 def test_a_heap_that_held_in_most_probes_held() -> None:
     """Go's 64 MB at 93 iterations/s in the committed capacity run: 3 of 4 probes held (one at 52 ms)."""
     record = {"probes": [probe(93, [], 128), *(probe(93, [], 64) for _ in range(3)), probe(93, ["p99"], 64)]}
-    heap, below = capacity_figures.smallest_heap(Search.of(record), 93)
+    heap, below = capacity_figures.smallest_heap(Search.of(fake_records.contender("go", record)), 93)
     assert (heap.heap_mb, heap.held, heap.probes, below) == (64, 3, 4, None)
     row = shown(capacity(record, 93, None))
     assert (row["smallest heap MB"], row["heap below MB"], row["at the heap below"]) == ("64", "none probed", "-")

@@ -201,6 +201,7 @@ def make_level(tmp_path: Path, slow_after_s: int = 2, answers_during: tuple[str,
                                      ("pool_pending", 40 if 5 <= s < 10 else 0), ("heap_bytes", 30 * 2**20))]
     pd.DataFrame(scraped, columns=["t_ms", "series", "value"]).to_csv(out / SERVICE_METRICS, index=False)
     level = {"service": "go", "users": BASE, "pool": 95, "repeat": 1, "profile": "overload", "model": "open",
+             "generator": "jmeter", "arrivals": None,
              "warmup_s": WARMUP_S, "started_ms": STARTED_MS, "measure_from_ms": measure_from_ms,
              "ended_ms": measure_from_ms + 32_000, "service_exit": service_exit,
              "base_rate": {"rate": BASE, "source": "RATE=10, for every service"},
@@ -211,7 +212,8 @@ def make_level(tmp_path: Path, slow_after_s: int = 2, answers_during: tuple[str,
     return out
 
 
-MANIFEST = {"settings": {"acquire_timeout_ms": 3000, "jvm_options": ["-Xmx1g"], "java_opts": ""}}
+MANIFEST = {"settings": {"acquire_timeout_ms": 3000, "jvm_options": ["-Xmx1g"], "java_opts": "",
+                         "max_concurrent_requests": 1000, "cpu_placement": {"mode": "split", "description": "split"}}}
 
 
 def test_the_timeline_per_second(tmp_path: Path) -> None:
@@ -320,7 +322,7 @@ def overload_run(tmp_path: Path) -> runs.Run:
     assert (level.id, level.as_dict()["phases"]) == (level_dir.name, written["phases"])
     files.write_level_record(level_dir, runs.level_record(
         level, STARTED_MS, written["ended_ms"], 100, cpu_placement="split", service_exit=None))
-    (run_dir / "manifest.json").write_text(json.dumps(manifest.document(
+    files.write_manifest(run_dir, Manifest.of(manifest.document(
         run_dir.name, "native", profile, {}, {}, MANIFEST["settings"])))
     summaries.summarize_run(run_dir)
     return runs.load_run(run_dir)

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import capacity_probes
+import fake_records
 import pandas as pd
 import pytest
 
@@ -32,9 +33,8 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
     path = root / run_id
     path.mkdir(parents=True)
     tables = {service: {"pool": 16, "env": {}} for service in shipped} if tuned is not None or tuned_only else {}
-    manifest = {"run_id": run_id, "profile": "capacity", "env": "native", "settings": {
-        "cpu_placement": {"mode": placement}, "profile": {"name": "capacity", "tuned": tables},
-        **({documents.WITH_TUNED: True} if tuned is not None else {})}}
+    manifest = fake_records.manifest(run_id, "capacity", placement, profile={"name": "capacity", "tuned": tables},
+                                     **({documents.WITH_TUNED: True} if tuned is not None else {}))
     (path / "manifest.json").write_text(json.dumps(manifest))
 
     def section(rates: dict[str, int | None], top: frozenset[str]) -> dict:
@@ -43,11 +43,12 @@ def a_pass(root: Path, run_id: str, shipped: dict[str, int | None], tuned: dict[
         return {service: {"probes": capacity_probes.around(rate, failed[service]), "rate": {
             "found": rate, "failed_at": failed[service], "complete": True}} for service, rate in rates.items()}
 
-    twin = {f"{control}-again": {**section({control: shipped[control]}, top)[control], "service": control,
-                                 "contender": f"{control}-again", "twin_of": control}} if control else {}
-    doc = {"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, runs.SHIPPED_SECTION: section(shipped, top) | twin,
-           **({"in_turn": [*shipped, *twin], "long_s": 60} if in_turn else {}),
-           **({runs.TUNED_SECTION: section(tuned, frozenset())} if tuned is not None else {})}
+    twin = f"{control}-again" if control else None
+    doc = fake_records.capacity(section(shipped, top), section(tuned, frozenset()) if tuned is not None else None,
+                                [*shipped, *filter(None, [twin])] if in_turn else None, 60 if in_turn else 0)
+    if control:  # the A/A twin: the service again, under its own name
+        doc[runs.SHIPPED_SECTION][twin] = {**fake_records.contender(control, section({control: shipped[control]}, top)[
+            control]), "contender": twin, "twin_of": control}
     (path / "capacity.json").write_text(json.dumps(doc))
     return runs.Run(path, Manifest.of(manifest), pd.DataFrame())
 

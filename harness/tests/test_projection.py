@@ -13,6 +13,7 @@ import re
 from datetime import date
 from pathlib import Path
 
+import fake_records
 import pandas as pd
 import pytest
 
@@ -219,8 +220,7 @@ def capacity_run(tmp_path: Path, placement: dict) -> Run:
     """A capacity run folder under `placement`, its capacity.json holding the target only."""
     searched = tmp_path / f"20261124T010000Z-native-capacity-{placement['mode']}"
     searched.mkdir()
-    (searched / runs.CAPACITY_FILE).write_text(json.dumps({"target": {"p99_ms": 50.0, "max_error_pct": 0.1},
-                                                              "services": {}}))
+    (searched / runs.CAPACITY_FILE).write_text(json.dumps(fake_records.capacity({})))
     return run(searched.name, "native", AMD, placement, path=searched)
 
 

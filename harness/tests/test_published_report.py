@@ -15,6 +15,7 @@ import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import fake_records
 import pandas as pd
 import pytest
 
@@ -34,7 +35,7 @@ INDEX_LINES = 400
 def made(root: Path, name: str, profile: str) -> Path:
     """A run folder holding only its manifest (enough to be found)."""
     (root / name).mkdir(parents=True)
-    (root / name / "manifest.json").write_text(json.dumps({"run_id": name, "profile": profile, "env": "native"}))
+    (root / name / "manifest.json").write_text(json.dumps(fake_records.manifest(name, profile)))
     return root / name
 
 

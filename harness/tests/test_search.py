@@ -168,13 +168,14 @@ def test_the_profile_sets_the_design_the_control_and_the_pools_beside() -> None:
 
 
 def test_a_service_probed_once_has_its_shipped_record_as_its_tuned_one() -> None:
-    doc = {runs.SHIPPED_SECTION: {"go": {"rate": {"found": 500}, "probes": [{"rate": 500}]},
-                                  "java": {"rate": {"found": 300}, "probes": []},
+    doc = {runs.SHIPPED_SECTION: {"go": {"service": "go", "rate": {"found": 500}, "probes": [{"rate": 500}]},
+                                  "java": {"service": "java", "rate": {"found": 300}, "probes": []},
                                   "go-again": {"service": "go", "rate": {"found": 480}, "probes": []}},
-           runs.TUNED_SECTION: {"go": {"rate": {"found": 550}, "probes": []}}}
+           runs.TUNED_SECTION: {"go": {"service": "go", "rate": {"found": 550}, "probes": []}}}
     capacity_search.as_shipped(doc)
     assert doc[runs.TUNED_SECTION]["go"]["rate"]["found"] == 550
-    assert doc[runs.TUNED_SECTION]["java"] == {"rate": {"found": 300}, "probes": [], "as_shipped": True}
+    assert doc[runs.TUNED_SECTION]["java"] == {"service": "java", "rate": {"found": 300}, "probes": [],
+                                               "as_shipped": True}
     assert "go-again" not in doc[runs.TUNED_SECTION]  # the twin is the control's, not a service's
     doc[runs.SHIPPED_SECTION]["java"]["probes"].append({"heap_mb": 64})  # the heap sweep comes after
     assert doc[runs.TUNED_SECTION]["java"]["probes"] == []

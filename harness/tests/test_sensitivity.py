@@ -10,6 +10,7 @@ import json
 import shutil
 from pathlib import Path
 
+import fake_records
 import pandas as pd
 import pytest
 
@@ -72,8 +73,7 @@ def test_readers_take_the_newest_series_whole(tmp_path: Path) -> None:
     def made(name: str, profile: str, series: str = "") -> Path:
         (tmp_path / name).mkdir()
         settings = {"series": series} if series else {}
-        (tmp_path / name / "manifest.json").write_text(json.dumps(
-            {"run_id": name, "profile": profile, "env": "native", "settings": settings}))
+        (tmp_path / name / "manifest.json").write_text(json.dumps(fake_records.manifest(name, profile, **settings)))
         return tmp_path / name
 
     old = made("20260101T000000Z-native-placement", "placement", "old")

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import fake_records
 import pandas as pd
 import pytest
 
@@ -136,7 +137,7 @@ def fake_tuner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cpu, repeat: int
         return {"missed": [], "p99_ms": 3.0, "service_cpu_ms": cpu(level), "pg_cpu_ms": 0.1}
 
     monkeypatch.setattr(tuning._Tuner, "run", run)
-    return tuning._Tuner(session, "go", BASIS, float("inf"), {"services": {}}), levels
+    return tuning._Tuner(session, "go", BASIS, float("inf"), fake_records.tuning({})), levels
 
 
 def test_knobs_are_tuned_in_order_each_value_against_the_one_kept(tmp_path: Path,
@@ -215,7 +216,7 @@ def test_the_duel_table_gives_each_duels_effect_its_interval_and_power() -> None
             "won": True, "effect": -0.081, "low": None, "high": -0.039, "detectable": 0.128, "confirms": True,
             "voided": [{"value": "8", "cpu_ms": 0.5, "missed": []}]}
     knob = {"knob": "pool", "values": ["95", "8"], "chosen": "8", "complete": True, "duels": [duel]}
-    doc = Tuning(runs.PAIRED, None, 0.8, {"go": Tuned.of({"knobs": [knob]})})
+    doc = Tuning(7200, 0.8, {"go": Tuned.of({"knobs": [knob], "not_searched": []})})
     read = doc.services["go"].knobs[0].duels[0]
     assert (read.won, read.effect, read.low, read.confirms, len(read.voided)) == (True, -0.081, None, True, 1)
     row = tables.tuning_duels(doc).iloc[0]
@@ -279,15 +280,15 @@ def tune_run(root: Path, run_id: str, placement: str, knobs: dict[str, tuple[str
     """A make tune run folder of go: per knob the value kept and whether it was searched through,
     each after one duel of the shipped value and the one kept."""
     (root / run_id).mkdir(parents=True)
-    (root / run_id / "manifest.json").write_text(json.dumps({
-        "run_id": run_id, "profile": "tune", "settings": {"cpu_placement": {"mode": placement}}}))
+    (root / run_id / "manifest.json").write_text(json.dumps(fake_records.manifest(run_id, "tune", placement)))
     shipped = {"pool": "95", "GOGC": "GOGC100"}
     entries = [{"knob": k, "values": [shipped[k], v], "chosen": v, "complete": done,
-                "duels": [{"incumbent": shipped[k], "candidate": v, "probes": [], "kept": True, "complete": True,
-                           "why": ""}]}
+                "duels": [{**fake_records.DUEL, "incumbent": shipped[k], "candidate": v, "probes": [], "kept": True,
+                           "complete": True, "why": ""}]}
                for k, (v, done) in knobs.items()]
-    (root / run_id / runs.TUNING_FILE).write_text(json.dumps({"protocol": runs.PAIRED, "services": {"go": {
-        "probes": [], "knobs": entries, "chosen": {k: v for k, (v, _) in knobs.items()}, "tuned": {}}}}))
+    (root / run_id / runs.TUNING_FILE).write_text(json.dumps(fake_records.tuning({"go": {
+        "probes": [], "knobs": entries, "not_searched": [], "chosen": {k: v for k, (v, _) in knobs.items()},
+        "tuned": {}}})))
 
 
 def test_a_run_of_some_knobs_starts_from_the_newest_search_of_each_knob(tmp_path: Path) -> None:
@@ -329,14 +330,12 @@ def capacity_run(root: Path, run_id: str, placement: str, services: dict[str, tu
     """A make capacity run folder as bases() reads it: per service the rate and heap found."""
     path = root / run_id
     path.mkdir(parents=True)
-    (path / "manifest.json").write_text(json.dumps({
-        "run_id": run_id, "profile": "capacity", "env": "native",
-        "settings": {"cpu_placement": {"mode": placement}, "profile": {"name": "capacity",
-                                                                      "tuned": tuned_settings or {}}}}))
-    (path / "capacity.json").write_text(json.dumps({"target": {"p99_ms": 50.0, "max_error_pct": 0.1}, "services": {
+    (path / "manifest.json").write_text(json.dumps(fake_records.manifest(
+        run_id, "capacity", placement, profile={"name": "capacity", "tuned": tuned_settings or {}})))
+    (path / "capacity.json").write_text(json.dumps(fake_records.capacity({
         service: {"probes": [], "rate": {"found": rate, "failed_at": None, "complete": True},
                   **({"heap": {"found": heap, "complete": True}} if heap else {})}
-        for service, (rate, heap) in services.items()}}))
+        for service, (rate, heap) in services.items()})))
     return path
 
 
@@ -393,24 +392,25 @@ def test_the_verdict_reads_the_shipped_settings_beside_a_tuned_run(tmp_path: Pat
                                                        tmp_path / "20261203T000000Z-native-capacity"]
 
 
-TUNING = {"protocol": runs.PAIRED, "budget_s": 7200, "pools": [4, 8], "services": {"go": {
+TUNING = fake_records.tuning({"go": {
     "rate": 600, "target": {"p99_ms": 50.0, "max_error_pct": 0.1}, "run": "20261201T000000Z-native-capacity",
     "heap_mb": 64, "heap_run": "20261201T000000Z-native-capacity", "probes": [],
     "knobs": [{"knob": "pool", "values": ["95", "4", "8"], "chosen": "8", "why": "8's CPU ...", "complete": True},
               {"knob": "GOGC", "values": ["GOGC100", "GOGC200"], "chosen": "GOGC100",
                "why": "the budget ran out at GOGC200: the shipped value stays", "complete": False}],
-    "chosen": {"pool": "8", "GOGC": "GOGC100"}, "tuned": {"pool": 8, "env": {"GOGC": "100", "GOMEMLIMIT": "64MiB"}}}}}
+    "not_searched": ["GOGC"], "chosen": {"pool": "8", "GOGC": "GOGC100"},
+    "tuned": {"pool": 8, "env": {"GOGC": "100", "GOMEMLIMIT": "64MiB"}}}}, budget_s=7200, pools=[4, 8])
 
 
 def test_the_report_names_the_settings_make_tune_found_before_any_tuned_capacity(tmp_path: Path) -> None:
     """The report's section: the settings each make tune run found, and no capacity at the tuned
     settings until TUNED=both's passes are shown."""
     capacity_run(tmp_path, "20261201T000000Z-native-capacity", "service-alone", {"go": (600, 64)})
-    java = {"protocol": runs.PAIRED, "services": {"java": {**TUNING["services"]["go"], "rate": 500, "knobs": [],
-                                  "tuned": {"pool": 16, "env": {}}}}}
+    java = fake_records.tuning({"java": {**TUNING["services"]["go"], "rate": 500, "knobs": [], "not_searched": [],
+                                         "tuned": {"pool": 16, "env": {}}}})
     for run_id, doc in (("20261202T000000Z-native-tune", TUNING), ("20261203T000000Z-native-tune", java)):
         (tmp_path / run_id).mkdir()  # go tuned in one run, java in a later one
-        (tmp_path / run_id / "manifest.json").write_text(json.dumps({"run_id": run_id, "profile": "tune"}))
+        (tmp_path / run_id / "manifest.json").write_text(json.dumps(fake_records.manifest(run_id, "tune")))
         (tmp_path / run_id / runs.TUNING_FILE).write_text(json.dumps(doc))
     selected = [as_run(path) for path in runs.find_runs(tmp_path)]
     assert [run.swept for run in selected] == [False, True, True]
@@ -423,19 +423,18 @@ def test_the_report_names_the_settings_make_tune_found_before_any_tuned_capacity
     assert section.endswith("`make capacity TUNED=both` probes them beside the shipped ones.")
 
 
-def test_the_report_shows_each_paired_run_of_some_knobs_and_not_an_older_protocol(tmp_path: Path) -> None:
+def test_the_report_shows_each_run_of_some_knobs(tmp_path: Path) -> None:
     """Runs of some knobs each (KNOBS=): go's pool in one, its GOGC in the next, each a row with
-    its run and the knobs it left as not searched; a run of an older protocol is left out."""
+    its run and the knobs it left as not searched."""
     capacity_run(tmp_path, "20261201T000000Z-native-capacity", "split", {"go": (600, None)})
     go = {**TUNING["services"]["go"], "knobs": []}
-    docs = {"20261202T000000Z-native-tune": {"services": {"go": {**go, "tuned": {"pool": 32, "env": {}}}}},
-            "20261203T000000Z-native-tune": {"protocol": runs.PAIRED, "services": {"go": {
-                **go, "not_searched": ["GOGC"], "tuned": {"pool": 16, "env": {}}}}},
-            "20261204T000000Z-native-tune": {"protocol": runs.PAIRED, "services": {"go": {
-                **go, "not_searched": ["pool"], "tuned": {"pool": 95, "env": {"GOGC": "200"}}}}}}
+    docs = {"20261203T000000Z-native-tune": fake_records.tuning({"go": {
+                **go, "not_searched": ["GOGC"], "tuned": {"pool": 16, "env": {}}}}),
+            "20261204T000000Z-native-tune": fake_records.tuning({"go": {
+                **go, "not_searched": ["pool"], "tuned": {"pool": 95, "env": {"GOGC": "200"}}}})}
     for run_id, doc in docs.items():
         (tmp_path / run_id).mkdir()
-        (tmp_path / run_id / "manifest.json").write_text(json.dumps({"run_id": run_id, "profile": "tune"}))
+        (tmp_path / run_id / "manifest.json").write_text(json.dumps(fake_records.manifest(run_id, "tune")))
         (tmp_path / run_id / runs.TUNING_FILE).write_text(json.dumps(doc))
     selected = [as_run(path) for path in runs.find_runs(tmp_path)]
     assert [(run.id, service) for run, service, _ in tuned.found(selected)] == [
@@ -443,13 +442,13 @@ def test_the_report_shows_each_paired_run_of_some_knobs_and_not_an_older_protoco
     flat = " ".join(report.tuned_sections(selected)[0].split())
     assert "pool 16 (GOGC: not searched, shipped) | [`20261203T000000Z-native-tune`]" in flat
     assert "pool 95; GOGC=200 (pool: not searched, shipped) | [`20261204T000000Z-native-tune`]" in flat
-    assert "20261202T000000Z-native-tune" not in flat
 
 
 def test_the_settings_table_tells_a_knob_cut_short_from_one_not_reached() -> None:
     """java's run of 2026-11-29: the pool searched through, threads from the run before, the
     collector cut short after some values, compact headers not reached."""
-    duel = {"incumbent": "G1h1024", "candidate": "G1h512", "complete": True, "kept": True, "why": "", "probes": []}
+    duel = {**fake_records.DUEL, "incumbent": "G1h1024", "candidate": "G1h512", "complete": True, "kept": True,
+            "why": "", "probes": []}
     record = {**TUNING["services"]["go"], "tuned": {"pool": 95, "env": {}}, "not_searched": ["gc", "coh"],
               "carried": {"threads": {"value": "T200", "run": "run-a"}},
               "knobs": [{"knob": "pool", "values": ["95", "4"], "chosen": "95", "complete": True, "duels": []},
@@ -467,11 +466,11 @@ def test_each_knob_value_shows_its_first_duels_effect_and_power_and_its_second()
     def duel(candidate: str, effect: float, confirms: bool = False, kept: bool = False) -> dict:
         return {"incumbent": "95", "candidate": candidate, "probes": [], "kept": kept, "complete": True, "why": "",
                 "won": effect < -0.05, "effect": effect, "low": effect - 0.04, "high": effect + 0.04,
-                "detectable": 0.11, "confirms": confirms}
+                "detectable": 0.11, "confirms": confirms, "voided": []}
     knob = {"knob": "pool", "values": ["95", "8", "16"], "chosen": "8", "complete": True,
             "duels": [duel("8", -0.1, kept=True), duel("8", -0.08, confirms=True, kept=True), duel("16", 0.01)]}
     run = runs.Run(Path("20261202T000000Z-native-tune"), Manifest(), NO_LEVELS)
-    table = tables.knob_effects([(run, "go", Tuned.of({"knobs": [knob]}))])
+    table = tables.knob_effects([(run, "go", Tuned.of({"knobs": [knob], "not_searched": []}))])
     shown = table[["value", "effect [95 % interval]", "cut detectable at 80 %", "second duel", "kept"]]
     assert shown.values.tolist() == [
         ["8", "-10.0 % [-14.0 %, -6.0 %]", "11.0 %", "-8.0 % [-12.0 %, -4.0 %]", "yes"],

@@ -71,7 +71,7 @@ def of(selected: list[Run], mode: str = placement.SPLIT) -> Passes | None:
     control = (pairs[-1][1][0].contender, pairs[-1][1][1].contender) if pairs else None
     beside = sorted({name for doc in docs for name in doc.beside}, key=lambda name: service_order(name.split()[0]))
     return Passes(mode, runs, _over(docs, fits, False, mode), _over(docs, fits, True, mode),
-                  tuple(sorted({doc.long_s for doc in docs} - {None, 0})), _long_levels(docs), fits,
+                  tuple(sorted({doc.long_s for doc in docs} - {0})), _long_levels(docs), fits,
                   {name: over for name in beside
                    if (over := _over_passes([doc.beside.get(name) for doc in docs], fits, mode))},
                   tuple(capacity_model.control(fit_, a.contender, b.contender) for fit_, (a, b) in pairs), control)

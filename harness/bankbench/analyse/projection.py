@@ -102,15 +102,14 @@ class Basis:
     @classmethod
     def of(cls, run: Run, instances: dict[str, Instance]) -> "Basis":
         machine = run.manifest.machine
-        placement = run.manifest.cpu_placement or {}
+        placement = run.manifest.cpu_placement
         if run.manifest.env == AWS:
             host = instances[machine["hosts"]["service"]["instance_type"]]
             return cls(run.id, host.processor, host.vcpus, host.vcpus, f"the service on its own {host.type}",
                        host.type)
         cores = machine.get("cores", 0)
-        service_cpus = len(placement.get("service_cpus", ())) or cores
-        return cls(run.id, machine.get("cpu_model", "unknown CPU"), cores, service_cpus,
-                   placement.get("description", "every CPU shared by every process"))
+        return cls(run.id, machine.get("cpu_model", "unknown CPU"), cores, len(placement["service_cpus"]),
+                   placement["description"])
 
 
 def preferred(runs: Sequence[Run]) -> Run:

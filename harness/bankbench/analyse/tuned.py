@@ -12,7 +12,7 @@ from pathlib import Path
 from bankbench import paths, registry
 from bankbench.results import capacities
 from bankbench.results.probes import Basis, Searched, Tuned, Tuning
-from bankbench.results.runs import PAIRED, TUNING_FILE, Run, newest_first
+from bankbench.results.runs import TUNING_FILE, Run, newest_first
 
 
 def bases(placement: str, passes: Sequence[capacities.Pass] | None = None) -> dict[str, Basis]:
@@ -23,23 +23,22 @@ def bases(placement: str, passes: Sequence[capacities.Pass] | None = None) -> di
 
 
 def found(selected: list[Run]) -> list[tuple[Run, str, Tuned]]:
-    """Each service tuned by a paired make tune run among `selected` (an older one's probes are not
-    duels) and its record there, by service then oldest run first (KNOBS= runs: some knobs each)."""
+    """Each service tuned by a make tune run among `selected` and its record there, by service then
+    oldest run first (KNOBS= runs: some knobs each)."""
     docs = [(run, Tuning.read(run.path)) for run in sorted(selected, key=lambda r: r.id) if run.swept]
     order = {name: i for i, name in enumerate(registry.names())}
-    return sorted(((run, service, record) for run, doc in docs if doc.protocol == PAIRED
+    return sorted(((run, service, record) for run, doc in docs
                    for service, record in doc.services.items() if record.tuned is not None),
                   key=lambda found: order.get(found[1], len(order)))
 
 
 def searched(service: str, placement: str, root: Path = paths.RUNS) -> dict[str, Searched]:
-    """Each knob of `service` as the newest paired make tune run under `placement` left it."""
+    """Each knob of `service` as the newest make tune run under `placement` left it."""
     found: dict[str, Searched] = {}
     for path, manifest in newest_first(TUNING_FILE, root):
         if manifest.placement != placement:
             continue
-        doc = Tuning.read(path)
-        record = doc.services.get(service) if doc.protocol == PAIRED else None
+        record = Tuning.read(path).services.get(service)
         if record is None:
             continue
         for knob in record.knobs:

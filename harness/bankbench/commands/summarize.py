@@ -5,10 +5,8 @@
 spread between repeats, and for a series over CPU placements whether the verdict changes; then
 this machine's verdict on each run (its figures and what differs at 95 %, two tables) and the
 path of the run's page, written beside its files (bankbench.publish.own_run). With --verdict
-(make bench), the verdict alone.
-
-A run from before histograms is compacted first (bankbench.results.compaction): its raw samples
-folded into histograms, its service's log and metrics gzipped.
+(make bench), the verdict alone. A run folder of another schema version is refused: `make migrate`
+brings it to this one (bankbench.results.versions).
 
 See results/LAYOUT.md.
 """
@@ -20,7 +18,7 @@ from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.publish import own_run, tables, terminal
 from bankbench.publish.formatting import markdown
-from bankbench.results import compaction, runs, summaries
+from bankbench.results import files, runs, summaries
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +44,7 @@ def summarize(run_dirs: list[Path], force: bool = False, verdict: bool = False) 
     """Summarizes the runs and prints their tables and series (with `verdict`, not), then each one's
     verdict: two tables, and the path of its page."""
     for run_dir in run_dirs:
-        compaction.compact_run(run_dir)
+        files.manifest(run_dir)  # refuses a run folder of another schema version before writing its summaries
         summary = summaries.summarize_run(run_dir, force=force)
         if not verdict:
             print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"

@@ -1,7 +1,7 @@
 """What a result was measured on: the run's manifest.json.
 
 Commit, versions, machine, settings, stored as manifest.json per run; `document` builds it in every
-environment (results/LAYOUT.md).
+environment (results/LAYOUT.md), and bankbench.results.files stamps its schema version as it writes it.
 
 See results/LAYOUT.md#manifestjson."""
 
@@ -23,15 +23,13 @@ from bankbench.load import gatling, jmeter
 from bankbench.load.profiles import LOAD_MODELS, Profile
 from bankbench.machine import jdk
 
-SCHEMA_VERSION = 2
-
 
 def document(run_id: str, env: str, profile: Profile, machine: dict, versions: dict,
              settings: dict) -> dict:
     """manifest.json: the run, the commit, what ran where, the profile's then `settings`."""
     settings = {"profile": profile.__dict__, "users": profile.users, "pools": profile.pools,
                 "repeat": profile.repeat, "services": profile.services, **settings}
-    return {"schema_version": SCHEMA_VERSION, "run_id": run_id, "env": env, "profile": profile.name,
+    return {"run_id": run_id, "env": env, "profile": profile.name,
             "created_utc": run_id.split("-", 1)[0], "git": git(), "machine": machine,
             "versions": versions, "settings": settings, "load_model": LOAD_MODELS[profile.model]}
 

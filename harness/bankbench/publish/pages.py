@@ -266,11 +266,7 @@ def efficiency_charts(run: Run, target_ms: float) -> dict[str, Figure]:
 
 def cpus(manifest: Manifest) -> str:
     """What CPUs the service had (bankbench.machine.placement), as the manifest recorded it."""
-    if manifest.cpu_placement is not None:
-        return manifest.cpu_placement["description"]
-    if manifest.env == "native":
-        return "shared: the load generator, the service and PostgreSQL ran on all CPUs (the run predates CPU placement)"
-    return f"not recorded ({manifest.env} environment)"
+    return manifest.cpu_placement["description"]
 
 
 def money_text(run: Run) -> str:

@@ -390,8 +390,7 @@ def knob_notes(record: Tuned) -> list[str]:
     """Where a make tune record's knobs not searched through stand (as tuned.toml's `found_by`)."""
     counts = {k.knob: (len(k.judged), len(k.values)) for k in record.knobs if not k.complete}
     short = {knob: count for knob, count in counts.items() if count[0]}
-    searched = list(counts) if record.not_searched is None else record.not_searched
-    unswept = [knob for knob in searched if knob not in short]
+    unswept = [knob for knob in record.not_searched if knob not in short]
     return [*(f"{knob} from {c['run']}" for knob, c in record.carried.items()),
             *(f"{k.knob} went on from {k.resumed['run']}" for k in record.knobs if k.resumed),
             *(f"{knob}: {n} of {of} values judged when the budget ran out, the one kept so far stays"

@@ -2,7 +2,7 @@
 
 Per results/LAYOUT.md: its load generator's raw samples folded into histograms, the service's log
 gzipped and its own metrics xz-compressed; the raw samples stay beside them, ignored by git, until
-`make clean-raw`. Older levels (layout 3 to 5) are converted.
+`make clean-raw`.
 
 See docs/method.md#where-results-go."""
 
@@ -19,14 +19,11 @@ from bankbench.results.documents import LevelRecord
 # name). xz, whose header holds no time, for the metrics: a second of scrapes repeats the names
 # of every series, which xz's window finds (an overload level's 18 KB gzipped, 11 KB so).
 GZIPPED = "service.log"
-V5_METRICS = files.SCRAPES + ".gz"  # the service metrics of layout version 5
 
 
 def compact(level_dir: Path, level: LevelRecord | None = None) -> None:
-    """Compacts (module doc) or converts (layout 4, 5) a level (`level`: its record, where it is
-    not on disk yet); a compacted one is left as is."""
-    if (level_dir / histograms.V4_FILE).exists():
-        histograms.upgrade(level_dir)
+    """Compacts a level (module doc; `level`: its record, where it is not on disk yet); a compacted
+    one is left as is."""
     raw = generators.level_samples(level_dir)
     if raw is not None and not (level_dir / histograms.FILE).exists():
         level = level or files.level_record(level_dir)
@@ -36,14 +33,13 @@ def compact(level_dir: Path, level: LevelRecord | None = None) -> None:
         with open(plain, "rb") as src, gzip.GzipFile(plain.with_name(GZIPPED + ".gz"), "wb", mtime=0) as dst:
             shutil.copyfileobj(src, dst)
         plain.unlink()
-    for source, opener in ((files.scrapes_path(level_dir), open), (level_dir / V5_METRICS, gzip.open)):
-        if source.exists():
-            with opener(source, "rb") as src, lzma.open(level_dir / files.SERVICE_METRICS, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            source.unlink()
+    if (scrapes := files.scrapes_path(level_dir)).exists():
+        with open(scrapes, "rb") as src, lzma.open(level_dir / files.SERVICE_METRICS, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        scrapes.unlink()
 
 
 def compact_run(run_dir: Path) -> None:
-    """`compact` on every level of a run (runs written before layout version 6)."""
+    """`compact` on every level of a run (`make migrate`: a level the runner left uncompacted)."""
     for level_dir in files.level_dirs(run_dir):
         compact(level_dir)

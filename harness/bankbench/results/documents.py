@@ -1,16 +1,17 @@
 """A run's manifest.json and a level's level.json as typed records.
 
-As their readers ask them (results/LAYOUT.md): a field is its key's value, its default what a run
-from before the key stands for (a field without one must be in every document); `document` keeps the
-whole, for the files that copy it.
+As their readers ask them (results/LAYOUT.md): a field is its key's value, its default what a
+document without the key holds (none of it: no heap limit, no phases), never what a record of an older
+schema stood for: a reader refuses those (bankbench.results.versions). A field without a default
+must be in every document; `document` keeps the whole, for the files that copy it.
 
 See results/LAYOUT.md#manifestjson and results/LAYOUT.md#leveljson."""
 
 from collections.abc import Sequence
-from dataclasses import Field, dataclass, field, fields
+from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
-from bankbench import config
+from bankbench.errors import UserError
 
 WITH_TUNED = "with_tuned"  # the manifest's settings: make capacity TUNED=both
 NOT_RECORDED = "not recorded"  # a level's service exit where the environment does not record it
@@ -28,12 +29,17 @@ class Document:
 
     @classmethod
     def of(cls, document: dict[str, Any], **read: Any) -> Self:
-        """`document` read; `read`: the fields a subclass reads otherwise (a record in it, say)."""
+        """`document` read; `read`: the fields a subclass reads otherwise (a record in it, say). A
+        document without a key that every one has is refused."""
         for f in fields(cls):
             key = f.metadata.get("key") or f.name  # a field named otherwise gives its key
             if f.name != "document" and f.name not in read and key in document:
                 kind = f.metadata.get("records")
                 read[f.name] = tuple(map(kind.of, document[key])) if kind else document[key]
+        if missing := [f.metadata.get("key") or f.name for f in fields(cls) if f.name not in (*read, "document")
+                       and f.default is MISSING and f.default_factory is MISSING]:
+            raise UserError(f"a {cls.__name__} without {', '.join(missing)}: a record of another schema "
+                            "(run `make migrate`)")
         return cls(document=document, **read)
 
 
@@ -61,19 +67,18 @@ class Manifest(Document):
 
     @property
     def recorded_profile(self) -> dict[str, Any]:
-        """The profile as recorded ({} for older runs, which recorded its name alone)."""
-        recorded = self.settings.get("profile")
-        return recorded if isinstance(recorded, dict) else {}
+        """The profile as recorded: its settings by name (bankbench.load.profiles.Profile)."""
+        return self.settings.get("profile", {})
 
     @property
-    def cpu_placement(self) -> dict[str, Any] | None:
-        """The CPU placement as bankbench.machine.placement recorded it; None before it was."""
-        return self.settings.get("cpu_placement")
+    def cpu_placement(self) -> dict[str, Any]:
+        """The CPU placement as bankbench.machine.placement recorded it."""
+        return self.settings["cpu_placement"]
 
     @property
     def placement(self) -> str:
-        """The placement's mode (split, service-alone, shared, hosts); shared before there were modes."""
-        return (self.cpu_placement or {}).get("mode", "shared")
+        """The placement's mode (split, service-alone, shared, hosts)."""
+        return self.cpu_placement["mode"]
 
     @property
     def series(self) -> str:
@@ -82,8 +87,8 @@ class Manifest(Document):
 
     @property
     def admission_limit(self) -> int:
-        """The services' MAX_CONCURRENT_REQUESTS (config's default for runs that predate it)."""
-        return self.settings.get("max_concurrent_requests", config.DEFAULT_MAX_CONCURRENT_REQUESTS)
+        """The services' MAX_CONCURRENT_REQUESTS."""
+        return self.settings["max_concurrent_requests"]
 
     @property
     def with_tuned(self) -> dict[str, Any]:
@@ -106,9 +111,9 @@ class LevelRecord(Document):
     started_ms: int
     measure_from_ms: int  # where the measured window starts: earlier requests are warm-up
     ended_ms: int
+    generator: str  # profiles.GENERATORS
+    arrivals: dict[str, Any] | None  # the planned `rate` over `window_s`; None: none planned
     heap_mb: int | None = None
-    generator: str = "jmeter"  # profiles.GENERATORS; JMeter before there were two
-    arrivals: dict[str, Any] | None = None  # the planned `rate` over `window_s`; None: none planned
     base_rate: dict[str, Any] | None = None  # a phased level's `rate` and its `source`
     phases: Sequence[dict[str, Any]] = ()  # each measured phase's `seconds`, `multiple` and `rate`
     loadgen_cpus: int | None = None  # the load generator's CPUs, under a placement that gives it some

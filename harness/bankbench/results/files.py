@@ -10,6 +10,7 @@ import pandas as pd
 
 from bankbench.errors import UserError
 from bankbench.measure.resources import COLUMNS
+from bankbench.results import versions
 from bankbench.results.documents import LevelRecord, Manifest
 
 METRIC_DTYPES = {column: "int64" if column == "t_ms" else "float32" for column in COLUMNS}
@@ -45,12 +46,15 @@ def write_json(path: Path, value: dict | list) -> None:
 
 
 def manifest(run_dir: Path) -> Manifest:
-    """The run's context: commit, versions, machine, settings (bankbench.measure.manifest)."""
-    return Manifest.of(read_json(run_dir / MANIFEST))
+    """The run's context: commit, versions, machine, settings (bankbench.measure.manifest), of the
+    run folder's schema version (results.versions: its level.json files' too)."""
+    path = run_dir / MANIFEST
+    return Manifest.of(versions.check(path, read_json(path), versions.MANIFEST))
 
 
 def write_manifest(run_dir: Path, manifest: Manifest) -> None:
-    write_json(run_dir / MANIFEST, manifest.document)
+    """Writes the manifest, of the run folder's schema version (results.versions)."""
+    write_json(run_dir / MANIFEST, versions.stamped(manifest.document, versions.MANIFEST))
 
 
 def level_dir(run_dir: Path, level_id: str) -> Path:
@@ -82,9 +86,11 @@ def verify(run_dir: Path) -> dict | None:
     return read_json(run_dir / VERIFY) if (run_dir / VERIFY).is_file() else None
 
 
-def record(run_dir: Path, name: str) -> dict:
-    """An experiment's record in the run folder (capacity.json, tuning.json: results.runs)."""
-    return read_json(run_dir / name)
+def record(run_dir: Path, name: str, version: int | None = None) -> dict:
+    """An experiment's record in the run folder (capacity.json, tuning.json: results.runs), refused
+    unless of `version` where it has one (results.versions; pgwire.json has none)."""
+    path = run_dir / name
+    return read_json(path) if version is None else versions.check(path, read_json(path), version)
 
 
 def write_record(run_dir: Path, name: str, document: dict) -> None:
@@ -117,7 +123,7 @@ def staged_capture_path(run_dir: Path, level_id: str) -> Path:
 
 
 def has_service_metrics(level_dir: Path) -> bool:
-    """Levels of runs before the scraper have none."""
+    """Whether the scraper wrote the service's own figures for the level."""
     return (level_dir / SERVICE_METRICS).exists()
 
 

@@ -18,8 +18,6 @@ from hdrh.histogram import HdrHistogram
 from bankbench.results import files
 
 FILE = "histograms.csv.xz"
-# Layout version 4's: the same rows, each histogram DEFLATEd alone (as interval logs carry it).
-V4_FILE = "histograms.csv.gz"
 DIGITS = 3
 # JMeter's plan: 5 s to connect, 30 s to answer (bank.jmx); a longer sample widens the histograms.
 HIGHEST_MS = 60_000
@@ -95,15 +93,6 @@ def read(path: Path) -> Histograms:
     return Histograms(_read_rows(path))
 
 
-def upgrade(level_dir: Path) -> None:
-    """Converts a level's V4_FILE into FILE: each histogram's V2 encoding as it was, inflated."""
-    old = level_dir / V4_FILE
-    rows = _read_rows(old)
-    rows["histogram"] = rows["histogram"].map(_without_deflate).astype(ROW_DTYPES["histogram"])
-    write(Histograms(rows), level_dir / FILE)
-    old.unlink()
-
-
 def read_samples(path: Path) -> pd.DataFrame:
     """A generator's samples in JMeter's CSV (jmeter.csv, or .csv.gz): SAMPLE_DTYPES, timeStamp the
     start (epoch ms), threadName one per iteration under the article and open models."""
@@ -115,7 +104,7 @@ def _read_rows(path: Path) -> pd.DataFrame:
                           na_values={"first_iteration_ms": [""], "last_iteration_ms": [""]})
 
 
-def _without_deflate(interval_log_form: bytes | str) -> str:
+def _without_deflate(interval_log_form: bytes) -> str:
     """The V2 encoding, base64, of a histogram in interval log form (what hdrh's `encode` gives):
     base64 of an 8-byte header (cookie, length) and the DEFLATEd V2 encoding."""
     return base64.b64encode(zlib.decompress(base64.b64decode(interval_log_form)[8:])).decode()

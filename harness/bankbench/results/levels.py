@@ -30,7 +30,7 @@ from bankbench.results.service_metrics import number
 
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
 INPUTS = (files.LEVEL, histograms.FILE, files.METRICS, files.MONEY)  # a summary's inputs
-OPTIONAL_INPUTS = (files.SERVICE_METRICS,)  # levels of runs before it have none
+OPTIONAL_INPUTS = (files.SERVICE_METRICS,)  # where the scraper wrote the service's figures
 ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
 # summary.json resource figure -> (metrics.csv column, pandas aggregation)
 RESOURCES = {

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bankbench.results import files, runs
+from bankbench.results import files, runs, versions
 from bankbench.results.documents import Document, records
 
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
@@ -84,16 +84,16 @@ class Search(Document):
     """A contender's probes, rate search and heap sweep (`sweep` {}: not swept) in capacity.json."""
 
     document: dict[str, Any] = field(repr=False)
+    service: str
+    contender: str  # its name in `in_turn`: `go`, `go tuned`, `go-again`, `java pool16`
+    pool: int  # the pool its levels ran with
     # Every one, in order: the staircase's, the long level, the heaps'.
     probes: tuple[Probe, ...] = field(metadata=records(Probe))
-    rate: dict[str, Any] = field(default_factory=dict)
-    sweep: dict[str, Any] = field(default_factory=dict, metadata={"key": "heap"})
+    rate: dict[str, Any] = field(default_factory=dict)  # {}: none settled (not yet, or no time left)
+    sweep: dict[str, Any] = field(default_factory=dict, metadata={"key": "heap"})  # {}: not swept
     long: Probe | None = None
     # A tuned contender whose settings are the shipped ones: the shipped record.
     as_shipped: bool = field(default=False, metadata={"key": runs.AS_SHIPPED})
-    service: str = ""  # its service (runs before contenders had names: its key)
-    contender: str = ""  # its name in `in_turn`: `go`, `go tuned`, `go-again`, `java pool16`
-    pool: int | None = None  # the pool its levels ran with (None: runs before it was kept)
     twin_of: str | None = None  # the A/A control's twin: the contender it repeats under its own name
 
     @classmethod
@@ -104,7 +104,7 @@ class Search(Document):
     @property
     def found(self) -> int | None:
         """The rate found: a rate the contender held (bankbench.run.experiments.bisection.provisional;
-        runs before the staircase: the highest that held and was confirmed); None: none, or not yet."""
+        a search that bisected: the highest that held and was confirmed); None: none, or not yet."""
         return self.rate.get("found")
 
     @property
@@ -115,7 +115,7 @@ class Search(Document):
     @property
     def staircase(self) -> float | None:
         """The staircase's own estimate of the rate held half the time (None: too few probes at its
-        fixed step, or a run before the staircase)."""
+        fixed step, or a search that bisected)."""
         return self.rate.get("staircase")
 
     @property
@@ -139,23 +139,22 @@ class Searches:
     shipped: dict[str, Search]
     tuned: dict[str, Search] | None  # None: the run probed no tuned contender beside the shipped ones
     in_turn: bool  # the contenders were probed in turn (a pass: bankbench.analyse.paired)
-    long_s: int | None  # the measured seconds of the level at each rate found
+    long_s: int  # the measured seconds of the level at each rate found (0: none)
     beside: dict[str, Search] = field(default_factory=dict)
-    design: dict[str, Any] = field(default_factory=dict)  # the staircase's (LAYOUT.md); {}: runs before it
     contenders: tuple[str, ...] = ()  # every contender's name, in the order of their turns
 
     @classmethod
     def read(cls, run_dir: Path) -> "Searches":
-        doc = files.record(run_dir, runs.CAPACITY_FILE)
-        sections = {name: {key: Search.of(record, **({} if "service" in record else {  # a run before contenders
-            "service": key, "contender": f"{key} tuned" if name == runs.TUNED_SECTION else key}))
-            for key, record in doc[name].items()} for name in (runs.SHIPPED_SECTION, runs.TUNED_SECTION) if name in doc}
+        doc = files.record(run_dir, runs.CAPACITY_FILE, versions.CAPACITY)
+        sections = {name: {key: Search.of(record) for key, record in doc[name].items()}
+                    for name in (runs.SHIPPED_SECTION, runs.TUNED_SECTION) if name in doc}
         main = {name: {key: search for key, search in section.items() if key == search.service}
                 for name, section in sections.items()}
         beside = {search.contender: search for section in sections.values() for key, search in section.items()
                   if key != search.service}
-        return cls(Target(**doc.get("target", {})), main[runs.SHIPPED_SECTION], main.get(runs.TUNED_SECTION),
-                   "in_turn" in doc, doc.get("long_s"), beside, doc.get("design", {}), tuple(doc.get("in_turn", ())))
+        in_turn = doc["in_turn"]  # null: one service searched after another
+        return cls(Target(**doc["target"]), main[runs.SHIPPED_SECTION], main.get(runs.TUNED_SECTION),
+                   in_turn is not None, doc["long_s"], beside, tuple(in_turn or ()))
 
     def section(self, tuned: bool) -> dict[str, Search]:
         return (self.tuned or {}) if tuned else self.shipped
@@ -188,8 +187,9 @@ class Duel(Document):
     """A candidate value against the incumbent (bankbench.run.experiments.sweep.duel): `effect` on
     CPU per request (candidate / incumbent - 1, < 0 a cut) with its 95 % interval (None: an end
     it does not reach), the smallest cut it could detect at 80 % power, and the probes made void
-    (the load generator short, the JIT compiling). Records from before issue 69's protocol have
-    none of these: None, and no voided probe."""
+    (the load generator short, the JIT compiling). The duels of the runs before issue 69 (a value
+    kept where its median beat the incumbent's by more than the probes' spread) have no verdict of
+    their own (`won` None), no effect and no voided probe."""
 
     document: dict[str, Any] = field(repr=False)
     incumbent: str
@@ -198,13 +198,13 @@ class Duel(Document):
     kept: bool
     complete: bool  # False: the budget ran out first
     why: str
-    won: bool | None = None  # this duel, where `kept` judges the value over its two
-    effect: float | None = None
-    low: float | None = None
-    high: float | None = None
-    detectable: float | None = None
-    confirms: bool = False  # the second, independent duel of a value that won its first
-    voided: tuple[Turn, ...] = field(default=(), metadata=records(Turn))
+    won: bool | None  # this duel, where `kept` judges the value over its two
+    effect: float | None
+    low: float | None
+    high: float | None
+    detectable: float | None
+    confirms: bool  # the second, independent duel of a value that won its first
+    voided: tuple[Turn, ...] = field(metadata=records(Turn))
 
 
 @dataclass(frozen=True)
@@ -232,6 +232,7 @@ class Tuned(Document):
     found as tuned.toml takes them, `pool` and `env` (None: the run ended first)."""
 
     document: dict[str, Any] = field(repr=False)
+    not_searched: Sequence[str]  # the knobs neither searched through nor carried
     rate: int = 0
     capacity: int | None = None
     run: str = ""
@@ -239,23 +240,21 @@ class Tuned(Document):
     heap_run: str | None = None
     probes: tuple[Probe, ...] = field(default=(), metadata=records(Probe))
     knobs: tuple[Knob, ...] = field(default=(), metadata=records(Knob))
-    carried: dict[str, dict[str, str]] = field(default_factory=dict)
-    not_searched: Sequence[str] | None = None  # None: a record from before it was kept
+    carried: dict[str, dict[str, str]] = field(default_factory=dict)  # {}: every knob searched here
     chosen: dict[str, str] = field(default_factory=dict)
     tuned: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
 class Tuning:
-    """A make tune run's tuning.json (`protocol` PAIRED: duels; `rate_share`: of the capacity)."""
+    """A make tune run's tuning.json (its duels: runs.PAIRED; `rate_share`: of the capacity)."""
 
-    protocol: str | None
-    budget_s: float | None
-    rate_share: float | None
+    budget_s: float
+    rate_share: float
     services: dict[str, Tuned]
 
     @classmethod
     def read(cls, run_dir: Path) -> "Tuning":
-        doc = files.record(run_dir, runs.TUNING_FILE)
-        return cls(doc.get("protocol"), doc.get("budget_s"), doc.get("rate_share"),
+        doc = files.record(run_dir, runs.TUNING_FILE, versions.TUNING)
+        return cls(doc["budget_s"], doc["rate_share"],
                    {service: Tuned.of(record) for service, record in doc["services"].items()})

@@ -23,7 +23,7 @@ CAPACITY_FILE = "capacity.json"  # what make capacity's searches found (bankbenc
 SHIPPED_SECTION, TUNED_SECTION = "services", "tuned"
 AS_SHIPPED = "as_shipped"  # a tuned section's record copied from the shipped one: probed once
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
-PAIRED = "paired"  # tuning.json's protocol since the duels (by CPU per request); before: p99 sweeps
+PAIRED = "paired"  # tuning.json's `protocol`: its values in duels, by CPU per request
 PGWIRE_FILE = "pgwire.json"  # what one request cost PostgreSQL (bankbench.run.experiments.pg_capture)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
@@ -42,7 +42,7 @@ class Run:
     admission_limit = property(attrgetter("manifest.admission_limit"))
     series = property(attrgetter("manifest.series"))
     tuned = property(attrgetter("manifest.tuned"))  # TUNED=1: per service, its `pool` and `env`
-    settings = property(attrgetter("manifest.recorded_profile"))  # {} for runs that recorded a name
+    settings = property(attrgetter("manifest.recorded_profile"))  # the profile's settings by name
 
     @property
     def id(self) -> str:
@@ -65,12 +65,12 @@ class Run:
 
     @property
     def start(self) -> str:
-        """How the run's services started (profiles.STARTS); cold for runs before the setting."""
+        """How the run's services started (profiles.STARTS; cold, the Profile's default, where unnamed)."""
         return self.settings.get("start", "cold")
 
     @property
     def generator(self) -> str:
-        """The load generator of the run's levels (profiles.GENERATORS); JMeter before there were two."""
+        """The load generator of the run's levels (profiles.GENERATORS; the Profile's default where unnamed)."""
         return self.settings.get("generator", "jmeter")
 
     @property

@@ -17,10 +17,9 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import pandas as pd
 
-from bankbench.results import files
+from bankbench.results import files, versions
 
 SOAK_FILE = "soak.json"
-VERSION = 1  # soak.json's `version`
 PG_STATS = "pg_stats.csv"
 PG_STATS_DTYPES = {"t_ms": "int64", "series": "string", "value": "float64"}
 MIDPOINT_MONEY = "money_midpoint.json"
@@ -153,15 +152,14 @@ class Soak:
     max_error_pct: float
     tolerances: dict[str, float]  # per judged trend figure, per hour
     services: dict[str, Watched] = field(default_factory=dict)
-    version: int = VERSION
 
 
 def write(run_dir: Path, soak: Soak) -> None:
-    files.write_record(run_dir, SOAK_FILE, dataclasses.asdict(soak))
+    files.write_record(run_dir, SOAK_FILE, versions.stamped(dataclasses.asdict(soak), versions.SOAK))
 
 
 def read(run_dir: Path) -> Soak:
-    return _read(Soak, files.record(run_dir, SOAK_FILE))
+    return _read(Soak, files.record(run_dir, SOAK_FILE, versions.SOAK))
 
 
 def _read(kind: Any, value: Any) -> Any:

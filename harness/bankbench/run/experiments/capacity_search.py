@@ -22,7 +22,7 @@ from bankbench import config, registry
 from bankbench.errors import UserError
 from bankbench.load import profiles, validity
 from bankbench.load.profiles import Level, Profile
-from bankbench.results import files, levels
+from bankbench.results import files, levels, versions
 from bankbench.results.probes import LOADGEN, Target
 from bankbench.results.runs import AS_SHIPPED, CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION
 from bankbench.run.environments.interface import Options
@@ -134,7 +134,7 @@ def contenders(services: list[str], tuned: bool, with_tuned: bool, tables: dict[
 def as_shipped(doc: dict) -> None:
     """Copies into the tuned section, marked `as_shipped`, each service probed once."""
     for key, record in doc[SHIPPED_SECTION].items():
-        if record.get("service", key) == key and key not in doc[TUNED_SECTION]:  # not the twin nor a pool beside
+        if record["service"] == key and key not in doc[TUNED_SECTION]:  # not the twin nor a pool beside
             doc[TUNED_SECTION][key] = {**copy.deepcopy(record), AS_SHIPPED: True}
 
 
@@ -166,8 +166,9 @@ def run(opts: Options, entrants: list[Contender], setup: Setup, target: Target, 
     """Probes the contenders' rates in turn (`setup`'s staircase), each then at the rate it held for
     `long_s` measured seconds, in turn too; then sweeps the heaps."""
     with Session(opts, warm_processes=len(entrants)) as session:
-        doc = {"target": asdict(target), "budget_s": budget_s, "heaps_mb": list(heaps), "design": setup.as_dict(),
-               "in_turn": [c.name for c in entrants], "long_s": long_s,
+        doc = {versions.KEY: versions.CAPACITY, "target": asdict(target), "budget_s": budget_s,
+               "heaps_mb": list(heaps), "design": setup.as_dict(), "in_turn": [c.name for c in entrants],
+               "long_s": long_s,
                SHIPPED_SECTION: {}, **({TUNED_SECTION: {}} if opts.with_tuned else {})}
         print(f"bankbench capacity: {', '.join(c.name for c in entrants)} in turn, p99 <= {target.p99_ms:g} ms and "
               f"errors under {target.max_error_pct:g} %, {setup.design.probes} probes each, within "

@@ -16,7 +16,7 @@ from pathlib import Path
 from bankbench import config, duel_stats, registry
 from bankbench.load.profiles import Level
 from bankbench.measure import steady
-from bankbench.results import files, levels
+from bankbench.results import files, levels, versions
 from bankbench.results.probes import Basis, Searched
 from bankbench.results.runs import PAIRED, TUNING_FILE
 from bankbench.run.environments.interface import Options
@@ -36,8 +36,9 @@ def run(opts: Options, bases: dict[str, Basis], budget_s: float, pools: Sequence
     """Tunes each service over `pools` and its knobs (`knobs` only, if given); returns the run."""
     services = opts.profile.services
     with Session(opts, warm_processes=2) as session:
-        doc = {"protocol": PAIRED, "duel": duel_stats.METHOD, "budget_s": budget_s, "pools": list(pools),
-               "rate_share": RATE_SHARE, **({"knobs": list(knobs)} if knobs else {}), "services": {}}
+        doc = {versions.KEY: versions.TUNING, "protocol": PAIRED, "duel": duel_stats.METHOD,
+               "budget_s": budget_s, "pools": list(pools), "rate_share": RATE_SHARE,
+               **({"knobs": list(knobs)} if knobs else {}), "services": {}}
         print(f"bankbench tune: {', '.join(services)} at {RATE_SHARE:.0%} of their capacities, each value against "
               f"the incumbent in turn, within {budget_s / 60:.0f} min -> {session.run_dir}", flush=True)
         for service, deadline in shares(services, budget_s):
