@@ -26,8 +26,9 @@ DB_ENV := .run/db.env
 GO_SOURCES := $(shell find bank-go db -name '*.go' -o -name go.mod -o -name go.sum -o -name '*.sql' 2>/dev/null)
 # The load generator's calibration target: the plan's answers at almost no cost (jmeter/calibrate).
 CALIBRATE_TARGET := jmeter/calibrate/bin/calibrate
-JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml db -type f 2>/dev/null)
-HELIDON_SOURCES := $(shell find bank-helidon/src bank-helidon/pom.xml db -type f 2>/dev/null)
+# java-shared/: the Java both Java services compile in (java-shared/README.md); a change rebuilds both.
+JAVA_SOURCES := $(shell find bank-java/src bank-java/pom.xml java-shared/src db -type f 2>/dev/null)
+HELIDON_SOURCES := $(shell find bank-helidon/src bank-helidon/pom.xml java-shared/src db -type f 2>/dev/null)
 GATLING_SOURCES := $(shell find gatling/src gatling/pom.xml -type f 2>/dev/null)
 
 # The harness reading the knobs: only with BANKBENCH_FROM_MAKE=1, so that a run by hand or by a

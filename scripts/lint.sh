@@ -6,8 +6,8 @@
 #   Python: ruff, rules in harness/pyproject.toml, every Python file and notebook of the repo;
 #           mypy, its settings there too ([tool.mypy]), over the package harness/bankbench.
 #   Go:     gofmt, go vet and staticcheck over the modules db/, bank-go/ and jmeter/calibrate/.
-#   Java:   spring-javaformat over bank-java/ and bank-helidon/ (each pom binds the same check to
-#           every build).
+#   Java:   spring-javaformat over bank-java/ and bank-helidon/, each with the java-shared/ sources
+#           it compiles in (each pom binds the same check to every build).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 FIX=false
@@ -70,7 +70,7 @@ result staticcheck "$(go_packages)" packages $rc
 
 rc=0
 for m in "${JAVA_MODULES[@]}"; do "${MVNW[@]}" -f "$m/pom.xml" spring-javaformat:validate || rc=1; done
-result spring-javaformat "$(find "${JAVA_MODULES[@]/%//src}" -name '*.java' | wc -l)" files $rc
+result spring-javaformat "$(find "${JAVA_MODULES[@]/%//src}" java-shared/src -name '*.java' | wc -l)" files $rc
 
 echo "lint: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

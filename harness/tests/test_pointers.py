@@ -27,7 +27,8 @@ PACKAGE = ROOT / "harness" / "bankbench"
 TOP_FOLDERS = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith("."))
 TOP_FILES = sorted(p.name for p in ROOT.iterdir() if p.is_file() and not p.name.startswith("."))
 CODE = ["harness/bankbench/**/*.py", "harness/tests/**/*.py", "scripts/*", "Makefile", "infra/*.mk",
-        "bank-go/**/*.go", "bank-java/src/**/*.java", "bank-helidon/src/**/*.java", "contract/**/*.py",
+        "bank-go/**/*.go", "bank-java/src/**/*.java", "bank-helidon/src/**/*.java",
+        "java-shared/src/**/*.java", "contract/**/*.py",
         "gatling/src/**/*.java", "*.yaml", "*.yml", "*.toml", "api/*.yaml"]
 # The docs' text (the report's pages are written by bankbench.publish from the runs: test_docs.py
 # follows their links, and a rebuild must give their bytes).

@@ -8,18 +8,16 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The admission limit, as the Go service's {@code admit} and bank-java's filter: at most
- * {@code MAX_CONCURRENT_REQUESTS} requests held at once, running or waiting for a pooled
- * connection; one more is answered 503 at once, with {@code Retry-After}, not queued.
- * Every request runs on a virtual thread of its own, so without a bound every request
- * past capacity holds its thread and buffers until HikariCP's timeout, and the heap held
- * grows with the arrival rate. Requests to {@code /} and {@code /metrics} are not
- * counted: they touch no database, and liveness and monitoring must answer when the
- * service is busiest.
+ * The admission limit ({@link AdmissionLimit}, as the Go service's {@code admit} and
+ * bank-java's filter): at most {@code MAX_CONCURRENT_REQUESTS} requests held at once,
+ * running or waiting for a pooled connection; one more is answered 503 at once, with
+ * {@code Retry-After}, not queued. Every request runs on a virtual thread of its own, so
+ * without a bound every request past capacity holds its thread and buffers until
+ * HikariCP's timeout, and the heap held grows with the arrival rate. Requests to
+ * {@code /} and {@code /metrics} are not counted.
  * <p>
  * A filter with {@link Semaphore#tryAcquire()}, which never blocks, rather than the
  * listener's own concurrency limit: that one counts every request, {@code /metrics}
@@ -29,51 +27,33 @@ import io.micrometer.core.instrument.MeterRegistry;
  */
 public final class AdmissionFilter implements Filter {
 
-	/** The message of a request refused by the limit. */
-	static final String OVERLOADED = "service overloaded";
-
-	/**
-	 * Seconds to wait before retrying: the requests held drain well within it at the
-	 * rates the service serves.
-	 */
-	static final String RETRY_AFTER_SECONDS = "1";
-
-	private final int limit;
-
-	private final Semaphore held;
+	private final AdmissionLimit limit;
 
 	/**
 	 * Holds at most limit requests at once; its gauges go to registry, under the Go
 	 * service's names (api/metrics.md).
 	 */
 	public AdmissionFilter(int limit, MeterRegistry registry) {
-		this.limit = limit;
-		this.held = new Semaphore(limit);
-		Gauge.builder("http.server.requests.concurrent", this.held, (held) -> this.limit - held.availablePermits())
-			.description("Requests held now under the admission limit: running or waiting for a pooled connection.")
-			.register(registry);
-		Gauge.builder("http.server.requests.concurrent.max", () -> this.limit)
-			.description("The admission limit: past it, a request is answered 503 at once.")
-			.register(registry);
+		this.limit = new AdmissionLimit(limit);
+		this.limit.bindTo(registry);
 	}
 
 	@Override
 	public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-		String path = req.prologue().uriPath().path();
-		if (path.equals("/") || path.equals("/metrics")) {
+		if (!AdmissionLimit.counts(req.prologue().uriPath().path())) {
 			chain.proceed();
 			return;
 		}
-		if (!this.held.tryAcquire()) {
-			res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
-			ApiErrors.send(req, res, Status.SERVICE_UNAVAILABLE_503, OVERLOADED);
+		if (!this.limit.tryAdmit()) {
+			res.header(HeaderNames.RETRY_AFTER, AdmissionLimit.RETRY_AFTER_SECONDS);
+			ApiErrors.send(req, res, Status.SERVICE_UNAVAILABLE_503, AdmissionLimit.OVERLOADED);
 			return;
 		}
 		try {
 			chain.proceed();
 		}
 		finally {
-			this.held.release();
+			this.limit.release();
 		}
 	}
 

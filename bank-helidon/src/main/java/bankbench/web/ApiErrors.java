@@ -57,11 +57,11 @@ public final class ApiErrors {
 				// Helidon would read the rest of the body to keep the connection, however
 				// long it is, and only then read the next request.
 				res.header(HeaderValues.CONNECTION_CLOSE);
-				send(req, res, ex.status(), ex.getMessage());
+				send(req, res, Status.create(ex.status()), ex.getMessage());
 				throw new CloseConnectionException("request body over the limit left unread");
 			}
 			catch (ApiException ex) {
-				send(req, res, ex.status(), ex.getMessage());
+				send(req, res, Status.create(ex.status()), ex.getMessage());
 			}
 			catch (SQLException ex) {
 				database(req, res, ex);

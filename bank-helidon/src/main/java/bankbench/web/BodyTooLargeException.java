@@ -8,8 +8,10 @@ import io.helidon.http.Status;
  */
 final class BodyTooLargeException extends ApiException {
 
+	private static final String MESSAGE = "request body must be at most " + JsonBody.MAX_BYTES + " bytes";
+
 	BodyTooLargeException() {
-		super(Status.REQUEST_ENTITY_TOO_LARGE_413, "request body must be at most " + JsonBody.MAX_BYTES + " bytes");
+		super(Status.REQUEST_ENTITY_TOO_LARGE_413.code(), MESSAGE);
 	}
 
 }

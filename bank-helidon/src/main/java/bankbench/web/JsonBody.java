@@ -31,7 +31,7 @@ public final class JsonBody {
 	public static byte[] read(ServerRequest request) throws IOException {
 		Optional<String> contentType = request.headers().first(HeaderNames.CONTENT_TYPE);
 		if (contentType.isPresent() && !isJson(contentType.get())) {
-			throw new ApiException(Status.UNSUPPORTED_MEDIA_TYPE_415, "Content-Type must be " + JSON);
+			throw new ApiException(Status.UNSUPPORTED_MEDIA_TYPE_415.code(), "Content-Type must be " + JSON);
 		}
 		if (request.headers().contentLength().orElse(0) > MAX_BYTES) {
 			throw new BodyTooLargeException();

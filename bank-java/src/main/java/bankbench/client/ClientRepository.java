@@ -20,14 +20,12 @@ class ClientRepository {
 
 	private final JdbcTemplate jdbc;
 
-	private final String createClient;
+	private final String createClient = Sql.statement("create_client");
 
-	private final String balance;
+	private final String balance = Sql.statement("balance");
 
-	ClientRepository(JdbcTemplate jdbc, Sql sql) {
+	ClientRepository(JdbcTemplate jdbc) {
 		this.jdbc = jdbc;
-		this.createClient = sql.statement("create_client");
-		this.balance = sql.statement("balance");
 	}
 
 	/**

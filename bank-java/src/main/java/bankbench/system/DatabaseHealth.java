@@ -10,11 +10,10 @@ public class DatabaseHealth {
 
 	private final JdbcTemplate jdbc;
 
-	private final String health;
+	private final String health = Sql.statement("health");
 
-	DatabaseHealth(JdbcTemplate jdbc, Sql sql) {
+	DatabaseHealth(JdbcTemplate jdbc) {
 		this.jdbc = jdbc;
-		this.health = sql.statement("health");
 	}
 
 	/**

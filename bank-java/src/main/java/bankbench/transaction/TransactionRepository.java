@@ -15,11 +15,10 @@ class TransactionRepository {
 
 	private final JdbcTemplate jdbc;
 
-	private final String transfer;
+	private final String transfer = Sql.statement("transfer");
 
-	TransactionRepository(JdbcTemplate jdbc, Sql sql) {
+	TransactionRepository(JdbcTemplate jdbc) {
 		this.jdbc = jdbc;
-		this.transfer = sql.statement("transfer");
 	}
 
 	/**

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Semaphore;
 import java.util.function.IntSupplier;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import jakarta.servlet.FilterChain;
@@ -24,14 +23,13 @@ import org.springframework.util.Assert;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The admission limit, as the Go service's {@code admit}: at most
- * {@code MAX_CONCURRENT_REQUESTS} requests held at once, running or waiting for a pooled
- * connection; one more is answered 503 at once, with {@code Retry-After}, not queued.
- * Without a bound, on virtual threads every request past capacity holds its thread and
- * buffers until HikariCP's timeout, so the heap held grows with the arrival rate until
- * the JVM runs out of it. Requests to {@code /} and {@code /metrics} are not counted:
- * they touch no database, and liveness and monitoring must answer when the service is
- * busiest.
+ * The admission limit ({@link AdmissionLimit}, as the Go service's {@code admit}): at
+ * most {@code MAX_CONCURRENT_REQUESTS} requests held at once, running or waiting for a
+ * pooled connection; one more is answered 503 at once, with {@code Retry-After}, not
+ * queued. Without a bound, on virtual threads every request past capacity holds its
+ * thread and buffers until HikariCP's timeout, so the heap held grows with the arrival
+ * rate until the JVM runs out of it. Requests to {@code /} and {@code /metrics} are not
+ * counted.
  * <p>
  * A filter with {@link Semaphore#tryAcquire()}, which never blocks, rather than Spring
  * Framework 7's {@code @ConcurrencyLimit(policy = REJECT)}: that one keeps a throttle per
@@ -48,21 +46,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Component
 class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 
-	/** The message of a request refused by the limit. */
-	static final String OVERLOADED = "service overloaded";
-
-	/**
-	 * Seconds to wait before retrying: the requests held drain well within it at the
-	 * rates the service serves.
-	 */
-	static final String RETRY_AFTER_SECONDS = "1";
-
-	private static final byte[] REFUSED = ("{\"status\":\"Error\",\"message\":\"" + OVERLOADED + "\"}")
+	private static final byte[] REFUSED = ("{\"status\":\"Error\",\"message\":\"" + AdmissionLimit.OVERLOADED + "\"}")
 		.getBytes(StandardCharsets.UTF_8);
 
-	private final int limit;
-
-	private final Semaphore held;
+	private final AdmissionLimit limit;
 
 	private final IntSupplier waiting;
 
@@ -82,23 +69,21 @@ class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 	 */
 	AdmissionFilter(int limit, IntSupplier waiting) {
 		Assert.isTrue(limit >= 1, () -> "MAX_CONCURRENT_REQUESTS=" + limit + ": want an integer from 1");
-		this.limit = limit;
-		this.held = new Semaphore(limit);
+		this.limit = new AdmissionLimit(limit);
 		this.waiting = waiting;
 	}
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		String path = request.getRequestURI();
-		return path.equals("/") || path.equals("/metrics");
+		return !AdmissionLimit.counts(request.getRequestURI());
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		if (this.waiting.getAsInt() >= this.held.availablePermits() || !this.held.tryAcquire()) {
+		if (!this.limit.tryAdmit(this.waiting.getAsInt())) {
 			response.setStatus(HttpStatus.SERVICE_UNAVAILABLE.value());
-			response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+			response.setHeader(HttpHeaders.RETRY_AFTER, AdmissionLimit.RETRY_AFTER_SECONDS);
 			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
 			response.setContentLength(REFUSED.length);
 			response.getOutputStream().write(REFUSED);
@@ -108,19 +93,14 @@ class AdmissionFilter extends OncePerRequestFilter implements MeterBinder {
 			chain.doFilter(request, response);
 		}
 		finally {
-			this.held.release();
+			this.limit.release();
 		}
 	}
 
-	/** The gauges of the limit, under the Go service's names (api/metrics.md). */
+	/** The gauges of the limit (api/metrics.md). */
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge.builder("http.server.requests.concurrent", this.held, (held) -> this.limit - held.availablePermits())
-			.description("Requests held now under the admission limit: running or waiting for a pooled connection.")
-			.register(registry);
-		Gauge.builder("http.server.requests.concurrent.max", () -> this.limit)
-			.description("The admission limit: past it, a request is answered 503 at once.")
-			.register(registry);
+		this.limit.bindTo(registry);
 	}
 
 }

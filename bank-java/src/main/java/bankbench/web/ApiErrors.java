@@ -10,6 +10,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.TransactionException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -42,7 +43,7 @@ class ApiErrors {
 
 	@ExceptionHandler
 	ResponseEntity<ErrorBody> expected(ApiException ex) {
-		return error(ex.status(), ex.getMessage());
+		return error(HttpStatus.valueOf(ex.status()), ex.getMessage());
 	}
 
 	@ExceptionHandler({ NoResourceFoundException.class, NoHandlerFoundException.class })
@@ -70,11 +71,21 @@ class ApiErrors {
 
 	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
 	ResponseEntity<ErrorBody> database(RuntimeException ex) {
-		if (DatabaseErrors.isUnavailable(ex)) {
+		if (isDatabaseUnavailable(ex)) {
 			// Not logged: while the database is down, every request would log one.
 			return error(HttpStatus.SERVICE_UNAVAILABLE);
 		}
 		return unexpected(ex);
+	}
+
+	/**
+	 * The rule of {@link DatabaseErrors}, through Spring's exceptions, which wrap JDBC's:
+	 * Spring's {@link CannotGetJdbcConnectionException} too means that the server could
+	 * not be reached, since it may carry no {@link java.sql.SQLException} (a data source
+	 * that failed otherwise).
+	 */
+	static boolean isDatabaseUnavailable(Throwable ex) {
+		return DatabaseErrors.isUnavailable(ex, CannotGetJdbcConnectionException.class::isInstance);
 	}
 
 	/**

@@ -24,7 +24,7 @@ class HealthController {
 		}
 		catch (DataAccessException ex) {
 			// Any failure means not ready: the contract allows only 200 or 503 here.
-			throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE, ApiErrors.DATABASE_UNAVAILABLE);
+			throw new ApiException(HttpStatus.SERVICE_UNAVAILABLE.value(), ApiErrors.DATABASE_UNAVAILABLE);
 		}
 		return Status.OK;
 	}

@@ -30,7 +30,7 @@ public final class JsonBody {
 	public static byte[] read(HttpServletRequest request) throws IOException {
 		String contentType = request.getHeader("Content-Type");
 		if (contentType != null && !isJson(contentType)) {
-			throw new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Type must be " + JSON);
+			throw new ApiException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.value(), "Content-Type must be " + JSON);
 		}
 		if (request.getContentLengthLong() > MAX_BYTES) {
 			throw tooLarge();
@@ -55,7 +55,8 @@ public final class JsonBody {
 	}
 
 	private static ApiException tooLarge() {
-		return new ApiException(HttpStatus.CONTENT_TOO_LARGE, "request body must be at most " + MAX_BYTES + " bytes");
+		String message = "request body must be at most " + MAX_BYTES + " bytes";
+		return new ApiException(HttpStatus.CONTENT_TOO_LARGE.value(), message);
 	}
 
 }

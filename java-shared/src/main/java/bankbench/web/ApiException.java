@@ -1,17 +1,17 @@
 package bankbench.web;
 
-import org.springframework.http.HttpStatus;
-
 /**
  * An expected failure of a request (a check of the contract that did not pass), answered
- * with its status and its message as they are; see {@link ApiErrors}.
+ * with its HTTP status and its message as they are by each service's {@code ApiErrors}.
+ * The status is its code, so that the checks shared by the services throw it whatever
+ * their web framework.
  */
 public class ApiException extends RuntimeException {
 
-	private final HttpStatus status;
+	private final int status;
 
-	/** Creates a failure answered with status and message. */
-	public ApiException(HttpStatus status, String message) {
+	/** Creates a failure answered with the HTTP status code status and message. */
+	public ApiException(int status, String message) {
 		// No stack trace: these are ordinary answers (a 422 on every transfer of an
 		// emptied account under load), and filling one would cost more than the request
 		// itself.
@@ -21,11 +21,11 @@ public class ApiException extends RuntimeException {
 
 	/** Returns a 400 Bad Request failure with message. */
 	public static ApiException badRequest(String message) {
-		return new ApiException(HttpStatus.BAD_REQUEST, message);
+		return new ApiException(400, message);
 	}
 
-	/** Returns the status the failure is answered with. */
-	public HttpStatus status() {
+	/** Returns the HTTP status code the failure is answered with. */
+	public int status() {
 		return this.status;
 	}
 

@@ -1,22 +1,19 @@
 package bankbench.system;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.stereotype.Component;
 
 /**
  * The SQL statements of {@code db/queries/}, the files the Go service embeds, in JDBC
  * form. A statement is the whole text of its file {@code <name>.sql}, trimmed, as
  * {@code db.Statement} reads it in Go, and each {@code $n} becomes {@code ?}: pgjdbc
  * turns the {@code ?} back into {@code $n}, so PostgreSQL receives the very text the Go
- * service sends.
+ * service sends. Each service's pom puts {@code db/} on its classpath.
  */
-@Component
 public final class Sql {
 
 	private static final String FOLDER = "db/queries/";
@@ -28,22 +25,25 @@ public final class Sql {
 
 	private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+)");
 
+	private Sql() {
+	}
+
 	/**
 	 * Returns the JDBC text of the named statement. Throws on an unknown name:
 	 * repositories look their statements up when they are created, so a mismatch stops
 	 * the service at start-up.
 	 */
-	public String statement(String name) {
-		ClassPathResource file = new ClassPathResource(FOLDER + name + ".sql");
-		if (!NAME.matcher(name).matches() || !file.exists()) {
-			throw new IllegalArgumentException(
-					"no statement \"" + name + "\": no " + file.getPath() + " on the classpath");
-		}
-		try {
-			return toJdbc(name, file.getContentAsString(StandardCharsets.UTF_8).strip());
+	public static String statement(String name) {
+		String path = FOLDER + name + ".sql";
+		try (InputStream file = NAME.matcher(name).matches() ? Sql.class.getClassLoader().getResourceAsStream(path)
+				: null) {
+			if (file == null) {
+				throw new IllegalArgumentException("no statement \"" + name + "\": no " + path + " on the classpath");
+			}
+			return toJdbc(name, new String(file.readAllBytes(), StandardCharsets.UTF_8).strip());
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("cannot read " + file.getPath() + " from the classpath", ex);
+			throw new UncheckedIOException("cannot read " + path + " from the classpath", ex);
 		}
 	}
 

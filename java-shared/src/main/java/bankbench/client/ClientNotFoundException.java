@@ -1,7 +1,5 @@
 package bankbench.client;
 
-import io.helidon.http.Status;
-
 import bankbench.web.ApiException;
 
 /** A client of the request does not exist: 404 {@code client not found}. */
@@ -9,7 +7,7 @@ public class ClientNotFoundException extends ApiException {
 
 	/** Creates the failure; it carries no detail, the message is the contract's. */
 	public ClientNotFoundException() {
-		super(Status.NOT_FOUND_404, "client not found");
+		super(404, "client not found");
 	}
 
 }

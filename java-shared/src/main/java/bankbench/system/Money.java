@@ -1,7 +1,8 @@
 package bankbench.system;
 
 /**
- * The contract's limit on money (api/openapi.yaml), the one copy of it in this service.
+ * The contract's limit on money (api/openapi.yaml), the one copy of it in the Java
+ * services.
  */
 public final class Money {
 

@@ -1,7 +1,5 @@
 package bankbench.transaction;
 
-import org.springframework.http.HttpStatus;
-
 import bankbench.web.ApiException;
 
 /**
@@ -10,7 +8,7 @@ import bankbench.web.ApiException;
 class InsufficientFundsException extends ApiException {
 
 	InsufficientFundsException() {
-		super(HttpStatus.UNPROCESSABLE_CONTENT, "insufficient funds");
+		super(422, "insufficient funds");
 	}
 
 }
