@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import bankbench.support.CrossingTransfers;
 import bankbench.support.TestDatabase;
 
 import static bankbench.support.Answers.assertError;
@@ -79,28 +80,26 @@ class BankIT {
 
 	@Test
 	void crossingTransfersAtOnceEndWithExactBalances() throws Exception {
-		long[] accounts = { create(10_000), create(10_000), create(10_000), create(10_000) };
-		long[] expected = { 10_000, 10_000, 10_000, 10_000 };
+		long[] accounts = new long[CrossingTransfers.ACCOUNTS];
+		for (int i = 0; i < accounts.length; i++) {
+			accounts[i] = create(CrossingTransfers.OPENING_BALANCE);
+		}
 		List<Future<Integer>> statuses = new ArrayList<>();
 		try (ExecutorService senders = Executors.newFixedThreadPool(16)) {
-			for (int i = 0; i < 96; i++) {
-				// Every ordered pair of the four accounts, A->B as well as B->A.
-				int from = i % 4;
-				int to = (from + 1 + (i / 4) % 3) % 4;
-				long amount = 1 + i % 7;
-				expected[from] -= amount;
-				expected[to] += amount;
-				statuses.add(senders.submit(() -> transfer(accounts[from], accounts[to], amount).statusCode()));
+			for (CrossingTransfers.Move move : CrossingTransfers.moves()) {
+				long from = accounts[move.from()];
+				long to = accounts[move.to()];
+				statuses.add(senders.submit(() -> transfer(from, to, move.amount()).statusCode()));
 			}
 		}
 		for (Future<Integer> status : statuses) {
 			assertEquals(200, status.get());
 		}
-		long[] balances = new long[4];
-		for (int i = 0; i < 4; i++) {
+		long[] balances = new long[accounts.length];
+		for (int i = 0; i < accounts.length; i++) {
 			balances[i] = balance(accounts[i]);
 		}
-		assertArrayEquals(expected, balances);
+		assertArrayEquals(CrossingTransfers.balances(), balances);
 	}
 
 	private static long create(long balance) {

@@ -8,7 +8,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +18,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 
 import bankbench.support.BankApi;
 import bankbench.support.BankIntegrationTest;
+import bankbench.support.CrossingTransfers;
 import bankbench.support.Ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,20 +47,18 @@ class ConcurrencyIT {
 
 	@Test
 	void crossingTransfersEndWithExactBalances() throws Exception {
-		long[] accounts = LongStream.range(0, 4).map((i) -> this.bank.createClient(10_000)).toArray();
-		long[] expected = { 10_000, 10_000, 10_000, 10_000 };
+		long[] accounts = new long[CrossingTransfers.ACCOUNTS];
+		for (int i = 0; i < accounts.length; i++) {
+			accounts[i] = this.bank.createClient(CrossingTransfers.OPENING_BALANCE);
+		}
 		List<Callable<Integer>> transfers = new ArrayList<>();
-		for (int i = 0; i < 96; i++) {
-			// Every ordered pair of the four accounts, A->B as well as B->A, with varied
-			// amounts.
-			int from = i % 4;
-			int to = (from + 1 + (i / 4) % 3) % 4;
-			long amount = 1 + i % 7;
-			expected[from] -= amount;
-			expected[to] += amount;
-			transfers.add(() -> status(this.bank.transfer(accounts[from], accounts[to], amount)));
+		for (CrossingTransfers.Move move : CrossingTransfers.moves()) {
+			long from = accounts[move.from()];
+			long to = accounts[move.to()];
+			transfers.add(() -> status(this.bank.transfer(from, to, move.amount())));
 		}
 		assertThat(runTogether(transfers)).containsOnly(200);
+		long[] expected = CrossingTransfers.balances();
 		Ledger ledger = new Ledger(this.jdbc);
 		for (int i = 0; i < accounts.length; i++) {
 			assertThat(this.bank.balance(accounts[i])).isEqualTo(expected[i]).isEqualTo(ledger.balance(accounts[i]));
