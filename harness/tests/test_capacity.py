@@ -20,10 +20,9 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.results import capacities
 from bankbench.analyse import capacity_figures
 from bankbench.publish import pages, report
-from bankbench.results import probes, runs
+from bankbench.results import capacities, probes, runs
 
 pytestmark = pytest.mark.integration
 BUDGET_MIN = 6

@@ -20,10 +20,9 @@ from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.results import capacities
 from bankbench.measure import manifest
 from bankbench.publish import charts, pages, report
-from bankbench.results import files, histograms, runs, summaries
+from bankbench.results import capacities, files, histograms, runs, summaries
 from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.results.files import SERVICE_METRICS
 from bankbench.results.probes import Target

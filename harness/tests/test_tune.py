@@ -18,10 +18,9 @@ from bankbench.analyse.findings import Verdict
 from bankbench.commands import tune
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.results import capacities
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
-from bankbench.results import files, runs, service_metrics
+from bankbench.results import capacities, files, runs, service_metrics
 from bankbench.results.documents import Manifest
 from bankbench.results.probes import LOADGEN, Basis, Searched, Target, Tuned, Tuning
 from bankbench.run.experiments import sweep, tuning

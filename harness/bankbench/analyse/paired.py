@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from bankbench import capacity_model, estimates
 from bankbench.analyse import capacity_figures as capacity
-from bankbench.results import capacities
 from bankbench.machine import placement
+from bankbench.results import capacities
 from bankbench.results.probes import Search, Searches
 from bankbench.results.runs import Run
 from bankbench.results.summaries import service_order

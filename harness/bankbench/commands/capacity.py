@@ -19,10 +19,9 @@ from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_probe_arguments, add_tuned_argument, overrides, placed
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.results import capacities
 from bankbench.machine import placement
 from bankbench.publish import terminal
-from bankbench.results import probes, runs, summaries
+from bankbench.results import capacities, probes, runs, summaries
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
 

@@ -10,8 +10,8 @@ from typing import Any
 from bankbench import config, paths, registry, runid
 from bankbench.errors import UserError
 from bankbench.load import profiles
-from bankbench.results import capacities
 from bankbench.machine import placement
+from bankbench.results import capacities
 from bankbench.run.experiments import capacity_search
 
 
@@ -79,7 +79,8 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
     if (found := capacities.rates(mode, tuned=bool(profile.tuned))) is None:
         capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
         raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity} "
-                        f"CPU_PLACEMENT={mode}` first (it writes {paths.CAPACITIES.name}), or pass RATE= (iterations/s)")
+                        f"CPU_PLACEMENT={mode}` first (it writes {paths.CAPACITIES.name}), "
+                        "or pass RATE= (iterations/s)")
     return profiles.with_rates(profile, found.rates, found.source)
 
 
