@@ -10,7 +10,7 @@ load generator capped, or one without a usable repeat, never leads, whatever its
 from collections.abc import Sequence
 
 from bankbench import capacity_model, estimates
-from bankbench.analyse import sensitivity
+from bankbench.analyse import at_rate, sensitivity
 from bankbench.analyse.capacity_figures import BUDGET_PLACEMENT, MISSED, NOT_ALONE, Capacity
 from bankbench.analyse.findings import BED_BOUND, Cell, Findings, Verdict
 from bankbench.analyse.overload import Outcome, Refusals
@@ -76,12 +76,16 @@ def legend(f: Findings, cells: list[Cell]) -> str:
     short = next((cell for cell in cells if 0 < cell.n < cell.of), None)
     counted = (f'"{short.n} of {short.of}": {short.n} of {short.of} counted' if short
                else "Every repeat counted")
-    capacity = (f"capacity over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), each pass's from all its "
-                "probes" if f.passes else "capacity from the rate that held to the next, which missed")
+    capacity = (f"capacity at p99 ≤ {f.target_ms:g} ms over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), "
+                "each pass's from all its probes" if f.passes
+                else f"capacity at p99 ≤ {f.target_ms:g} ms from the rate that held to the next, which missed")
     per = (f"; req/s: it/s × {f.requests_per_iteration:.3g} requests per iteration"
            if f.requests_per_iteration else "")
+    rate = (f"at {f.common_rate:,} it/s (CPU: the service's and PostgreSQL's per request; $/M req: that CPU "
+            f"time per million requests on {at_rate.priced_on()})") if f.common_rate else "at one rate"
     return (f"Cells: the median [95 % interval]: p99 over {repeats} repeats, start-up over {starts or 'its'} "
-            f"processes (start to first 200), {capacity}{per}; RSS, CPU and cost over the repeats at one rate. "
+            "processes (start to first 200), "
+            f"{capacity}{per}; RSS, CPU and cost over the repeats {rate}. "
             f"{counted} (money check passed, load generator kept up). Headers link to sections.")
 
 
