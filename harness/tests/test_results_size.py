@@ -19,7 +19,11 @@ from bankbench.publish.pages import page_name
 from bankbench.results import files
 
 MB, KB = 1_000_000, 1_000
-RESULTS_MAX = 30 * MB  # all of results/
+# All of results/. The campaign of issues 69-72 (four services) adds about 25 MB to the 30 the
+# earlier rounds took: five capacity passes of seven contenders (2.5 MB each), tune, soak, efficiency,
+# overload and the starts; the runs it supersedes leave the tree (and the report) once its figures
+# replace theirs.
+RESULTS_MAX = 60 * MB
 RUN_MAX = 3 * MB  # a run folder (one with a manifest.json)
 # A level folder, its flame graph apart. Its histograms take most of it: ~190 bytes per label and
 # second where latencies spread over seconds (cold Java at 10,000 users: 44 KB of histograms, 57 KB in all).

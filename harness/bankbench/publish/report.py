@@ -203,11 +203,14 @@ def legend(f: Findings) -> str:
 
     p99 = over({cell.of for start in ("warm", "cold", "aot") for cell in f.p99[start].values() if cell.of})
     starts = over({cell.of for cells in f.startup.values() for cell in cells.values() if cell.of})
-    capacity = (f"capacity over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), each pass's from all its "
-                "probes" if f.passes else "capacity from the rate that held to the next, which missed")
+    capacity = (f"capacity at p99 ≤ {f.target_ms:g} ms over {len(f.passes.runs)} passes ({capacity_model.ACROSS}), "
+                "each pass's from all its probes" if f.passes
+                else f"capacity at p99 ≤ {f.target_ms:g} ms from the rate that held to the next, which missed")
     per = f"; req/s: it/s × {f.requests_per_iteration:.3g} requests per iteration" if f.requests_per_iteration else ""
+    rate = (f"at {f.common_rate:,} it/s (CPU: the service's and PostgreSQL's per request; $/M req: that CPU time per "
+            f"million requests on {at_rate.priced_on()})") if f.common_rate else "at one rate"
     return (f"Cells: the median [95 % interval]: p99 over {p99} repeats, start-up over {starts} processes (start to "
-            f"first 200), {capacity}{per}; RSS, CPU and cost over the repeats at one rate. A repeat counts where its "
+            f"first 200), {capacity}{per}; RSS, CPU and cost over the repeats {rate}. A repeat counts where its "
             "money check passed and the load generator kept up: `(n of N)` where some did not. Headers link to "
             "sections.")
 

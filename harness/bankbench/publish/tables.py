@@ -203,22 +203,20 @@ def efficiency(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def first(f: Findings, link: Callable[[str, str], str] = lambda header, _question: header) -> pd.DataFrame:
-    """The report's first table, a row per service: what it is, its capacity in requests/s and
-    iterations/s, p99 warm and cold, start-up, and at one common rate its memory, CPU and cost.
-    `link` makes a header from its text and its QUESTIONS key."""
+    """The report's first table, a row per service: its capacity in requests/s and iterations/s at
+    the latency target, p99 warm and cold, start-up, and at one common rate its peak RSS, CPU per
+    request with PostgreSQL's and that CPU time's cost per million requests (the legend says which
+    rate and instances: headers short enough for the first screen). `link` makes a header from its
+    text and its QUESTIONS key."""
     _, where = f.first_capacity
-    at = f" at {f.common_rate:,} it/s" if f.common_rate else ""
     headers = {
-        "stack": "stack",
-        "rps": f"req/s, p99 ≤ {f.target_ms:g} ms" + (f" ({where})" if where else ""),
+        "rps": "req/s" + (f" ({where})" if where else ""),
         "capacity": "it/s" + (f" ({where})" if where else ""),
         **{start: f"p99 ms {START_NAMES[start]}" for start in ("warm", "cold", "aot")},
         "startup": "start-up ms cold", "startup_aot": "start-up ms cold+AOT",
-        "rss": f"RSS MB{at}", "cpu": f"CPU ms/request with PostgreSQL{at}",
-        "cost": f"$ per million requests{at} ({at_rate.priced_on()})",
+        "rss": "RSS MB", "cpu": "CPU ms/req", "cost": "$/M req",
     }
-    table = pd.DataFrame([{"service": service, "stack": _stack(service),
-                           **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
+    table = pd.DataFrame([{"service": service, **{key: _cell(cell, fmt) for key, (cell, fmt) in cells.items()}}
                           for service, cells in first_cells(f).items()], columns=["service", *headers])
     return table.rename(columns={key: link(header, QUESTIONS[key]) if key in QUESTIONS else header
                                  for key, header in headers.items()})
