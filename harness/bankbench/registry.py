@@ -72,6 +72,15 @@ def entries() -> dict[str, Entry]:
     return _load(path())
 
 
+def framework_trios(services: list[str]) -> list[tuple[str, str, str]]:
+    """Of `services`, each (standard library, micro-framework, full stack) whose micro-framework
+    and full stack share a runtime, so that their ratio is the framework's part of the gap alone."""
+    listed = {name: entry for name, entry in entries().items() if name in services}
+    of = {kind: [entry for entry in listed.values() if entry.kind == kind] for kind in CLASSES}
+    return [(standard.name, micro.name, full.name) for full in of[FULL_STACK] for micro in of[MICRO_FRAMEWORK]
+            if micro.runtime == full.runtime for standard in of[STANDARD_LIBRARY]]
+
+
 def by_image() -> dict[str, Entry]:
     """Image -> the first entry that runs it (java-virtual runs java's); none for native-only."""
     found: dict[str, Entry] = {}

@@ -13,7 +13,9 @@ def manifest(run_id: str, profile_name: str, placement: str = "split", env: str 
     """manifest.json of a run of the profile `profile_name` under `placement`; `settings` over the
     recorded ones (`profile`: the profile's own, by name)."""
     return {versions.KEY: versions.MANIFEST, "run_id": run_id, "env": env, "profile": profile_name, "settings": {
-        "profile": {"name": profile_name}, "cpu_placement": {"mode": placement, "description": f"{placement}: fake"},
+        "profile": {"name": profile_name}, "cpu_placement": {
+            "mode": placement, "loadgen_cpus": [0], "service_cpus": [1], "postgres_cpus": [1],
+            "description": f"{placement}: fake"},
         "max_concurrent_requests": config.DEFAULT_MAX_CONCURRENT_REQUESTS, **settings}}
 
 

@@ -675,7 +675,6 @@ def framework_and_runtime(f: Findings) -> pd.DataFrame:
     95 % interval: the gap (full stack / standard library), the runtime's part (micro-framework /
     standard library) and the framework's (full stack / micro-framework), whose product is the
     gap; the framework's share of it on a log scale where the gap is told apart."""
-    entries = {s: registry.entries()[s] for s in f.services if s in registry.entries()}
     shown, where = f.first_capacity
     startup = {s: _scaled(cell, 1000) for s, cell in f.startup.get(COLD, {}).items()}
     at = f" at {f.common_rate:,} it/s" if f.common_rate else ""
@@ -683,11 +682,8 @@ def framework_and_runtime(f: Findings) -> pd.DataFrame:
         (f"{at_rate.FIGURES[column]}{at}", f.at_rate[column], fmt)
         for column, fmt in ((at_rate.CPU, significant), (at_rate.RSS, count)) if column in f.at_rate),
         ("start-up ms cold", startup, count)]
-    trios = [(standard, micro, full) for full, e in entries.items() if e.kind == registry.FULL_STACK
-             for micro, m in entries.items() if m.kind == registry.MICRO_FRAMEWORK and m.runtime == e.runtime
-             for standard, g in entries.items() if g.kind == registry.STANDARD_LIBRARY]
     rows = []
-    for standard, micro, full in trios:
+    for standard, micro, full in registry.framework_trios(f.services):
         for what, cells, fmt in figures:
             got = {s: cells.get(s, Cell(missing="not measured")) for s in (standard, micro, full)}
             gap, runtime, framework = (estimates.ratio(got[a].figure, got[b].figure)

@@ -24,7 +24,7 @@ OLD_LAYOUTS = ("histograms.csv.gz", "service_metrics.csv.gz")
 LAST_CONVERTER = "dcf139eb"
 # The keys a duel of the runs before issue 69 lacks, with what they are there: no verdict of its
 # own (`kept` was it), no effect figures, no probe voided, no second duel.
-OLD_DUEL = {"voided": [], "won": None, "effect": None, "low": None, "high": None, "detectable": None,
+OLD_DUEL: dict[str, object] = {"voided": [], "won": None, "effect": None, "low": None, "high": None, "detectable": None,
             "confirms": False}
 SOAK_KEY = "version"  # soak.json's before `schema_version`: the same number
 
