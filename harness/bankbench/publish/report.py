@@ -207,8 +207,8 @@ def legend(f: Findings) -> str:
                 "each pass's from all its probes" if f.passes
                 else f"capacity at p99 ≤ {f.target_ms:g} ms from the rate that held to the next, which missed")
     per = f"; req/s: it/s × {f.requests_per_iteration:.3g} requests per iteration" if f.requests_per_iteration else ""
-    rate = (f"at {f.common_rate:,} it/s (CPU: the service's and PostgreSQL's per request; $/M req: that CPU time per "
-            f"million requests on {at_rate.priced_on()})") if f.common_rate else "at one rate"
+    rate = (f"at {f.common_rate:,} it/s (CPU: service + PostgreSQL per request; $/M req: that CPU time priced on "
+            f"{at_rate.priced_on()})") if f.common_rate else "at one rate"
     return (f"Cells: the median [95 % interval]: p99 over {p99} repeats, start-up over {starts} processes (start to "
             f"first 200), {capacity}{per}; RSS, CPU and cost over the repeats {rate}. A repeat counts where its "
             "money check passed and the load generator kept up: `(n of N)` where some did not. Headers link to "
