@@ -7,6 +7,7 @@ See docs/api.md#adding-a-service."""
 
 import os
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -72,7 +73,7 @@ def entries() -> dict[str, Entry]:
     return _load(path())
 
 
-def framework_trios(services: list[str]) -> list[tuple[str, str, str]]:
+def framework_trios(services: Collection[str]) -> list[tuple[str, str, str]]:
     """Of `services`, each (standard library, micro-framework, full stack) whose micro-framework
     and full stack share a runtime, so that their ratio is the framework's part of the gap alone."""
     listed = {name: entry for name, entry in entries().items() if name in services}

@@ -82,7 +82,8 @@ def _split_beside(searched: Run, every: list[Run]) -> Run | None:
     target_ms = capacity.target_ms(searched)
     alike = [run for run in every if run.placement == placement.SPLIT and run.tuned == searched.tuned
              and run.admission_limit == searched.admission_limit and capacity.target_ms(run) == target_ms]
-    return ([run for run in alike if searched.series and run.series == searched.series] or alike or [None])[-1]
+    chosen = [run for run in alike if searched.series and run.series == searched.series] or alike
+    return chosen[-1] if chosen else None
 
 
 @dataclass(frozen=True)
@@ -181,21 +182,28 @@ class Findings:
         overloads = {service: tuple(o for o in outcomes if o.service == service)
                      for service in dict.fromkeys(o.service for o in outcomes)}
         passes = paired.of(selected)
+        split_capacity, passes, tuned_capacity = _split(verdict, services, passes)
+        startup, startup_stamp, startup_commit = _startups(services, without_aot)
+        common_rate, at_rate_cells = _at_rate(verdict.measured if verdict else None, services,
+                                              verdict.target_ms if verdict else None)
+        machine = selected[0].manifest.machine if selected else {}
+        searched = [*(passes.runs if passes else ()), *([verdict.searched] if verdict and verdict.searched else [])]
         return cls(
-            services, users, _served(starts, users),
-            {start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services} for start in STARTS},
-            _each(services, found, _capacity),
-            _shared_core(passes, services) if passes else _each(services, found, _cpu_ms),
-            _each(services, found, _at_heap),
-            {s: found[s].heap.heap_mb if s in found and found[s].heap else None for s in services},
-            verdict.target_ms if verdict else probes.P99_MS,
-            verdict, starts, without_aot, _placements([group for group in series.values() if len(group) > 1]),
-            *(next((run.manifest.machine.get(key, empty) for run in selected), empty)
-              for key, empty in (("cores", None), ("cpu_model", ""))),
-            past, overloads, *_split(verdict, services, passes), *_startups(services, without_aot),
-            *_at_rate(verdict.measured if verdict else None, services, verdict.target_ms if verdict else None),
-            _per_iteration([*(passes.runs if passes else ()), *([verdict.searched] if verdict and verdict.searched
-                                                                 else [])]))
+            services=services, users=users, users_rps=_served(starts, users),
+            p99={start: {s: _p99(starts.get(start), s, users, start, without_aot) for s in services}
+                 for start in STARTS},
+            capacity=_each(services, found, _capacity),
+            cpu_ms=_shared_core(passes, services) if passes else _each(services, found, _cpu_ms),
+            rss_mb=_each(services, found, _at_heap),
+            heap_mb={s: heap.heap_mb if s in found and (heap := found[s].heap) else None for s in services},
+            target_ms=verdict.target_ms if verdict else probes.P99_MS,
+            verdict=verdict, start_runs=starts, without_aot=without_aot,
+            placements=_placements([group for group in series.values() if len(group) > 1]),
+            cores=machine.get("cores"), cpu_model=machine.get("cpu_model", ""),
+            overload_run=past, overload=overloads,
+            split_capacity=split_capacity, passes=passes, tuned_capacity=tuned_capacity,
+            startup=startup, startup_stamp=startup_stamp, startup_commit=startup_commit,
+            common_rate=common_rate, at_rate=at_rate_cells, requests_per_iteration=_per_iteration(searched))
 
 
 def _each(services: tuple[str, ...], found: dict[str, Any], cell: Callable[[Any], Cell],

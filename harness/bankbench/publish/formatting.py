@@ -23,9 +23,9 @@ NAME_COLUMNS = {"service", "line", "instance", "label", "level", "item", "value"
 REPEATS = "repeats"  # the header of how many of a group's repeats count (`counted`), in every table
 
 
-def number(value: float) -> str:
+def number(value: float | None) -> str:
     """A figure with about three significant digits (4123, 52.5, 2.08); '-' when missing."""
-    if pd.isna(value):
+    if value is None or pd.isna(value):
         return "-"
     if abs(value) >= 100:
         return f"{value:.0f}"
@@ -37,14 +37,14 @@ def whole(value: float) -> str:
     return count(value) if not pd.isna(value) and float(value).is_integer() else number(value)
 
 
-def count(value: float) -> str:
+def count(value: float | None) -> str:
     """A whole count with thousands separators (1,234,567); '-' when missing."""
-    return "-" if pd.isna(value) else f"{value:,.0f}"
+    return "-" if value is None or pd.isna(value) else f"{value:,.0f}"
 
 
-def significant(value: float) -> str:
+def significant(value: float | None) -> str:
     """Three significant digits however small (0.00133, 0.192, 2); `number` from 100 on."""
-    if pd.isna(value) or abs(value) >= 100:
+    if value is None or pd.isna(value) or abs(value) >= 100:
         return number(value)
     return np.format_float_positional(value, precision=3, fractional=False, trim="-")
 
@@ -55,7 +55,7 @@ def with_interval(value: float, low: float, high: float, fmt: Format = number) -
     return text if pd.isna(low) or low_text == high_text else f"{text} [{low_text}-{high_text}]"
 
 
-def figure_text(figure: estimates.Figure | Span, fmt: Format = number) -> str:
+def figure_text(figure: estimates.Figure | estimates.Ratio | Span, fmt: Format = number) -> str:
     """A figure with its interval, as `with_interval` has it."""
     return with_interval(figure.value, figure.low, figure.high, fmt)
 

@@ -128,9 +128,9 @@ def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | N
           title: str | None = None) -> Path:
     """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/; `notes`
     go under the title (default the run id): what the index says of the run."""
-    if run.searched:  # the verdict's capacity run, or another (say under another CPU placement): its own
-        body = capacity_page(run, verdict if verdict is not None and run is verdict.searched else Verdict.of([run]),
-                             out_dir)
+    own = verdict if verdict is not None and run is verdict.searched else Verdict.of([run])
+    if run.searched and own is not None:  # the verdict's capacity run, or another (say under another placement)
+        body = capacity_page(run, own, out_dir)
     elif run.swept:
         body = tuning_page(run)
     else:
@@ -249,8 +249,8 @@ def run_charts(run: Run, timeline_users: int | None = None) -> dict[str, Figure]
     latency = {service: timelines.timeline(run.level_dir(at)) for service, at in chosen.items()}
     figures["timeline"] = charts.over_time(latency, f"Over time: {', '.join(chosen.values())}",
                                            charts.TIME_PANELS)
-    own = {service: timelines.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
-    own = {service: timeline for service, timeline in own.items() if timeline is not None}
+    read = {service: timelines.service_timeline(run.level_dir(level)) for service, level in chosen.items()}
+    own = {service: timeline for service, timeline in read.items() if timeline is not None}
     if scraped and own:
         figures["service-timeline"] = charts.over_time(
             own, f"The services' own metrics over time: {', '.join(chosen[service] for service in own)}",

@@ -94,7 +94,8 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
              for group in series.values() for run in group}
     articles, why = runs.read_articles(), runs.listed()
     # pages.write's arguments a page: pickled together, `run is verdict.searched` holds in workers.
-    pages_of = [(run, out_dir, articles, verdict, notes.get(run.id, []), None) for run in selected]
+    pages_of: list[tuple[Run, Path, pd.DataFrame, Verdict | None, list[str], str | None]] = [
+        (run, out_dir, articles, verdict, notes.get(run.id, []), None) for run in selected]
     pages_of += [(run, out_dir, articles, None, kept_notes(run, why, out_dir),
                   pages.under_results(run.path)) for run in kept]
     with ProcessPoolExecutor(os.cpu_count()) as pool:  # each page and its charts are its own: the CPUs share them
@@ -463,7 +464,7 @@ def equivalence_section(selected: list[Run]) -> str:
     check, how many of the runs shown passed, and each other run with what it found."""
     checks = {run.id: files.verify(run.path) for run in selected}
     unverified = [(run, "FAILED" if checks[run.id] else "not checked (it predates `make verify`)")
-                  for run in selected if not (checks[run.id] and checks[run.id]["ok"])]
+                  for run in selected if not ((check := checks[run.id]) and check["ok"])]
     money = [(run, f"FAILED after {', '.join(failed)}") for run in selected
              if (failed := tables.failed_money(run.summary))]
     table = pd.DataFrame([{"check": check, "runs passed": f"{len(selected) - len(others)} of {len(selected)}",

@@ -708,14 +708,17 @@ def _share_of(part: estimates.Ratio | None, gap: estimates.Ratio | None) -> str:
     return f"{100 * math.log(part.value) / math.log(gap.value):.0f} %"
 
 
-def _ranked(f: Findings, question: str) -> list[tuple[str, dict[str, Cell], formatting.Format, bool]]:
+Ranked = tuple[str, dict[str, Cell], formatting.Format, bool]  # what, its cells, their format, high is best
+
+
+def _ranked(f: Findings, question: str) -> list[Ranked]:
     """The figures a section of the report ranks: (what, its cells, their format, high is best)."""
     aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
            for service, cell in f.p99["aot"].items()}
     shown, placement = f.first_capacity
     cpu = "CPU per request with PostgreSQL's" if f.passes else "CPU per request"  # over passes: its core's
     at = f", {f.users:,} users" if f.users else ""
-    return {
+    ranked: dict[str, list[Ranked]] = {
         "starts": [(f"p99 ms warm{at}", f.p99["warm"], whole, False),
                    (f"p99 ms cold{at}", f.p99["cold"], whole, False),
                    (f"p99 ms cold+AOT{at}", aot, whole, False)],
@@ -728,7 +731,8 @@ def _ranked(f: Findings, question: str) -> list[tuple[str, dict[str, Cell], form
                                                (at_rate.RSS, at_rate.FIGURES[at_rate.RSS], count),
                                                (at_rate.USD, at_rate.FIGURES[at_rate.USD], significant))
                    if f.at_rate],
-    }[question]
+    }
+    return ranked[question]
 
 
 def rankings(f: Findings, question: str) -> pd.DataFrame:

@@ -3,6 +3,8 @@
 See docs/benchmarks.md.
 """
 
+from typing import Any
+
 import pandas as pd
 from tabulate import tabulate
 
@@ -58,7 +60,7 @@ def two_runs(a: Run, b: Run) -> str:
     frame = repeats.differences(a, b)
     repeats_of = {name: run.summary.groupby(list(summaries.LEVEL_KEYS)).size() for name, run in (("a", a), ("b", b))}
 
-    def median(name: str, row: tuple) -> str:
+    def median(name: str, row: Any) -> str:  # a row of frame.itertuples()
         figure, total = getattr(row, name), repeats_of[name][(row.service, row.users, row.pool)]
         text = figure_text(figure)
         return text if len(figure.values) == total else f"{text} ({len(figure.values)} of {total})"
