@@ -114,7 +114,7 @@ SUMMARIZE = $(BANKBENCH) summarize
 bench: doctor venv build jmeter-install gatling-install ## every service (or SERVICE=) on PROFILE (default local), then this machine's verdict and the run's page
 	$(BENCH)
 	$(SUMMARIZE) --verdict
-bench-%: doctor venv build jmeter-install gatling-install ## one service of services.yaml: bench-go, bench-java, bench-java-virtual; ends as bench does
+bench-%: doctor venv build jmeter-install gatling-install ## one service of services.yaml (bench-go, bench-helidon ...); ends as bench does
 	$(BENCH) --service $*
 	$(SUMMARIZE) --verdict
 crosscheck: ## the two load generators on the same levels, back to back (profiles crosscheck, crosscheck-gatling; ~16 min)

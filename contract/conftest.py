@@ -1,6 +1,6 @@
-"""Fixtures of the black-box contract suite: one real PostgreSQL, the three services on it.
+"""Fixtures of the black-box contract suite: one real PostgreSQL, every service of services.yaml on it.
 
-Every test that takes `svc` runs once per service (ids go, java, java_virtual); the services are
+Every test that takes `svc` runs once per service (ids go, java, java_virtual, helidon); the services are
 started once per session from the built artifacts (`make build`).
 
 Two tiers. The required tier, every test without a `hardening` mark: the API, money, status

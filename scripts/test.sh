@@ -76,7 +76,7 @@ for svc in "${SERVICES[@]}"; do
   n=$("$PY" scripts/junit_count.py "$REPORTS/contract.xml" "${svc//-/_}")
   record "contract $svc" "$n" $rc
 done
-record "contract both" "$("$PY" scripts/junit_count.py "$REPORTS/contract.xml" "test_equivalence")" $rc
+record "contract equivalence" "$("$PY" scripts/junit_count.py "$REPORTS/contract.xml" "test_equivalence")" $rc
 
 banner "Property-based API tests against ${SERVICES[*]} (schemathesis)"
 # Seed 14 unless SCHEMATHESIS_SEED says otherwise ("random" for a new one): CI replays the same cases.

@@ -1,6 +1,6 @@
 """The one JDK of bankbench: where it is found.
 
-The one JDK of bankbench (21+, with javac): it builds the Java service and runs both variants.
+The one JDK of bankbench (21+, with javac): it builds and runs the Java services.
 The first fit of $JAVA_HOME, $BANK_JAVA_HOME, the PATH's `java`, /usr/lib/jvm's (newest first).
 Standard library only: the Makefile runs `python3 -m bankbench.machine.jdk` before .venv exists.
 
