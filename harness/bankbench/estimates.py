@@ -29,7 +29,7 @@ CONFIDENCE = 0.95
 ALPHA = 0.05  # the t-test's level over repeats (module doc)
 MIN_REPEATS = 3  # fewer passed repeats: intervals from per-second buckets (see the module doc)
 RESAMPLES = 9999  # bootstrap resamples over repeats (a few values: cheap)
-SECOND_RESAMPLES = 999  # over the seconds of a level, where each resample percentiles every sample
+SECOND_RESAMPLES = 999  # over the seconds of a level (each resample a sum of per-second counts)
 SEED = 20261122
 REPEATS, SECONDS, PASSES = "repeats", "seconds", "passes"  # where an interval comes from
 
@@ -162,13 +162,38 @@ def second_intervals(seconds: np.ndarray, elapsed: np.ndarray) -> dict[str, dict
     counts = np.bincount(seconds)
     if len(counts) < 3:
         return {}
-    order = np.argsort(seconds, kind="stable")
-    groups = np.split(elapsed[order], np.cumsum(counts)[:-1])
+    # A resample of seconds holds each second's samples as often as it drew the second: its p99 is
+    # that of the sum of those seconds' counts per latency value, every resample at once.
+    values, value_of = np.unique(elapsed, return_inverse=True)
+    per_second = np.zeros((len(counts), len(values)))
+    np.add.at(per_second, (seconds, value_of), 1)
 
-    def p99(picked: np.ndarray) -> float:
-        return float(np.percentile(np.concatenate([groups[i] for i in picked]), 99))
+    def p99(picked: np.ndarray, axis: int = -1) -> np.ndarray:
+        rows = picked.reshape(-1, picked.shape[-1])
+        drawn = np.bincount((rows + len(counts) * np.arange(len(rows))[:, None]).ravel(),
+                            minlength=len(rows) * len(counts)).reshape(len(rows), len(counts))
+        return percentile_of_counts(drawn @ per_second, values, 99).reshape(picked.shape[:-1])
 
     # BCa: resampling seconds pulls a high percentile down; its bias correction puts it back.
-    low, high = _bootstrap((np.arange(len(groups)),), p99, SECOND_RESAMPLES, vectorized=False, method="BCa")
+    low, high = _bootstrap((np.arange(len(counts)),), p99, SECOND_RESAMPLES, method="BCa")
     rate_low, rate_high = _interval_of(counts[:-1].astype(float), np.mean, method="BCa")
     return {"throughput_rps": {"low": rate_low, "high": rate_high}, "p99_ms": {"low": low, "high": high}}
+
+
+def percentile_of_counts(counts: np.ndarray, values: np.ndarray, q: float) -> np.ndarray:
+    """np.percentile(samples, q) along the last axis of `counts`, how many samples took each of the
+    ascending `values`: the same figure to the bit (numpy's linear method), without the samples."""
+    n = counts.sum(axis=-1)
+    at = (n - 1) * np.true_divide(q, 100)  # where in the sorted samples; between two, interpolated
+    below = np.floor(at)
+    cumulative = counts.cumsum(axis=-1)
+
+    def nth(index: np.ndarray) -> np.ndarray:  # the index-th smallest sample, from 0
+        return values[(cumulative <= index[..., None]).sum(axis=-1)]
+
+    a, b = nth(below), nth(np.minimum(below + 1, n - 1))
+    t = at - below
+    diff = b - a  # numpy's _lerp, so that the figure is its to the last bit
+    result = np.asarray(a + diff * t, dtype=float)
+    np.subtract(b, diff * (1 - t), out=result, where=t >= 0.5)
+    return result

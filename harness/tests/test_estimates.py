@@ -56,6 +56,19 @@ def test_fewer_repeats_take_the_interval_of_their_seconds() -> None:
     assert p50.value == 1.5 and np.isnan(p50.low) and p50.source == ""
 
 
+def test_a_percentile_of_counts_is_numpys_of_the_samples_to_the_bit() -> None:
+    """second_intervals takes each resample's p99 from counts per latency value: the figures the
+    samples themselves give, so that committed summaries rebuild byte for byte."""
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        values = np.unique(rng.integers(0, 400, rng.integers(1, 30)))
+        counts = rng.integers(0, 6, (3, len(values)))
+        counts[:, 0] += 1  # no empty resample
+        for q in (50, 99, 99.9):
+            expected = [np.percentile(np.repeat(values, row), q) for row in counts]
+            assert estimates.percentile_of_counts(counts.astype(float), values, q).tolist() == expected
+
+
 def test_second_intervals_cover_the_level_figures() -> None:
     seconds = np.repeat(np.arange(30), 100)  # 30 whole seconds of 100 samples, and a partial one
     seconds = np.concatenate([seconds, np.full(10, 30)])

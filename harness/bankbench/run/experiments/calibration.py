@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 import time
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,13 +31,16 @@ from bankbench.results.documents import LevelRecord
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
 CACHE = paths.STATE / "calibration"
 OTHER_CPU_MAX = 30  # % of a core used by neither the generator nor the target: beyond, not cached
+# A longer level is calibrated over its first MAX_S: the generator's pace at a load shows by then,
+# and a soak's half hour of the calibration target would double the soak.
+MAX_S = 120
 
 
 def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = None,
               force: bool = False) -> dict[int, dict]:
     """Each load's calibration by user count, cached or measured now, added to `run_dir`'s when
     given. The caller has pinned this process to the load generator's CPUs (pin_harness)."""
-    loads = {level.users: level for level in reversed(levels)}  # the first level of each load
+    loads = {level.users: _within(level) for level in reversed(levels)}  # the first level of each load
     keys = {users: cache_key(level, placement) for users, level in loads.items()}
     todo = [users for users in loads if force or not (CACHE / f"{keys[users][0]}.json").exists()]
     if todo:
@@ -68,6 +72,15 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
             "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS,
             "loads": {str(users): loads[users] for users in sorted(loads)}})
     return found
+
+
+def _within(level: Level) -> Level:
+    """`level` over MAX_S at most: its duration, and its one phase (a soak's), cut short."""
+    p = level.profile
+    if p.duration_s <= MAX_S or len(p.phases) > 1:
+        return level
+    phases = [[min(seconds, MAX_S), multiple] for seconds, multiple in p.phases]
+    return replace(level, profile=replace(p, duration_s=MAX_S, phases=phases))
 
 
 def cache_key(level: Level, placement: Placement) -> tuple[str, dict]:
