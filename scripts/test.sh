@@ -60,14 +60,31 @@ for module in bank-java bank-helidon; do
   record "$module (db: $(db_path "$REPORTS/$module.log" TestDatabase))" "$(java_count "$module")" $rc
 done
 
+# Suites that need no service run in the background beside the contract suite and schemathesis,
+# which wait on their services' timeouts more than they use the CPUs (about 200 s off the total);
+# their rows come after schemathesis's, each with its own time.
+beside() { # log command...: its pid in BESIDE_PID
+  local log=$1; shift
+  (start=$SECONDS; "$@" > "$REPORTS/$log.log" 2>&1; rc=$?
+   echo $((SECONDS - start)) > "$REPORTS/$log.seconds"; exit $rc) &
+  BESIDE_PID=$!
+}
+joined() { # log pid: waits for it, prints its log, times its row from its own start; its status
+  wait "$2"; local rc=$?
+  cat "$REPORTS/$1.log"
+  SUITE_START=$((SECONDS - $(cat "$REPORTS/$1.seconds")))
+  return $rc
+}
+
+# The harness's unit tests (not marked integration) start no service and no database.
+beside harness-unit "$PY" -m pytest harness/tests -q -m "not integration" --ignore=harness/tests/docker \
+  -p no:cacheprovider --durations=15 --junitxml="$REPORTS/harness-unit.xml"
+UNIT=$BESIDE_PID
 # Terraform serves only `make aws-*`: a newcomer without it still gets every other suite. CI has it.
-# It runs beside the contract suite and schemathesis, which wait on their services' timeouts more
-# than they use the CPUs: about 100 s off the total; its rows come after schemathesis's.
 INFRA=""
 if command -v terraform >/dev/null || [ "${CI:-}" = true ]; then
-  (start=$SECONDS; bash infra/test.sh > "$REPORTS/infra.log" 2>&1; rc=$?
-   echo $((SECONDS - start)) > "$REPORTS/infra.seconds"; exit $rc) &
-  INFRA=$!
+  beside infra bash infra/test.sh
+  INFRA=$BESIDE_PID
 fi
 
 banner "Contract suite against ${SERVICES[*]} (pytest)"
@@ -89,17 +106,19 @@ done
 
 banner "Infrastructure (terraform fmt/validate/test, moto apply, tflint, checkov; ran beside the contract suite)"
 if [ -n "$INFRA" ]; then
-  wait "$INFRA"; rc=$?
-  cat "$REPORTS/infra.log"
-  SUITE_START=$((SECONDS - $(cat "$REPORTS/infra.seconds"))) # its row: its own time, beside the others
+  joined infra "$INFRA"; rc=$?
   infra_count=$(grep -E '^infra: [0-9]+ passed' "$REPORTS/infra.log" | tail -n 1 | sed -E 's/^infra: ([0-9]+) passed.*/\1/')
   record "infra" "${infra_count:-0}" $rc
 else
   skip "infra" "terraform not installed (needed only for \`make aws-*\`)"
 fi
 
-banner "Harness, analysis, report and smoke benchmark (pytest)"
-pytest_suite harness harness harness/tests -q --ignore=harness/tests/docker
+banner "Harness unit tests: analysis, report, statistics (pytest; ran beside the contract suite)"
+joined harness-unit "$UNIT"; rc=$?
+record "harness unit" "$("$PY" scripts/junit_count.py "$REPORTS/harness-unit.xml")" $rc
+
+banner "Harness integration: real runs, PostgreSQL, services, load generators, report (pytest)"
+pytest_suite "harness integration" harness harness/tests -q -m integration --ignore=harness/tests/docker
 
 banner "Docker: compose smoke benchmark, health checks, JMeter and Gatling in compose (pytest)"
 if [ "$DOCKER" = ready ]; then

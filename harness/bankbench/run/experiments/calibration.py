@@ -31,9 +31,9 @@ from bankbench.results.documents import LevelRecord
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
 CACHE = paths.STATE / "calibration"
 OTHER_CPU_MAX = 30  # % of a core used by neither the generator nor the target: beyond, not cached
-# A longer level is calibrated over its first MAX_S: the generator's pace at a load shows by then,
-# and a soak's half hour of the calibration target would double the soak.
-MAX_S = 120
+# A longer level is calibrated over its first MAX_S, as long as an efficiency level measures: the
+# generator's pace at a load shows by then, and a soak's half hour of it would double the soak.
+MAX_S = 30
 
 
 def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = None,
