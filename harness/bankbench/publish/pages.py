@@ -128,8 +128,9 @@ def write(run: Run, out_dir: Path, published: pd.DataFrame, verdict: Verdict | N
           title: str | None = None) -> Path:
     """Writes the page of `run` into `out_dir`/runs/, its charts into `out_dir`/charts/; `notes`
     go under the title (default the run id): what the index says of the run."""
-    own = verdict if verdict is not None and run is verdict.searched else Verdict.of([run])
-    if run.searched and own is not None:  # the verdict's capacity run, or another (say under another placement)
+    # The verdict's capacity run, or another (say under another placement) with a verdict of its own.
+    if run.searched and (own := verdict if verdict is not None and run is verdict.searched
+                         else Verdict.of([run])) is not None:
         body = capacity_page(run, own, out_dir)
     elif run.swept:
         body = tuning_page(run)

@@ -712,7 +712,7 @@ Ranked = tuple[str, dict[str, Cell], formatting.Format, bool]  # what, its cells
 
 
 def _ranked(f: Findings, question: str) -> list[Ranked]:
-    """The figures a section of the report ranks: (what, its cells, their format, high is best)."""
+    """The figures a section of the report ranks (`Ranked`)."""
     aot = {service: f.p99["cold"][service] if service in f.without_aot else cell
            for service, cell in f.p99["aot"].items()}
     shown, placement = f.first_capacity
