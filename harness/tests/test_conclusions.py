@@ -192,6 +192,14 @@ def test_a_search_says_whether_a_death_or_the_budget_ended_it(tmp_path: Path, le
     (row,) = tables.capacity_runs([run]).to_dict("records")
     assert (row["java-virtual it/s"], row["search ended"]) == ("none confirmed (550 held once)",
                                                                "budget ran out (java-virtual)")
+    # a last probe the load generator's limit kept from running has no level: the one before it ended it
+    (tmp_path / "levels" / probes[-1]["level"] / "level.json").write_text(json.dumps(level_json(service_exit=3)))
+    beyond = {"level": "java-virtual-u900-p95-r1", "rate": 900, "heap_mb": None, "held": False,
+              "missed": ["load generator"], "valid": False, "not_run": "offered 91.4 % of it there"}
+    (tmp_path / "capacity.json").write_text(json.dumps(fake_records.capacity(
+        {"java-virtual": {"probes": [*probes, beyond]}}, budget_s=5400)))
+    (died,) = capacity_figures.figures(run)
+    assert died.exited == (750, 3)
 
 
 def test_the_committed_first_screen_reads_well() -> None:

@@ -100,8 +100,8 @@ def figures(run: Run) -> list[Capacity]:
         sweep = search.sweep
         heap, below = smallest_heap(search, sweep.get("rate"))
         at_rate = _held(run, search, search.found, None)
-        # An exit at the last probe ended the search (at a small heap, one may exit and it go on).
-        last = search.probes[-1] if search.probes else None
+        # An exit at the last probe run ended the search (at a small heap, one may exit and it go on).
+        last = next((probe for probe in reversed(search.probes) if probe.not_run is None), None)
         status = files.level_record(run.level_dir(last.level)).service_exit if last else None
         throughput, p99, service_cpu, pg_cpu, rss = (estimates.figure(at_rate, column) for column in (
             "overall.throughput_rps", "overall.p99_ms", "efficiency.service_cpu_ms_per_request",

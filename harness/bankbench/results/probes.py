@@ -73,6 +73,8 @@ class Probe(Document):
     service_cpu_ms: float | None = None
     pg_cpu_ms: float | None = None
     long: bool = False  # make capacity's level of `long_s` measured seconds at the rate found
+    # Why it was not run (no level folder): its rate is beyond what the load generator drove in calibration.
+    not_run: str | None = None
 
     @property
     def generator_short(self) -> bool:
