@@ -228,5 +228,4 @@ def test_a_full_stack_frameworks_gap_splits_into_its_runtime_and_its_framework()
     assert row["full stack"].startswith("java-virtual 0.3 [") and row["micro-framework"].startswith("helidon 0.25 [")
     assert row["gap: full / standard"].startswith("1.5 [") and row["runtime: micro / standard"].startswith("1.25 [")
     assert row["framework: full / micro"].startswith("1.2 [") and row["framework's share of the gap"] == "45 %"
-    start = table[table["figure"] == "start-up ms cold"].iloc[0]
-    assert start["gap: full / standard"] == "-" and start["framework's share of the gap"] == "no gap told apart"
+    assert "start-up ms cold" not in set(table["figure"])  # no start-up of helidon: nothing to split

@@ -1,6 +1,6 @@
 """The committed report (results/report/): the runs it shows are those results/published.csv
 lists; every folder it lists, runs and experiments kept beside them, has a page, and no other
-folder; its index opens on the verdict within a screen and fits in 400 lines; and a rebuild from
+folder; its index opens on the verdict within a screen and fits in INDEX_LINES lines; and a rebuild from
 the same runs writes the same bytes."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from test_analysis import FIXTURES, RUN_ID
 from test_results_size import tracked
 
 REPORT = paths.ROOT / "results" / "report"
-INDEX_LINES = 400
+INDEX_LINES = 420  # 400 until the fourth service (Helidon) added its rows to the first table and the split
 
 
 def made(root: Path, name: str, profile: str) -> Path:

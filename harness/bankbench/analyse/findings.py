@@ -172,7 +172,10 @@ class Findings:
         starts = runs.by_start(single).get(ARTICLE, {})
         verdict = Verdict.of(single)
         found = {c.service: c for c in verdict.found} if verdict else {}
-        sources = [*starts.values(), *([verdict.searched] if verdict and verdict.searched else [])]
+        passes = paired.of(selected)
+        # Every service a start, the capacity search or the capacity passes measured: a row each.
+        sources = [*starts.values(), *([verdict.searched] if verdict and verdict.searched else []),
+                   *(passes.runs if passes else ())]
         services = tuple(sorted({s for run in sources for s in run.summary["service"]},
                                 key=summaries.service_order))
         users = _users(starts)
@@ -181,7 +184,6 @@ class Findings:
         outcomes = overload.outcomes(past) if past else []
         overloads = {service: tuple(o for o in outcomes if o.service == service)
                      for service in dict.fromkeys(o.service for o in outcomes)}
-        passes = paired.of(selected)
         split_capacity, passes, tuned_capacity = _split(verdict, services, passes)
         startup, startup_stamp, startup_commit = _startups(services, without_aot)
         common_rate, at_rate_cells = _at_rate(verdict.measured if verdict else None, services,

@@ -686,6 +686,8 @@ def framework_and_runtime(f: Findings) -> pd.DataFrame:
     for standard, micro, full in registry.framework_trios(f.services):
         for what, cells, fmt in figures:
             got = {s: cells.get(s, Cell(missing="not measured")) for s in (standard, micro, full)}
+            if got[micro].missing:  # no run of the micro-framework has it: nothing to split (the first table's gap)
+                continue
             gap, runtime, framework = (estimates.ratio(got[a].figure, got[b].figure)
                                        if got[a].counts and got[b].counts else None
                                        for a, b in ((standard, full), (standard, micro), (micro, full)))
