@@ -97,7 +97,8 @@ def test_a_profile_over_a_base_is_its_levels_started_otherwise() -> None:
     for over in (warm, aot):
         assert (over.users, over.rampup_s, over.duration_s, over.model) == (
             article.users, article.rampup_s, article.duration_s, article.model)
-    assert aot.services == ["java", "java-virtual"]
+    assert aot.services == ["java", "java-virtual", "helidon"]  # every JVM of services.yaml
+    assert profiles.load("smoke", {"start": "aot"}).services == aot.services
     assert profiles.levels(warm)[0].as_dict()["start"] == "warm"
 
 

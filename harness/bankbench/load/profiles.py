@@ -199,6 +199,8 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     layers = [doc.get("defaults", {}), profiles.get(base, {}), profiles[name], overrides]
     merged = {"services": list(registry.names()), "pools": [config.DEFAULT_POOL_SIZE], "placements": [],
               **{k: v for layer in layers for k, v in layer.items()}}
+    if merged.get("start") == "aot" and not any("services" in layer for layer in layers):
+        merged["services"] = [s for s in registry.names() if processes.has_aot_cache(s)]  # every JVM's
     if tuned:
         if any("pools" in layer for layer in layers):
             raise UserError(f"TUNED=1 runs each service at its tuned pool: not with POOL= or profile {name!r}'s "
