@@ -17,7 +17,7 @@ SHELL := bash
 PY := .venv/bin/python
 # Stdlib-only harness modules (doctor, jdk) run on the system Python, before .venv exists.
 DOCTOR := PYTHONPATH=harness python3 -m bankbench.machine.doctor
-# The one JDK (21+) of the build and both Java variants: harness/bankbench/machine/jdk.py chooses it.
+# The one JDK (21+) of the build and every Java service: harness/bankbench/machine/jdk.py chooses it.
 WITH_JDK := scripts/with-jdk.sh
 MVNW := $(WITH_JDK) ./mvnw -B -q
 # go.mod names the Go toolchain; any Go >= 1.21 fetches it through the module proxy.

@@ -31,4 +31,4 @@ CAPACITIES = Path(os.environ.get("BANKBENCH_CAPACITIES", ROOT / "capacity.toml")
 RESULTS = ROOT / "results"  # what git keeps of the benchmarks (results/LAYOUT.md) and the report
 RUNS = Path(os.environ.get("BANKBENCH_RUNS", RESULTS / "runs"))  # the tests move it out of results/
 STATE = ROOT / ".run"
-JVM_OPTIONS = ROOT / "bank-java" / "jvm.options"  # the heap and GC of both Java variants, everywhere
+JVM_OPTIONS = ROOT / "bank-java" / "jvm.options"  # the heap and GC of every Java service, everywhere

@@ -152,6 +152,6 @@ def heap_cap_mb(name: str, options: list[str]) -> float | None:
 
 
 def jvm_options() -> list[str]:
-    """The options of bank-java/jvm.options, which both Java variants run with (then JAVA_OPTS)."""
+    """The options of bank-java/jvm.options, which every Java service runs with (then JAVA_OPTS)."""
     lines = (line.strip() for line in paths.JVM_OPTIONS.read_text().splitlines())
     return [line for line in lines if line and not line.startswith("#")]
