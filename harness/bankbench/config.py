@@ -4,7 +4,7 @@ The configuration every service reads (bank-go/config.go, bank-java's applicatio
 PostgreSQL's max_connections: the names and defaults the harness passes, explicitly, to all it
 starts (and records in the manifest); contract/test_defaults.py checks the services' own match.
 
-See docs/configuration.md#configuration-same-names-in-both-services."""
+See docs/configuration.md#configuration-same-names-in-every-service."""
 
 import os
 import re

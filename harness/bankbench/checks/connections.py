@@ -5,7 +5,7 @@ at once, each sending `GET /client/{id}/balance` in two parts 0.5 s apart, then 
 (within the 10 s idle timeout). Counted per service: connections opened and refused, answers by
 status, connections it closed or reset, its peak RSS and thread count.
 
-See docs/configuration.md#configuration-same-names-in-both-services and
+See docs/configuration.md#configuration-same-names-in-every-service and
 results/connections/README.md."""
 
 import argparse
