@@ -76,14 +76,16 @@ joined() { # log pid: waits for it, prints its log, times its row from its own s
   return $rc
 }
 
-# The harness's unit tests (not marked integration) start no service and no database.
-beside harness-unit "$PY" -m pytest harness/tests -q -m "not integration" --ignore=harness/tests/docker \
-  -p no:cacheprovider --durations=15 --junitxml="$REPORTS/harness-unit.xml"
-UNIT=$BESIDE_PID
+# The harness's tests that judge no time: its unit tests (not marked integration) and the
+# integration tests marked untimed (the report rebuilt, the generators against a stub, the money
+# check, ...). Niced, as infra is, so that the contract suite's timeouts keep the CPUs they need.
+beside harness-untimed nice -n 19 "$PY" -m pytest harness/tests -q -m "not integration or untimed" \
+  --ignore=harness/tests/docker -p no:cacheprovider --durations=15 --junitxml="$REPORTS/harness-untimed.xml"
+UNTIMED=$BESIDE_PID
 # Terraform serves only `make aws-*`: a newcomer without it still gets every other suite. CI has it.
 INFRA=""
 if command -v terraform >/dev/null || [ "${CI:-}" = true ]; then
-  beside infra bash infra/test.sh
+  beside infra nice -n 19 bash infra/test.sh
   INFRA=$BESIDE_PID
 fi
 
@@ -113,12 +115,22 @@ else
   skip "infra" "terraform not installed (needed only for \`make aws-*\`)"
 fi
 
-banner "Harness unit tests: analysis, report, statistics (pytest; ran beside the contract suite)"
-joined harness-unit "$UNIT"; rc=$?
-record "harness unit" "$("$PY" scripts/junit_count.py "$REPORTS/harness-unit.xml")" $rc
+banner "Harness unit and untimed tests: analysis, statistics, report (pytest; ran beside the contract suite)"
+joined harness-untimed "$UNTIMED"; rc=$?
+record "harness unit, untimed" "$("$PY" scripts/junit_count.py "$REPORTS/harness-untimed.xml")" $rc
 
-banner "Harness integration: real runs, PostgreSQL, services, load generators, report (pytest)"
-pytest_suite "harness integration" harness harness/tests -q -m integration --ignore=harness/tests/docker
+banner "Harness integration: real runs of services and load generators, timed, alone (pytest)"
+pytest_suite "harness timed" harness harness/tests -q -m "integration and not untimed" --ignore=harness/tests/docker
+
+# The newcomer's walk (a fresh root, its installs and builds, then a smoke benchmark whose figures
+# it does not judge) runs in the background beside the Docker suite, which waits on containers
+# more than it uses the CPUs. Needs root and debootstrap (CI installs it with the Docker engine);
+# a user's make test without them skips it loudly. `make newcomer` runs it alone.
+NEWCOMER=""
+if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null; then
+  beside newcomer nice -n 10 bash scripts/newcomer.sh
+  NEWCOMER=$BESIDE_PID
+fi
 
 banner "Docker: compose smoke benchmark, health checks, JMeter and Gatling in compose (pytest)"
 if [ "$DOCKER" = ready ]; then
@@ -129,11 +141,9 @@ else
   skip "docker (compose)" "no Docker engine answers (\`docker info\`); Go and Java used POSTGRES_HOST"
 fi
 
-banner "Newcomer: make doctor and make bench PROFILE=smoke in a fresh minimal Debian 13 root"
-# Needs root and debootstrap (CI installs it with the Docker engine); a user's make test without
-# them skips it loudly. `make newcomer` runs it alone.
-if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null; then
-  bash scripts/newcomer.sh 2>&1 | tee "$REPORTS/newcomer.log"; rc=${PIPESTATUS[0]}
+banner "Newcomer: make doctor and make bench PROFILE=smoke in a fresh minimal Debian 13 root (ran beside docker)"
+if [ -n "$NEWCOMER" ]; then
+  joined newcomer "$NEWCOMER"; rc=$?
   steps=$(sed -nE 's/^newcomer: ([0-9]+) passed, 0 failed$/\1/p' "$REPORTS/newcomer.log")
   record "newcomer (Debian 13 root)" "${steps:-0}" $rc
 elif [ "${CI:-}" = true ]; then
@@ -141,6 +151,5 @@ elif [ "${CI:-}" = true ]; then
 else
   skip "newcomer (Debian 13 root)" "needs root and debootstrap (apt-get install debootstrap)"
 fi
-
 
 summary

@@ -19,6 +19,7 @@ JVM_BUILDS = [entry.name for entry in registry.by_image().values() if entry.runt
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 @pytest.mark.skipif(jdk.feature(jdk.release_version(jdk.java_home())) < aotcache.MIN_JDK,
                     reason="the AOT cache needs JDK 25")
 @pytest.mark.parametrize("name", JVM_BUILDS)

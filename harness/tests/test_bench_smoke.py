@@ -192,21 +192,3 @@ def test_verify_ran_first_and_passed(smoke, services: list[str]) -> None:
     assert set(check["results"]) == set(services)
     assert stdout.index("verify:") < stdout.index(f"[1/{len(services)}]")
 
-
-def test_a_warm_service_is_warmed_up_once_and_serves_its_levels(tmp_path: Path) -> None:
-    """START=warm with the Go service (no JIT: warm when two rounds agree) at two levels: one
-    warm-up in the first level.json, and the second level served by the same process."""
-    out = subprocess.run([sys.executable, "-m", "bankbench", "bench", "--profile", "smoke", "--start", "warm",
-                          "--service", "go", "--users", "2,4", "--no-dashboard"],
-                         env={**os.environ, "BANKBENCH_RUNS": str(tmp_path)}, cwd=paths.ROOT,
-                         capture_output=True, text=True, timeout=600)
-    print(out.stdout[-5000:], out.stderr[-5000:])
-    assert out.returncode == 0, out.stderr[-3000:]
-    (run_dir,) = tmp_path.iterdir()
-    first, second = (json.loads((run_dir / "levels" / f"go-u{users}-p{config.DEFAULT_POOL_SIZE}-r1" /
-                                 "level.json").read_text()) for users in (2, 4))
-    assert first["start"] == second["start"] == "warm"
-    assert first["warmup"]["warm"] and len(first["warmup"]["rounds"]) >= 2, first["warmup"]
-    assert second["warm_since"] == f"go-u2-p{config.DEFAULT_POOL_SIZE}-r1" and "warmup" not in second
-    # A line per round ("[1/2] go-u2-p95-r1 warm-up  10 s: ..."); the run's first line names the warm-up too.
-    assert len(re.findall(r"^\[1/2\] \S+ warm-up +\d+ s:", out.stdout, re.MULTILINE)) == len(first["warmup"]["rounds"])

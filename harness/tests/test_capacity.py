@@ -70,6 +70,14 @@ def test_the_search_found_the_rate_and_the_heap(searched) -> None:
     assert [p["level"] for p in twin["probes"]] == ["go-u20-p95-again-r1", "go-u20-p95-again-r2"]
     first = json.loads((run_dir / "levels" / "go-u20-p95-again-r1" / "level.json").read_text())
     assert "warmup" in first and first["settings_tag"] == "again"  # warmed up in its own process
+    # Go has no JIT: warm when two rounds agree, a progress line each; the next probe at the same
+    # settings is served by the same process, warmed up no more.
+    warmed = json.loads((run_dir / "levels" / "go-u20-p95-r1" / "level.json").read_text())
+    assert warmed["start"] == "warm" and warmed["warmup"]["warm"] and len(warmed["warmup"]["rounds"]) >= 2
+    rounds = re.findall(r"^\[go probe 1\] go-u20-p95-r1 warm-up +\d+ s:", stdout, re.MULTILINE)
+    assert len(rounds) == len(warmed["warmup"]["rounds"])
+    again = json.loads((run_dir / "levels" / "go-u20-p95-r2" / "level.json").read_text())
+    assert again["warm_since"] == "go-u20-p95-r1" and "warmup" not in again
     long_level = json.loads((run_dir / "levels" / "go-u20-p95-r2" / "level.json").read_text())
     assert long_level["duration_s"] == 4
     assert "held the target" in stdout and "go-u20-p95-h64-r2" in stdout  # progress lines

@@ -13,7 +13,7 @@ from PIL import Image
 from bankbench import cli
 from bankbench.publish import first_screen
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.untimed]
 
 VERDICT = "# A page\n\nThe verdict in a sentence.\n\n"
 TABLE = "| service | p99 ms | capacity it/s |\n|---|---|---|\n| go | 4 | 600 |\n"

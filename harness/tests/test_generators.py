@@ -47,7 +47,7 @@ from bankbench.errors import UserError
 from bankbench.load import gatling, generators, jmeter, profiles
 from bankbench.results import histograms
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.untimed]
 
 RATE, ARRIVALS_S, DRAIN_S = 5, 3, 2  # 15 iterations a run
 HOT_ACCOUNTS = 3  # not the plan's default 10: the property must reach the generator

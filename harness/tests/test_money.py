@@ -38,12 +38,14 @@ def check(cluster: Cluster) -> dict:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_consistent_data_passes(db: Cluster) -> None:
     assert check(db) == {"ok": True, "clients": 3, "sum_balances": 705, "sum_deposits": 705,
                          "ledger_mismatches": 0, "negative_balances": 0}
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_money_created_out_of_nothing(db: Cluster) -> None:
     db.psql("UPDATE client SET balance = balance + 1 WHERE id = 3")
     verdict = check(db)
@@ -52,6 +54,7 @@ def test_money_created_out_of_nothing(db: Cluster) -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_transfer_without_ledger_row(db: Cluster) -> None:
     """Sums still agree, but two balances no longer match their ledgers."""
     db.psql("UPDATE client SET balance = balance + CASE id WHEN 1 THEN -7 ELSE 7 END "
@@ -68,12 +71,14 @@ def test_negative_balance_is_caught() -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_schema_refuses_negative_balance(db: Cluster) -> None:
     with pytest.raises(Exception, match="check"):
         db.psql("UPDATE client SET balance = -1 WHERE id = 3")
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_the_hot_accounts_come_from_the_services_statement_and_keep_the_books(cluster: Cluster) -> None:
     cluster.reset()
     hot.check(cluster.psql(hot.setup_sql(10)), 10)

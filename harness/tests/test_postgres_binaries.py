@@ -29,6 +29,7 @@ def packaged(path_without: Callable[..., str]) -> Iterator[Cluster]:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_packaged_server_is_used_without_a_system_one(packaged: Cluster) -> None:
     assert packaged.bin == postgres_binaries.package_bindir()
     assert packaged.psql("SELECT version()").startswith(f"PostgreSQL {postgres_binaries.MAJOR}.")
@@ -36,6 +37,7 @@ def test_packaged_server_is_used_without_a_system_one(packaged: Cluster) -> None
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_packaged_server_has_pg_stat_statements(packaged: Cluster) -> None:
     packaged.psql("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
     packaged.stop()
@@ -48,12 +50,14 @@ def test_packaged_server_has_pg_stat_statements(packaged: Cluster) -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_rows_come_back_as_psql_prints_them(packaged: Cluster) -> None:
     rows = packaged.psql("SELECT 1, NULL, true, 'a|b'; SELECT 2 UNION ALL SELECT 3")
     assert rows == "1||t|a|b\n2\n3"
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_sql_errors_are_user_errors(packaged: Cluster) -> None:
     with pytest.raises(UserError, match="division by zero"):
         packaged.psql("SELECT 1 / 0")
@@ -77,6 +81,7 @@ def test_pg_bindir_of_another_major_is_refused(tmp_path: Path,
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_a_package_with_another_hash_is_refused(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     artifact, _ = postgres_binaries.ARTIFACTS[platform.machine()]

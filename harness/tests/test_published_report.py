@@ -149,6 +149,7 @@ def test_a_rebuild_writes_the_same_bytes(tmp_path: Path) -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_make_report_reproduces_the_committed_report() -> None:
     """`make report` on the committed runs writes the committed report byte for byte (built beside
     it, so that its links to the runs read alike)."""
@@ -161,6 +162,7 @@ def test_make_report_reproduces_the_committed_report() -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_every_committed_summary_rebuilds_from_the_files_git_carries(tmp_path: Path) -> None:
     """`make summarize FORCE=1` on a copy of what git tracks of each folder results/published.csv
     lists (what a fresh clone holds: histograms, no raw sample) writes its committed summaries

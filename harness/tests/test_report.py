@@ -55,6 +55,7 @@ def built(run_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_a_page_per_run_with_its_sections_and_charts(built: Path) -> None:
     assert [p.name for p in (built / "runs").iterdir()] == [f"{RUN_ID}.md"]  # the stale page gone
     page = (built / "runs" / f"{RUN_ID}.md").read_text()
@@ -73,6 +74,7 @@ def test_a_page_per_run_with_its_sections_and_charts(built: Path) -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_notebook_executed_to_html(built: Path) -> None:
     html = (built / "results.html").read_text()
     assert html.count("data:image/png;base64") >= 6  # the run's charts and the explore cell's
@@ -242,6 +244,7 @@ def test_a_profile_run_in_two_environments_is_shown_side_by_side(run_dir: Path, 
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path) -> None:
     """Runs of article, article-aot and article-warm: one headline table, each start's figures
     side by side, n/a where a service has no such start (Go has no AOT cache)."""
@@ -279,6 +282,7 @@ def test_cold_aot_and_warm_runs_make_the_headline(run_dir: Path, tmp_path: Path)
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_crosscheck_runs_show_the_generators_side_by_side(run_dir: Path, tmp_path: Path) -> None:
     """Runs of crosscheck (JMeter) and crosscheck-gatling: one table, each generator's p50, p99,
     errors and rate next to the other's, in a section of its own."""

@@ -85,6 +85,7 @@ def modified_go(tmp_path_factory: pytest.TempPathFactory) -> processes.Service:
 
 
 @pytest.mark.integration
+@pytest.mark.untimed
 def test_verify_catches_a_planted_difference(modified_go, tmp_path: Path) -> None:
     out = tmp_path / "verify.json"
     with pytest.raises(UserError, match="balance: the services sent different statements"):
