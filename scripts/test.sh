@@ -122,16 +122,6 @@ record "harness unit, untimed" "$("$PY" scripts/junit_count.py "$REPORTS/harness
 banner "Harness integration: real runs of services and load generators, timed, alone (pytest)"
 pytest_suite "harness timed" harness harness/tests -q -m "integration and not untimed" --ignore=harness/tests/docker
 
-# The newcomer's walk (a fresh root, its installs and builds, then a smoke benchmark whose figures
-# it does not judge) runs in the background beside the Docker suite, which waits on containers
-# more than it uses the CPUs. Needs root and debootstrap (CI installs it with the Docker engine);
-# a user's make test without them skips it loudly. `make newcomer` runs it alone.
-NEWCOMER=""
-if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null; then
-  beside newcomer nice -n 10 bash scripts/newcomer.sh
-  NEWCOMER=$BESIDE_PID
-fi
-
 banner "Docker: compose smoke benchmark, health checks, JMeter and Gatling in compose (pytest)"
 if [ "$DOCKER" = ready ]; then
   pytest_suite "docker (compose)" docker harness/tests/docker -v -s
@@ -141,9 +131,11 @@ else
   skip "docker (compose)" "no Docker engine answers (\`docker info\`); Go and Java used POSTGRES_HOST"
 fi
 
-banner "Newcomer: make doctor and make bench PROFILE=smoke in a fresh minimal Debian 13 root (ran beside docker)"
-if [ -n "$NEWCOMER" ]; then
-  joined newcomer "$NEWCOMER"; rc=$?
+banner "Newcomer: make doctor and make bench PROFILE=smoke in a fresh minimal Debian 13 root"
+# Needs root and debootstrap (CI installs it with the Docker engine); a user's make test without
+# them skips it loudly. `make newcomer` runs it alone.
+if [ "$(id -u)" -eq 0 ] && command -v debootstrap >/dev/null; then
+  bash scripts/newcomer.sh 2>&1 | tee "$REPORTS/newcomer.log"; rc=${PIPESTATUS[0]}
   steps=$(sed -nE 's/^newcomer: ([0-9]+) passed, 0 failed$/\1/p' "$REPORTS/newcomer.log")
   record "newcomer (Debian 13 root)" "${steps:-0}" $rc
 elif [ "${CI:-}" = true ]; then
@@ -151,5 +143,6 @@ elif [ "${CI:-}" = true ]; then
 else
   skip "newcomer (Debian 13 root)" "needs root and debootstrap (apt-get install debootstrap)"
 fi
+
 
 summary
