@@ -6,8 +6,10 @@ import copy
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from bankbench import paths
@@ -31,6 +33,25 @@ def faithful() -> dict[str, dict]:
             "setup": {"statements": {}, "transactions": 0.0}}
         counts[request.name] = {**got, "statuses": [request.status]}
     return counts
+
+
+@pytest.mark.parametrize("stall_at,paused", [(None, False), (0, False), (5, True)])
+def test_a_batch_knows_when_an_answer_came_late(stall_at: int | None, paused: bool,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stall past the pools' idle check marks the batch (it is sent again), but not on the first
+    request, whose connection is new."""
+    monkeypatch.setattr(verify, "POOL_CHECK_S", 0.05)
+    sent = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if len(sent) == stall_at:
+            time.sleep(0.06)
+        sent.append(request)
+        return httpx.Response(200)
+
+    with httpx.Client(transport=httpx.MockTransport(answer), base_url="http://bank") as client:
+        statuses, late = verify._batch(verify.MIX[0], client, {})
+    assert (statuses, late, len(sent)) == ({200}, paused, 1 + verify.REQUESTS_PER_TYPE)
 
 
 def test_faithful_services_pass() -> None:
