@@ -95,6 +95,21 @@ def test_a_ratio_is_significant_only_beyond_the_noise() -> None:
 
 
 
+def test_a_ratio_over_repeats_says_within_noise_only_where_its_interval_holds_1() -> None:
+    """Ranges of three that miss each other by chance (one of b's repeats slow) are no difference:
+    the interval shown holds 1, as Welch's test says; and over many draws the two never disagree."""
+    def over(values: list[float]) -> estimates.Figure:
+        return estimates.figure(pd.DataFrame({"x": values}), "x")
+
+    chance = estimates.ratio(over([1.0, 1.02, 1.04]), over([1.05, 1.06, 1.5]))
+    assert chance.low < 1 < chance.high and not chance.significant and chance.p >= estimates.ALPHA
+    rng = np.random.default_rng(7)
+    pairs = [estimates.ratio(over(list(rng.lognormal(0, 0.1, 3))), over(list(rng.lognormal(shift, 0.1, 3))))
+             for shift in np.linspace(0, 0.3, 60)]
+    assert all(r.significant == (r.p < estimates.ALPHA) and r.low <= r.value <= r.high for r in pairs)
+    assert 0 < sum(r.significant for r in pairs) < len(pairs)
+
+
 def test_compare_two_runs() -> None:
     before = run(synthetic_run({"go": 1.0, "java": 1.0}), "before")
     noise = run(synthetic_run({"go": 1.0, "java": 1.0}, NOISE[1]), "noise")
@@ -157,7 +172,7 @@ def test_noise_names_no_winner() -> None:
 def test_a_real_difference_is_named() -> None:
     """Java twice as fast: its p99 half go's, told apart."""
     p99 = [row for row in differs(synthetic_run({"go": 1.0, "java": 2.0})) if row[1] == "p99"]
-    assert p99 == [["2,000", "p99", "ms", "java", "go", "2", "[1.88-2.12]×", "yes"]]
+    assert p99 == [["2,000", "p99", "ms", "java", "go", "2.00", "[1.87-2.14]×", "yes"]]
 
 
 def test_one_repeat_without_seconds_names_no_winner() -> None:

@@ -2,8 +2,9 @@
 every figure in it is the text of a link to the section of the generated report (or the file) that
 gives it, and a figure that section does not give fails. README.md links to the verdict and states
 no result of its own: each of its figures is such a link too, a time test_times checks, or a name
-(a version, a status code) listed below. The report is itself checked against the runs byte for
-byte (test_published_report), so a figure here rests on the runs.
+(a version, a status code) listed below. A figure docs/ gives as a link's text is checked the
+same way. The report is itself checked against the runs byte for byte (test_published_report),
+so a figure here rests on the runs.
 
 What counts as a figure: every number in the prose, outside code, HTML comments and the time
 statements of test_times; a link's figures must each be found, as numbers (1,490 = 1490 = 1490.0),
@@ -22,6 +23,7 @@ from bankbench.publish import report
 
 VERDICT = paths.RESULTS / "verdict.md"
 README = paths.ROOT / "README.md"
+DOCS = sorted((paths.ROOT / "docs").glob("*.md"))
 LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
 NUMBER = re.compile(r"(?<![\w.,-])\d[\d,]*(?:\.\d+)?")
 UNCHECKED = re.compile(r"```.*?```|`[^`\n]*`|<!--.*?-->", re.DOTALL)  # code and comments
@@ -87,8 +89,9 @@ def wrong_links(page: Path) -> list[str]:
     return wrong
 
 
-@pytest.mark.parametrize("page", [VERDICT, README], ids=lambda p: p.name)
+@pytest.mark.parametrize("page", [VERDICT, README, *DOCS], ids=lambda p: p.name)
 def test_every_figure_is_one_the_data_gives(page: Path) -> None:
+    """Of docs/ too: a figure a page gives as a link's text is one its section gives."""
     assert wrong_links(page) == []
 
 

@@ -57,8 +57,8 @@ is the median of the repeats whose money check passed and whose load generator h
 95 % confidence interval in brackets and as bars or bands in the charts: a bootstrap of the
 median over the repeats where a level has at least 3 (over 3, their range), else over the level's per-second buckets
 (throughput and p99 only). Two services differ at a level only when the 95 % interval of the
-ratio of their figures excludes 1 and, over repeats, Welch's t-test on the logarithms gives
-p < 0.05; otherwise the text says "within noise" (`harness/bankbench/estimates.py`). A level
+ratio of their figures excludes 1 (over repeats, of their geometric means, by Welch's t on the
+logarithms); otherwise the text says "within noise" (`harness/bankbench/estimates.py`). A level
 whose money check failed is marked FAILED, one at which the load generator did not hold up (short
 of CPU, an arrival rate offered below the plan's, or a plan beyond what its calibration drove:
 `harness/bankbench/load/validity.py`) is marked INVALID. The tables' `repeats` column says how

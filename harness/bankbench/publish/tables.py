@@ -740,7 +740,7 @@ def _ranked(f: Findings, question: str) -> list[Ranked]:
 def rankings(f: Findings, question: str) -> pd.DataFrame:
     """Each figure a section ranks: the service whose median leads, and each other's factor to it
     with its 95 % interval (over passes, capacity_model.ACROSS's) and whether it differs: the
-    interval excludes 1 and, over repeats, Welch's p < 0.05 (`estimates.Ratio.significant`). A
+    interval excludes 1 (`estimates.Ratio.significant`; over repeats, Welch's t interval). A
     figure that does not count (a bound, no usable repeat) is left out; with fewer than two, no row."""
     rows = []
     for what, cells, fmt, high_is_best in _ranked(f, question):

@@ -75,7 +75,7 @@ def two_runs(a: Run, b: Run) -> str:
                if (ids := run.summary.loc[~run.summary[summaries.VALID], "level_id"].tolist())]
     return (f"A = {a.id}\nB = {b.id}\n"
             f"median [95 % interval] over {' or '.join(sources) or 'nothing'}; a difference when the "
-            f"interval of B/A excludes 1 and, over repeats, Welch's t-test on the logarithms gives "
-            f"p < {estimates.ALPHA} (harness/bankbench/estimates.py)\n"
+            f"interval of B/A excludes 1 (over repeats: of the geometric means, Welch's t interval "
+            f"on the logarithms, p < {estimates.ALPHA}; harness/bankbench/estimates.py)\n"
             + (f"left out, the load generator did not hold up: {'; '.join(invalid)}\n" if invalid else "")
             + "\n" + tabulate(cells, headers, disable_numparse=True, stralign="right"))
