@@ -13,6 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from bankbench import paths
 from bankbench.errors import UserError
 from bankbench.load import jmeter
@@ -63,19 +65,29 @@ def warm_up(where: Env[Any], svc: Service, level: Level, out: Path, tag: str) ->
     props = {**load.load_properties(), "host": "127.0.0.1", "port": svc.url.rsplit(":", 1)[1]}
     meter = steady.Meter(level.service, svc.url)
     rounds: list[steady.Round] = []
+    # Read idle, before the load: a cold JVM's first scrape under 64 requests in flight once took
+    # over the read's timeout (helidon), and that ended a run.
+    before: tuple[float, float] | None = meter.read()
     started = time.monotonic()
     jm = jmeter.Run(props, out / FOLDER, dashboard=False)
     try:
         # JMeter's console is read, or its pipe would fill and stall it.
         threading.Thread(target=collections.deque, args=(jm.lines(), 0), daemon=True).start()
-        before = meter.read()
         while not steady.is_warm(rounds) and time.monotonic() - started < MAX_S and jm.proc.poll() is None:
             time.sleep(steady.ROUND_S)
-            now = meter.read()
-            rounds.append(steady.Round((now[0] - before[0]) / steady.ROUND_S, now[1] - before[1]))
+            elapsed = round(time.monotonic() - started)
+            try:
+                now = meter.read()
+            except httpx.TimeoutException:  # a round without figures: the next starts afresh
+                print(f"{tag} {level.id} warm-up {elapsed:3d} s: /metrics did not answer in time, "
+                      "round not counted", flush=True)
+                before = None
+                continue
+            if before is not None:
+                rounds.append(steady.Round((now[0] - before[0]) / steady.ROUND_S, now[1] - before[1]))
+                print(f"{tag} {level.id} warm-up {elapsed:3d} s: "
+                      f"{rounds[-1].rps:.0f} req/s, JIT {rounds[-1].jit_ms:.0f} ms in the round", flush=True)
             before = now
-            print(f"{tag} {level.id} warm-up {len(rounds) * steady.ROUND_S:3d} s: "
-                  f"{rounds[-1].rps:.0f} req/s, JIT {rounds[-1].jit_ms:.0f} ms in the round", flush=True)
         failed = jm.proc.poll() not in (None, 0)
     finally:
         jm.stop()
