@@ -131,7 +131,10 @@ def ratio(a: Figure, b: Figure) -> Ratio:
 
 def _welch_ratio(b: Sequence[float], a: Sequence[float]) -> Ratio:
     """b / a over repeats (module doc): the ratio of their geometric means, with Welch's t interval
-    and p on the logarithms; repeats all alike on both sides have no spread to test."""
+    and p on the logarithms; repeats all alike on both sides have no spread to test, and a repeat's
+    0 (no errors) no logarithm: the medians' ratio then, untested."""
+    if min(*b, *a) <= 0:
+        return Ratio(float(np.median(b) / np.median(a)), np.nan, np.nan)
     logs_b, logs_a = (np.log(np.asarray(values, dtype=float)) for values in (b, a))
     value = float(np.exp(logs_b.mean() - logs_a.mean()))
     if np.ptp(logs_b) == 0 and np.ptp(logs_a) == 0:

@@ -108,6 +108,8 @@ def test_a_ratio_over_repeats_says_within_noise_only_where_its_interval_holds_1(
              for shift in np.linspace(0, 0.3, 60)]
     assert all(r.significant == (r.p < estimates.ALPHA) and r.low <= r.value <= r.high for r in pairs)
     assert 0 < sum(r.significant for r in pairs) < len(pairs)
+    no_errors_once = estimates.ratio(over([1.0, 2.0, 3.0]), over([0.0, 1.0, 2.0]))  # no logarithm of 0
+    assert no_errors_once.value == 0.5 and np.isnan(no_errors_once.low) and not no_errors_once.significant
 
 
 def test_compare_two_runs() -> None:

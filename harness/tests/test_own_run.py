@@ -43,7 +43,7 @@ def test_the_verdict_is_two_tables_that_fit_a_terminal(local: runs.Run) -> None:
     assert re.match(r"\s+2,000\s+go\s+126 \[123-168\]\s", rows[6]), rows[6]  # p99 of the README's 2,000 users
     differs = [line.split() for line in lines if re.match(r"\s+[\d,]+\s+(p99|CPU|peak)", line)]
     assert len(differs) == 3 * 3 * 2  # each level, figure and service but the lowest
-    assert ["2,000", "p99", "ms", "go", "java", "6.84", "[4.55-7.06]×", "yes"] in differs, text
+    assert ["2,000", "p99", "ms", "go", "java", "6.03", "[4.16-8.74]×", "yes"] in differs, text
 
 
 def test_one_repeat_tells_no_difference(local: runs.Run) -> None:

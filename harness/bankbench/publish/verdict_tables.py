@@ -33,7 +33,8 @@ FIGURES = {P99: ("p99 ms", whole),
            "resources.service_rss_max_mb": ("peak RSS MB", whole)}
 NOTE = ("A median is over the repeats that counted (money check "
         "passed, load generator held up); with fewer than 3, a p99's interval is over the seconds of each "
-        "repeat. A factor differs where its 95 % interval excludes 1 "
+        "repeat. A factor is over 3 repeats or more that of their geometric means (Welch's t interval); it "
+        "differs where its 95 % interval excludes 1 "
         "(docs/method.md#how-to-read-the-figures). Figures of this machine alone.")
 
 
