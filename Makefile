@@ -1,5 +1,5 @@
 # bankbench: build, run, test and benchmark the Go and Java bank services.
-# `make check` (before pushing, ~4 min) and `make test` (everything, what CI runs, ~43 min) are
+# `make check` (before pushing, ~4 min) and `make test` (everything, what CI runs, ~45 min) are
 # the two test tiers; CONTRIBUTING.md says what each runs (times: docs/target-times.toml).
 # `make bench` and `make test` check the prerequisites (`make doctor`), then install what they need
 # (Maven wrapper, Go modules and toolchain, a Python venv, PostgreSQL 15 when the machine has none).
@@ -94,7 +94,7 @@ run-%: venv build ## run a service of services.yaml on the db-up database (PORT=
 
 check: doctor venv build jmeter-install gatling-install ## before pushing (~4 min): lint, unit tests, contract vs Go, 1-level smoke bench
 	bash scripts/check.sh
-test: doctor venv build jmeter-install gatling-install ## everything (CI, ~43 min): lint, Go, Java, contract, fuzz, harness, smoke bench, infra
+test: doctor venv build jmeter-install gatling-install ## everything (CI, ~45 min): lint, Go, Java, contract, fuzz, harness, smoke bench, infra
 	bash scripts/test.sh
 lint: venv ## ruff, mypy, gofmt, go vet, staticcheck, spring-javaformat (make check and make test run it)
 	bash scripts/lint.sh
