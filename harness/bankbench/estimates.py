@@ -147,11 +147,19 @@ def _welch_ratio(b: Sequence[float], a: Sequence[float]) -> Ratio:
 
 
 def leader(figures: dict[str, Figure], high_is_best: bool) -> tuple[str, list[tuple[str, Ratio]]]:
-    """The name whose median is best, and each other's ratio to it (the leader's over theirs), from
-    the nearest median to the farthest: a gap counts only where `Ratio.significant`."""
-    ranked = sorted(figures.items(), key=lambda item: item[1].value, reverse=high_is_best)
+    """The name whose centre is best, and each other's ratio to it (the leader's over theirs), from
+    the nearest to the farthest: a gap counts only where `Ratio.significant`. The centre is what
+    `ratio` compares: over repeats the geometric mean, so that no factor reads below 1."""
+    ranked = sorted(figures.items(), key=lambda item: _centre(item[1]), reverse=high_is_best)
     (best, lead), others = ranked[0], ranked[1:]
     return best, [(name, ratio(figure, lead)) for name, figure in others]
+
+
+def _centre(f: Figure) -> float:
+    """Over repeats, all above 0: their geometric mean (as `_welch_ratio`); else the median."""
+    if f.source == REPEATS and min(f.values, default=0) > 0:
+        return float(stats.gmean(f.values))
+    return f.value
 
 
 def cv_pct(values: Sequence[float]) -> float:

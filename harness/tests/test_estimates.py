@@ -112,6 +112,18 @@ def test_a_ratio_over_repeats_says_within_noise_only_where_its_interval_holds_1(
     assert no_errors_once.value == 0.5 and np.isnan(no_errors_once.low) and not no_errors_once.significant
 
 
+def test_the_leader_is_lowest_by_what_its_factors_compare() -> None:
+    """java's median p99 is the lower (8 against 9 ms), helidon's geometric mean (9.1 against 10.4):
+    the factors compare geometric means, so helidon leads and java's factor to it reads above 1."""
+    def over(values: list[float]) -> estimates.Figure:
+        return estimates.figure(pd.DataFrame({"x": values}), "x")
+
+    lowest, others = estimates.leader({"java": over([7.0, 8.0, 20.0]), "helidon": over([6.0, 9.0, 14.0])},
+                                      high_is_best=False)
+    ((other, factor),) = others  # the leader's over java's
+    assert (lowest, other) == ("helidon", "java") and 0.8 < factor.value < 1 and not factor.significant
+
+
 def test_compare_two_runs() -> None:
     before = run(synthetic_run({"go": 1.0, "java": 1.0}), "before")
     noise = run(synthetic_run({"go": 1.0, "java": 1.0}, NOISE[1]), "noise")

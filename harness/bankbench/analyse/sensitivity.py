@@ -30,7 +30,7 @@ class Verdict:
     placement: str
     users: int
     figure: str  # a name of FIGURES
-    best: tuple[str, ...]  # the best median's service, then those within noise of it
+    best: tuple[str, ...]  # the best service (estimates.leader), then those within noise of it
     services: tuple[str, ...]  # every service with the figure there
     limited: bool  # the load generator did not hold up in some repeat of some service
     zero: bool = False  # every service's figure was 0 in every repeat (errors, say)

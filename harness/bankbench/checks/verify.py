@@ -113,8 +113,9 @@ def measure(service: processes.Service, workdir: Path) -> dict[str, dict]:
                         break
                     middle = after
                 else:
-                    raise UserError(f"verify: {service.name} {request.name}: a request took "
-                                    f"{POOL_CHECK_S:g} s or more in each of {BATCH_TRIES} batches")
+                    raise UserError(f"verify: {service.name} {request.name}: in each of "
+                                    f"{BATCH_TRIES} batches, an answer came {POOL_CHECK_S:g} s or more "
+                                    "after the one before")
                 counts[request.name] = _costs(one, _delta(middle, after))
                 counts[request.name]["statuses"] = sorted(statuses)
                 before = after

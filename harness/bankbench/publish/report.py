@@ -397,8 +397,9 @@ def placement_section(series: list[Run]) -> str:
         "## Placement sensitivity",
         f"Does the verdict depend on the test bed? The levels of profile {first.profile} ran once "
         f"under each CPU placement, a run each, one after the other on one machine (series "
-        f"`{first.series}`: {links}). The verdict on a figure is the service with the best median "
-        "together with any within noise of it (`harness/bankbench/analyse/sensitivity.py`); it changes where "
+        f"`{first.series}`: {links}). The verdict on a figure is the best service by what the factors "
+        "compare (over repeats, the geometric mean) together with any within noise of it "
+        "(`harness/bankbench/analyse/sensitivity.py`); it changes where "
         "two placements name a different winner. A verdict where the load generator did not hold up in some "
         "repeat is marked, and left out of the change (`n/a`: fewer than two placements judged it).",
         markdown(tables.placement_verdicts(series)),

@@ -3,9 +3,9 @@
 What `make bench` and `make summarize` end with, and what a run's page opens on: per service and
 level the figures of the report's first table that a bench run has (p99, CPU per request, peak
 RSS), each the median of the repeats that counted with its 95 % interval; then, per level and
-figure, the service with the lowest median and each other's factor to it (`estimates.leader`) with
-its interval, and whether that interval excludes 1. Tables, no sentence: what a figure means is in
-docs/method.md#how-to-read-the-figures.
+figure, the lowest service by what the factors compare and each other's factor to it
+(`estimates.leader`) with its interval, and whether that interval excludes 1. Tables, no
+sentence: what a figure means is in docs/method.md#how-to-read-the-figures.
 """
 
 import textwrap
@@ -74,7 +74,7 @@ def _counted(cell: findings.Cell, words: bool) -> str:
 
 def _differences(summary: pd.DataFrame, by_column: dict[str, dict[tuple, findings.Cell]], tablefmt: str) -> str:
     """Per level (load, pool) that two services or more counted at, for each figure, the service
-    with the lowest median and each other's factor to it (`estimates.leader`) with its 95 %
+    lowest by what the factors compare and each other's factor to it (`estimates.leader`) with its 95 %
     interval, and whether that interval excludes 1 (`Ratio.significant`)."""
     pooled = "pool" in repeats.row_keys(summary)
     rows = []
