@@ -40,8 +40,8 @@ def test_a_level_with_one_invalid_repeat_is_shown_with_all_three() -> None:
     table = tables.levels(runs).set_index(["users", "repeats"])
     # no median of r1 and r3 alone: each repeat's own figures, the invalid one marked
     assert table.loc[500].index.tolist() == ["r1", "r2 INVALID", "r3"]
-    assert table.loc[500, ["req/s", "p99 ms"]].values.tolist() == [["1800", "41.0"], ["1500", "42.0"],
-                                                                   ["1850", "43.0"]]
+    assert table.loc[500, ["req/s", "p99 ms"]].values.tolist() == [["1800", "41"], ["1500", "42"],
+                                                                   ["1850", "43"]]
     assert table.loc[500, "load generator"].tolist() == ["ok", f"INVALID: {GENERATOR_SHORT}", "ok"]
     assert table.loc[(100, "3 of 3"), "req/s"] == "410 [400-420]"  # every repeat counts: their median
     assert "r1 1800; r2 1500 INVALID; r3 1850" in terminal.comparison_table(runs)
@@ -63,7 +63,7 @@ def test_a_closed_loop_the_generator_capped_is_a_lower_bound() -> None:
     table = tables.levels(closed).set_index(["users", "repeats"])
     assert table.loc[2000, "req/s"].tolist() == [">= 2304 (load generator)", ">= 2244 (load generator)",
                                                  ">= 2355 (load generator)"]
-    assert table.loc[2000, "p99 ms"].tolist() == ["41.0", "42.0", "43.0"]  # INVALID, as the row says
+    assert table.loc[2000, "p99 ms"].tolist() == ["41", "42", "43"]  # INVALID, as the row says
     assert ">= 2244 (load generator, lowest of 3)" in terminal.comparison_table(closed)
     drawn = {c.get_label(): c.lines[0] for c in charts.throughput(repeats.aggregate_levels(closed)).axes[0].containers}
     bound = drawn["go: at least (load generator the limit)"]  # beside go's medians, not dropped

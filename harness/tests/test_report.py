@@ -89,8 +89,8 @@ def test_levels_table_golden(run: runs.Run) -> None:
     # java at 4,000 users: r1 failed its money check, r3 was invalid: a row per repeat, no median of r2 alone
     java = table[(table["service"] == "java") & (table["users"] == 4000)]
     assert java[["repeats", "p50 ms", "load generator"]].values.tolist() == [
-        ["r1 FAILED", "31.5", "ok"], ["r2", "63.0", "ok"],
-        ["r3 INVALID", "10.5", "INVALID: JMeter short of CPU (180 % of a core, the machine 95 % busy)"]]
+        ["r1 FAILED", "32", "ok"], ["r2", "63", "ok"],
+        ["r3 INVALID", "10", "INVALID: JMeter short of CPU (180 % of a core, the machine 95 % busy)"]]
     go = table[(table["service"] == "go")].set_index("users")
     assert go["repeats"].to_dict() == {4000: "2 of 2", 10000: "1 of 1"}
     assert go["errors by status"].to_dict() == {4000: "503: 1", 10000: "503: 2; assertion: 1; no response: 1"}

@@ -45,10 +45,11 @@ from bankbench.results.runs import Run, by_start
 from bankbench.results.startup_record import AOT, COLD
 
 # latency_stats figure -> (header, format), in the order the tables show them
+# Percentiles are whole ms (JMeter and Gatling record ms), as the first table prints them.
 LATENCY = {"requests": ("requests", count), "throughput_rps": ("req/s", number),
-           "mean_ms": ("mean ms", number), "p50_ms": ("p50 ms", number),
-           "p90_ms": ("p90 ms", number), "p99_ms": ("p99 ms", number),
-           "max_ms": ("max ms", number), "error_pct": ("err %", number)}
+           "mean_ms": ("mean ms", number), "p50_ms": ("p50 ms", count),
+           "p90_ms": ("p90 ms", count), "p99_ms": ("p99 ms", count),
+           "max_ms": ("max ms", count), "error_pct": ("err %", number)}
 RESOURCES = {"resources.service_cpu_mean": ("CPU mean %", number),
              "resources.service_cpu_max": ("CPU max %", number),
              "resources.service_rss_mean_mb": ("RSS mean MB", number),
@@ -68,7 +69,7 @@ STARTS_P99 = {"overall.p99_ms": LATENCY["p99_ms"]}  # the index's table of the s
 CROSSCHECK = {f"overall.{name}": LATENCY[name] for name in ("p50_ms", "p99_ms", "error_pct", "throughput_rps")}
 # What a request costs at each rate of an efficiency run: summary.csv column -> (header, format)
 EFFICIENCY = {OFFERED: ("offered %", number), "overall.throughput_rps": ("req/s", number),
-              "overall.p99_ms": ("p99 ms", number), "overall.error_pct": ("err %", number),
+              "overall.p99_ms": ("p99 ms", count), "overall.error_pct": ("err %", number),
               "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
               "efficiency.pg_cpu_ms_per_request": ("PostgreSQL CPU ms/request", significant),
               "resources.service_rss_mean_mb": ("RSS mean MB", number),
@@ -271,7 +272,7 @@ def verdict(found: list[Capacity], projections: list[Projection], target_ms: flo
     priced = list(dict.fromkeys(on for _, on in prices))
     return pd.DataFrame([{
         "service": c.service, **_found(c, target_ms),
-        "req/s there": figure_text(c.throughput, number), "p99 ms": figure_text(c.p99_ms, number),
+        "req/s there": figure_text(c.throughput, number), "p99 ms": figure_text(c.p99_ms, count),
         "CPU ms/request": figure_text(c.cpu_ms, significant),
         "PostgreSQL CPU ms/request": figure_text(c.pg_cpu_ms, significant),
         "RSS MB, own heap": figure_text(c.rss_mb, number), **_heap(c),
@@ -613,7 +614,7 @@ def overload(outcomes: list[Outcome]) -> pd.DataFrame:
         "peak RSS MB": count(o.peak_rss_mb), "memory bound MB": count(o.bound_mb),
         "503 % in the overload": number(o.refused_pct),
         "503s from": _refused_by(o.refusals) if o.refusals else "-",
-        "p99 ms of its 200s in it": number(o.p99_ok_ms),
+        "p99 ms of its 200s in it": count(o.p99_ok_ms),
         "answers": ", ".join(o.answers),
         f"s to p99 <= {RECOVERY_P99_MS:g} ms": "not recovered" if o.recovery_s is None else str(o.recovery_s),
         "money": "ok" if o.money_ok else "FAILED", "exited": exited(o.exit),
