@@ -1,8 +1,8 @@
 """The results report: results/report/README.md and its charts, from the run folders.
 
-The results report: results/report/README.md, an index that opens on the verdict and its table,
-then a short section per question linking to the runs' pages (runs/), with PNG charts (charts/).
-It only reads run folders (results/LAYOUT.md): the same runs rebuild the same bytes.
+The index opens on the verdict and its table, then a short section per question linking to the
+runs' pages (runs/), with PNG charts (charts/). It only reads run folders (results/LAYOUT.md): the
+same runs rebuild the same bytes.
 
 See docs/method.md#the-report.
 """
