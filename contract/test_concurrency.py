@@ -50,4 +50,4 @@ def test_money_check_holds(svc: Api, cluster) -> None:
     from bankbench.bank import money
 
     verdict = money.parse(cluster.psql(paths.MONEY_CHECK.read_text()))
-    assert verdict["ok"], verdict
+    assert verdict.ok, verdict

@@ -1,5 +1,5 @@
 """Probes for fake make capacity runs: what a search that found `found` and missed at `failed_at`
-probed, so that the capacity model (bankbench.capacity_model) places the capacity between them."""
+probed, so that the capacity model (bankbench.analyse.capacity_model) places the capacity between them."""
 
 MISS_ABOVE = 50  # it/s: where a fake search missed, above the rate it found
 

@@ -15,10 +15,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bankbench.analyse import repeats, timelines
+from bankbench.analyse import levels, repeats, service_metrics, timelines
 from bankbench.errors import UserError
 from bankbench.publish import terminal
-from bankbench.results import histograms, levels, service_metrics, summaries
+from bankbench.results import histograms, summaries
 from bankbench.results.files import SERVICE_METRICS
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -43,7 +43,7 @@ def check_golden(name: str, text: str) -> None:
 
 def test_summarize_level_overall(run_dir: Path) -> None:
     # go-u4000-p95-r1: scale 5 -> 5, 10, ..., 100 ms; errors at i = 7 and 15.
-    summary = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+    summary = levels.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
     assert summary["overall"] == {
         "requests": 20,  # the 6 warm-up samples (900 ms, 2 errors) are left out
         "errors": 2,
@@ -62,7 +62,7 @@ def test_summarize_level_overall(run_dir: Path) -> None:
 
 
 def test_summarize_level_labels(run_dir: Path) -> None:
-    summary = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+    summary = levels.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
     balance, transaction = summary["labels"]["balance"], summary["labels"]["transaction"]
     # balance: even i -> 5, 15, ..., 95; transaction: odd i -> 10, 20, ..., 100 with both errors.
     assert (balance["requests"], balance["errors"], balance["mean_ms"]) == (10, 0, 50.0)
@@ -73,7 +73,7 @@ def test_summarize_level_labels(run_dir: Path) -> None:
 
 
 def test_summarize_level_resources(run_dir: Path) -> None:
-    resources = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["resources"]
+    resources = levels.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["resources"]
     # Window rows t = 2..12 s: service CPU 100..200, RSS 300..320, PG CPU 40..60; the 999s outside.
     assert resources == {
         "service_cpu_mean": 150.0, "service_cpu_max": 200.0,
@@ -86,7 +86,7 @@ def test_summarize_level_resources(run_dir: Path) -> None:
 
 
 def test_errors_by_status(run_dir: Path) -> None:
-    summary = summaries.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")
+    summary = levels.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")
     # i = 1, 3, 5, 7 failed: 503s, a 200 whose body failed an assertion, a refused connection.
     assert summary["overall"]["errors_by_status"] == {"503": 2, "assertion": 1, "no response": 1}
     assert list(summary["overall"]["errors_by_status"]) == ["503", "assertion", "no response"]
@@ -98,12 +98,12 @@ def test_error_kinds() -> None:
     assert [levels.error_kind(code) for code in ("503", "500", "422", "200", "204", "", None,
             "Non HTTP response code: org.apache.http.NoHttpResponseException")] == [
         "503", "500", "422", "assertion", "assertion", "no response", "no response", "no response"]
-    assert sorted(["no response", "503", "assertion", "422"], key=levels.status_order) == [
+    assert sorted(["no response", "503", "assertion", "422"], key=summaries.status_order) == [
         "422", "503", "assertion", "no response"]
 
 
 def test_summarize_level_service_metrics(run_dir: Path) -> None:
-    block = summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["service_metrics"]
+    block = levels.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")["service_metrics"]
     # make_fixture.py's rules, scale 5: JMeter's window t = 2..11 s (its last sample ends at
     # 11 s), the scrape at 7 s failed; counters from the scrape at 2 s to the one at 11 s.
     assert block == {
@@ -131,23 +131,23 @@ def test_service_metrics_count_counter_resets() -> None:
 def test_a_level_without_service_metrics_has_no_block(run_dir: Path) -> None:
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
     (level_dir / SERVICE_METRICS).unlink()  # a level of a run before them
-    summary = summaries.summarize_level(level_dir)
+    summary = levels.summarize_level(level_dir)
     assert "service_metrics" not in summary and summary["overall"]["requests"] == 20
     assert timelines.service_timeline(level_dir) is None
 
 
 def test_saturation_makes_a_level_invalid_and_failed_money(run_dir: Path) -> None:
-    busy = summaries.summarize_level(run_dir / "levels" / "java-u4000-p95-r3")
+    busy = levels.summarize_level(run_dir / "levels" / "java-u4000-p95-r3")
     assert busy["resources"]["loadgen_saturated"] is True  # machine 95 %, generator 180 >= 150
     assert busy["loadgen"] == {"valid": False, "calibrated_rps": None,
                                "reasons": "JMeter short of CPU (180 % of a core, the machine 95 % busy)"}
-    assert summaries.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")["loadgen"]["valid"] is True
-    assert summaries.summarize_level(run_dir / "levels" / "java-u4000-p95-r1")["money_ok"] is False
+    assert levels.summarize_level(run_dir / "levels" / "go-u10000-p95-r1")["loadgen"]["valid"] is True
+    assert levels.summarize_level(run_dir / "levels" / "java-u4000-p95-r1")["money_ok"] is False
 
 
 def test_summary_json_is_what_is_returned(run_dir: Path) -> None:
     level_dir = run_dir / "levels" / "java-u10000-p95-r1"
-    summary = summaries.summarize_level(level_dir)
+    summary = levels.summarize_level(level_dir)
     assert json.loads((level_dir / "summary.json").read_text()) == summary
 
 
@@ -159,7 +159,7 @@ def test_empty_window_has_no_figures(run_dir: Path) -> None:
     requests = histograms.read(level_dir / histograms.FILE)  # its seconds, counted from there
     histograms.write(histograms.Histograms(requests.rows.assign(second=requests.rows["second"] - 100)),
                      level_dir / histograms.FILE)
-    summary = summaries.summarize_level(level_dir)
+    summary = levels.summarize_level(level_dir)
     assert summary["overall"]["requests"] == 0
     assert summary["overall"]["p99_ms"] is None and summary["overall"]["throughput_rps"] is None
     assert summary["labels"] == {}
@@ -170,11 +170,11 @@ def test_empty_window_has_no_figures(run_dir: Path) -> None:
 def test_missing_input_is_a_user_error(run_dir: Path) -> None:
     (run_dir / "levels" / "go-u4000-p95-r1" / "metrics.csv").unlink()
     with pytest.raises(UserError, match=r"metrics\.csv"):
-        summaries.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
+        levels.summarize_level(run_dir / "levels" / "go-u4000-p95-r1")
 
 
 def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
-    frame = summaries.summarize_run(run_dir)
+    frame = levels.summarize_run(run_dir)
     assert frame["level_id"].tolist() == [
         "go-u4000-p95-r1", "go-u4000-p95-r2", "go-u10000-p95-r1",
         "java-u4000-p95-r1", "java-u4000-p95-r2", "java-u4000-p95-r3", "java-u10000-p95-r1",
@@ -197,19 +197,19 @@ def test_summarize_run_writes_summary_csv(run_dir: Path) -> None:
 def test_readers_refuse_runs_not_summarized_by_this_version(run_dir: Path) -> None:
     with pytest.raises(UserError, match="has not been summarized: run `make summarize RUN="):
         summaries.read_summary(run_dir)
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     (run_dir / "summary.json").write_text(json.dumps({"summary_version": 2}))
     with pytest.raises(UserError, match=f"of version 2, this harness reads version {summaries.SUMMARY_VERSION}"):
         summaries.read_summary(run_dir)
 
 
 def test_summarize_run_recomputes_older_summaries(run_dir: Path) -> None:
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
     older = json.loads((level_dir / "summary.json").read_text())
     del older["summary_version"], older["overall"]["errors_by_status"]  # as a summary before version 2
     (level_dir / "summary.json").write_text(json.dumps(older))
-    assert summaries.summarize_run(run_dir).loc[0, "overall.errors_by_status.503"] == 2
+    assert levels.summarize_run(run_dir).loc[0, "overall.errors_by_status.503"] == 2
     assert summaries.is_fresh(level_dir)
     newer = (level_dir / "summary.json").stat().st_mtime + 10
     os.utime(level_dir / SERVICE_METRICS, (newer, newer))  # an optional input, newer
@@ -217,7 +217,7 @@ def test_summarize_run_recomputes_older_summaries(run_dir: Path) -> None:
 
 
 def test_error_statuses_in_percent(run_dir: Path) -> None:
-    figures, names = repeats.error_statuses(summaries.summarize_run(run_dir))
+    figures, names = repeats.error_statuses(levels.summarize_run(run_dir))
     assert names == ["503", "assertion", "no response"]
     go = figures.set_index(["service", "users"]).loc[("go", 10000)]
     assert (go["503"], go["assertion"], go["no response"]) == (10.0, 5.0, 5.0)  # of 20 requests
@@ -225,27 +225,27 @@ def test_error_statuses_in_percent(run_dir: Path) -> None:
 
 
 def test_summarize_run_reuses_fresh_summaries(run_dir: Path) -> None:
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     level_dir = run_dir / "levels" / "go-u4000-p95-r1"
     stale = json.loads((level_dir / "summary.json").read_text())
     stale["overall"]["p99_ms"] = -1.0  # a marker: reused as long as summary.json is newest
     (level_dir / "summary.json").write_text(json.dumps(stale))
-    assert summaries.summarize_run(run_dir).loc[0, "overall.p99_ms"] == -1.0
-    assert summaries.summarize_run(run_dir, force=True).loc[0, "overall.p99_ms"] == 99.05
+    assert levels.summarize_run(run_dir).loc[0, "overall.p99_ms"] == -1.0
+    assert levels.summarize_run(run_dir, force=True).loc[0, "overall.p99_ms"] == 99.05
     (level_dir / "summary.json").write_text(json.dumps(stale))
     os.utime(level_dir / "money.json")  # an input newer than the summary: recomputed
-    assert summaries.summarize_run(run_dir).loc[0, "overall.p99_ms"] == 99.05
+    assert levels.summarize_run(run_dir).loc[0, "overall.p99_ms"] == 99.05
 
 
 def test_summarize_run_without_levels(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="no levels"):
-        summaries.summarize_run(tmp_path)
+        levels.summarize_run(tmp_path)
 
 
 def test_aggregate_repeats_leaves_failed_money_checks_and_invalid_levels_out(run_dir: Path) -> None:
-    summary = summaries.summarize_run(run_dir)
-    levels = repeats.aggregate_levels(summary).set_index(["service", "users"])
-    go, java = levels.loc[("go", 4000)], levels.loc[("java", 4000)]
+    summary = levels.summarize_run(run_dir)
+    aggregated = repeats.aggregate_levels(summary).set_index(["service", "users"])
+    go, java = aggregated.loc[("go", 4000)], aggregated.loc[("java", 4000)]
     # go: medians of r1 (scale 5) and r2 (scale 4): p50 52.5 and 42. Two repeats: p50 has no
     # interval, p99 that of the repeats' seconds (2 samples a second, scale * (i + 1) ms).
     assert go["overall.p50_ms"] == 47.25 and pd.isna(go["overall.p50_ms.low"])
@@ -254,7 +254,7 @@ def test_aggregate_repeats_leaves_failed_money_checks_and_invalid_levels_out(run
     # java: r1 (scale 3) failed its money check, r3 (scale 1) was invalid: only r2 (scale 6,
     # p50 63) counts.
     assert (java["overall.p50_ms"], java["repeats"], java["failed"], java["invalid"]) == (63.0, 3, 1, 1)
-    assert levels["pg_max_connections"].eq(100).all()
+    assert aggregated["pg_max_connections"].eq(100).all()
 
 
 def synthetic(rows: list[tuple[str, int, int, int, float, bool]], valid: bool = True) -> pd.DataFrame:
@@ -286,7 +286,7 @@ def test_main_pool_prefers_the_servable_pool_on_a_tie() -> None:
 
 
 def test_comparison_table_golden(run_dir: Path) -> None:
-    check_golden("comparison.txt", terminal.comparison_table(summaries.summarize_run(run_dir)) + "\n")
+    check_golden("comparison.txt", terminal.comparison_table(levels.summarize_run(run_dir)) + "\n")
 
 
 def test_timeline(run_dir: Path) -> None:
@@ -300,13 +300,13 @@ def test_timeline(run_dir: Path) -> None:
 
 
 def test_timeline_levels_prefer_passed_repeats(run_dir: Path) -> None:
-    summary = summaries.summarize_run(run_dir)
+    summary = levels.summarize_run(run_dir)
     assert timelines.timeline_levels(summary) == {"go": "go-u10000-p95-r1", "java": "java-u10000-p95-r1"}
     assert timelines.timeline_levels(summary, users=4000) == {"go": "go-u4000-p95-r1", "java": "java-u4000-p95-r2"}
 
 
 def test_label_summary(run_dir: Path) -> None:
-    labels = summaries.label_summary(run_dir, summaries.summarize_run(run_dir))
+    labels = summaries.label_summary(run_dir, levels.summarize_run(run_dir))
     assert len(labels) == 14
     row = labels[(labels["level_id"] == "go-u4000-p95-r1") & (labels["label"] == "transaction")].iloc[0]
     assert (row["errors"], row["p50_ms"]) == (2, 55.0)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import capacity_figures
+from bankbench.analyse import base_rates, capacity_figures
 from bankbench.publish import pages, report
 from bankbench.results import capacities, probes, runs
 
@@ -102,7 +102,7 @@ def test_it_adds_the_pass_to_the_file_the_other_profiles_read_their_rates_from(s
     (found,) = capacities.read(rates)
     assert (found.run, found.placement, found.target.p99_ms) == (run_dir.name, "split", P99_MS)
     assert found.shipped == {"go": 20} and found.at_least == ("go",) and found.tuned == {}
-    assert capacities.rates("split", passes=[found]).rates == {"go": 20}
+    assert base_rates.rates("split", passes=[found]).rates == {"go": 20}
 
 
 def test_the_budget_bounds_it(searched) -> None:

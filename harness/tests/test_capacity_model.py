@@ -1,4 +1,4 @@
-"""The capacity model (bankbench.capacity_model) on simulated passes, seeded: probes of make
+"""The capacity model (bankbench.analyse.capacity_model) on simulated passes, seeded: probes of make
 capacity's own search (bankbench.run.experiments.bisection.staircase with the capacity profile's
 design: up its ladder to the first miss, then a staircase whose step halves at each reversal down
 to its fixed step) of services whose P(hold | rate) is a logistic in log rate about their true
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from bankbench import capacity_model
-from bankbench.capacity_model import ACROSS, AboveTried, Estimate, NoneHeld, Probe, Ratio
+from bankbench.analyse import capacity_model
+from bankbench.analyse.capacity_model import ACROSS, AboveTried, Estimate, NoneHeld, Probe, Ratio
 from bankbench.load import profiles
 from bankbench.run.experiments import bisection, capacity_search
 

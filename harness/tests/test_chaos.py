@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import timelines
+from bankbench.analyse import levels, timelines
 from bankbench.errors import UserError
 from bankbench.publish import pages
-from bankbench.results import bursts, runs, summaries
+from bankbench.results import bursts, runs
 from bankbench.run.experiments import chaos
 
 
@@ -56,7 +56,7 @@ def test_money_conserved_after_the_faults(level) -> None:
 
 @pytest.mark.integration
 def test_report_marks_the_faults(level) -> None:
-    summaries.summarize_run(level[0].parent.parent)
+    levels.summarize_run(level[0].parent.parent)
     run = runs.load_run(level[0].parent.parent)
     (heading, _, table) = pages.faults_section(run)
     assert heading == "## Faults" and "pg-restart" in table and "service-kill" in table

@@ -17,8 +17,8 @@ from pathlib import Path
 import fake_records
 import pandas as pd
 
-from bankbench import estimates, paths
-from bankbench.analyse import at_rate, capacity_figures, findings
+from bankbench import paths
+from bankbench.analyse import at_rate, capacity_figures, estimates, findings
 from bankbench.analyse.capacity_figures import Capacity, Probed
 from bankbench.analyse.findings import Cell, Findings, Verdict
 from bankbench.analyse.overload import Outcome, Refusals

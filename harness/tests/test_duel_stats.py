@@ -1,4 +1,4 @@
-"""make tune's duel statistics (bankbench.duel_stats) on simulated duels, seeded: CPU per request
+"""make tune's duel statistics (bankbench.analyse.duel_stats) on simulated duels, seeded: CPU per request
 log-normal about 0.3 ms with the committed tune probes' spread (sd of log: 0.07 go, 0.17 java,
 0.24 java-virtual, NOTES), 6 probes a side; the figures in the comments are what these seeds gave."""
 
@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from bankbench import duel_stats
+from bankbench.analyse import duel_stats
 
 SPREAD = {"go": 0.07, "java": 0.17, "java-virtual": 0.24}
 

@@ -18,8 +18,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bankbench.analyse import levels
 from bankbench.load import generators
-from bankbench.results import compaction, histograms, levels
+from bankbench.results import compaction, histograms
 
 RAW = Path(__file__).parent / "fixtures" / "raw" / "java-virtual-u4000-p95-r3"
 COUNTS = ("requests", "errors", "error_pct", "throughput_rps", "errors_by_status")

@@ -117,12 +117,24 @@ def test_every_module_imports_in_a_fresh_interpreter(order: str) -> None:
     assert out.returncode == 0, out.stderr
 
 
-def test_run_and_analyse_meet_only_in_the_results_floor() -> None:
-    """Data flows one way: run/ writes a run folder through results/, analyse/ reads it there."""
+def test_results_stores_analyse_computes_and_never_drives_a_run() -> None:
+    """Data flows one way: run/ writes a run folder through results/, analyse/ computes from it
+    there and never imports run/ or publish/; run/ reads analyse's figures of the levels it wrote."""
     crossing = [f"{module} -> {dep}" for module, deps in GRAPH.items() for dep in deps
-                if {module.split(".")[1], dep.split(".")[1]} in ({"run", "analyse"}, {"run", "publish"})]
+                if (module.split(".")[1] == "analyse" and dep.split(".")[1] in ("run", "publish"))
+                or {module.split(".")[1], dep.split(".")[1]} == {"run", "publish"}]
     assert crossing == []
-    assert floor("bankbench.results.files") < floor("bankbench.run.runner") < floor("bankbench.analyse.repeats")
+    assert floor("bankbench.results.files") < floor("bankbench.analyse.repeats") < floor("bankbench.run.runner")
+
+
+def test_results_computes_nothing() -> None:
+    """The run folder's floor reads and writes; statistics (numpy's, pandas' aggregations, the
+    statistics module) are analyse/'s."""
+    computing = re.compile(r"\bimport statistics\b|\.(quantile|median|mean|std|agg)\(|np\.(percentile|mean|median)\(")
+    found = [f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}"
+             for module, path in MODULES.items() if module.startswith("bankbench.results")
+             for number, line in enumerate(path.read_text().splitlines(), 1) if computing.search(line.split("#")[0])]
+    assert found == []
 
 
 # The files of a run folder that results/LAYOUT.md lays out and results/ alone reads and writes.

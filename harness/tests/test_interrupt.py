@@ -17,10 +17,10 @@ import psutil
 import pytest
 
 from bankbench import config, paths
+from bankbench.analyse import levels
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
-from bankbench.results import summaries
 from bankbench.run import runner
 from bankbench.run.environments.interface import Options
 from bankbench.run.environments.native import Native
@@ -55,7 +55,7 @@ def test_a_killed_run_is_marked_incomplete_and_left_out(tmp_path: Path) -> None:
     assert not left, left  # JMeter writes under the run folder: it was stopped
 
     complete = shutil.copytree(FIXTURES / "runs" / RUN_ID, runs_dir / RUN_ID)
-    summaries.summarize_run(complete)
+    levels.summarize_run(complete)
     report = subprocess.run([sys.executable, "-m", "bankbench", "report", "--out", str(tmp_path / "report")],
                             env=env, cwd=paths.ROOT, capture_output=True, text=True, timeout=300)
     assert report.returncode == 0, report.stderr

@@ -15,7 +15,15 @@ import pytest
 
 from bankbench import cli
 from bankbench.errors import UserError
-from bankbench.results import documents, files, migration, runs, soak_record, versions
+from bankbench.results import (
+    documents,
+    files,
+    migration,
+    runs,
+    soak_record,
+    startup_record,
+    versions,
+)
 from bankbench.results.probes import Searches, Tuning
 
 RUN_ID = "20261129T143545Z-native-capacity"
@@ -34,13 +42,15 @@ TUNING = {"protocol": runs.PAIRED, "budget_s": 7200, "pools": [16], "rate_share"
     "not_searched": [], "chosen": {"pool": "16"}, "tuned": {"pool": 16, "env": {}}}}}
 SOAK = {"minutes": 30, "share": 0.8, "rate_source": RUN_ID, "placement": "split", "p99_ms": 50.0,
         "max_error_pct": 0.1, "tolerances": {}, "services": {}, "version": 1}
-OLD = {runs.CAPACITY_FILE: CAPACITY, runs.TUNING_FILE: TUNING, soak_record.SOAK_FILE: SOAK}
+# What make pgwire wrote before the backends' CPU and the spread were counted.
+PGWIRE = {"rate": 250, "levels": {"go-u250-p95-r1": {"pg_cpu_ms_per_request": 0.12, "backends": 40, "to_pg": {}}}}
+OLD = {runs.CAPACITY_FILE: CAPACITY, runs.TUNING_FILE: TUNING, soak_record.SOAK_FILE: SOAK, files.PGWIRE: PGWIRE}
 
 
 @pytest.fixture
 def run_dir(tmp_path: Path, level_json: Callable[..., dict]) -> Path:
-    """A run folder of manifest version 2 whose capacity.json, tuning.json and soak.json have no
-    schema_version, written as the harness writes them (files.write_json)."""
+    """A run folder of manifest version 2 whose capacity.json, tuning.json, soak.json and
+    pgwire.json have no schema_version, written as the harness writes them (files.write_json)."""
     path = tmp_path / "results" / "runs" / RUN_ID
     (path / "levels" / "go-u300-p95-r1").mkdir(parents=True)
     files.write_json(path / files.MANIFEST, fake_records.manifest(
@@ -84,6 +94,8 @@ def test_the_migration_adds_the_keys_every_reader_requires_and_no_other_change(r
     soak = json.loads((run_dir / soak_record.SOAK_FILE).read_text())
     assert next(iter(soak)) == versions.KEY and "version" not in soak
     assert soak_record.read(run_dir).minutes == 30
+    (level,) = files.pgwire(run_dir).levels.values()
+    assert level == {**dict.fromkeys(migration.PGWIRE_ADDED), **PGWIRE["levels"]["go-u250-p95-r1"]}
 
 
 def test_a_second_migration_changes_nothing(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
@@ -133,3 +145,14 @@ def test_the_folders_being_written_are_left_out_unless_named(run_dir: Path) -> N
     root = run_dir.parent.parent
     assert migration.run_folders(root) == [run_dir]
     assert migration.run_folders(written) == [written]
+
+
+def test_make_startups_records_are_stamped_once_and_read(tmp_path: Path) -> None:
+    old = {"created_utc": "20261128T123532Z", "git": {"commit": "abc", "dirty": False},
+           "seconds": {"go": {"cold": [0.5, 0.6]}}}
+    files.write_json(tmp_path / "20261128T123532Z.json", old)
+    with pytest.raises(UserError, match="has no schema_version, this harness reads version 1: run `make migrate`"):
+        startup_record.newest(tmp_path)
+    assert migration.migrate_startups(tmp_path) == [tmp_path / "20261128T123532Z.json"]
+    assert migration.migrate_startups(tmp_path) == []
+    assert startup_record.newest(tmp_path) == startup_record.Startup("20261128T123532Z", "abc", old["seconds"])

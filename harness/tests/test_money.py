@@ -33,15 +33,15 @@ def db(cluster: Cluster) -> Cluster:
     return cluster
 
 
-def check(cluster: Cluster) -> dict:
+def check(cluster: Cluster) -> money.Check:
     return money.parse(cluster.psql(paths.MONEY_CHECK.read_text()))
 
 
 @pytest.mark.integration
 @pytest.mark.untimed
 def test_consistent_data_passes(db: Cluster) -> None:
-    assert check(db) == {"ok": True, "clients": 3, "sum_balances": 705, "sum_deposits": 705,
-                         "ledger_mismatches": 0, "negative_balances": 0}
+    assert check(db).document == {"ok": True, "clients": 3, "sum_balances": 705, "sum_deposits": 705,
+                                  "ledger_mismatches": 0, "negative_balances": 0}
 
 
 @pytest.mark.integration
@@ -49,8 +49,8 @@ def test_consistent_data_passes(db: Cluster) -> None:
 def test_money_created_out_of_nothing(db: Cluster) -> None:
     db.psql("UPDATE client SET balance = balance + 1 WHERE id = 3")
     verdict = check(db)
-    assert not verdict["ok"]
-    assert (verdict["sum_balances"], verdict["ledger_mismatches"]) == (706, 1)
+    assert not verdict.ok
+    assert (verdict.sum_balances, verdict.ledger_mismatches) == (706, 1)
 
 
 @pytest.mark.integration
@@ -60,14 +60,14 @@ def test_transfer_without_ledger_row(db: Cluster) -> None:
     db.psql("UPDATE client SET balance = balance + CASE id WHEN 1 THEN -7 ELSE 7 END "
             "WHERE id IN (1, 3)")
     verdict = check(db)
-    assert (verdict["ok"], verdict["sum_balances"], verdict["ledger_mismatches"]) == (False, 705, 2)
+    assert (verdict.ok, verdict.sum_balances, verdict.ledger_mismatches) == (False, 705, 2)
 
 
 def test_negative_balance_is_caught() -> None:
     """The schema's CHECK forbids it, so judge the verdict on figures alone."""
     figures = {"clients": 1, "sum_balances": 0, "sum_deposits": 0, "ledger_mismatches": 0,
                "negative_balances": 1}
-    assert money.verdict(figures)["ok"] is False
+    assert money.Check(**figures).ok is False
 
 
 @pytest.mark.integration
@@ -83,7 +83,7 @@ def test_the_hot_accounts_come_from_the_services_statement_and_keep_the_books(cl
     cluster.reset()
     hot.check(cluster.psql(hot.setup_sql(10)), 10)
     books = check(cluster)
-    assert books["ok"] and (books["clients"], books["sum_balances"], books["sum_deposits"]) == (
+    assert books.ok and (books.clients, books.sum_balances, books.sum_deposits) == (
         10, 10 * hot.BALANCE, 10 * hot.BALANCE)
     with pytest.raises(UserError, match="fresh database"):  # ids 11 and 12 now
         hot.check(cluster.psql(hot.setup_sql(2)), 2)

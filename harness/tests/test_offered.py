@@ -13,13 +13,17 @@ import fake_records
 import pandas as pd
 import pytest
 
-from bankbench import estimates
-from bankbench.analyse import capacity_figures
+from bankbench.analyse import capacity_figures, estimates
 from bankbench.analyse.capacity_figures import Capacity
+from bankbench.analyse.levels import summarize_level, summarize_run
+from bankbench.bank import money
 from bankbench.load import generators
 from bankbench.publish import tables
 from bankbench.results import compaction, summaries
 from bankbench.results.probes import Search, Target
+
+BALANCED = money.Check(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
+                       negative_balances=0)  # a money check that passed
 
 STARTED_MS = 1_795_000_000_000
 RATE, WARMUP_S, DURATION_S = 100, 5, 20
@@ -54,7 +58,7 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
     pd.DataFrame({"t_ms": [STARTED_MS + 1000 * s for s in seconds], "service_cpu_pct": service_cpu_pct,
                   "service_rss_mb": 40.0, "pg_cpu_pct": 20.0, "pg_rss_mb": 300.0, "loadgen_cpu_pct": 30.0,
                   "machine_cpu_pct": 50.0}).to_csv(out / "metrics.csv", index=False)
-    (out / "money.json").write_text(json.dumps({"ok": True}))
+    (out / "money.json").write_text(json.dumps(BALANCED.document))
     compaction.compact(out)
     return out
 
@@ -65,33 +69,33 @@ def levels(tmp_path: Path) -> Path:
 
 
 def test_a_level_that_started_fewer_iterations_than_planned_is_invalid(levels: Path) -> None:
-    short = summaries.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=90.0))
+    short = summarize_level(make_level(levels, "go-u100-p95-r1", achieved=90.0))
     assert short["loadgen"]["planned_rate"] == RATE
     assert short["loadgen"]["offered_pct"] == pytest.approx(90, abs=0.1)
     assert short["loadgen"]["valid"] is False and "offered 90.0 %" in short["loadgen"]["reasons"]
     # Its latency and errors are perfect: the gate alone makes it miss the capacity target.
     assert short["overall"]["p99_ms"] == 10 and short["overall"]["error_pct"] == 0
     assert Target().misses(short) == ["load generator"] and not Target().held(short)
-    full = summaries.summarize_level(make_level(levels, "go-u100-p95-r2", achieved=100.0))
+    full = summarize_level(make_level(levels, "go-u100-p95-r2", achieved=100.0))
     assert full["loadgen"]["offered_pct"] == pytest.approx(100, abs=0.1) and full["loadgen"]["valid"] is True
     assert Target().held(full)
 
 
 def test_a_generator_that_fell_behind_and_caught_up_late_is_invalid(levels: Path) -> None:
     """Every arrival started, but the last 5 % three seconds after the schedule ended."""
-    late = summaries.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, late_s=3))
+    late = summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, late_s=3))
     assert late["loadgen"]["offered_pct"] < 90 and late["loadgen"]["valid"] is False
 
 
 def test_the_gate_reaches_summary_csv(levels: Path) -> None:
     make_level(levels, "go-u100-p95-r1", achieved=90.0)
     make_level(levels, "go-u100-p95-r2", achieved=100.0)
-    summary = summaries.summarize_run(levels.parent)
+    summary = summarize_run(levels.parent)
     assert list(summary[summaries.VALID]) == [False, True]
 
 
 def test_cpu_per_request_is_the_service_own_cpu_over_the_throughput(levels: Path) -> None:
-    summary = summaries.summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, service_cpu_pct=50.0))
+    summary = summarize_level(make_level(levels, "go-u100-p95-r1", achieved=100.0, service_cpu_pct=50.0))
     rps = summary["overall"]["throughput_rps"]  # two requests per iteration: ~200/s
     assert rps == pytest.approx(200, rel=0.01)
     # Half a core is 500 CPU ms each second, over ~200 requests: 2.5 ms each; PostgreSQL 20 %: 1 ms.
@@ -103,7 +107,7 @@ def test_a_closed_model_plans_no_rate(levels: Path) -> None:
     out = make_level(levels, "go-u100-p95-r1", achieved=50.0)
     level = json.loads((out / "level.json").read_text())
     (out / "level.json").write_text(json.dumps({**level, "model": "sustained", "arrivals": None}))
-    summary = summaries.summarize_level(out)
+    summary = summarize_level(out)
     assert summary["loadgen"]["valid"] and summary["loadgen"].get("offered_pct") is None
 
 
@@ -175,5 +179,5 @@ def test_a_heap_that_held_in_most_probes_held() -> None:
 def test_the_efficiency_table_shows_each_repeat_of_a_rate_with_an_invalid_one(levels: Path) -> None:
     make_level(levels, "go-u100-p95-r1", achieved=90.0)
     make_level(levels, "go-u100-p95-r2", achieved=100.0)
-    rows = tables.efficiency(summaries.summarize_run(levels.parent)).to_dict("records")
+    rows = tables.efficiency(summarize_run(levels.parent)).to_dict("records")
     assert [(row["repeats"], row["offered %"]) for row in rows] == [("r1 INVALID", "90.0"), ("r2", "100")], rows

@@ -14,18 +14,21 @@ import pandas as pd
 import pytest
 
 from bankbench import paths
-from bankbench.analyse import overload
-from bankbench.bank import processes
+from bankbench.analyse import base_rates, levels, overload
+from bankbench.bank import money, processes
 from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.measure import manifest
 from bankbench.publish import charts, pages, report
-from bankbench.results import capacities, files, histograms, runs, summaries
+from bankbench.results import capacities, files, histograms, runs
 from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.results.files import SERVICE_METRICS
 from bankbench.results.probes import Target
+
+BALANCED = money.Check(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
+                       negative_balances=0)  # a money check that passed
 
 STARTED_MS = 1_795_000_000_000
 WARMUP_S = 2
@@ -125,7 +128,7 @@ def test_over_passes_the_geometric_mean_the_first_table_shows(rates_file: Path) 
 def test_a_pass_at_the_tuned_settings_gives_the_tuned_rates(rates_file: Path) -> None:
     add_pass("20261104T000000Z-native-capacity", "split", {}, {"go": 900})
     assert with_base_rates(profiles.load("overload", {"services": ["go"]}), None, "split").rates == {"go": 400}
-    assert capacities.rates("split", tuned=True).rates == {"go": 900}
+    assert base_rates.rates("split", tuned=True).rates == {"go": 900}
 
 
 def test_a_service_no_pass_found_a_rate_for_needs_the_knob(rates_file: Path) -> None:
@@ -161,7 +164,7 @@ def test_plan_prints_the_base_rates(rates_file: Path, capsys: pytest.CaptureFixt
     plan.add_arguments(parser)
     plan.main(parser.parse_args(["--profile", "overload", "--service", "go", "--rate", "120"]))
     out = capsys.readouterr().out
-    assert "base rates: go 120 iterations/s (RATE=120, for every service)" in out and "go-u120-p95-r1" in out
+    assert "go 120 iterations/s" in out and "go-u120-p95-r1" in out
 
 
 # --- a phased level, second by second ---------------------------------------------------------------
@@ -207,7 +210,7 @@ def make_level(tmp_path: Path, slow_after_s: int = 2, answers_during: tuple[str,
              "phases": [{"seconds": seconds, "multiple": multiple, "rate": multiple * BASE}
                         for seconds, multiple in PHASES]}
     (out / "level.json").write_text(json.dumps(level))
-    (out / "money.json").write_text(json.dumps({"ok": True}))
+    (out / "money.json").write_text(json.dumps(BALANCED.document))
     return out
 
 
@@ -323,7 +326,7 @@ def overload_run(tmp_path: Path) -> runs.Run:
         level, STARTED_MS, written["ended_ms"], 100, cpu_placement="split", service_exit=None))
     files.write_manifest(run_dir, Manifest.of(manifest.document(
         run_dir.name, "native", profile, {}, {}, MANIFEST["settings"])))
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     return runs.load_run(run_dir)
 
 

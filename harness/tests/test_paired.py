@@ -14,8 +14,7 @@ import fake_records
 import pandas as pd
 import pytest
 
-from bankbench import capacity_model, estimates
-from bankbench.analyse import findings, paired
+from bankbench.analyse import capacity_model, estimates, findings, paired
 from bankbench.publish import formatting, report, tables
 from bankbench.results import documents, runs
 from bankbench.results.documents import Manifest
@@ -179,7 +178,6 @@ def test_the_report_sets_the_tuned_capacity_beside_the_shipped_one_over_the_pass
                               formatting.figure_text(go_tuned, formatting.count)]
     assert rows["java"][:3] == [formatting.figure_text(java, formatting.count)] * 2 + ["1×"]
     assert rows["go"][3] == "pool 16" and rows["java"][3] == "pool 16"
-    assert "passes of `make capacity TUNED=both` under split" in section
     assert all(f"(runs/{run.id}.md)" in section for run in selected)  # each pass
     assert "| capacity it/s at the settings make tune found | go " in section  # go's tuned capacity leads
     within = estimates.ratio(java, go)

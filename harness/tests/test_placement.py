@@ -16,12 +16,12 @@ import psycopg
 import pytest
 
 from bankbench import paths
+from bankbench.analyse import levels
 from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.machine import placement
 from bankbench.machine.placement import SERVICE_ALONE, SHARED, SPLIT, Placement
 from bankbench.machine.postgres import Cluster
-from bankbench.results import levels
 
 CPUS = sorted(os.sched_getaffinity(0))
 

@@ -17,8 +17,8 @@ import fake_records
 import pandas as pd
 import pytest
 
-from bankbench import estimates, paths
-from bankbench.analyse import capacity_figures
+from bankbench import paths
+from bankbench.analyse import capacity_figures, estimates
 from bankbench.analyse.findings import Verdict
 from bankbench.analyse.projection import (
     AT_LEAST,

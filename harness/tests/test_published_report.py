@@ -20,9 +20,10 @@ import pandas as pd
 import pytest
 
 from bankbench import paths
+from bankbench.analyse import levels
 from bankbench.errors import UserError
 from bankbench.publish import pages, report
-from bankbench.results import runs, summaries
+from bankbench.results import runs
 from bankbench.results.documents import Manifest
 
 from test_analysis import FIXTURES, RUN_ID
@@ -98,7 +99,7 @@ def test_every_listed_folder_gets_a_page_and_a_folder_no_longer_listed_none(tmp_
     run's sections and charts; once the listing drops a folder, its page goes at the next build."""
     results = tmp_path / "results"
     run_dir = shutil.copytree(FIXTURES / "runs" / RUN_ID, results / "runs" / RUN_ID)
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     for kept in ("before-after/before", "carriers/parallelism-1"):
         shutil.copytree(run_dir, results / kept)
     listing = results / "published.csv"
@@ -142,7 +143,7 @@ def test_the_committed_index_opens_on_the_verdict() -> None:
 def test_a_rebuild_writes_the_same_bytes(tmp_path: Path) -> None:
     """Two builds of the fixture run, in two folders: every file alike, PNG charts included."""
     run_dir = shutil.copytree(FIXTURES / "runs" / RUN_ID, tmp_path / "runs" / RUN_ID)
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     for out in ("one", "two"):
         report.build([run_dir], tmp_path / out)
     assert_same_files(tmp_path / "one", tmp_path / "two")
@@ -176,7 +177,7 @@ def test_every_committed_summary_rebuilds_from_the_files_git_carries(tmp_path: P
             (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(paths.ROOT / path, tmp_path / path)
     with ProcessPoolExecutor(os.cpu_count()) as pool:  # each folder's summaries are its own: the CPUs share them
-        list(pool.map(functools.partial(summaries.summarize_run, force=True), copies))
+        list(pool.map(functools.partial(levels.summarize_run, force=True), copies))
     for folder, copy in zip(folders, copies, strict=True):
         written = sorted(path.relative_to(copy) for path in copy.rglob("summary.*"))
         assert written == sorted(path.relative_to(folder) for path in folder.rglob("summary.*")), folder

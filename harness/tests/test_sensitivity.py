@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from bankbench import cli
-from bankbench.analyse import sensitivity
+from bankbench.analyse import levels, sensitivity
 from bankbench.commands import bench
 from bankbench.errors import UserError
 from bankbench.load import profiles
@@ -151,7 +151,7 @@ def test_the_report_shows_a_series_in_a_section_of_its_own(tmp_path: Path) -> No
         manifest["run_id"] = copied.name
         manifest["settings"] |= {"series": "s1", "cpu_placement": {"mode": mode, "description": f"{mode}: CPUs"}}
         (copied / "manifest.json").write_text(json.dumps(manifest))
-        summary = summaries.summarize_run(copied)
+        summary = levels.summarize_run(copied)
         if mode == "service-alone":
             java = summary["service"] == "java"
             for column in ("overall.p99_ms", "seconds_ci.p99_ms.low", "seconds_ci.p99_ms.high"):

@@ -13,14 +13,14 @@ import fake_records
 import pandas as pd
 import pytest
 
-from bankbench.analyse import tuned
+from bankbench.analyse import service_metrics, tuned
 from bankbench.analyse.findings import Verdict
 from bankbench.commands import tune
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
-from bankbench.results import capacities, files, runs, service_metrics
+from bankbench.results import capacities, files, runs
 from bankbench.results.documents import Manifest
 from bankbench.results.probes import LOADGEN, Basis, Searched, Target, Tuned, Tuning
 from bankbench.run.experiments import sweep, tuning

@@ -8,7 +8,8 @@ so a figure here rests on the runs.
 
 What counts as a figure: every number in the prose, outside code, HTML comments and the time
 statements of test_times; a link's figures must each be found, as numbers (1,490 = 1490 = 1490.0),
-in the section its anchor names, the report's copy of this verdict left out."""
+in the section its anchor names, the report's copy of this verdict left out; where a service's name
+stands just before the link ("go [4](...)"), on a line of that section that names the service."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ UNCHECKED = re.compile(r"```.*?```|`[^`\n]*`|<!--.*?-->", re.DOTALL)  # code and
 # Numbers that are names, not results (a version, a status code), with the words around each.
 NAMES = ("503s", "Spring Boot 4", "Helidon SE 4", "Debian 12", "Debian 13", "JDK 25", "Go 1.26", "PostgreSQL 15",
          "Java 25", "4xx", "503", "500", "200 null", "10k users", "m5", "c5d")
+SERVICE_BEFORE = re.compile(r"(?<![\w-])(go|java-virtual|java|helidon)\s+$")  # "go [4](...)": go's figure
 
 
 def numbers(text: str) -> list[float]:
@@ -76,16 +78,24 @@ def unchecked_figures(page: Path, names: tuple[str, ...] = ()) -> list[str]:
     return [text[max(m.start() - 30, 0):m.end() + 10].replace("\n", " ") for m in NUMBER.finditer(text)]
 
 
+def given(section: str, service: str | None) -> set[float]:
+    """The numbers of `section`, or of its lines that name `service` (java is not java-virtual)."""
+    named = re.compile(rf"(?<![\w-]){re.escape(service)}(?![\w-])") if service else None
+    return {n for line in section.splitlines() if named is None or named.search(line) for n in numbers(line)}
+
+
 def wrong_links(page: Path) -> list[str]:
-    """Each link of `page` with a figure its section does not give, and the figure."""
+    """Each link of `page` with a figure its section does not give (for the service named just
+    before it, where one is), and the figure."""
     text = UNCHECKED.sub(" ", page.read_text())
     wrong = []
     for m in LINK.finditer(text):
         told, target = m.groups()
         if target.startswith(("http", "#")) or not numbers(told):
             continue
-        given = set(numbers(source(page, target)))
-        wrong += [f"[{told}]({target}): {n:g}" for n in numbers(told) if n not in given]
+        service = found.group(1) if (found := SERVICE_BEFORE.search(text[max(m.start() - 20, 0):m.start()])) else None
+        shown = given(source(page, target), service)
+        wrong += [f"[{told}]({target}): {n:g}" for n in numbers(told) if n not in shown]
     return wrong
 
 
@@ -112,6 +122,9 @@ def test_a_figure_the_section_does_not_give_fails(tmp_path: Path) -> None:
     page.write_text("Go held [407 (83-2,010)](report/README.md#capacity), [56 MB](report/README.md#capacity) and "
                     "[1,490](report/README.md#memory); `GOGC=400` is code.\n")
     assert wrong_links(page) == ["[56 MB](report/README.md#capacity): 56", "[1,490](report/README.md#memory): 1490"]
+    page.write_text("Java held [407](report/README.md#capacity), go [407](report/README.md#capacity), "
+                    "java [407](report/README.md#capacity).\n")
+    assert wrong_links(page) == ["[407](report/README.md#capacity): 407"]  # the section gives go's 407, not java's
     page.write_text("Go held 407 [it/s](report/README.md#capacity).\n")
     assert len(unchecked_figures(page)) == 1
 

@@ -13,10 +13,10 @@ See docs/method.md#one-common-rate."""
 
 import pandas as pd
 
-from bankbench.analyse import projection
+from bankbench.analyse import projection, standing
 from bankbench.analyse.capacity_figures import PROJECTED_ON
 from bankbench.analyse.repeats import ERRORS, P99
-from bankbench.results import probes, summaries
+from bankbench.results import probes
 
 SERVICE_CPU, PG_CPU = "efficiency.service_cpu_ms_per_request", "efficiency.pg_cpu_ms_per_request"
 CPU = "at_rate.cpu_ms_per_request"  # the service's and PostgreSQL's, per repeat
@@ -35,7 +35,7 @@ def common_rate(summary: pd.DataFrame, target: probes.Target = TARGET) -> int | 
     them, a median p99 within the target with errors under it; None: no such rate."""
     if not {SERVICE_CPU, PG_CPU} <= set(summary):  # a run without CPU figures (no sampler)
         return None
-    usable = summary[summaries.usable(summary)]
+    usable = summary[standing.usable(summary)]
     services = set(summary["service"])
     for rate in sorted(set(summary["users"]), reverse=True):
         at = usable[usable["users"] == rate].groupby("service")[[P99, ERRORS]].median()

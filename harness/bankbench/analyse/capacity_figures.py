@@ -11,8 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from bankbench import estimates
-from bankbench.analyse import projection, repeats
+from bankbench.analyse import estimates, projection, repeats, standing
 from bankbench.machine import placement
 from bankbench.results import files, summaries
 from bankbench.results.probes import LOADGEN, Search, Searches, Target
@@ -207,7 +206,7 @@ def projections(run: Run, found: list[Capacity], measured: Sequence[Run] = ()) -
 
 def held_at_target(run: Run, target: Target) -> dict[str, tuple[projection.Span, projection.Span]]:
     """Per service of an open-model run: figures at the highest offered rate that held `target`."""
-    usable = run.summary[summaries.usable(run.summary)]
+    usable = run.summary[standing.usable(run.summary)]
     found = {}
     for service, rows in summaries.by_service(usable):
         held = [rate for rate, at in rows.groupby("users")

@@ -15,15 +15,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bankbench import estimates, registry
+from bankbench import registry
 from bankbench.analyse import (
     at_rate,
     capacity_figures as capacity,
+    estimates,
     overload,
     paired,
     projection,
     repeats,
     sensitivity,
+    standing,
 )
 from bankbench.analyse.overload import Outcome
 from bankbench.analyse.repeats import P99
@@ -240,19 +242,18 @@ def _shared_core(passes: paired.Passes, services: tuple[str, ...]) -> dict[str, 
 def _startups(services: tuple[str, ...],
               without_aot: frozenset[str]) -> tuple[dict[str, dict[str, Cell]], str, str]:
     """Per start and service, seconds to the first 200 in startup's newest record; its stamp and commit."""
-    if (newest := startup_record.newest()) is None:
+    if (record := startup_record.newest()) is None:
         return {}, "", ""
-    stamp, record = newest
 
     def cell(service: str, start: str) -> Cell:
-        values = record["seconds"].get(service, {}).get(start)
+        values = record.seconds.get(service, {}).get(start)
         if not values:
             return Cell(missing="n/a: not a JVM" if service in without_aot and start == startup_record.AOT
                         else "not measured")
         return Cell(estimates.figure(pd.DataFrame({"s": values}), "s"), len(values), len(values))
 
     return ({start: {s: cell(s, start) for s in services} for start in (startup_record.COLD, startup_record.AOT)},
-            stamp, record.get("git", {}).get("commit", ""))
+            record.stamp, record.commit)
 
 
 def _at_rate(run: Run | None, services: tuple[str, ...],
@@ -269,7 +270,7 @@ def _at_rate(run: Run | None, services: tuple[str, ...],
         if own.empty:
             return Cell(missing="not in the efficiency run")
         (row,) = repeats.aggregate_repeats(own, []).to_dict("records")
-        return Cell(estimates.figure(own[summaries.usable(own)], column), *n_of_n(row))
+        return Cell(estimates.figure(own[standing.usable(own)], column), *n_of_n(row))
 
     return rate, {column: {s: cell(s, column) for s in services} for column in at_rate.FIGURES}
 
@@ -277,7 +278,7 @@ def _at_rate(run: Run | None, services: tuple[str, ...],
 def _per_iteration(searched: list[Run]) -> float | None:
     """Requests per iteration of the scenario, as the capacity runs served it: the median over
     their usable levels of requests/s over iterations/s."""
-    rows = pd.concat([run.summary[summaries.usable(run.summary)] for run in searched if not run.summary.empty]
+    rows = pd.concat([run.summary[standing.usable(run.summary)] for run in searched if not run.summary.empty]
                      or [pd.DataFrame(columns=[summaries.THROUGHPUT, "users"])])
     ratio = (rows[summaries.THROUGHPUT] / rows["users"]).median()
     return None if pd.isna(ratio) else float(ratio)
@@ -305,7 +306,7 @@ def _users(starts: dict[str, Run]) -> int | None:
 
 
 def _served(starts: dict[str, Run], users: int | None) -> float | None:
-    rows = [run.summary[(run.summary["users"] == users) & summaries.usable(run.summary)] for run in starts.values()]
+    rows = [run.summary[(run.summary["users"] == users) & standing.usable(run.summary)] for run in starts.values()]
     served = pd.concat(rows)[summaries.THROUGHPUT].median() if rows else np.nan
     return None if pd.isna(served) else float(served)
 

@@ -17,14 +17,14 @@ import numpy as np
 import pandas as pd
 
 from bankbench import config, registry
+from bankbench.analyse.levels import Phase, per_second_percentiles, phases
 from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.results import files, histograms
 from bankbench.results.documents import NOT_RECORDED, LevelRecord, Manifest
-from bankbench.results.levels import NO_RESPONSE, Phase, phases, status_order
 from bankbench.results.probes import P99_MS
 from bankbench.results.runs import Run
-from bankbench.results.summaries import VALID
+from bankbench.results.summaries import NO_RESPONSE, VALID, status_order
 
 ALLOWED = ("200", "422", "503")  # the answers a service past its capacity may give
 OK, REFUSED = "200", "503"
@@ -87,7 +87,7 @@ def _timeline(level_dir: Path, level: LevelRecord, requests: histograms.Histogra
                                fill_value=0, observed=True).rename_axis(columns=None)
     frame = rows.groupby("second")[["iterations", "requests"]].sum().assign(
         answered=answers.drop(columns=NO_RESPONSE, errors="ignore").sum(axis=1)).join(
-        requests.percentiles(rows.index[rows["status"] == OK]))
+        per_second_percentiles(requests, rows.index[rows["status"] == OK]))
     seconds = pd.RangeIndex(min(frame.index.min(), 0), max(frame.index.max(), phases(level)[-1].end_s - 1) + 1)
     frame = frame.reindex(seconds).fillna({"iterations": 0, "requests": 0, "answered": 0})
     frame = frame.join(_service_seconds(level_dir, level.measure_from_ms))
@@ -98,7 +98,7 @@ def _timeline(level_dir: Path, level: LevelRecord, requests: histograms.Histogra
 
 
 def answer(status: pd.Series) -> pd.Series:
-    """The answer a request got: its HTTP status, or NO_RESPONSE (bankbench.results.levels)."""
+    """The answer a request got: its HTTP status, or NO_RESPONSE (bankbench.results.summaries)."""
     text = status.astype("string").str.strip()
     return text.where(text.str.isdigit(), NO_RESPONSE)
 
@@ -189,7 +189,7 @@ def outcome(level_dir: Path, manifest: Manifest) -> Outcome:
         acquire_timeout_ms=int(settings.get("acquire_timeout_ms", config.acquire_timeout_ms())),
         answers=tuple(sorted(map(str, seen.columns[seen.sum() > 0]), key=status_order)),
         recovery_s=recovered, overloaded=overload is not None,
-        money_ok=bool(files.money(level_dir)["ok"]), exit=level.service_exit)
+        money_ok=files.money_ok(level_dir), exit=level.service_exit)
 
 
 def memory_bound_mb(level: LevelRecord, settings: dict) -> float | None:

@@ -1,7 +1,7 @@
 """make capacity's passes: each contender's capacity and ratio within a pass, and over passes.
 
 The passes are capacity runs whose contenders were probed in turn (`in_turn`). Each contender's
-capacity in a pass is the model's over every probe of the pass (bankbench.capacity_model: the rate
+capacity in a pass is the model's over every probe of the pass (bankbench.analyse.capacity_model: the rate
 held with probability 0.5), not the bisection's boundary; over the passes, a figure and a ratio
 (within each pass, drift falling on both alike) take capacity_model.ACROSS's interval
 (docs/method.md#capacity-the-model), and the A/A control of each pass tells the instrument's noise
@@ -9,8 +9,7 @@ from the stacks'."""
 
 from dataclasses import dataclass, field
 
-from bankbench import capacity_model, estimates
-from bankbench.analyse import capacity_figures as capacity
+from bankbench.analyse import capacity_figures as capacity, capacity_model, estimates
 from bankbench.machine import placement
 from bankbench.results import capacities
 from bankbench.results.probes import Search, Searches

@@ -15,7 +15,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import NamedTuple, get_type_hints
 
-from bankbench import estimates, paths
+from bankbench import paths
+from bankbench.analyse import estimates
 from bankbench.results.runs import Run
 
 AWS = "aws"  # the manifest's env of a run on AWS

@@ -1,6 +1,6 @@
 """A run's figures over the repeats of each level, and two runs side by side.
 
-How a figure is taken over repeats: bankbench.estimates. Also a run's errors by status, and
+How a figure is taken over repeats: bankbench.analyse.estimates. Also a run's errors by status, and
 `differences`, for `bankbench compare`.
 
 See docs/method.md#how-to-read-the-figures and docs/method.md#two-runs."""
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from bankbench import estimates
+from bankbench.analyse import estimates, standing
 from bankbench.errors import UserError
 from bankbench.results import summaries
 from bankbench.results.runs import Run
@@ -22,13 +22,13 @@ COMPARED = {"overall.throughput_rps": "req/s", P99: "p99 ms", ERRORS: "err %"}  
 def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequence[str] = LEVEL_KEYS) -> pd.DataFrame:
     """Each `keys` group's median of `columns` over its usable repeats, `.low`/`.high` and `.each`
     repeat's value; its `repeats`, `failed`, `invalid` counts, `interval` source and `verdicts`."""
-    standing = summaries.verdicts(frame)
+    marked = standing.verdicts(frame)
     ordered = frame.sort_values("repeat", kind="stable")
     rows = []
     for key, group in ordered.groupby(list(keys)):
-        marks = standing[group.index]
-        passed = group[marks == summaries.COUNTS]
-        failed = int((marks == summaries.FAILED).sum())
+        marks = marked[group.index]
+        passed = group[marks == standing.COUNTS]
+        failed = int((marks == standing.FAILED).sum())
         row = {**dict(zip(keys, key, strict=True)), "repeats": len(group), "failed": failed,
                "invalid": len(group) - failed - len(passed),
                "interval": estimates.REPEATS if len(passed) >= estimates.MIN_REPEATS else estimates.SECONDS,
@@ -43,7 +43,7 @@ def aggregate_repeats(frame: pd.DataFrame, columns: Sequence[str], keys: Sequenc
 
 def level_figures(summary: pd.DataFrame, column: str) -> dict[tuple, estimates.Figure]:
     """`column` per level (service, users, pool) over its usable repeats (`estimates.figure`)."""
-    passed = summary[summaries.usable(summary)]
+    passed = summary[standing.usable(summary)]
     return {key: estimates.figure(rows, column) for key, rows in passed.groupby(list(LEVEL_KEYS))}
 
 

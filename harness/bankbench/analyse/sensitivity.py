@@ -12,8 +12,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from bankbench import estimates
-from bankbench.analyse import repeats
+from bankbench.analyse import estimates, repeats
 from bankbench.analyse.repeats import ERRORS, P99
 from bankbench.machine import placement
 from bankbench.results import summaries

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bankbench.analyse import trends
-from bankbench.results import files, histograms, levels, service_metrics, soak_record
+from bankbench.analyse import levels, service_metrics, trends
+from bankbench.analyse.service_metrics import MB, number
+from bankbench.results import files, histograms, soak_record
 from bankbench.results.documents import NOT_RECORDED, LevelRecord
 from bankbench.results.probes import Target
-from bankbench.results.service_metrics import MB, number
 from bankbench.results.soak_record import END, MIDPOINT, Minute, MoneyCheck, Watched
 
 # The climb per hour a judged trend's upper end must stay under (trends' module doc), one figure each.
@@ -91,12 +91,12 @@ def _minute(minute: int, level: LevelRecord, frames: dict, gauges: dict[str, flo
 def _money(level_dir: Path, level: LevelRecord, minutes: int) -> tuple[MoneyCheck, ...]:
     """The midpoint's check (its minute from when it ran) and the end's (the last minute)."""
     found = []
-    if midpoint := soak_record.midpoint_money(level_dir):
-        at_ms = midpoint.pop("at_ms")
+    if (midpoint := soak_record.midpoint_money(level_dir)) is not None:
+        at_ms, check = midpoint
         minute = min(max(int((at_ms - level.measure_from_ms) // (1000 * trends.MINUTE_S)) + 1, 1), minutes)
-        found.append(MoneyCheck(MIDPOINT, minute, bool(midpoint.pop("ok")), midpoint))
-    if end := files.money(level_dir):
-        found.append(MoneyCheck(END, minutes, bool(end.pop("ok")), end))
+        found.append(MoneyCheck(MIDPOINT, minute, check.ok, check.figures))
+    if (end := files.money(level_dir)) is not None:
+        found.append(MoneyCheck(END, minutes, end.ok, end.figures))
     return tuple(found)
 
 

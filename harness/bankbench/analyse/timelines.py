@@ -10,10 +10,12 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from bankbench.analyse import levels, service_metrics
 from bankbench.analyse.repeats import main_pool
-from bankbench.results import files, histograms, service_metrics
+from bankbench.analyse.standing import usable
+from bankbench.results import files, histograms
 from bankbench.results.documents import LevelRecord
-from bankbench.results.summaries import sort_key, usable
+from bankbench.results.summaries import sort_key
 
 
 class Timeline(NamedTuple):
@@ -32,7 +34,7 @@ def timeline(level_dir: Path) -> Timeline:
     frame = pd.DataFrame({
         "requests_per_s": rows.groupby("second")["requests"].sum(),
         "errors_per_s": rows[~rows["ok"]].groupby("second")["requests"].sum(),
-    }).join(requests.percentiles()).fillna({"errors_per_s": 0})
+    }).join(levels.per_second_percentiles(requests)).fillna({"errors_per_s": 0})
     frame.index = frame.index + level.since_start_s(level.measure_from_ms)
     return _timeline(frame.rename_axis("t_s").reset_index(), level)
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import stats
 
-from bankbench.estimates import CONFIDENCE
+from bankbench.analyse.estimates import CONFIDENCE
 from bankbench.results.probes import Target
 from bankbench.results.soak_record import Failure, Minute, MoneyCheck, Trend
 

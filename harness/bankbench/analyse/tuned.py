@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bankbench import paths, registry
+from bankbench.analyse import base_rates
 from bankbench.results import capacities
 from bankbench.results.probes import Basis, Searched, Tuned, Tuning
 from bankbench.results.runs import TUNING_FILE, Run, newest_first
@@ -18,7 +19,7 @@ from bankbench.results.runs import TUNING_FILE, Run, newest_first
 def bases(placement: str, passes: Sequence[capacities.Pass] | None = None) -> dict[str, Basis]:
     """Per service, its capacity at the shipped settings under `placement` (capacity.toml's, over
     its passes there) and their target; none without a pass there."""
-    found = capacities.rates(placement, passes=passes)
+    found = base_rates.rates(placement, passes=passes)
     return {service: Basis(rate, found.target, found.passes) for service, rate in found.rates.items()} if found else {}
 
 

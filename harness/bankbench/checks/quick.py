@@ -165,7 +165,7 @@ def run(service_names: list[str], connections: int, seconds: int, warmup_s: int,
 
 
 def _money_ok(cluster: Cluster) -> bool:
-    return bool(money.parse(cluster.psql(paths.MONEY_CHECK.read_text()))["ok"])
+    return money.parse(cluster.psql(paths.MONEY_CHECK.read_text())).ok
 
 
 def reseed(cluster: Cluster) -> None:
@@ -208,7 +208,7 @@ def main(args: argparse.Namespace) -> int:
                     "share the machine"
                     + ("; /metrics scraped once a second while measuring" if args.scrape else "")),
            "jvm_options": processes.jvm_options(), "java_aot_cache": aotcache.enabled(),
-           "results": rows, "verify": check}
+           "results": rows, "verify": check.document}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{stamp}.json").write_text(json.dumps(doc, indent=2) + "\n")
     table = pd.DataFrame(rows).drop(columns="warmup_rounds", errors="ignore")

@@ -17,7 +17,7 @@ import json
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import httpx
@@ -214,8 +214,23 @@ def _setup(setup: dict) -> str:
     return f"{texts or 'none'}; {setup['transactions']:g}"
 
 
+@dataclass(frozen=True)
+class Findings:
+    """What verify found (verify.json): whether every rule held, the rules broken, and per service
+    and request type what PostgreSQL saw (`measure`) over batches of `requests_per_type`."""
+
+    requests_per_type: int
+    ok: bool
+    problems: list[str]
+    results: dict[str, dict[str, dict]]
+
+    @property
+    def document(self) -> dict:
+        return asdict(self)
+
+
 def run(services: list[str] | list[processes.Service], workdir: Path,
-        out: Path | None = None) -> dict:
+        out: Path | None = None) -> Findings:
     """Verifies the services (by name, or as they are) on a throwaway cluster each; writes `out`
     (JSON) when given and raises UserError, after printing the table, when any rule is broken."""
     chosen = [processes.get(s) if isinstance(s, str) else s for s in services]
@@ -223,10 +238,9 @@ def run(services: list[str] | list[processes.Service], workdir: Path,
         measured = pool.map(lambda service: measure(service, workdir), chosen)
         results = dict(zip([s.name for s in chosen], measured, strict=True))
     found = problems(results)
-    doc = {"requests_per_type": REQUESTS_PER_TYPE, "ok": not found, "problems": found,
-           "results": results}
+    findings = Findings(REQUESTS_PER_TYPE, not found, found, results)
     if out:
-        out.write_text(json.dumps(doc, indent=2) + "\n")
+        out.write_text(json.dumps(findings.document, indent=2) + "\n")
     print(table(results), flush=True)
     if found:
         raise UserError("verify FAILED: the services do not do the same database work:\n  "
@@ -234,7 +248,7 @@ def run(services: list[str] | list[processes.Service], workdir: Path,
     print(f"verify: {len(chosen)} services x {len(MIX)} request types, {REQUESTS_PER_TYPE} "
           "requests each: the same statements, each request one statement (none when refused) "
           "and one transaction", flush=True)
-    return doc
+    return findings
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

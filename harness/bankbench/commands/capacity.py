@@ -14,14 +14,14 @@ import argparse
 import signal
 
 from bankbench import config, paths, registry
-from bankbench.analyse import paired
+from bankbench.analyse import levels, paired
 from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_probe_arguments, add_tuned_argument, overrides, placed
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
 from bankbench.publish import terminal
-from bankbench.results import capacities, probes, runs, summaries
+from bankbench.results import capacities, probes, runs
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import capacity_search
 
@@ -86,7 +86,7 @@ def main(args: argparse.Namespace) -> int:
         # The heap a service needs at its capacity is its own, wherever its CPUs are: swept once.
         run_dir = capacity_search.run(opts, entrants, setup, probes.Target(p99_ms=args.p99_ms),
                                       args.budget_min * 60, heaps if i == 0 else (), long_s=args.long)
-        summaries.summarize_run(run_dir)
+        levels.summarize_run(run_dir)
         run = runs.load_run(run_dir)
         capacities.append(paired.record(run))  # what overload, soak and tune run at a share of
         print(f"results in {run_dir} ({mode}); its capacities added to {paths.CAPACITIES.name}\n"

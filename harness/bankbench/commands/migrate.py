@@ -1,8 +1,8 @@
 """`bankbench migrate [FOLDER ...]` (make migrate): run folders brought to this harness's schema.
 
 Every run folder under each FOLDER (default results/: the runs and the experiments' folders beside
-them) brought once to the schema versions every reader requires (bankbench.results.migration); it
-prints the files it rewrote. A second migration rewrites nothing.
+them, and make startup's records) brought once to the schema versions every reader requires
+(bankbench.results.migration); it prints the files it rewrote. A second migration rewrites nothing.
 
 See results/LAYOUT.md#schema-versions."""
 
@@ -29,5 +29,8 @@ def main(args: argparse.Namespace) -> int:
         if names := migration.migrate_run(run_dir):
             print(f"{run_dir}: {', '.join(names)}")
             rewritten += 1
+    if not args.folders:
+        for path in migration.migrate_startups():
+            print(f"{path}: stamped")
     print(f"{rewritten} of {len(run_dirs)} run folders migrated; the others were of this schema already")
     return 0

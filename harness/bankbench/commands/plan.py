@@ -8,10 +8,10 @@ import json
 from typing import Any
 
 from bankbench import config, paths, registry, runid
+from bankbench.analyse import base_rates
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
-from bankbench.results import capacities
 from bankbench.run.experiments import capacity_search
 
 
@@ -76,7 +76,7 @@ def with_base_rates(profile: profiles.Profile, rate: int | None, mode: str) -> p
         return profile
     if rate is not None:
         return profiles.with_rates(profile, dict.fromkeys(profile.services, rate), f"RATE={rate}, for every service")
-    if (found := capacities.rates(mode, tuned=bool(profile.tuned))) is None:
+    if (found := base_rates.rates(mode, tuned=bool(profile.tuned))) is None:
         capacity = "make capacity TUNED=1" if profile.tuned else "make capacity"
         raise UserError(f"profile {profile.name} needs each service's base rate: run `{capacity} "
                         f"CPU_PLACEMENT={mode}` first (it writes {paths.CAPACITIES.name}), "

@@ -15,7 +15,7 @@ import signal
 from pathlib import Path
 
 from bankbench import config, registry
-from bankbench.analyse import soak_figures, trends
+from bankbench.analyse import levels, soak_figures, trends
 from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import placed, with_base_rates
 from bankbench.commands.tune import PLACEMENT
@@ -24,7 +24,7 @@ from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.machine import placement
 from bankbench.publish import own_run, soak_page
-from bankbench.results import files, probes, runs, soak_record, summaries
+from bankbench.results import files, probes, runs, soak_record
 from bankbench.results.soak_record import Failure, Soak, Watched
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import soak_run
@@ -78,7 +78,7 @@ def main(args: argparse.Namespace) -> int:
                    durable=True, dashboard=False)
     signal.signal(signal.SIGTERM, interrupted)
     run_dir = soak_run.run(opts, judge)
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     print(f"{soak_page.table(soak_record.read(run_dir))}\nresults in {run_dir}")
     print(own_run.ending(runs.load_run(run_dir)))  # its page has the charts per minute
     return 0

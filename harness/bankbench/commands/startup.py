@@ -11,7 +11,8 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from bankbench import estimates, registry, runid
+from bankbench import registry, runid
+from bankbench.analyse import estimates
 from bankbench.machine import placement
 from bankbench.measure import manifest
 from bankbench.results import startup_record

@@ -15,10 +15,11 @@ import argparse
 from pathlib import Path
 
 from bankbench import paths
+from bankbench.analyse import levels
 from bankbench.errors import UserError
 from bankbench.publish import own_run, tables, terminal
 from bankbench.publish.formatting import markdown
-from bankbench.results import files, runs, summaries
+from bankbench.results import files, runs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +46,7 @@ def summarize(run_dirs: list[Path], force: bool = False, verdict: bool = False) 
     verdict: two tables, and the path of its page."""
     for run_dir in run_dirs:
         files.manifest(run_dir)  # refuses a run folder of another schema version before writing its summaries
-        summary = summaries.summarize_run(run_dir, force=force)
+        summary = levels.summarize_run(run_dir, force=force)
         if not verdict:
             print(f"{run_dir.name} ({len(summary)} levels): median [95 % interval]\n"
                   f"{terminal.comparison_table(summary)}\n\nSpread between repeats\n"

@@ -12,14 +12,13 @@ import dataclasses
 import signal
 
 from bankbench import config, paths, registry
-from bankbench.analyse import tuned
+from bankbench.analyse import levels, tuned
 from bankbench.commands.bench import interrupted
 from bankbench.commands.plan import add_probe_arguments, overrides
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.machine import placement
 from bankbench.publish import tables
-from bankbench.results import summaries
 from bankbench.results.probes import Tuned, Tuning
 from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
@@ -63,7 +62,7 @@ def main(args: argparse.Namespace) -> int:
                    pg_max_connections=2 * max((*pools, config.DEFAULT_POOL_SIZE)) + headroom)
     signal.signal(signal.SIGTERM, interrupted)
     run_dir = tuning.run(opts, found, args.budget_min * 60, pools, knobs, earlier)
-    summaries.summarize_run(run_dir)
+    levels.summarize_run(run_dir)
     records = Tuning.read(run_dir).services
     profiles.write_tuned({service: {**record.tuned, "found_by": found_by(run_dir.name, mode, record)}
                           for service, record in records.items() if record.tuned is not None})

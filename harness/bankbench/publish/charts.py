@@ -15,11 +15,11 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
 
 from bankbench import registry
-from bankbench.analyse import overload
+from bankbench.analyse import overload, standing
 from bankbench.analyse.capacity_figures import MISSED, UNDECIDED, Capacity
 from bankbench.analyse.repeats import P99, main_pool
 from bankbench.analyse.timelines import Timeline
-from bankbench.results.summaries import THROUGHPUT, by_service, floor
+from bankbench.results.summaries import THROUGHPUT, by_service
 
 # Okabe-Ito colours (colour-blind safe): a service keeps its colour and marker in every chart,
 # taken by its place in services.yaml; services beyond them, or no longer in it, are grey.
@@ -288,8 +288,9 @@ def _draw_services(ax: Axes, levels: pd.DataFrame, x: str, column: str, suffix: 
 
 
 def _floors(levels: pd.DataFrame, column: str) -> pd.DataFrame:
-    """`column`'s lower bound (`summaries.floor`) where the load generator capped a level."""
-    bounds = [floor(marks, each) for marks, each in zip(levels["verdicts"], levels[f"{column}.each"], strict=True)]
+    """`column`'s lower bound (`standing.floor`) where the load generator capped a level."""
+    bounds = [standing.floor(marks, each)
+              for marks, each in zip(levels["verdicts"], levels[f"{column}.each"], strict=True)]
     return levels[["service", "users"]].assign(**{column: bounds}).dropna(subset=[column])
 
 

@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench import estimates
+from bankbench.analyse import estimates, standing
 from bankbench.analyse.projection import Span
-from bankbench.results import summaries
 
 Format = Callable[[float], str]
 FLOORED = "throughput_rps"  # the figures, overall or per label, that a BOUND repeat bounds from below
@@ -95,14 +94,14 @@ def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
             text = with_interval(row[column], row[f"{column}.low"], row[f"{column}.high"], fmt)
             have = sum(not pd.isna(value) for value in values)
             return text if have in (0, len(values)) else f"{text} ({have} of {len(values)})"
-        if floored and not each_row and all(mark == summaries.BOUND for _, mark in marks):
+        if floored and not each_row and all(mark == standing.BOUND for _, mark in marks):
             lowest = f", lowest of {len(marks)}" if len(marks) > 1 else ""
-            return f">= {fmt(summaries.floor(marks, values))} (load generator{lowest})"
-        texts = [f">= {fmt(value)} (load generator)" if floored and mark == summaries.BOUND else fmt(value)
+            return f">= {fmt(standing.floor(marks, values))} (load generator{lowest})"
+        texts = [f">= {fmt(value)} (load generator)" if floored and mark == standing.BOUND else fmt(value)
                  for (_, mark), value in zip(marks, values, strict=True)]
         if each_row:
             return texts
-        return "; ".join(f"r{repeat} {text}" + ("" if floored and mark == summaries.BOUND else _marked(mark))
+        return "; ".join(f"r{repeat} {text}" + ("" if floored and mark == standing.BOUND else _marked(mark))
                          for (repeat, mark), text in zip(marks, texts, strict=True))
 
     return aggregated.apply(cell, axis=1)
@@ -110,7 +109,7 @@ def spread_column(aggregated: pd.DataFrame, column: str, fmt: Format = number,
 
 def listed(row: pd.Series) -> bool:
     """Whether a group (an `aggregate_repeats` row) has a repeat that does not count: one by one."""
-    return any(mark != summaries.COUNTS for _, mark in row["verdicts"])
+    return any(mark != standing.COUNTS for _, mark in row["verdicts"])
 
 
 def counted(aggregated: pd.DataFrame, each_row: bool = False) -> pd.Series:
@@ -126,7 +125,7 @@ def counted(aggregated: pd.DataFrame, each_row: bool = False) -> pd.Series:
 
 def _marked(mark: str) -> str:
     """` FAILED`, ` INVALID` (a BOUND repeat too) or "" after a repeat that counts."""
-    return "" if mark == summaries.COUNTS else f" {summaries.INVALID if mark == summaries.BOUND else mark}"
+    return "" if mark == standing.COUNTS else f" {standing.INVALID if mark == standing.BOUND else mark}"
 
 
 def markdown(table: pd.DataFrame) -> str:

@@ -285,13 +285,13 @@ def equivalence_text(run: Run) -> str:
     if check is None:
         return ("Not checked: the folder holds no verify.json (the run predates `make verify`, or its "
                 "check was not kept).")
-    verdict = ("Checked before the first level" if check["ok"] else
+    verdict = ("Checked before the first level" if check.ok else
                "**FAILED** before the first level") + (
-        f" (`make verify`, {check['requests_per_type']} requests per type, pool of one "
+        f" (`make verify`, {check.requests_per_type} requests per type, pool of one "
         "connection): per request, the statements PostgreSQL ran (pg_stat_statements; a "
         "fingerprint is the digest of the normalized text), their calls, and the transactions "
         "(pg_stat_database). A new connection's own set-up is shown apart.")
-    return f"{verdict}\n\n{verify.table(check['results'])}"
+    return f"{verdict}\n\n{verify.table(check.results)}"
 
 
 def projection_section(verdict: Verdict) -> list[str]:

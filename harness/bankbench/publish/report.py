@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from bankbench import capacity_model, config, estimates, paths
+from bankbench import config, paths
 from bankbench.analyse import (
     at_rate,
     capacity_figures,
+    capacity_model,
+    estimates,
     overload,
     paired,
     request_cost,
@@ -58,7 +60,7 @@ is the median of the repeats whose money check passed and whose load generator h
 median over the repeats where a level has at least 3 (over 3, their range), else over the level's per-second buckets
 (throughput and p99 only). Two services differ at a level only when the 95 % interval of the
 ratio of their figures excludes 1 (over repeats, of their geometric means, by Welch's t on the
-logarithms); otherwise the text says "within noise" (`harness/bankbench/estimates.py`). A level
+logarithms); otherwise the text says "within noise" (`harness/bankbench/analyse/estimates.py`). A level
 whose money check failed is marked FAILED, one at which the load generator did not hold up (short
 of CPU, an arrival rate offered below the plan's, or a plan beyond what its calibration drove:
 `harness/bankbench/load/validity.py`) is marked INVALID. The tables' `repeats` column says how
@@ -110,8 +112,7 @@ def build(run_dirs: list[Path] | None, out_dir: Path, execute_notebook: bool = F
         *tuned_sections(single, findings.passes, ranking(findings, "tuned")),
         *memory_section(findings, verdict, out_dir),
         *(placement_section(group) for group in series.values()),
-        *overload_section(selected),
-        *soak_section(selected),
+        *reliability_section(selected),
         equivalence_section(selected),
         *side_by_side_sections(single),
         "## Method\n\n" + METHOD,
@@ -429,12 +430,18 @@ def request_cost_section(selected: list[Run]) -> list[str]:
             markdown(tables.request_cost(request_cost.per_service(run)))]
 
 
+def reliability_section(selected: list[Run]) -> list[str]:
+    """Reliability: past capacity (make overload) and over time (make soak), a subsection each."""
+    parts = [*overload_section(selected), *soak_section(selected)]
+    return ["## Reliability", *parts] if parts else []
+
+
 def overload_section(selected: list[Run]) -> list[str]:
     """Past capacity: per phased run (make overload), whether each service held up."""
     found = [run for run in selected if overload.is_phased_run(run)]
     if not found:
         return []
-    parts = [f"## {QUESTIONS['overload']}"]
+    parts = [f"### {QUESTIONS['overload']}"]
     for run in found:
         parts += [f"Does each service hold up past its capacity? {page_link(run)} (profile {run.profile}) offered "
                   f"each warm service {pages.phases_text(run)} of its base rate "
@@ -449,7 +456,7 @@ def soak_section(selected: list[Run]) -> list[str]:
     soaked = [run for run in selected if (run.path / soak_record.SOAK_FILE).is_file()]
     if not soaked:
         return []
-    parts = [f"## {QUESTIONS['soak']}",
+    parts = [f"### {QUESTIONS['soak']}",
              "Does each service stay as it started? Each warm service for minutes at a share of its capacity: "
              "its p99 and errors per minute, the trends of its RSS and pool use per hour with their 95 % "
              "intervals, and the money checked at the midpoint, under load, and at the end. Each run's page "
@@ -465,7 +472,7 @@ def equivalence_section(selected: list[Run]) -> str:
     check, how many of the runs shown passed, and each other run with what it found."""
     checks = {run.id: files.verify(run.path) for run in selected}
     unverified = [(run, "FAILED" if checks[run.id] else "not checked (it predates `make verify`)")
-                  for run in selected if not ((check := checks[run.id]) and check["ok"])]
+                  for run in selected if not ((check := checks[run.id]) and check.ok)]
     money = [(run, f"FAILED after {', '.join(failed)}") for run in selected
              if (failed := tables.failed_money(run.summary))]
     table = pd.DataFrame([{"check": check, "runs passed": f"{len(selected) - len(others)} of {len(selected)}",

@@ -13,8 +13,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from bankbench import capacity_model, config, estimates, registry
-from bankbench.analyse import at_rate, capacity_figures, paired, repeats, sensitivity
+from bankbench import config, registry
+from bankbench.analyse import (
+    at_rate,
+    capacity_figures,
+    capacity_model,
+    estimates,
+    paired,
+    repeats,
+    sensitivity,
+)
 from bankbench.analyse.capacity_figures import MISSED, Capacity, Probed
 from bankbench.analyse.findings import Cell, Findings, gaps
 from bankbench.analyse.overload import RECOVERY_P99_MS, Outcome, Refusals
@@ -536,7 +544,8 @@ def failed_money(summary: pd.DataFrame) -> list[str]:
 
 def money_failures(run: Run) -> pd.DataFrame:
     """The levels whose money check failed, with what the check found (empty when all passed)."""
-    checks = [{"level": level, **files.money(run.level_dir(level))} for level in failed_money(run.summary)]
+    checks = [{"level": level, **check.document} for level in failed_money(run.summary)
+              if (check := files.money(run.level_dir(level))) is not None]
     return pd.DataFrame(checks, columns=["level", "ok", "clients", "sum_balances", "sum_deposits",
                                          "ledger_mismatches", "negative_balances"])
 

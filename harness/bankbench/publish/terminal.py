@@ -8,13 +8,13 @@ from typing import Any
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench import estimates
-from bankbench.analyse import capacity_figures, repeats
+from bankbench.analyse import capacity_figures, estimates, repeats
+from bankbench.analyse.standing import usable
 from bankbench.publish import formatting, tables
 from bankbench.publish.formatting import REPEATS, figure_text, number, with_interval
 from bankbench.results import summaries
 from bankbench.results.runs import Run
-from bankbench.results.summaries import LEVEL_KEYS, THROUGHPUT, load_header, service_order, usable
+from bankbench.results.summaries import LEVEL_KEYS, THROUGHPUT, load_header, service_order
 
 # comparison_table columns: summary.csv column -> header suffix, as the report's tables head them
 COMPARED = {column: tables.LEVEL_COLUMNS[column][0]
@@ -76,6 +76,6 @@ def two_runs(a: Run, b: Run) -> str:
     return (f"A = {a.id}\nB = {b.id}\n"
             f"median [95 % interval] over {' or '.join(sources) or 'nothing'}; a difference when the "
             f"interval of B/A excludes 1 (over repeats: of the geometric means, Welch's t interval "
-            f"on the logarithms, p < {estimates.ALPHA}; harness/bankbench/estimates.py)\n"
+            f"on the logarithms, p < {estimates.ALPHA}; harness/bankbench/analyse/estimates.py)\n"
             + (f"left out, the load generator did not hold up: {'; '.join(invalid)}\n" if invalid else "")
             + "\n" + tabulate(cells, headers, disable_numparse=True, stralign="right"))

@@ -13,8 +13,7 @@ import textwrap
 import pandas as pd
 from tabulate import tabulate
 
-from bankbench import estimates
-from bankbench.analyse import findings, repeats
+from bankbench.analyse import estimates, findings, repeats
 from bankbench.analyse.repeats import P99
 from bankbench.publish.formatting import (
     differs,

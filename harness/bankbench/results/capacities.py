@@ -3,16 +3,13 @@
 make capacity appends a [[pass]] table for each run it makes (bankbench.analyse.paired.record): per
 contender at the shipped and at the tuned settings, its capacity in that pass as the model has it
 (the rate held with probability 0.5; where it never missed, the highest rate tried, a lower bound),
-and the pass's target. make overload, make soak and make tune read their rates here, each service's
-the geometric mean over the passes under their CPU placement, as the report's first table takes it:
-the file is where those rates come from, as tuned.toml is for the tuned settings; no reader scans
-run folders.
+and the pass's target. make overload, make soak and make tune take their rates from here
+(bankbench.analyse.base_rates): the file is where those rates come from, as tuned.toml is for the
+tuned settings; no reader scans run folders.
 
 See docs/benchmarks.md#what-a-request-costs."""
 
-import statistics
 import tomllib
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -89,15 +86,3 @@ def append(found: Pass, path: Path | None = None) -> None:
     passes = [p for p in read(path) if p.run != found.run] + [found]
     tables = [{**asdict(p), "at_least": list(p.at_least)} for p in passes]
     path.write_text(HEAD + tomli_w.dumps({"pass": tables}))
-
-
-def rates(placement: str, tuned: bool = False, passes: Sequence[Pass] | None = None) -> Rates | None:
-    """Per service its capacity over the passes under `placement` (at the `tuned` settings): the
-    geometric mean of those that give one; None where no pass under it does."""
-    under = [p for p in (read() if passes is None else passes) if p.placement == placement and p.section(tuned)]
-    if not under:
-        return None
-    services = dict.fromkeys(service for p in under for service in p.section(tuned))
-    found = {service: round(statistics.geometric_mean(p.section(tuned)[service] for p in under
-                                                      if service in p.section(tuned))) for service in services}
-    return Rates(found, tuple(p.run for p in under), placement, under[-1].target)

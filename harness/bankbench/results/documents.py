@@ -1,4 +1,4 @@
-"""A run's manifest.json and a level's level.json as typed records.
+"""A run's manifest.json, a level's level.json and make pgwire's pgwire.json as typed records.
 
 As their readers ask them (results/LAYOUT.md): a field is its key's value, its default what a
 document without the key holds (none of it: no heap limit, no phases), never what a record of an older
@@ -125,3 +125,12 @@ class LevelRecord(Document):
     def since_start_s(self, at_ms: float) -> float:
         """Seconds from the load's start to `at_ms` (epoch ms)."""
         return (at_ms - self.started_ms) / 1000
+
+
+@dataclass(frozen=True)
+class Pgwire(Document):
+    """make pgwire's record (bankbench.run.experiments.pg_capture writes it)."""
+
+    document: dict[str, Any] = field(repr=False)
+    rate: float  # iterations/s, every level's
+    levels: dict[str, dict[str, Any]]  # per level what one request cost: figures, messages to_pg and from_pg

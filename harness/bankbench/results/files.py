@@ -8,15 +8,18 @@ from pathlib import Path
 
 import pandas as pd
 
+from bankbench.bank.money import Check
+from bankbench.checks.verify import Findings
 from bankbench.errors import UserError
 from bankbench.measure.resources import COLUMNS
 from bankbench.results import versions
-from bankbench.results.documents import LevelRecord, Manifest
+from bankbench.results.documents import LevelRecord, Manifest, Pgwire
 
 METRIC_DTYPES = {column: "int64" if column == "t_ms" else "float32" for column in COLUMNS}
 # A run folder's files.
 MANIFEST = "manifest.json"
 VERIFY = "verify.json"  # the check before the first level: its findings
+PGWIRE = "pgwire.json"  # what one request cost PostgreSQL (bankbench.run.experiments.pg_capture)
 CALIBRATION = "calibration.json"
 LEVELS = "levels"
 # A level folder's files.
@@ -76,25 +79,45 @@ def write_level_record(level_dir: Path, record: LevelRecord) -> None:
     write_json(level_dir / LEVEL, record.document)
 
 
-def money(level_dir: Path) -> dict:
-    """The money check after the level (`ok` and the sums); {} for a level that has none."""
-    return read_json(level_dir / MONEY) if (level_dir / MONEY).is_file() else {}
+def money(level_dir: Path) -> Check | None:
+    """The money check after the level; None for a level that has none."""
+    return Check.of(read_json(level_dir / MONEY)) if (level_dir / MONEY).is_file() else None
 
 
-def verify(run_dir: Path) -> dict | None:
+def money_ok(level_dir: Path) -> bool:
+    """Whether the money check after the level passed; a level without one: UserError."""
+    if (check := money(level_dir)) is None:
+        raise UserError(f"{level_dir} has no {MONEY}: the level did not end")
+    return check.ok
+
+
+def write_money(level_dir: Path, check: Check) -> None:
+    write_json(level_dir / MONEY, check.document)
+
+
+def verify(run_dir: Path) -> Findings | None:
     """`make verify`'s findings before the run's first level; None for a run without them."""
-    return read_json(run_dir / VERIFY) if (run_dir / VERIFY).is_file() else None
+    return Findings(**read_json(run_dir / VERIFY)) if (run_dir / VERIFY).is_file() else None
 
 
 def record(run_dir: Path, name: str, version: int | None = None) -> dict:
     """An experiment's record in the run folder (capacity.json, tuning.json: results.runs), refused
-    unless of `version` where it has one (results.versions; pgwire.json has none)."""
+    unless of `version` (results.versions) where one is given."""
     path = run_dir / name
     return read_json(path) if version is None else versions.check(path, read_json(path), version)
 
 
 def write_record(run_dir: Path, name: str, document: dict) -> None:
     write_json(run_dir / name, document)
+
+
+def pgwire(run_dir: Path) -> Pgwire:
+    """make pgwire's record (pgwire.json): its rate and per level what one request cost."""
+    return Pgwire.of(record(run_dir, PGWIRE, versions.PGWIRE))
+
+
+def write_pgwire(run_dir: Path, document: dict) -> None:
+    write_record(run_dir, PGWIRE, versions.stamped(document, versions.PGWIRE))
 
 
 def metrics_path(level_dir: Path) -> Path:

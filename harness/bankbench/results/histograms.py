@@ -52,11 +52,6 @@ class Histograms:
         values = self.values if rows is None else self.values[self.values["row"].isin(rows)]
         return np.repeat(self.rows["second"].to_numpy()[values["row"].to_numpy()], values["count"].to_numpy())
 
-    def percentiles(self, rows: pd.Index | None = None) -> pd.DataFrame:
-        """Per `second`, the p50 and p99 (`p50_ms`, `p99_ms`) of `rows`' requests (default all)."""
-        latency = pd.Series(self.latencies(rows), dtype="float64").groupby(self.seconds(rows))
-        return pd.DataFrame({"p50_ms": latency.quantile(0.50), "p99_ms": latency.quantile(0.99)})
-
 
 def from_samples(samples: pd.DataFrame, measure_from_ms: int) -> Histograms:
     """Folds a generator's samples into histograms, seconds counted from `measure_from_ms`."""

@@ -2,9 +2,10 @@
 
 Per run folder: its manifest must be of results.versions' version already (nothing written since
 needs more: a folder older than that is to be run again); a level the runner left uncompacted is
-compacted, one of layout 4 or 5 refused (their conversion is gone); capacity.json, tuning.json and
-soak.json without a `schema_version` get every key their readers require, each with the value that
-says what the run did, and the version; then every record is read back. A record of its version is
+compacted, one of layout 4 or 5 refused (their conversion is gone); capacity.json, tuning.json,
+soak.json and pgwire.json without a `schema_version` get every key their readers require, each
+with the value that says what the run did, and the version; then every record is read back. make
+startup's records (results/startup/) get their version, their keys being the same. A record of its version is
 left as it is, so that a second migration writes nothing; no file a summary is computed from
 changes, so that every summary rebuilds as it was.
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bankbench.errors import UserError
-from bankbench.results import compaction, files, runs, soak_record, versions
+from bankbench.results import compaction, files, runs, soak_record, startup_record, versions
 from bankbench.results.documents import Manifest
 from bankbench.results.probes import Searches, Tuning
 
@@ -27,6 +28,9 @@ LAST_CONVERTER = "dcf139eb"
 OLD_DUEL: dict[str, object] = {"voided": [], "won": None, "effect": None, "low": None, "high": None, "detectable": None,
             "confirms": False}
 SOAK_KEY = "version"  # soak.json's before `schema_version`: the same number
+# The figures a level of pgwire.json gained after make pgwire's first runs: null (not measured) there.
+PGWIRE_ADDED = ("pg_backend_user_ms", "pg_backend_system_ms", "pg_background_ms", "softirq_ms",
+                "backends_for_half", "same_backend_share")
 
 
 def run_folders(folder: Path) -> list[Path]:
@@ -146,12 +150,30 @@ def soak(document: dict, _manifest: Manifest) -> dict:
     return {key: value for key, value in document.items() if key != SOAK_KEY}
 
 
+def pgwire(document: dict, _manifest: Manifest) -> dict:
+    """pgwire.json from before versions: each level with PGWIRE_ADDED, null where it has none."""
+    levels = {level: {**dict.fromkeys(PGWIRE_ADDED), **figures} for level, figures in document["levels"].items()}
+    return {**document, "levels": levels}
+
+
 # Per record: its version, how one from before versions is brought to it, and its reader.
 RECORDS: dict[str, tuple[int, Callable[[dict, Manifest], dict], Callable[[Path], Any]]] = {
     runs.CAPACITY_FILE: (versions.CAPACITY, capacity, Searches.read),
     runs.TUNING_FILE: (versions.TUNING, tuning, Tuning.read),
     soak_record.SOAK_FILE: (versions.SOAK, soak, soak_record.read),
+    files.PGWIRE: (versions.PGWIRE, pgwire, files.pgwire),
 }
+
+
+def migrate_startups(folder: Path = startup_record.FOLDER) -> list[Path]:
+    """make startup's records without a version, stamped (module doc); the paths it rewrote."""
+    rewritten = []
+    for path in startup_record.records(folder):
+        if versions.KEY not in (document := files.read_json(path)):
+            files.write_json(path, versions.stamped(document, versions.STARTUP))
+            rewritten.append(path)
+        versions.check(path, files.read_json(path), versions.STARTUP)
+    return rewritten
 
 
 def _inserted(document: dict, added: dict, before: str) -> dict:

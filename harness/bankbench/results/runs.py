@@ -24,7 +24,6 @@ SHIPPED_SECTION, TUNED_SECTION = "services", "tuned"
 AS_SHIPPED = "as_shipped"  # a tuned section's record copied from the shipped one: probed once
 TUNING_FILE = "tuning.json"  # what make tune chose (bankbench.run.experiments.tuning)
 PAIRED = "paired"  # tuning.json's `protocol`: its values in duels, by CPU per request
-PGWIRE_FILE = "pgwire.json"  # what one request cost PostgreSQL (bankbench.run.experiments.pg_capture)
 INCOMPLETE = ".incomplete"  # the name suffix of a run being written, or interrupted (see runner)
 
 

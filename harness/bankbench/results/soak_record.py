@@ -17,6 +17,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import pandas as pd
 
+from bankbench.bank.money import Check
 from bankbench.results import files, versions
 
 SOAK_FILE = "soak.json"
@@ -198,11 +199,14 @@ def read_pg_stats(level_dir: Path) -> pd.DataFrame:
     return wide.rename_axis(columns=None).reset_index()
 
 
-def write_midpoint_money(level_dir: Path, at_ms: int, check: dict) -> None:
-    files.write_json(level_dir / MIDPOINT_MONEY, {"at_ms": at_ms, **check})
+def write_midpoint_money(level_dir: Path, at_ms: int, check: Check) -> None:
+    files.write_json(level_dir / MIDPOINT_MONEY, {"at_ms": at_ms, **check.document})
 
 
-def midpoint_money(level_dir: Path) -> dict | None:
-    """The check at the midpoint (`at_ms`, `ok` and the sums); None where none ran."""
+def midpoint_money(level_dir: Path) -> tuple[int, Check] | None:
+    """When the check at the midpoint ran (ms) and what it found; None where none ran."""
     path = level_dir / MIDPOINT_MONEY
-    return files.read_json(path) if path.exists() else None
+    if not path.exists():
+        return None
+    document = files.read_json(path)
+    return int(document["at_ms"]), Check.of(document)

@@ -1,50 +1,51 @@
-"""A run's summaries on disk (summary.json, summary.csv), and which repeats count.
+"""A run's summaries on disk (summary.json, summary.csv): written, found fresh and read here.
 
-Each level's summary.json and the run's summary.csv (a row per level) are written by `summarize` and
-read by every reader, which refuses another `SUMMARY_VERSION`; and which repeats of a level count
-(`verdicts`: bankbench.analyse.repeats aggregates them).
+Each level's summary.json and the run's summary.csv (a row per level) are computed by
+bankbench.analyse.levels and written here; every reader refuses another `SUMMARY_VERSION`.
 
 See results/LAYOUT.md#summaryjson and results/LAYOUT.md#summarycsv."""
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 
 from bankbench import registry
 from bankbench.errors import UserError
-from bankbench.results import files, levels
+from bankbench.results import files, histograms
 from bankbench.results.files import read_json, write_json
 
 LEVEL_KEYS = ("service", "users", "pool")
 VALID = "loadgen.valid"  # summary.csv column: the load generator's verdict on the level
 THROUGHPUT = "overall.throughput_rps"
-# A repeat's standing (`verdicts`): its figures count (""), or not: its money check failed, its
-# load generator did not hold up, or did not hold up as the limit of a closed loop (`generator_bound`).
-COUNTS, FAILED, INVALID, BOUND = "", "FAILED", "INVALID", "BOUND"
-CLOSED_LOOP = "sustained"  # the load model without a planned rate (bankbench.load.profiles.LOAD_MODELS)
 # Version 2 added errors by status and service metrics; 3 per-second intervals and CPU placement;
 # 4 the load generator's verdict (the same fields since they come from the histograms).
 SUMMARY_VERSION = 4
 ERRORS_BY_STATUS = "overall.errors_by_status."  # summary.csv column prefix, then the status
 SERVICE_STATUSES = "service_metrics.requests_by_status."  # the same, as the service counted answers
+ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
 # Blocks a summary has only where the level measured them; without another, flatten's KeyError.
 OPTIONAL_BLOCKS = ("efficiency", "seconds_ci", "service_metrics")
+INPUTS = (files.LEVEL, histograms.FILE, files.METRICS, files.MONEY)  # a summary's inputs
+OPTIONAL_INPUTS = (files.SERVICE_METRICS,)  # where the scraper wrote the service's figures
 
 
-def summarize_level(level_dir: Path) -> dict:
-    """Computes a level's summary.json from its files, writes it and returns it."""
-    summary = {"summary_version": SUMMARY_VERSION, **levels.level_summary(level_dir)}
-    write_json(level_dir / "summary.json", summary)
-    return summary
+def write_level(level_dir: Path, summary: dict) -> dict:
+    """Writes a level's summary.json, `summary` (analyse.levels.level_summary's) and the version; returns it."""
+    document = {"summary_version": SUMMARY_VERSION, **summary}
+    write_json(level_dir / "summary.json", document)
+    return document
 
 
-def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
-    """Summarizes every level of a run (reusing a level's summary.json of this version and newer
-    than its inputs, unless `force`), writes summary.csv and summary.json: `read_summary`'s."""
-    if not (level_dirs := files.level_dirs(run_dir)):
-        raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
-    rows = [flatten(_summary(level_dir, force), level_dir.name) for level_dir in level_dirs]
+def fresh_level(level_dir: Path) -> dict | None:
+    """A level's summary.json where it is of this version and newer than its inputs (`is_fresh`)."""
+    found = read_json(level_dir / "summary.json") if is_fresh(level_dir) else {}
+    return found if found.get("summary_version") == SUMMARY_VERSION else None
+
+
+def write_run(run_dir: Path, rows: list[dict]) -> pd.DataFrame:
+    """Writes summary.csv from the levels' `flatten`ed summaries, and summary.json; returns
+    `read_summary`'s."""
     frame = pd.DataFrame(rows).sort_values([*LEVEL_KEYS, "repeat"], key=sort_key, ignore_index=True)
     # A status that one level had and another not: 0 there (where the level has the figures).
     statuses = [column for column in frame if column.startswith(ERRORS_BY_STATUS)]
@@ -76,44 +77,11 @@ def read_summary(run_dir: Path) -> pd.DataFrame:
     return frame
 
 
-def usable(frame: pd.DataFrame) -> pd.Series:
-    """The rows whose figures count: the money check passed and the load generator held up."""
-    return frame["money_ok"].astype(bool) & frame[VALID].astype(bool)
-
-
-def generator_bound(frame: pd.DataFrame) -> pd.Series:
-    """Rows whose throughput is a floor of the service's: money ok, the generator short, in the
-    sustained model's closed loop (a user's next request waits for its last: a service that kept up
-    serves at least that). Under a planned rate slow services cause a shortfall as often."""
-    return frame["money_ok"].astype(bool) & ~frame[VALID].astype(bool) & frame["model"].eq(CLOSED_LOOP)
-
-
-def floor(verdicts: Sequence[tuple[int, str]], values: Sequence[float]) -> float:
-    """The lowest of a group's `values` (in `verdicts`' order, as repeats.aggregate_repeats gives
-    them) whose repeat is BOUND: the service served at least that; NaN for none."""
-    bound = [value for (_, mark), value in zip(verdicts, values, strict=True) if mark == BOUND and not pd.isna(value)]
-    return min(bound, default=float("nan"))
-
-
-def verdicts(frame: pd.DataFrame) -> pd.Series:
-    """Per row: COUNTS (`usable`), FAILED (money check), BOUND (`generator_bound`) or INVALID."""
-    standing = pd.Series(INVALID, index=frame.index, dtype=object)
-    standing[usable(frame)] = COUNTS
-    standing[~frame["money_ok"].astype(bool)] = FAILED
-    standing[generator_bound(frame)] = BOUND
-    return standing
-
-
-def _summary(level_dir: Path, force: bool) -> dict:
-    found = read_json(level_dir / "summary.json") if not force and is_fresh(level_dir) else {}
-    return found if found.get("summary_version") == SUMMARY_VERSION else summarize_level(level_dir)
-
-
 def is_fresh(level_dir: Path) -> bool:
     """Whether summary.json is newer than every input it was computed from."""
-    optional = [name for name in levels.OPTIONAL_INPUTS if (level_dir / name).exists()]
+    optional = [name for name in OPTIONAL_INPUTS if (level_dir / name).exists()]
     try:
-        inputs = max((level_dir / name).stat().st_mtime for name in (*levels.INPUTS, *optional))
+        inputs = max((level_dir / name).stat().st_mtime for name in (*INPUTS, *optional))
         return (level_dir / "summary.json").stat().st_mtime > inputs
     except FileNotFoundError:
         return False
@@ -147,7 +115,12 @@ def label_summary(run_dir: Path, summary: pd.DataFrame) -> pd.DataFrame:
 def status_columns(summary: pd.DataFrame) -> list[str]:
     """The summary's overall.errors_by_status.<status> columns, statuses in `status_order`."""
     return sorted((column for column in summary if column.startswith(ERRORS_BY_STATUS)),
-                  key=lambda column: levels.status_order(column.removeprefix(ERRORS_BY_STATUS)))
+                  key=lambda column: status_order(column.removeprefix(ERRORS_BY_STATUS)))
+
+
+def status_order(status: str) -> tuple[int, str]:
+    """Sort key of errors_by_status: HTTP codes in numeric order, then ASSERTION, then NO_RESPONSE."""
+    return (int(status), "") if status.isdigit() else (10_000 + (status == NO_RESPONSE), status)
 
 
 def has_service_metrics(summary: pd.DataFrame) -> bool:

@@ -1,10 +1,11 @@
 """The schema version of each run record, and the check every reader makes of it.
 
 One schema: a reader takes a record of the version here or refuses it, saying what to do. The
-manifest's `schema_version` versions the run folder, its level.json files with it (a key added to
-them would show in the summaries, which must rebuild as they are); capacity.json, tuning.json and
-soak.json carry their own. `make migrate` (bankbench.results.migration) brings run folders written
-before to these versions.
+manifest's `schema_version` versions the run folder, its level.json, money.json and verify.json
+files with it (a key added to them would show in the summaries, which must rebuild as they are;
+results.runs checks it as it reads a run); capacity.json, tuning.json, soak.json and pgwire.json
+carry their own, as make startup's records do. `make migrate` (bankbench.results.migration) brings
+run folders and records written before to these versions.
 
 See results/LAYOUT.md#schema-versions."""
 
@@ -17,6 +18,8 @@ MANIFEST = 2  # manifest.json's: the run folder's, its level.json files' with it
 CAPACITY = 1  # capacity.json's: every contender named, `design`, `in_turn` and `long_s` in every run
 TUNING = 1  # tuning.json's: the duels' protocol (`paired`), `carried` and `not_searched` in every record
 SOAK = 1  # soak.json's (its key `version` before every record had the same)
+PGWIRE = 1  # pgwire.json's: every figure in every level, null where the run did not measure it
+STARTUP = 1  # make startup's records' (results/startup/<stamp>.json)
 
 
 def check(path: Path, document: dict, version: int) -> dict:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bankbench import paths, registry, runid
+from bankbench.analyse import levels
 from bankbench.bank import hot, money
 from bankbench.checks import verify
 from bankbench.errors import UserError
@@ -16,7 +17,7 @@ from bankbench.load import validity
 from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_text
 from bankbench.machine.postgres import SETTINGS_SQL, parse_settings
 from bankbench.measure import manifest
-from bankbench.results import compaction, documents, files, levels, runs
+from bankbench.results import compaction, documents, files, runs
 from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.run.environments.interface import Env, Options, Service
 from bankbench.run.environments.native import Native
@@ -102,7 +103,7 @@ class Session:
                 svc.stop()
         extra = load.finish((started_ms, ended_ms))
         check = money.parse(where.psql(paths.MONEY_CHECK.read_text()))
-        files.write_json(out / files.MONEY, check)
+        files.write_money(out, check)
         record = runs.level_record(level, started_ms, ended_ms, int(self.pg["max_connections"]),
                                    **where.level_settings(), **started, **extra,
                                    **({"calibration": calibrated} if calibrated else {}))
@@ -110,7 +111,7 @@ class Session:
         verdict = _print_level(out, level, record, tag, check)
         # Written once, with the load generator's verdict as the level ended.
         files.write_level_record(out, LevelRecord.of({**record.document, "loadgen": verdict}))
-        if not check["ok"]:
+        if not check.ok:
             raise UserError(f"money check FAILED after {level.id}: {check}")
         return out
 
@@ -156,7 +157,7 @@ def remaining(todo: list[Level]) -> float:
     return sum(level.expected_s + 15 for level in todo) + warmup.MAX_S * len(warmups)
 
 
-def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: dict) -> dict:
+def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: money.Check) -> dict:
     """Prints the level's figures, the load generator's verdict (returned) and its faults."""
     summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out), level=record)
     o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
@@ -169,7 +170,7 @@ def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: 
     judged = "ok" if verdict["valid"] else f"INVALID: {verdict['reasons']}"
     print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
           f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
-          f"money {'ok' if check['ok'] else 'FAILED'}; load generator {judged} ({'; '.join(details)})", flush=True)
+          f"money {'ok' if check.ok else 'FAILED'}; load generator {judged} ({'; '.join(details)})", flush=True)
     for fault in record.faults:
         print(f"{tag} fault {chaos.describe(fault, record.started_ms)}", flush=True)
     return verdict

@@ -136,7 +136,7 @@ def _ended(found: Found, design: Design, anchor: int, fixed: list[int]) -> Found
 
 def provisional(probes: Sequence[tuple[int, bool]]) -> tuple[int | None, int | None]:
     """A rate the probes say the contender holds, for the heap sweep and make tune's basis (the
-    capacity is the model's over every probe, bankbench.capacity_model): the highest rate probed
+    capacity is the model's over every probe, bankbench.analyse.capacity_model): the highest rate probed
     twice or more at which every probe held (else, the highest at which its one probe held); and
     the lowest rate above it at which a probe missed (None: none)."""
     seen: dict[int, list[bool]] = {}

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bankbench import paths
+from bankbench.analyse import levels
 from bankbench.bank import processes
 from bankbench.errors import UserError
 from bankbench.load import gatling, generators, jmeter, validity
@@ -25,7 +26,7 @@ from bankbench.load.profiles import GENERATORS, Level
 from bankbench.machine.placement import SHARED, Placement
 from bankbench.machine.postgres import free_port
 from bankbench.measure import manifest, resources
-from bankbench.results import files, histograms, levels, runs
+from bankbench.results import files, histograms, runs
 from bankbench.results.documents import LevelRecord
 
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`

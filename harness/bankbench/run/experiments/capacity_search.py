@@ -19,10 +19,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from bankbench import config, registry
+from bankbench.analyse import levels
 from bankbench.errors import UserError
 from bankbench.load import profiles, validity
 from bankbench.load.profiles import Level, Profile
-from bankbench.results import files, levels, versions
+from bankbench.results import files, versions
 from bankbench.results.probes import LOADGEN, Target
 from bankbench.results.runs import AS_SHIPPED, CAPACITY_FILE, SHIPPED_SECTION, TUNED_SECTION
 from bankbench.run.environments.interface import Options
@@ -231,7 +232,7 @@ class Prober:
         try:
             out = self.session.run_level(level, tag, self.deadline - time.monotonic(), calibrated)
         except UserError as err:
-            if not may_fail_to_start or files.money(files.level_dir(self.session.run_dir, level.id)):
+            if not may_fail_to_start or files.money(files.level_dir(self.session.run_dir, level.id)) is not None:
                 raise  # a service that cannot start with its own settings, or lost money: stop loudly
             print(f"{tag} {level.id}: did not start ({err})", flush=True)
             return self._add(level, about, {"failed": str(err).splitlines()[0], "missed": ["start"]})

@@ -21,10 +21,10 @@ from typing import NamedTuple
 
 import psutil
 
+from bankbench.analyse import levels
 from bankbench.errors import UserError
 from bankbench.load.profiles import levels as expand
-from bankbench.results import files, levels
-from bankbench.results.runs import PGWIRE_FILE
+from bankbench.results import files
 from bankbench.run.environments.interface import Options
 from bankbench.run.environments.native import Native
 from bankbench.run.runner import Session, remaining
@@ -53,12 +53,8 @@ def run(opts: Options) -> Path:
                                         calibrated.get(level.users))
             staged.rename(out / files.PG_CAPTURE)
             record["levels"][level.id] = per_request(out, port, switches)
-            files.write_record(session.run_dir, PGWIRE_FILE, record)
+            files.write_pgwire(session.run_dir, record)
     return session.final
-
-
-def read(run_dir: Path) -> dict:
-    return files.record(run_dir, PGWIRE_FILE)
 
 
 @contextmanager

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from bankbench import paths
+from bankbench.analyse.service_metrics import MB
 from bankbench.bank import money
 from bankbench.bank.processes import Running
 from bankbench.errors import UserError
@@ -25,7 +26,6 @@ from bankbench.load.profiles import Level, levels, rates_text
 from bankbench.measure import resources, scrape
 from bankbench.measure.resources import Background
 from bankbench.results import files, soak_record
-from bankbench.results.service_metrics import MB
 from bankbench.run.environments.interface import Env, Options
 from bankbench.run.runner import Session, remaining
 
@@ -130,7 +130,7 @@ class Watcher(Background):
     def check_money(self) -> None:
         check = money.parse(self.where.psql(paths.MONEY_CHECK.read_text()))
         soak_record.write_midpoint_money(self.out, int(time.time() * 1000), check)
-        self.money_told = f"; money at the midpoint {'ok' if check['ok'] else 'FAILED'}"
+        self.money_told = f"; money at the midpoint {'ok' if check.ok else 'FAILED'}"
 
     def progress(self, minute: int, minutes: int) -> None:
         """Minute 0, the measured window's start, only takes the /metrics the first minute starts from."""

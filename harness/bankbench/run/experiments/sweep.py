@@ -8,7 +8,7 @@ in eleven probes of 4-36 ms at 60 % of capacity, 2026-11-28). A probe is void an
 `repeats` times a duel, where the load generator fell short or the JIT was still compiling
 (`Outcome.compiling`: such probes read 47-80 % high, issue 69). The candidate wins if it held and
 the incumbent did not, or where the 95 % interval of its effect on CPU per request lies below 0
-(bankbench.duel_stats: Hodges-Lehmann with the Mann-Whitney interval); the duel records the effect,
+(bankbench.analyse.duel_stats: Hodges-Lehmann with the Mann-Whitney interval); the duel records the effect,
 its interval and the smallest cut it could have detected at 80 % power. A value is kept only after a
 second, independent duel (tuning).
 
@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bankbench import duel_stats
+from bankbench.analyse import duel_stats
 from bankbench.results.probes import LOADGEN
 
 

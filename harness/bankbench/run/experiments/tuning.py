@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from bankbench import config, duel_stats, registry
+from bankbench import config, registry
+from bankbench.analyse import duel_stats, levels
 from bankbench.load.profiles import Level
 from bankbench.measure import steady
-from bankbench.results import files, levels, versions
+from bankbench.results import files, versions
 from bankbench.results.probes import Basis, Searched
 from bankbench.results.runs import PAIRED, TUNING_FILE
 from bankbench.run.environments.interface import Options

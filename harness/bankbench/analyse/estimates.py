@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from bankbench import capacity_model
+from bankbench.analyse import capacity_model
 
 CONFIDENCE = 0.95
 ALPHA = 0.05  # Welch's level over repeats: 1 - CONFIDENCE (module doc)

@@ -1,4 +1,4 @@
-"""A level's figures (its summary.json), computed from its files.
+"""A level's figures (its summary.json) and a run's summary.csv, computed from their files.
 
 The definitions every table, chart and sentence of the report rests on (results/LAYOUT.md's
 summary.json says what each figure is).
@@ -20,18 +20,17 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from bankbench import estimates
+from bankbench.analyse import estimates, service_metrics
+from bankbench.analyse.service_metrics import number
+from bankbench.errors import UserError
 from bankbench.load import validity
 from bankbench.measure import steady
-from bankbench.results import files, histograms, service_metrics
+from bankbench.results import files, histograms, summaries
 from bankbench.results.documents import LevelRecord
 from bankbench.results.histograms import Histograms
-from bankbench.results.service_metrics import number
+from bankbench.results.summaries import ASSERTION, NO_RESPONSE, status_order
 
 PERCENTILES = {"p50_ms": 0.50, "p90_ms": 0.90, "p95_ms": 0.95, "p99_ms": 0.99}
-INPUTS = (files.LEVEL, histograms.FILE, files.METRICS, files.MONEY)  # a summary's inputs
-OPTIONAL_INPUTS = (files.SERVICE_METRICS,)  # where the scraper wrote the service's figures
-ASSERTION, NO_RESPONSE = "assertion", "no response"  # errors_by_status keys besides HTTP codes
 # summary.json resource figure -> (metrics.csv column, pandas aggregation)
 RESOURCES = {
     figure.format(how): (column, how)
@@ -41,6 +40,24 @@ RESOURCES = {
         ("loadgen_cpu_pct", "loadgen_cpu_{}"))
     for how in ("mean", "max")
 } | {"machine_cpu_mean": ("machine_cpu_pct", "mean")}
+
+
+def summarize_run(run_dir: Path, force: bool = False) -> pd.DataFrame:
+    """Summarizes every level of a run (reusing a level's summary.json of this version and newer
+    than its inputs, unless `force`), writes summary.csv and summary.json: `summaries.read_summary`'s."""
+    if not (level_dirs := files.level_dirs(run_dir)):
+        raise UserError(f"{run_dir} holds no levels/<level>/level.json: is it a run folder?")
+    return summaries.write_run(run_dir, [summaries.flatten(_summary(level_dir, force), level_dir.name)
+                                         for level_dir in level_dirs])
+
+
+def _summary(level_dir: Path, force: bool) -> dict:
+    return (None if force else summaries.fresh_level(level_dir)) or summarize_level(level_dir)
+
+
+def summarize_level(level_dir: Path) -> dict:
+    """Computes a level's summary.json from its files, writes it and returns it."""
+    return summaries.write_level(level_dir, level_summary(level_dir))
 
 
 def level_summary(level_dir: Path, intervals: bool = True, resources: bool = True,
@@ -53,7 +70,7 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
     measured, seconds = measured_window(level, requests)
     summary: dict[str, Any] = {
         "level": level.document,
-        "money_ok": bool(files.money(level_dir)["ok"]),
+        "money_ok": files.money_ok(level_dir),
         "overall": latency_stats(requests, measured, seconds),
         "labels": {str(label): latency_stats(requests, rows.index, seconds)
                    for label, rows in requests.rows.loc[measured].groupby("label", observed=True)},
@@ -149,6 +166,12 @@ def generator_figures(level: LevelRecord, requests: Histograms, metrics: pd.Data
     return {**figures, "drives_plan": validity.drives_plan(figures)}
 
 
+def per_second_percentiles(requests: Histograms, rows: pd.Index | None = None) -> pd.DataFrame:
+    """Per `second`, the p50 and p99 (`p50_ms`, `p99_ms`) of `rows`' requests (default all)."""
+    latency = pd.Series(requests.latencies(rows), dtype="float64").groupby(requests.seconds(rows))
+    return pd.DataFrame({"p50_ms": latency.quantile(0.50), "p99_ms": latency.quantile(0.99)})
+
+
 def latency_stats(requests: Histograms, rows: pd.Index, seconds: float) -> dict:
     """Requests, errors, throughput and latency figures of the histogram `rows` spread over `seconds`."""
     chosen = requests.rows.loc[rows]
@@ -182,11 +205,6 @@ def error_kind(code: object) -> str:
     if not text.isdigit():
         return NO_RESPONSE
     return ASSERTION if 200 <= int(text) < 300 else text
-
-
-def status_order(status: str) -> tuple[int, str]:
-    """Sort key: HTTP codes in numeric order, then "assertion", then "no response"."""
-    return (int(status), "") if status.isdigit() else (10_000 + (status == NO_RESPONSE), status)
 
 
 def resource_stats(metrics: pd.DataFrame, loadgen_cpus: int | None = None, peers: Sequence[str] = ()) -> dict:

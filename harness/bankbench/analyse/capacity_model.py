@@ -39,8 +39,8 @@ START_SLOPE = 20.0  # the fit's start: a 10-90 % transition over about +-10 % of
 # speak of), 0.4 % at the other. Without them a profile's fit can drift to a slope of 0, where
 # every location fits alike, and stop there.
 SLOPES = (1.0, 1000.0)
-WITHIN = "profile penalized likelihood (logistic in log rate, shared slope, Firth)"
-ACROSS = "paired t over passes on log within-pass ratios"
+WITHIN = "Firth logistic, log rate, shared slope"  # its intervals by profile likelihood
+ACROSS = "paired t on log within-pass ratios"
 _STEP, _REACH, _XTOL = 0.02, 3.0, 2e-3  # the profile's least step, farthest reach, precision (log rate)
 
 

@@ -25,7 +25,7 @@ CONFIDENCE = 0.95
 POWER = 0.8
 SIMULATIONS = 4000
 SEED = 20261206
-METHOD = "Hodges-Lehmann shift of log CPU per request, Mann-Whitney interval"
+METHOD = "Hodges-Lehmann shift, Mann-Whitney interval"  # on log CPU per request
 
 
 @dataclass(frozen=True)
