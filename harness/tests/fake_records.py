@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 from bankbench import config
+from bankbench.bank import money
 from bankbench.results import runs, versions
 
 TARGET = {"p99_ms": 50.0, "max_error_pct": 0.1}
+BALANCED = money.Check(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
+                       negative_balances=0)  # a money check that passed
 
 
 def manifest(run_id: str, profile_name: str, placement: str = "split", env: str = "native", **settings) -> dict:

@@ -16,14 +16,10 @@ import pytest
 from bankbench.analyse import capacity_figures, estimates
 from bankbench.analyse.capacity_figures import Capacity
 from bankbench.analyse.levels import summarize_level, summarize_run
-from bankbench.bank import money
 from bankbench.load import generators
 from bankbench.publish import tables
-from bankbench.results import compaction, summaries
+from bankbench.results import compaction, files, summaries
 from bankbench.results.probes import Search, Target
-
-BALANCED = money.Check(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
-                       negative_balances=0)  # a money check that passed
 
 STARTED_MS = 1_795_000_000_000
 RATE, WARMUP_S, DURATION_S = 100, 5, 20
@@ -58,7 +54,7 @@ def make_level(levels: Path, name: str, achieved: float, service_cpu_pct: float 
     pd.DataFrame({"t_ms": [STARTED_MS + 1000 * s for s in seconds], "service_cpu_pct": service_cpu_pct,
                   "service_rss_mb": 40.0, "pg_cpu_pct": 20.0, "pg_rss_mb": 300.0, "loadgen_cpu_pct": 30.0,
                   "machine_cpu_pct": 50.0}).to_csv(out / "metrics.csv", index=False)
-    (out / "money.json").write_text(json.dumps(BALANCED.document))
+    files.write_money(out, fake_records.BALANCED)
     compaction.compact(out)
     return out
 

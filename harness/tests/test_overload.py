@@ -10,12 +10,13 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import fake_records
 import pandas as pd
 import pytest
 
 from bankbench import paths
 from bankbench.analyse import base_rates, levels, overload
-from bankbench.bank import money, processes
+from bankbench.bank import processes
 from bankbench.commands import plan
 from bankbench.commands.plan import with_base_rates
 from bankbench.errors import UserError
@@ -26,9 +27,6 @@ from bankbench.results import capacities, files, histograms, runs
 from bankbench.results.documents import LevelRecord, Manifest
 from bankbench.results.files import SERVICE_METRICS
 from bankbench.results.probes import Target
-
-BALANCED = money.Check(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
-                       negative_balances=0)  # a money check that passed
 
 STARTED_MS = 1_795_000_000_000
 WARMUP_S = 2
@@ -210,7 +208,7 @@ def make_level(tmp_path: Path, slow_after_s: int = 2, answers_during: tuple[str,
              "phases": [{"seconds": seconds, "multiple": multiple, "rate": multiple * BASE}
                         for seconds, multiple in PHASES]}
     (out / "level.json").write_text(json.dumps(level))
-    (out / "money.json").write_text(json.dumps(BALANCED.document))
+    files.write_money(out, fake_records.BALANCED)
     return out
 
 

@@ -9,21 +9,18 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import fake_records
 import numpy as np
 import pandas as pd
 import pytest
 
 from bankbench.analyse import levels
-from bankbench.bank import money
 from bankbench.load import profiles, validity
 from bankbench.machine import placement
 from bankbench.results import files, histograms
 from bankbench.results.documents import LevelRecord
 from bankbench.results.files import read_metrics
 from bankbench.run.experiments import calibration
-
-BALANCED = money.Check(clients=1, sum_balances=0, sum_deposits=0, ledger_mismatches=0,
-                       negative_balances=0)  # a money check that passed
 
 ARTICLE = {"rate": 100.0, "window_s": 10}  # 1,000 users over a 10 s ramp-up
 
@@ -140,7 +137,7 @@ def phased_level(tmp_path: Path, phase_2_started: int, phased: bool = True) -> P
         level["phases"] = [{"seconds": seconds, "multiple": multiple, "rate": multiple * BASE}
                            for seconds, multiple in PHASES]
     (out / "level.json").write_text(json.dumps(level))
-    (out / "money.json").write_text(json.dumps(BALANCED.document))
+    files.write_money(out, fake_records.BALANCED)
     return out
 
 
@@ -199,7 +196,7 @@ def test_a_level_jmeter_cannot_drive_is_invalid(tmp_path: Path) -> None:
     finally:
         os.sched_setaffinity(0, affinity)
     files.write_level_record(tmp_path, document)
-    (tmp_path / "money.json").write_text(json.dumps(BALANCED.document))  # no database behind the target
+    files.write_money(tmp_path, fake_records.BALANCED)  # no database behind the target
     requests = histograms.convert(tmp_path / "jmeter.csv", document.measure_from_ms, tmp_path / histograms.FILE)
     summary = levels.summarize_level(tmp_path)
     assert summary["overall"]["errors"] == 0, summary["overall"]  # the target answered as the plan expects
