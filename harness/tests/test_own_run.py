@@ -28,7 +28,7 @@ def local() -> runs.Run:
     return runs.load_run(LOCAL)
 
 
-def test_whole_milliseconds_print_whole() -> None:
+def test_whole_numbers_print_whole() -> None:
     assert [whole(v) for v in (4.0, 126.0, 1234.0, 4.5, 65.01, np.nan)] == \
         ["4", "126", "1,234", "4.50", "65.0", "-"]
 
@@ -41,6 +41,8 @@ def test_the_verdict_is_two_tables_that_fit_a_terminal(local: runs.Run) -> None:
     rows = [line for line in lines if re.match(r"\s+[\d,]+\s+(go|java|java-virtual)\s", line)]
     assert len(rows) == 9 and all(row.endswith("3 of 3 repeats counted") for row in rows), text
     assert re.match(r"\s+2,000\s+go\s+126 \[123-168\]\s", rows[6]), rows[6]  # p99 of the README's 2,000 users
+    p99 = r"\s+[\d,]+\s+\S+\s+[\d,]+( \[[\d,]+-[\d,]+\])?\s{2}"  # whole ms, its interval's bounds too
+    assert all(re.match(p99, row) for row in rows), text
     differs = [line.split() for line in lines if re.match(r"\s+[\d,]+\s+(p99|CPU|peak)", line)]
     assert len(differs) == 3 * 3 * 2  # each level, figure and service but the lowest
     assert ["2,000", "p99", "ms", "go", "java", "6.03", "[4.16-8.74]×", "yes"] in differs, text

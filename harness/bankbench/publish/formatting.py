@@ -32,7 +32,7 @@ def number(value: float | None) -> str:
 
 
 def whole(value: float) -> str:
-    """`number`, but a whole number as one: `4`, not `4.00` (whole milliseconds; a factor of 2)."""
+    """`number`, but a whole number as one: `4`, not `4.00` (a factor of 2; latencies print with `count`)."""
     return count(value) if not pd.isna(value) and float(value).is_integer() else number(value)
 
 

@@ -239,7 +239,7 @@ def first_cells(f: Findings) -> dict[str, dict[str, tuple[Cell, formatting.Forma
                                                                  ("cost", at_rate.USD))}
     return {service: {"rps": (_scaled(shown[service], f.requests_per_iteration), count),
                       "capacity": (shown[service], count),
-                      **{start: (f.p99[start][service], formatting.whole) for start in ("warm", "cold", "aot")},
+                      **{start: (f.p99[start][service], count) for start in ("warm", "cold", "aot")},
                       **{key: (_scaled(cells.get(service, NOT_MEASURED), 1000), count)
                          for key, cells in startup.items()},
                       **{key: (cells.get(service, NO_COMMON_RATE), fmt)
@@ -731,9 +731,9 @@ def _ranked(f: Findings, question: str) -> list[Ranked]:
     cpu = "CPU per request with PostgreSQL's" if f.passes else "CPU per request"  # over passes: its core's
     at = f", {f.users:,} users" if f.users else ""
     ranked: dict[str, list[Ranked]] = {
-        "starts": [(f"p99 ms warm{at}", f.p99["warm"], whole, False),
-                   (f"p99 ms cold{at}", f.p99["cold"], whole, False),
-                   (f"p99 ms cold+AOT{at}", aot, whole, False)],
+        "starts": [(f"p99 ms warm{at}", f.p99["warm"], count, False),
+                   (f"p99 ms cold{at}", f.p99["cold"], count, False),
+                   (f"p99 ms cold+AOT{at}", aot, count, False)],
         "capacity": [(f"capacity it/s, p99 ≤ {f.target_ms:g} ms, {placement}", shown, count, True),
                      (f"{cpu}, ms, at the capacity", f.cpu_ms, significant, False)],
         "tuned": [("capacity it/s at the settings make tune found", f.tuned_capacity, count, True)],

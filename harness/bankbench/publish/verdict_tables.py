@@ -16,6 +16,7 @@ from tabulate import tabulate
 from bankbench.analyse import estimates, findings, repeats
 from bankbench.analyse.repeats import P99
 from bankbench.publish.formatting import (
+    count,
     differs,
     factor,
     figure_text,
@@ -27,7 +28,7 @@ from bankbench.results import summaries
 
 WIDTH = 100  # the terminal's columns the tables fit in
 # What the verdict shows of each level, as the first table has it: summary.csv column -> (header, format)
-FIGURES = {P99: ("p99 ms", whole),
+FIGURES = {P99: ("p99 ms", count),
            "efficiency.service_cpu_ms_per_request": ("CPU ms/request", significant),
            "resources.service_rss_max_mb": ("peak RSS MB", whole)}
 NOTE = ("A median is over the repeats that counted (money check "
