@@ -4,12 +4,14 @@ minute; and soak.json reads back as it was written."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from bankbench.analyse import soak_figures, trends
+from bankbench.publish import soak_page
 from bankbench.results import soak_record
 from bankbench.results.probes import Target
 from bankbench.results.soak_record import Failure, Minute, MoneyCheck, Relation, Soak, Watched
@@ -17,6 +19,7 @@ from bankbench.results.soak_record import Failure, Minute, MoneyCheck, Relation,
 MINUTES = 30
 T_S = (np.arange(MINUTES) + 0.5) * trends.MINUTE_S  # the middle of each minute
 RSS_MB = soak_figures.TOLERANCES["rss_mb"]
+SOAK = Soak(MINUTES, 0.8, "RATE=400", "split", 50.0, 0.1, soak_figures.TOLERANCES, {})
 
 
 def noise(sd: float, seed: int = 72) -> np.ndarray:
@@ -71,13 +74,29 @@ def test_failures_name_the_first_minute_each_check_missed_in() -> None:
     assert trends.failures([minute(1), minute(2)], [], money[:1], Target()) == ()
 
 
+def test_a_noisy_trend_over_its_tolerance_is_not_called_rising() -> None:
+    """A slope whose interval holds 0 but reaches the tolerance fails the rule and reads as what it is:
+    a climb to the tolerance not ruled out, with no minute it rose from; a leak reads rising."""
+    noisy = rss_trend(60 + noise(40))
+    leak = rss_trend(60 + 40 * T_S / 3600 + noise(0.5))
+    assert noisy.rising and noisy.low < 0 < RSS_MB <= noisy.high
+    failures = (Failure("rss_mb", MINUTES, noisy.high),)
+    watched = Watched("go", "go-u500-p95-r1", 400.0, tuple(minute(m) for m in range(1, MINUTES + 1)), (noisy,), (),
+                      failures)
+    assert soak_page.verdict_line(watched, SOAK).startswith(f"[soak] go FAILED (RSS {RSS_MB:g}/h not ruled out):")
+    rising = Watched("go", "go-u500-p95-r1", 400.0, watched.minutes, (leak,), (),
+                     (Failure("rss_mb", leak.onset_minute, leak.high),))
+    assert soak_page.verdict_line(rising, SOAK).startswith(
+        f"[soak] go FAILED in minute {leak.onset_minute} (RSS rising from minute {leak.onset_minute}):")
+
+
 def test_soak_json_reads_back_as_written(tmp_path: Path) -> None:
     watched = Watched("go", "go-u500-p95-r1", 400.0,
                       (Minute(1, 24_000, 400.0, 2.0, 9.0, 0.0, {"503": 0}, 41.5, 12.0, 0.1, 25.0, 1.2, 7.8, 9.0, 1.0,
                               {"client": Relation(1.0, 0.5, 1.6)}),),
                       (rss_trend(60 + noise(2)), trends.trend("threads", T_S[:2], [1, 2], trends.MINUTE_S)),
                       (MoneyCheck(soak_record.END, 1, True, {"clients": 3}),), (Failure(trends.P99, 1, 60.0),))
-    soak = Soak(1, 0.8, "RATE=400", "split", 50.0, 0.1, soak_figures.TOLERANCES, {"go": watched})
+    soak = dataclasses.replace(SOAK, minutes=1, services={"go": watched})
     soak_record.write(tmp_path, soak)
     assert soak_record.read(tmp_path) == soak
     assert soak_record.read(tmp_path).services["go"].trend("rss_mb").points == MINUTES

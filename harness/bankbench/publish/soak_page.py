@@ -59,7 +59,7 @@ def parts(soak: Soak) -> list[str]:
     """The page's text and tables: the rate, the rule, each service's row, each trend per hour."""
     trend_rows = [[w.service, FIGURES[t.figure][0], _trend(t), f"{t.points} x {t.step_s} s",
                    "-" if t.tolerance is None else f"< {t.tolerance:g}",
-                   "not judged" if t.tolerance is None else "rising" if t.rising else "held"]
+                   _judged(t)]
                   for w in soak.services.values() for t in w.trends]
     share = "the same rate" if soak.share is None else f"{soak.share * 100:g} % of its capacity"
     return [
@@ -75,20 +75,49 @@ def parts(soak: Soak) -> list[str]:
     ]
 
 
+def _judged(t: Trend) -> str:
+    """A trend's verdict in words: "rising" only where its whole interval is above 0; one that fails
+    the rule with 0 in its interval has a climb as steep as its tolerance not ruled out, no more."""
+    if t.tolerance is None:
+        return "not judged"
+    if not t.rising:
+        return "held"
+    return "rising" if _climbs(t) else f"{t.tolerance:g}/h not ruled out"
+
+
+def _climbs(t: Trend) -> bool:
+    return t.rising and t.low is not None and t.low > 0
+
+
 def _verdict(found: Watched) -> str:
     if found.passed:
         return "passed" if found.judged_trends else "passed, trends not judged"
-    minutes = [f.minute for f in found.failures if f.minute is not None]
+    minutes = [minute for f in found.failures if (minute := _minute(found, f)) is not None]
     where = f" in minute {min(minutes)}" if minutes else ""
-    missed = ", ".join(_failure(f) for f in found.failures)
+    missed = ", ".join(_failure(found, f) for f in found.failures)
     return f"FAILED{where} ({missed})"
 
 
-def _failure(failure: Failure) -> str:
-    """A check in the minute it first missed (and how many it missed), a trend from its onset."""
+def _minute(found: Watched, failure: Failure) -> int | None:
+    """The minute a check first missed in; a trend's onset, where it climbs."""
+    if failure.check in CHECKS:
+        return failure.minute
+    trend = _trend_of(found, failure)
+    return trend.onset_minute if _climbs(trend) else None
+
+
+def _trend_of(found: Watched, failure: Failure) -> Trend:
+    trend = found.trend(failure.check)
+    assert trend is not None, failure  # trends.failures names only the trends it judged
+    return trend
+
+
+def _failure(found: Watched, failure: Failure) -> str:
+    """A check in the minute it first missed (and how many it missed); a trend as `_judged` words
+    it, a climb from its onset."""
     if failure.check not in CHECKS:
-        onset = "" if failure.minute is None else f" from minute {failure.minute}"
-        return f"{FIGURES[failure.check][0]} rising{onset}"
+        trend, minute = _trend_of(found, failure), _minute(found, failure)
+        return f"{FIGURES[failure.check][0]} {_judged(trend)}" + ("" if minute is None else f" from minute {minute}")
     if failure.minute is None:
         return CHECKS[failure.check]
     where = f"{failure.count} minutes, the first {failure.minute}" if failure.count > 1 else f"minute {failure.minute}"
