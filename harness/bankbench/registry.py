@@ -58,6 +58,26 @@ class Entry:
         return {self.heap["variable"]: self.heap["value"].format(mb=mb)}
 
 
+@dataclass(frozen=True)
+class Settings:
+    """A service's pool and what it adds to its environment, as make tune finds them: a
+    [tuned.<service>] table of tuned.toml, a tuning.json record's `tuned`, a TUNED run's manifest."""
+
+    pool: int
+    env: dict[str, str] = field(default_factory=dict)  # JAVA_OPTS after jvm.options, GOGC ...
+    found_by: str = ""  # tuned.toml's: the tune run that found them, and where it tuned
+
+    @classmethod
+    def of(cls, table: object, where: str) -> "Settings":
+        """`table` as TOML or JSON hold it; one of other keys or types is refused, naming `where`."""
+        if not (isinstance(table, dict) and {"pool", "env"} <= set(table) <= {"pool", "env", "found_by"}
+                and isinstance(table["pool"], int) and table["pool"] > 0 and isinstance(table["env"], dict)
+                and all(isinstance(value, str) for value in (*table["env"].values(), table.get("found_by", "")))):
+            raise UserError(f"{where} needs `pool`, a whole number above 0, and `env`, a table of strings, and "
+                            "may have `found_by`, a string, and nothing else")
+        return cls(**table)
+
+
 def combine(*envs: dict[str, str] | None) -> dict[str, str]:
     """Environments in order; a variable set twice joins its values (JAVA_OPTS: the later win)."""
     pairs = [pair for env in envs for pair in (env or {}).items()]

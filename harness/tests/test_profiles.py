@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -149,7 +150,7 @@ def test_tuned_levels_run_at_their_tables_settings(tmp_path: Path) -> None:
     assert (level.id, level.pool, level.service_env()) == (
         "go-u100-p16-tuned-r1", 16, {"GOGC": "200", "GOMEMLIMIT": "64MiB"})
     assert level.as_dict()["settings_tag"] == "tuned"
-    assert json.loads(json.dumps(tuned.__dict__))["tuned"] == {"go": {
+    assert json.loads(json.dumps(asdict(tuned)))["tuned"] == {"go": {
         "pool": 16, "env": {"GOGC": "200", "GOMEMLIMIT": "64MiB"},
         "found_by": "make tune, run 20261201T000000Z-native-tune"}}
     shipped = profiles.levels(profiles.load("capacity", {"services": ["go"], "users": [100]}))[0]

@@ -20,6 +20,7 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.publish import report, tables
+from bankbench.registry import Settings
 from bankbench.results import capacities, files, runs
 from bankbench.results.documents import Manifest
 from bankbench.results.probes import LOADGEN, Basis, Searched, Target, Tuned, Tuning
@@ -313,15 +314,14 @@ def test_a_run_of_some_knobs_leaves_out_the_services_without_them() -> None:
 def test_tuned_settings_are_written_to_their_own_file(tmp_path: Path) -> None:
     """make tune writes tuned.toml, over the tables of the services it tuned, which TUNED=1 reads."""
     path = tmp_path / "tuned.toml"
-    profiles.write_tuned({"java": {"pool": 16, "env": {}, "found_by": "make tune, run a"}}, path)
-    profiles.write_tuned({"go": {"pool": 8, "env": {"GOGC": "400", "GOMEMLIMIT": "256MiB"},
-                                 "found_by": "make tune, run \"b\""}}, path)
-    assert profiles.read_tuned(path) == {
-        "java": {"pool": 16, "env": {}, "found_by": "make tune, run a"},
-        "go": {"pool": 8, "env": {"GOGC": "400", "GOMEMLIMIT": "256MiB"}, "found_by": 'make tune, run "b"'}}
+    java = Settings(16, {}, "make tune, run a")
+    go = Settings(8, {"GOGC": "400", "GOMEMLIMIT": "256MiB"}, 'make tune, run "b"')
+    profiles.write_tuned({"java": java}, path)
+    profiles.write_tuned({"go": go}, path)
+    assert profiles.read_tuned(path) == {"java": java, "go": go}
     level = profiles.levels(profiles.load("capacity", {"services": ["go"]}, tuned=True, tuned_path=path))[0]
     assert (level.pool, level.service_env()) == (8, {"GOGC": "400", "GOMEMLIMIT": "256MiB"})
-    assert level.profile.tuned["go"]["found_by"] == 'make tune, run "b"'  # the manifest names the tune run
+    assert level.profile.tuned["go"].found_by == 'make tune, run "b"'  # the manifest names the tune run
 
 
 def capacity_run(root: Path, run_id: str, placement: str, services: dict[str, tuple[int | None, int | None]],

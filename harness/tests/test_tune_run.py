@@ -68,9 +68,9 @@ def test_the_pool_is_tuned_in_a_duel_below_the_capacity_rate(tuned) -> None:
 def test_it_writes_the_settings_tuned_runs_with(tuned) -> None:
     _, run_dir, _, tuned_file = tuned
     table = profiles.read_tuned(tuned_file)["go"]
-    assert table["found_by"] == f"make tune, run {run_dir.name} (split), at 16 it/s, capacity 20 of run {CAPACITY}"
+    assert table.found_by == f"make tune, run {run_dir.name} (split), at 16 it/s, capacity 20 of run {CAPACITY}"
     level = profiles.levels(profiles.load("capacity", {"services": ["go"]}, tuned=True, tuned_path=tuned_file))[0]
-    assert level.id.endswith("-tuned-r1") and level.pool == table["pool"]
+    assert level.id.endswith("-tuned-r1") and level.pool == table.pool
 
 
 def test_the_report_leaves_the_tune_run_out(tuned) -> None:

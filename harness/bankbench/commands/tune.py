@@ -64,7 +64,7 @@ def main(args: argparse.Namespace) -> int:
     run_dir = tuning.run(opts, found, args.budget_min * 60, pools, knobs, earlier)
     levels.summarize_run(run_dir)
     records = Tuning.read(run_dir).services
-    profiles.write_tuned({service: {**record.tuned, "found_by": found_by(run_dir.name, mode, record)}
+    profiles.write_tuned({service: dataclasses.replace(record.tuned, found_by=found_by(run_dir.name, mode, record))
                           for service, record in records.items() if record.tuned is not None})
     print(f"results in {run_dir}; the settings found are in {paths.TUNED.name} (TUNED=1 runs with them)")
     return 0

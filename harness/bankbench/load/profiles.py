@@ -5,7 +5,7 @@ See docs/benchmarks.md#profiles."""
 import itertools
 import json
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,7 @@ class Profile:
     phases: list[list[float]] = field(default_factory=list)  # [seconds, multiple of the base rate]
     rates: dict[str, int] = field(default_factory=dict)  # phased: base rates, set by with_rates
     rate_source: str = ""
-    tuned: dict[str, dict] = field(default_factory=dict)  # TUNED=1: per service its table
+    tuned: dict[str, registry.Settings] = field(default_factory=dict)  # TUNED=1: per service its table
     search: dict[str, Any] = field(default_factory=dict)  # make capacity's design (capacity_search.Design)
 
     @property
@@ -76,8 +76,8 @@ class Profile:
         """A level of `service`; under TUNED at its tuned pool and settings, in place of `pool`."""
         if (tuned := self.tuned.get(service)) is None:
             return Level(service, users, pool, repeat, self, heap_mb=heap_mb)
-        return Level(service, users, tuned["pool"], repeat, self, heap_mb=heap_mb,
-                     settings=dict(tuned["env"]), settings_tag=TUNED)
+        return Level(service, users, tuned.pool, repeat, self, heap_mb=heap_mb, settings=dict(tuned.env),
+                     settings_tag=TUNED)
 
 
 @dataclass(frozen=True)
@@ -223,28 +223,29 @@ def load(name: str, overrides: dict[str, Any] | None = None, path: Path = paths.
     return replace(profile, duration_s=sum(int(seconds) for seconds, _ in profile.phases))
 
 
-def read_tuned(path: Path = paths.TUNED) -> dict[str, dict]:
+def read_tuned(path: Path = paths.TUNED) -> dict[str, registry.Settings]:
     """The [tuned.<service>] tables of tuned.toml: none before make tune wrote one."""
-    return tomllib.loads(path.read_bytes().decode()).get(TUNED, {}) if path.is_file() else {}
+    tables = tomllib.loads(path.read_bytes().decode()).get(TUNED, {}) if path.is_file() else {}
+    return {service: registry.Settings.of(table, f"[{TUNED}.{service}]") for service, table in tables.items()}
 
 
-def write_tuned(found: dict[str, dict], path: Path = paths.TUNED) -> None:
-    """Writes the tables `found` (service -> `pool`, `env`, `found_by`) over tuned.toml's."""
+def write_tuned(found: dict[str, registry.Settings], path: Path = paths.TUNED) -> None:
+    """Writes the tables `found` over tuned.toml's."""
     def toml(value: object) -> str:  # the file's values: numbers, strings, tables of strings
         if isinstance(value, dict):
             return "{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in value.items()) + " }" if value else "{}"
         return json.dumps(value)
 
     tables = {**read_tuned(path), **found}
-    blocks = [f"[{TUNED}.{service}]\n" + "\n".join(f"{key} = {toml(value)}" for key, value in table.items())
+    blocks = [f"[{TUNED}.{service}]\n" + "\n".join(f"{key} = {toml(value)}" for key, value in asdict(table).items())
               for service, table in tables.items()]
     path.write_text("\n\n".join([TUNED_FILE_HEAD, *blocks]) + "\n")
 
 
-def is_shipped(service: str, table: dict) -> bool:
-    """Whether a [tuned.<service>] table is the shipped pool and each knob's first value."""
+def is_shipped(service: str, settings: registry.Settings) -> bool:
+    """Whether a service's tuned settings are the shipped pool and each knob's first value."""
     shipped = registry.combine(*(next(iter(values.values())) for values in registry.get(service).tune.values()))
-    return table["pool"] == config.DEFAULT_POOL_SIZE and table["env"] == shipped
+    return settings.pool == config.DEFAULT_POOL_SIZE and settings.env == shipped
 
 
 def _validate(p: Profile) -> None:
@@ -289,12 +290,6 @@ def _validate(p: Profile) -> None:
         problems.append(f"unknown placements {unknown_modes}: choose from {', '.join(placement.MODES)}")
     if len(set(p.placements)) < len(p.placements):
         problems.append("placements must not repeat")
-    for service, table in p.tuned.items():
-        if not (isinstance(table, dict) and {"pool", "env"} <= set(table) <= {"pool", "env", "found_by"}
-                and isinstance(table["pool"], int) and table["pool"] > 0 and isinstance(table["env"], dict)
-                and all(isinstance(value, str) for value in (*table["env"].values(), table.get("found_by", "")))):
-            problems.append(f"[{TUNED}.{service}] needs `pool`, a whole number above 0, and `env`, a table of "
-                            "strings, and may have `found_by`, a string, and nothing else")
     if problems:
         raise UserError(f"profile {p.name!r}: " + "; ".join(problems))
 

@@ -12,6 +12,7 @@ import re
 import shlex
 import subprocess
 import zipfile
+from dataclasses import asdict
 from pathlib import Path
 from types import ModuleType
 
@@ -27,7 +28,7 @@ from bankbench.machine import jdk
 def document(run_id: str, env: str, profile: Profile, machine: dict, versions: dict,
              settings: dict) -> dict:
     """manifest.json: the run, the commit, what ran where, the profile's then `settings`."""
-    settings = {"profile": profile.__dict__, "users": profile.users, "pools": profile.pools,
+    settings = {"profile": asdict(profile), "users": profile.users, "pools": profile.pools,
                 "repeat": profile.repeat, "services": profile.services, **settings}
     return {"run_id": run_id, "env": env, "profile": profile.name,
             "created_utc": run_id.split("-", 1)[0], "git": git(), "machine": machine,

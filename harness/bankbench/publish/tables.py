@@ -369,7 +369,7 @@ def _below(p: Probed) -> str:
 
 
 def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str] | None = None,
-                    runs_with: dict[str, dict] | None = None) -> pd.DataFrame:
+                    runs_with: dict[str, registry.Settings] | None = None) -> pd.DataFrame:
     """A row per service and make tune record: where it was tuned, the settings found, the run that
     found them (`made_by`), what TUNED=1 runs with (`runs_with`: tuned.toml now; rules change)."""
     rows = []
@@ -387,10 +387,10 @@ def tuning_settings(records: Iterable[tuple[str, Tuned]], made_by: Sequence[str]
     return pd.DataFrame(rows)
 
 
-def settings_text(settings: dict) -> str:
-    """A [tuned.<service>] table as a cell: `pool 16; GOGC=200, GOMEMLIMIT=64MiB`."""
-    env = ", ".join(f"{name}={value}" for name, value in settings["env"].items())
-    return f"pool {settings['pool']}" + (f"; {env}" if env else "")
+def settings_text(settings: registry.Settings) -> str:
+    """A service's tuned settings as a cell: `pool 16; GOGC=200, GOMEMLIMIT=64MiB`."""
+    env = ", ".join(f"{name}={value}" for name, value in settings.env.items())
+    return f"pool {settings.pool}" + (f"; {env}" if env else "")
 
 
 def knob_notes(record: Tuned) -> list[str]:

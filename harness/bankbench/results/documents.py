@@ -12,6 +12,7 @@ from dataclasses import MISSING, Field, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from bankbench.errors import UserError
+from bankbench.registry import Settings
 
 WITH_TUNED = "with_tuned"  # the manifest's settings: make capacity TUNED=both
 NOT_RECORDED = "not recorded"  # a level's service exit where the environment does not record it
@@ -91,12 +92,13 @@ class Manifest(Document):
         return self.settings["max_concurrent_requests"]
 
     @property
-    def with_tuned(self) -> dict[str, Any]:
+    def with_tuned(self) -> dict[str, Settings]:
         """The tuned settings the run had at hand (TUNED=1 or TUNED=both)."""
-        return self.recorded_profile.get("tuned") or {}
+        tables = self.recorded_profile.get("tuned") or {}
+        return {service: Settings.of(table, f"{self.run_id}'s tuned {service}") for service, table in tables.items()}
 
     @property
-    def tuned(self) -> dict[str, Any]:
+    def tuned(self) -> dict[str, Settings]:
         """The tuned settings its levels ran at (TUNED=1); {} at the shipped ones, TUNED=both's passes
         included (their tuned contenders are capacity.json's tuned section: `with_tuned`)."""
         return {} if self.settings.get(WITH_TUNED) else self.with_tuned

@@ -104,7 +104,7 @@ def capacity(document: dict, manifest: Manifest) -> dict:
     def named(section: str, key: str) -> dict:
         tuned = section == runs.TUNED_SECTION or everyone
         return {"service": key, "contender": f"{key} tuned" if tuned else key,
-                "pool": manifest.with_tuned[key]["pool"] if tuned else manifest.recorded_profile["pools"][0]}
+                "pool": manifest.with_tuned[key].pool if tuned else manifest.recorded_profile["pools"][0]}
 
     def contender(section: str, key: str, old: dict) -> dict:
         if "service" in old:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bankbench.registry import Settings
 from bankbench.results import files, runs, versions
 from bankbench.results.documents import Document, records
 
@@ -231,7 +232,7 @@ class Knob(Document):
 @dataclass(frozen=True)
 class Tuned(Document):
     """What make tune recorded of a service (tuning.json's `services.<name>`); `tuned`: the settings
-    found as tuned.toml takes them, `pool` and `env` (None: the run ended first)."""
+    found, as tuned.toml takes them (None: the run ended first)."""
 
     document: dict[str, Any] = field(repr=False)
     not_searched: Sequence[str]  # the knobs neither searched through nor carried
@@ -244,7 +245,13 @@ class Tuned(Document):
     knobs: tuple[Knob, ...] = field(default=(), metadata=records(Knob))
     carried: dict[str, dict[str, str]] = field(default_factory=dict)  # {}: every knob searched here
     chosen: dict[str, str] = field(default_factory=dict)
-    tuned: dict[str, Any] | None = None
+    tuned: Settings | None = None
+
+    @classmethod
+    def of(cls, document: dict[str, Any], **read: Any) -> "Tuned":
+        found = document.get("tuned")
+        return super().of(document, tuned=None if found is None else Settings.of(found, "a tuning.json's `tuned`"),
+                          **read)
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ class Contender:
 
     def pool_in(self, profile: Profile) -> int:
         """The pool its levels run with."""
-        return self.pool or (profile.tuned[self.service]["pool"] if self.tuned else profile.pools[0])
+        return self.pool or (profile.tuned[self.service].pool if self.tuned else profile.pools[0])
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ class Setup:
                 "pools_beside": {service: list(p) for service, p in self.pools_beside.items()}}
 
 
-def contenders(services: list[str], tuned: bool, with_tuned: bool, tables: dict[str, dict],
+def contenders(services: list[str], tuned: bool, with_tuned: bool, tables: dict[str, registry.Settings],
                control: str | None = None, pools_beside: dict[str, tuple[int, ...]] | None = None) -> list[Contender]:
     """The services at the shipped or the tuned settings (`tables`: tuned.toml's); at the shipped
     ones, each of `pools_beside` it does not ship with; the twin of `control` (if among them); and
