@@ -19,6 +19,7 @@ from bankbench.analyse.levels import summarize_level, summarize_run
 from bankbench.load import generators
 from bankbench.publish import tables
 from bankbench.results import compaction, files, summaries
+from bankbench.results.documents import LevelSummary
 from bankbench.results.probes import Search, Target
 
 STARTED_MS = 1_795_000_000_000
@@ -71,10 +72,11 @@ def test_a_level_that_started_fewer_iterations_than_planned_is_invalid(levels: P
     assert short["loadgen"]["valid"] is False and "offered 90.0 %" in short["loadgen"]["reasons"]
     # Its latency and errors are perfect: the gate alone makes it miss the capacity target.
     assert short["overall"]["p99_ms"] == 10 and short["overall"]["error_pct"] == 0
-    assert Target().misses(short) == ["load generator"] and not Target().held(short)
+    judged = LevelSummary.of(short)
+    assert Target().misses(judged) == ["load generator"] and not Target().held(judged)
     full = summarize_level(make_level(levels, "go-u100-p95-r2", achieved=100.0))
     assert full["loadgen"]["offered_pct"] == pytest.approx(100, abs=0.1) and full["loadgen"]["valid"] is True
-    assert Target().held(full)
+    assert Target().held(LevelSummary.of(full))
 
 
 def test_a_generator_that_fell_behind_and_caught_up_late_is_invalid(levels: Path) -> None:

@@ -26,6 +26,7 @@ from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
 from bankbench.results import runs
+from bankbench.results.documents import LevelSummary
 from bankbench.results.probes import Searches, Target
 from bankbench.run.experiments import bisection, capacity_search
 
@@ -254,11 +255,16 @@ class FakeSession:
         self.now[0] += level.expected_s + capacity_search.LEVEL_OVERHEAD_S
         return out
 
-    def summary(self, out: Path) -> dict:
+    def summary(self, out: Path) -> LevelSummary:
         level = next(level for level in self.levels if level.id == out.name)
-        p99 = 8.0 if self.held(level) else 120.0
-        return {"overall": {"p99_ms": p99, "error_pct": 0.0}, "loadgen": {"valid": True, "offered_pct": 100.0},
-                "efficiency": {"service_cpu_ms_per_request": 0.1, "pg_cpu_ms_per_request": 0.1}, "money_ok": True}
+        return LevelSummary.of({
+            "level": {"service": level.service, "started_ms": 0, "measure_from_ms": 0, "ended_ms": 0,
+                      "generator": "gatling", "arrivals": None},
+            "money_ok": True,
+            "overall": {"requests": 1000, "errors": 0, "error_pct": 0.0, "throughput_rps": 100.0,
+                        "p99_ms": 8.0 if self.held(level) else 120.0},
+            "loadgen": {"valid": True, "reasons": "", "offered_pct": 100.0},
+            "efficiency": {"service_cpu_ms_per_request": 0.1, "pg_cpu_ms_per_request": 0.1}})
 
 
 def a_pass(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, held: Callable[[Level], bool], budget_min: float = 600,
@@ -273,7 +279,7 @@ def a_pass(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, held: Callable[[Leve
         return session
 
     monkeypatch.setattr(capacity_search, "Session", opened)
-    monkeypatch.setattr(capacity_search.levels, "level_summary", lambda out, intervals: session.summary(out))
+    monkeypatch.setattr(capacity_search.levels, "judged", session.summary)
     monkeypatch.setattr(capacity_search.time, "monotonic", lambda: session.now[0])
     entrants = setup.contenders(profile, False, False)
     capacity_search.run(session.opts, entrants, setup, Target(), budget_min * 60, heaps, long_s=60)

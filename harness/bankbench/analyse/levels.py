@@ -26,7 +26,7 @@ from bankbench.errors import UserError
 from bankbench.load import validity
 from bankbench.measure import steady
 from bankbench.results import files, histograms, summaries
-from bankbench.results.documents import LevelRecord
+from bankbench.results.documents import LevelRecord, LevelSummary
 from bankbench.results.histograms import Histograms
 from bankbench.results.summaries import ASSERTION, NO_RESPONSE, status_order
 
@@ -92,6 +92,12 @@ def level_summary(level_dir: Path, intervals: bool = True, resources: bool = Tru
         summary["service_metrics"] = service_metrics.window_stats(scrapes, level.measure_from_ms,
                                                                level.measure_from_ms + seconds * 1000)
     return summary
+
+
+def judged(level_dir: Path, resources: bool = True, level: LevelRecord | None = None) -> LevelSummary:
+    """A level's summary without its intervals (a slow bootstrap), as a run reads it to judge the
+    level: `level_summary`'s, its `resources` and `level` alike."""
+    return LevelSummary.of(level_summary(level_dir, intervals=False, resources=resources, level=level))
 
 
 def jit_share(level_dir: Path) -> float | None:

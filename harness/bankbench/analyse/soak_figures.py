@@ -50,7 +50,7 @@ def watched(level_dir: Path, target: Target, rate: float, failed: str = "") -> W
     found = tuple(trends.trend(figure, *series[figure], step_s, TOLERANCES.get(figure) if judged else None)
                   for figure in (*TOLERANCES, *SHOWN))
     money = _money(level_dir, level, count)
-    loadgen = levels.level_summary(level_dir, intervals=False)["loadgen"]["valid"]
+    loadgen = levels.judged(level_dir).loadgen.valid
     exited = level.service_exit not in (None, NOT_RECORDED)
     return Watched(level.service, level_dir.name, rate, minutes, found, money,
                    trends.failures(minutes, found, money, target, loadgen, exited), failed)

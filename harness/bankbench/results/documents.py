@@ -1,11 +1,12 @@
-"""A run's manifest.json, a level's level.json and make pgwire's pgwire.json as typed records.
+"""A run's manifest.json, a level's level.json and summary.json, pgwire.json: typed records.
 
 As their readers ask them (results/LAYOUT.md): a field is its key's value, its default what a
 document without the key holds (none of it: no heap limit, no phases), never what a record of an older
 schema stood for: a reader refuses those (bankbench.results.versions). A field without a default
 must be in every document; `document` keeps the whole, for the files that copy it.
 
-See results/LAYOUT.md#manifestjson and results/LAYOUT.md#leveljson."""
+See results/LAYOUT.md#manifestjson, results/LAYOUT.md#leveljson and
+results/LAYOUT.md#summaryjson."""
 
 from collections.abc import Sequence
 from dataclasses import MISSING, Field, dataclass, field, fields
@@ -35,8 +36,9 @@ class Document:
         for f in fields(cls):
             key = f.metadata.get("key") or f.name  # a field named otherwise gives its key
             if f.name != "document" and f.name not in read and key in document:
-                kind = f.metadata.get("records")
-                read[f.name] = tuple(map(kind.of, document[key])) if kind else document[key]
+                value, many, one = document[key], f.metadata.get("records"), f.metadata.get("record")
+                read[f.name] = tuple(map(many.of, value)) if many else one.of(value) if one and value is not None \
+                    else value
         if missing := [f.metadata.get("key") or f.name for f in fields(cls) if f.name not in (*read, "document")
                        and f.default is MISSING and f.default_factory is MISSING]:
             raise UserError(f"a {cls.__name__} without {', '.join(missing)}: a record of another schema "
@@ -49,6 +51,11 @@ def records(kind: type[Document], key: str | None = None) -> dict[str, Any]:
     name): `field(metadata=records(kind))`, a call to field() itself so that a type checker sees
     whether the field has a default."""
     return {"records": kind, "key": key}
+
+
+def record(kind: type[Document], key: str | None = None) -> dict[str, Any]:
+    """The metadata of a field of one `kind` record (None where the document holds null), as `records`."""
+    return {"record": kind, "key": key}
 
 
 @dataclass(frozen=True)
@@ -136,3 +143,49 @@ class Pgwire(Document):
     document: dict[str, Any] = field(repr=False)
     rate: float  # iterations/s, every level's
     levels: dict[str, dict[str, Any]]  # per level what one request cost: figures, messages to_pg and from_pg
+
+
+@dataclass(frozen=True)
+class Latency(Document):
+    """A level's requests over its measured window: summary.json's `overall` (and each label's)."""
+
+    document: dict[str, Any] = field(repr=False)
+    requests: int
+    errors: int
+    error_pct: float | None  # None: no request measured
+    throughput_rps: float | None
+    p99_ms: float | None
+
+
+@dataclass(frozen=True)
+class LoadgenVerdict(Document):
+    """Whether the load generator drove the level's plan (bankbench.load.validity.judge)."""
+
+    document: dict[str, Any] = field(repr=False)
+    valid: bool
+    reasons: str  # why not, "; "-joined
+    offered_pct: float | None = None  # of `planned_rate`: where the plan had arrivals
+    planned_rate: float | None = None
+
+
+@dataclass(frozen=True)
+class Efficiency(Document):
+    """CPU ms per request of the service and of PostgreSQL (None: no request measured)."""
+
+    document: dict[str, Any] = field(repr=False)
+    service_cpu_ms_per_request: float | None = None
+    pg_cpu_ms_per_request: float | None = None
+
+
+@dataclass(frozen=True)
+class LevelSummary(Document):
+    """A level's summary.json (bankbench.analyse.levels computes it), as a run reads it to judge
+    the level: the level, its money check, its requests, the load generator's verdict, its cost."""
+
+    document: dict[str, Any] = field(repr=False)
+    level: LevelRecord = field(metadata=record(LevelRecord))
+    money_ok: bool
+    overall: Latency = field(metadata=record(Latency))
+    loadgen: LoadgenVerdict = field(metadata=record(LoadgenVerdict))
+    resources: dict[str, Any] | None = None  # None: its metrics not read yet (AWS: at the run's end)
+    efficiency: Efficiency = field(default_factory=lambda: Efficiency(document={}), metadata=record(Efficiency))

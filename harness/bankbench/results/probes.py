@@ -12,7 +12,7 @@ from typing import Any
 
 from bankbench.registry import Settings
 from bankbench.results import files, runs, versions
-from bankbench.results.documents import Document, records
+from bankbench.results.documents import Document, LevelSummary, records
 
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
@@ -26,16 +26,16 @@ class Target:
     p99_ms: float = P99_MS
     max_error_pct: float = MAX_ERROR_PCT
 
-    def misses(self, summary: dict) -> list[str]:
+    def misses(self, summary: LevelSummary) -> list[str]:
         """What of the target a level's summary missed (LOADGEN: bankbench.load.validity's)."""
-        overall = summary["overall"]
+        p99, errors = summary.overall.p99_ms, summary.overall.error_pct
         return [name for name, missed in (
-            ("money", not summary["money_ok"]),
-            (LOADGEN, not summary["loadgen"]["valid"]),
-            ("p99", overall["p99_ms"] is None or overall["p99_ms"] > self.p99_ms),
-            ("errors", overall["error_pct"] is None or overall["error_pct"] >= self.max_error_pct)) if missed]
+            ("money", not summary.money_ok),
+            (LOADGEN, not summary.loadgen.valid),
+            ("p99", p99 is None or p99 > self.p99_ms),
+            ("errors", errors is None or errors >= self.max_error_pct)) if missed]
 
-    def held(self, summary: dict) -> bool:
+    def held(self, summary: LevelSummary) -> bool:
         return not self.misses(summary)
 
 

@@ -18,7 +18,7 @@ from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_
 from bankbench.machine.postgres import SETTINGS_SQL, parse_settings
 from bankbench.measure import manifest
 from bankbench.results import compaction, documents, files, runs
-from bankbench.results.documents import LevelRecord, Manifest
+from bankbench.results.documents import LevelRecord, LoadgenVerdict, Manifest
 from bankbench.run.environments.interface import Env, Options, Service
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
@@ -110,7 +110,7 @@ class Session:
         compaction.compact(out, record)
         verdict = _print_level(out, level, record, tag, check)
         # Written once, with the load generator's verdict as the level ended.
-        files.write_level_record(out, LevelRecord.of({**record.document, "loadgen": verdict}))
+        files.write_level_record(out, LevelRecord.of({**record.document, "loadgen": verdict.document}))
         if not check.ok:
             raise UserError(f"money check FAILED after {level.id}: {check}")
         return out
@@ -157,19 +157,19 @@ def remaining(todo: list[Level]) -> float:
     return sum(level.expected_s + 15 for level in todo) + warmup.MAX_S * len(warmups)
 
 
-def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: money.Check) -> dict:
+def _print_level(out: Path, level: Level, record: LevelRecord, tag: str, check: money.Check) -> LoadgenVerdict:
     """Prints the level's figures, the load generator's verdict (returned) and its faults."""
-    summary = levels.level_summary(out, intervals=False, resources=files.has_metrics(out), level=record)
-    o, verdict, used = summary["overall"], summary["loadgen"], summary.get("resources")
+    summary = levels.judged(out, resources=files.has_metrics(out), level=record)
+    o, verdict, used = summary.overall, summary.loadgen, summary.resources
     details = [f"calibration: {calibration.brief(record.calibration)}"]
-    if verdict["valid"]:
+    if verdict.valid:
         cpu = validity.level_cpu_text(record, used) if used else "CPU figures when the run ends"
-        offered = "" if verdict.get("offered_pct") is None else \
-            f", offered {verdict['offered_pct']:.1f} % of {verdict['planned_rate']:g} iterations/s"
+        offered = "" if verdict.offered_pct is None or verdict.planned_rate is None else \
+            f", offered {verdict.offered_pct:.1f} % of {verdict.planned_rate:g} iterations/s"
         details.insert(0, f"{validity.name(record.generator)} {cpu}{offered}")
-    judged = "ok" if verdict["valid"] else f"INVALID: {verdict['reasons']}"
-    print(f"{tag} {level.id}: {o['requests']} requests measured, {_fig(o['throughput_rps'])} "
-          f"req/s, p99 {_fig(o['p99_ms'])} ms, errors {_fig(o['error_pct'], '.2f')}%, "
+    judged = "ok" if verdict.valid else f"INVALID: {verdict.reasons}"
+    print(f"{tag} {level.id}: {o.requests} requests measured, {_fig(o.throughput_rps)} "
+          f"req/s, p99 {_fig(o.p99_ms)} ms, errors {_fig(o.error_pct, '.2f')}%, "
           f"money {'ok' if check.ok else 'FAILED'}; load generator {judged} ({'; '.join(details)})", flush=True)
     for fault in record.faults:
         print(f"{tag} fault {chaos.describe(fault, record.started_ms)}", flush=True)

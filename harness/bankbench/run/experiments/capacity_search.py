@@ -236,17 +236,17 @@ class Prober:
                 raise  # a service that cannot start with its own settings, or lost money: stop loudly
             print(f"{tag} {level.id}: did not start ({err})", flush=True)
             return self._add(level, about, {"failed": str(err).splitlines()[0], "missed": ["start"]})
-        summary = levels.level_summary(out, intervals=False)
+        summary = levels.judged(out)
         misses = self.target.misses(summary)
-        o, loadgen, cost = summary["overall"], summary["loadgen"], summary["efficiency"]
+        o, loadgen, cost = summary.overall, summary.loadgen, summary.efficiency
         verdict = f"missed the target ({', '.join(misses)})" if misses else "held the target"
-        print(f"{tag} {level.id}: p99 {o['p99_ms']} ms, errors {o['error_pct']} %, offered "
-              f"{loadgen.get('offered_pct')} % of {rate} iterations/s: {verdict}; "
+        print(f"{tag} {level.id}: p99 {o.p99_ms} ms, errors {o.error_pct} %, offered "
+              f"{loadgen.offered_pct} % of {rate} iterations/s: {verdict}; "
               f"{max(self.deadline - time.monotonic(), 0) / 60:.1f} min left for {self.label}", flush=True)
-        return self._add(level, about, {"p99_ms": o["p99_ms"], "error_pct": o["error_pct"],
-                                        "offered_pct": loadgen.get("offered_pct"), "valid": loadgen["valid"],
-                                        "service_cpu_ms": cost["service_cpu_ms_per_request"],
-                                        "pg_cpu_ms": cost["pg_cpu_ms_per_request"], "missed": misses})
+        return self._add(level, about, {"p99_ms": o.p99_ms, "error_pct": o.error_pct,
+                                        "offered_pct": loadgen.offered_pct, "valid": loadgen.valid,
+                                        "service_cpu_ms": cost.service_cpu_ms_per_request,
+                                        "pg_cpu_ms": cost.pg_cpu_ms_per_request, "missed": misses})
 
     def _add(self, level: Level, about: dict, figures: dict) -> dict:
         probe = {"level": level.id, "rate": level.users, "heap_mb": level.heap_mb, **about,

@@ -121,14 +121,16 @@ def sample(port: int) -> Sample | None:
 
 def per_request(level_dir: Path, port: int, samples: list[Sample]) -> dict:
     """The level's figures per request over its measured window (module doc)."""
-    summary = levels.level_summary(level_dir, intervals=False)
-    overall = summary["overall"]
-    start = summary["level"]["measure_from_ms"] / 1000
-    window = (start, start + overall["requests"] / overall["throughput_rps"])
-    return {"requests": overall["requests"], "throughput_rps": overall["throughput_rps"], "p99_ms": overall["p99_ms"],
-            **summary.get("efficiency", {}),
-            **tally(_packets(level_dir / files.PG_CAPTURE, port), port, window, overall["requests"]),
-            **sampled(samples, window, overall["throughput_rps"])}
+    summary = levels.judged(level_dir)
+    overall = summary.overall
+    if not overall.throughput_rps:
+        raise UserError(f"{level_dir.name} measured no request: nothing to divide its capture by")
+    start = summary.level.measure_from_ms / 1000
+    window = (start, start + overall.requests / overall.throughput_rps)
+    return {"requests": overall.requests, "throughput_rps": overall.throughput_rps, "p99_ms": overall.p99_ms,
+            **summary.efficiency.document,
+            **tally(_packets(level_dir / files.PG_CAPTURE, port), port, window, overall.requests),
+            **sampled(samples, window, overall.throughput_rps)}
 
 
 def tally(packets: Iterable["Packet"], port: int, window: tuple[float, float], requests: int) -> dict:
