@@ -24,7 +24,7 @@ from bankbench.run.environments.interface import Options
 from bankbench.run.experiments import tuning
 
 PROFILE = "tune"  # profiles.toml: the shape of each probe
-BUDGET_MIN = 360  # per service 9 (go) to 19 (java) duels of 6 probes of ~45 s: 1-2.5 h each
+BUDGET_MIN = 360  # per service 9 (go) to 13 (java) duels of 6 probes a side, ~10 min each: 1.5-2.5 h
 POOLS = (4, 8, 16, 32, config.DEFAULT_POOL_SIZE)  # HikariCP's advice is a few connections per core
 PLACEMENT = "split"  # the placement the verdict ranks capacity under on this bed
 
