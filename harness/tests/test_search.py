@@ -25,6 +25,7 @@ from bankbench.commands import capacity
 from bankbench.errors import UserError
 from bankbench.load import profiles
 from bankbench.load.profiles import Level
+from bankbench.registry import Settings
 from bankbench.results import runs
 from bankbench.results.documents import LevelSummary
 from bankbench.results.probes import Searches, Target
@@ -140,7 +141,7 @@ def test_the_budget_ends_every_search_side_by_side() -> None:
 def test_contenders_are_the_shipped_the_pools_beside_the_twin_then_the_tuned() -> None:
     """TUNED=both: a service tuned to its shipped settings (java here) is one contender; the pools
     beside and the A/A twin are at the shipped settings."""
-    tables = {"go": {"pool": 16, "env": {}}, "java": {"pool": 95, "env": {}}}
+    tables = {"go": Settings(16), "java": Settings(95)}
     names = [c.name for c in capacity_search.contenders(["go", "java"], True, True, tables, "go",
                                                         {"java": (16, 95, 16), "helidon": (16,)})]
     assert names == ["go", "java", "java pool16", "go-again", "go tuned"]

@@ -288,7 +288,7 @@ def tune_run(root: Path, run_id: str, placement: str, knobs: dict[str, tuple[str
                for k, (v, done) in knobs.items()]
     (root / run_id / runs.TUNING_FILE).write_text(json.dumps(fake_records.tuning({"go": {
         "probes": [], "knobs": entries, "not_searched": [], "chosen": {k: v for k, (v, _) in knobs.items()},
-        "tuned": {}}})))
+        "tuned": None}})))
 
 
 def test_a_run_of_some_knobs_starts_from_the_newest_search_of_each_knob(tmp_path: Path) -> None:
