@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import fake_records
@@ -18,11 +19,11 @@ from bankbench.analyse import levels
 from bankbench.load import profiles, validity
 from bankbench.machine import placement
 from bankbench.results import files, histograms
-from bankbench.results.documents import LevelRecord
+from bankbench.results.documents import Calibration, LevelRecord
 from bankbench.results.files import read_metrics
 from bankbench.run.experiments import calibration
 
-ARTICLE = {"rate": 100.0, "window_s": 10}  # 1,000 users over a 10 s ramp-up
+ARTICLE = (100.0, 10)  # rate and window: 1,000 users over a 10 s ramp-up
 
 
 def arrivals(starts_s: list[float] | np.ndarray) -> tuple[int, float, float]:
@@ -33,27 +34,26 @@ def arrivals(starts_s: list[float] | np.ndarray) -> tuple[int, float, float]:
 
 
 def test_an_even_ramp_on_time_offers_the_plan() -> None:
-    offered = validity.offered(*arrivals(np.arange(1000) * 0.01 + 0.3), ARTICLE)  # 0.3 s late, all of them
+    offered = validity.offered(*arrivals(np.arange(1000) * 0.01 + 0.3), *ARTICLE)  # 0.3 s late, all of them
     assert offered == {"planned_rate": 100.0, "offered_rate": 100.0, "offered_pct": 100.0, "min_offered_pct": 99.0,
                        "iterations": 1000, "planned_iterations": 1000}
     assert not validity.short_of_plan(offered)
 
 
 def test_falling_behind_or_starting_fewer_is_short_of_the_plan() -> None:
-    late = validity.offered(*arrivals(np.arange(1000) * 0.0105), ARTICLE)  # the ramp took 10.5 s
+    late = validity.offered(*arrivals(np.arange(1000) * 0.0105), *ARTICLE)  # the ramp took 10.5 s
     assert late["offered_pct"] == pytest.approx(100 / 1.05, abs=0.05) and validity.short_of_plan(late)
-    fewer = validity.offered(*arrivals(np.arange(980) * 0.01), ARTICLE)  # 20 users never started
+    fewer = validity.offered(*arrivals(np.arange(980) * 0.01), *ARTICLE)  # 20 users never started
     assert fewer["offered_pct"] == 98.0 and validity.short_of_plan(fewer)
 
 
 def test_random_arrivals_get_the_same_bar() -> None:
     """JMeter places exactly rate x window random arrivals, so the open model gets no allowance."""
-    open_model = {"rate": 50, "window_s": 70}  # 3,500 planned
+    open_model = (50, 70)  # 3,500 planned
     random_starts = np.sort(np.random.default_rng(1).uniform(0, 70, 3500))
-    assert not validity.short_of_plan(validity.offered(*arrivals(random_starts), open_model))
-    short = validity.offered(*arrivals(np.linspace(0, 69.9, 3420)), open_model)
+    assert not validity.short_of_plan(validity.offered(*arrivals(random_starts), *open_model))
+    short = validity.offered(*arrivals(np.linspace(0, 69.9, 3420)), *open_model)
     assert short["min_offered_pct"] == 99 and validity.short_of_plan(short)  # 97.7 % of the plan
-    assert validity.offered(*arrivals([0.0]), None) is None  # the sustained model plans no rate
 
 
 def test_short_of_cpu_with_own_cpus_or_shared() -> None:
@@ -77,7 +77,7 @@ def test_short_of_cpu_with_postgresql_beside_it_says_both(level_json: Callable[.
 
 def calibrated(**figures: object) -> dict:
     return {"throughput_rps": 1000.0, "loadgen_cpu_mean": 50.0, "loadgen_cpus": 1, "machine_cpu_mean": 40.0,
-            "offered_pct": 100.0, "drives_plan": True, **figures}
+            "loadgen_saturated": False, "offered_pct": 100.0, "drives_plan": True, "errors": 0, **figures}
 
 
 def test_a_plan_beyond_the_calibration_is_invalid(level_json: Callable[..., dict]) -> None:
@@ -100,7 +100,7 @@ def test_a_closed_loop_near_its_calibrated_ceiling_is_invalid(level_json: Callab
 
 
 def test_every_reason_is_given(level_json: Callable[..., dict]) -> None:
-    short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
+    short = validity.offered(*arrivals(np.arange(900) * 0.01), *ARTICLE)
     resources = {"loadgen_saturated": True, "loadgen_cpu_mean": 95.0, "machine_cpu_mean": 60.0}
     verdict = validity.judge(LevelRecord.of(level_json(loadgen_cpus=1)), resources, short, 630.0)
     assert verdict["reasons"] == ("JMeter short of CPU (95 % of its 1 CPU); offered 90.0 % of the planned 100 "
@@ -167,10 +167,11 @@ def test_a_level_without_phases_is_judged_on_the_whole_load_alone(tmp_path: Path
     assert levels.offered_by_phase(requests, level) == []
     assert verdict(level_dir) == validity.judge(level, None, levels.offered(requests, level), None)
     assert verdict(level_dir)["valid"]  # the same starts, judged on their mean rate
+    assert levels.offered(requests, replace(level, arrivals=None)) is None  # the sustained model plans none
 
 
 def test_each_short_phase_is_named_after_a_short_level(level_json: Callable[..., dict]) -> None:
-    short = validity.offered(*arrivals(np.arange(900) * 0.01), ARTICLE)
+    short = validity.offered(*arrivals(np.arange(900) * 0.01), *ARTICLE)
     phase = {"seconds": 60, "multiple": 0.5, **short}
     level = LevelRecord.of(level_json())
     assert validity.judge(level, None, short, None, [phase, {**phase, "multiple": 2.0}])["reasons"] == (
@@ -205,4 +206,4 @@ def test_a_level_jmeter_cannot_drive_is_invalid(tmp_path: Path) -> None:
     assert f"offered {verdict['offered_pct']:.1f} % of the planned 3000 iterations/s" in verdict["reasons"]
     figures = levels.generator_figures(document, requests, read_metrics(tmp_path))
     assert figures["drives_plan"] is False
-    assert "BEYOND the generator" in calibration.describe({**figures, "errors": 0})
+    assert "BEYOND the generator" in calibration.describe(Calibration.of({**figures, "errors": 0}))

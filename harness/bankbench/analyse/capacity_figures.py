@@ -96,8 +96,7 @@ def figures(run: Run) -> list[Capacity]:
     found = []
     for service in sorted(shipped, key=summaries.service_order):
         search = shipped[service]
-        sweep = search.sweep
-        heap, below = smallest_heap(search, sweep.get("rate"))
+        heap, below = smallest_heap(search, search.swept_at)
         at_rate = _held(run, search, search.found, None)
         # An exit at the last probe run ended the search (at a small heap, one may exit and it go on).
         last = next((probe for probe in reversed(search.probes) if probe.not_run is None), None)
@@ -109,8 +108,8 @@ def figures(run: Run) -> list[Capacity]:
             service, search.found, search.failed_at, _generator_missed(search, search.failed_at), search.complete,
             throughput, p99, service_cpu, pg_cpu, rss,
             probed(search, search.found).get(None), heap, below,
-            estimates.figure(_held(run, search, sweep.get("rate"), heap.heap_mb if heap else None), RSS),
-            placement.postgres_beside_loadgen(run.placement), "rate" in sweep,
+            estimates.figure(_held(run, search, search.swept_at, heap.heap_mb if heap else None), RSS),
+            placement.postgres_beside_loadgen(run.placement), search.sweep is not None,
             max((p.rate for p in search.probes if p.heap_mb is None and p.held), default=None),
             (last.rate, status) if last and isinstance(status, int) else None))
     return found
@@ -153,7 +152,7 @@ def rss_by_heap(run: Run) -> pd.DataFrame:
     """Per service and heap (NaN: its own) at the sweep's rate: peak RSS and `Probed.verdict`."""
     rows = []
     for service, search in searches(run).shipped.items():
-        rate = search.sweep.get("rate")
+        rate = search.swept_at
         probes = pd.DataFrame([p.document for p in search.probes])
         if rate is None or probes.empty:
             continue

@@ -127,28 +127,30 @@ class Phase(NamedTuple):
 
 def phases(level: LevelRecord) -> tuple[Phase, ...]:
     """A level's measured phases (none: no phases)."""
-    starts = np.cumsum([0] + [phase["seconds"] for phase in level.phases])[:-1]
-    return tuple(Phase(int(start), int(start + phase["seconds"]), phase["multiple"], phase["rate"])
+    starts = np.cumsum([0] + [phase.seconds for phase in level.phases])[:-1]
+    return tuple(Phase(int(start), int(start + phase.seconds), phase.multiple, phase.rate)
                  for start, phase in zip(starts, level.phases, strict=True))
 
 
 def offered(requests: Histograms, level: LevelRecord) -> dict | None:
-    """The arrivals the generator offered against the plan's (bankbench.load.validity.offered)."""
-    return _offered(requests.rows, level.arrivals)
+    """The arrivals the generator offered against the plan's (bankbench.load.validity.offered);
+    None where the level plans none."""
+    arrivals = level.arrivals
+    return None if arrivals is None else _offered(requests.rows, arrivals.rate, arrivals.window_s)
 
 
 def offered_by_phase(requests: Histograms, level: LevelRecord) -> list[dict]:
     """Per measured phase: `seconds`, `multiple` and the arrivals started within it (`offered`)."""
     rows = requests.rows
     return [{"seconds": phase.end_s - phase.start_s, "multiple": phase.multiple,
-             **(_offered(rows[rows["second"].between(phase.start_s, phase.end_s - 1)],
-                         {"rate": phase.rate, "window_s": phase.end_s - phase.start_s}) or {})}
+             **_offered(rows[rows["second"].between(phase.start_s, phase.end_s - 1)], phase.rate,
+                        phase.end_s - phase.start_s)}
             for phase in phases(level)]
 
 
-def _offered(rows: pd.DataFrame, arrivals: dict | None) -> dict | None:
+def _offered(rows: pd.DataFrame, rate: float, window_s: float) -> dict:
     return validity.offered(int(rows["iterations"].sum()), rows["first_iteration_ms"].min(),
-                             rows["last_iteration_ms"].max(), arrivals)
+                             rows["last_iteration_ms"].max(), rate, window_s)
 
 
 def resource_window(level: LevelRecord, metrics: pd.DataFrame, seconds: float) -> pd.DataFrame:

@@ -183,8 +183,8 @@ def outcome(level_dir: Path, manifest: Manifest) -> Outcome:
     base = level.base_rate
     assert base is not None  # a phased level's
     return Outcome(
-        service=level.service, level_id=level_dir.name, base_rate=base["rate"],
-        rate_source=base["source"], peak_rss_mb=_round(line.frame["rss_mb"].max()),
+        service=level.service, level_id=level_dir.name, base_rate=base.rate,
+        rate_source=base.source, peak_rss_mb=_round(line.frame["rss_mb"].max()),
         bound_mb=memory_bound_mb(level, settings), refused_pct=refused, p99_ok_ms=p99,
         acquire_timeout_ms=int(settings.get("acquire_timeout_ms", config.acquire_timeout_ms())),
         answers=tuple(sorted(map(str, seen.columns[seen.sum() > 0]), key=status_order)),

@@ -40,7 +40,7 @@ def watched(level_dir: Path, target: Target, rate: float, failed: str = "") -> W
     """The soak of the level in `level_dir` at `rate` iterations/s; `failed`: why it did not run through."""
     level = files.level_record(level_dir)
     frames = _frames(level_dir)
-    count = int(sum(phase["seconds"] for phase in level.phases) // trends.MINUTE_S)
+    count = int(sum(phase.seconds for phase in level.phases) // trends.MINUTE_S)
     per_minute = {figure: points(frames, level, figure, trends.MINUTE_S, count) for figure in GAUGES}
     minutes = tuple(_minute(m, level, frames, {figure: number(per_minute[figure][1][m - 1]) for figure in GAUGES})
                     for m in range(1, count + 1))

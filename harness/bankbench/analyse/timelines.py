@@ -40,7 +40,7 @@ def timeline(level_dir: Path) -> Timeline:
 
 
 def _timeline(frame: pd.DataFrame, level: LevelRecord) -> Timeline:
-    faults = tuple((f["fault"], level.since_start_s(f["at_ms"]), f["recovery_s"]) for f in level.faults)
+    faults = tuple((f.fault, level.since_start_s(f.at_ms), f.recovery_s) for f in level.faults)
     return Timeline(frame, level.since_start_s(level.measure_from_ms), faults)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from bankbench.load.profiles import GENERATORS
+from bankbench.results.documents import Calibration
 
 SATURATED_CPU_PCT = 80  # % of the generator's own CPUs, or of the machine when shared
 OFFERED_MIN_PCT = 99  # % of the planned arrival rate
@@ -27,7 +28,7 @@ class Recorded(Protocol):
     @property
     def loadgen_peers(self) -> Sequence[str]: ...
     @property
-    def calibration(self) -> dict | None: ...
+    def calibration(self) -> Calibration | None: ...
 
 
 def saturated(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: float | None,
@@ -69,11 +70,9 @@ def level_cpu_text(level: Recorded, resources: dict) -> str:
                     busy(resources, peers, "{}_cpu_mean") if peers else None)
 
 
-def offered(iterations: int, first_ms: float, last_ms: float, arrivals: dict | None) -> dict | None:
-    """The rate offered against the plan's, from the first and last start (epoch ms), or None."""
-    if not arrivals:
-        return None
-    rate, window_s = arrivals["rate"], arrivals["window_s"]
+def offered(iterations: int, first_ms: float, last_ms: float, rate: float, window_s: float) -> dict:
+    """The rate offered against the plan's `rate` over `window_s`, from the first and last start
+    (epoch ms)."""
     span_s = (last_ms - first_ms) / 1000 + 1 / rate if iterations else 0.0
     offered_rate = iterations / max(window_s, span_s)
     return {"planned_rate": rate, "offered_rate": round(offered_rate, 3),
@@ -104,16 +103,17 @@ def name(generator: str | None) -> str:
     return GENERATORS[generator or "jmeter"]
 
 
-def beyond_calibration(calibration: dict | None, throughput_rps: float | None, generator: str = "JMeter") -> str | None:
+def beyond_calibration(calibration: Calibration | None, throughput_rps: float | None,
+                       generator: str = "JMeter") -> str | None:
     """Why the calibration says this level asks more than the `generator` can drive, or None."""
-    if not calibration:
+    if calibration is None:
         return None
-    if calibration["drives_plan"] is False:
-        cpu = cpu_text(calibration["loadgen_cpu_mean"], calibration["loadgen_cpus"], calibration["machine_cpu_mean"])
+    if calibration.drives_plan is False:
+        cpu = cpu_text(calibration.loadgen_cpu_mean, calibration.loadgen_cpus, calibration.machine_cpu_mean)
         return (f"the plan is beyond what {generator} drove against the calibration target (offered "
-                f"{calibration['offered_pct']:.1f} % of it there, {cpu})")
-    ceiling = calibration["throughput_rps"]
-    if calibration["drives_plan"] is None and calibration["loadgen_saturated"] and throughput_rps and ceiling \
+                f"{calibration.offered_pct:.1f} % of it there, {cpu})")
+    ceiling = calibration.throughput_rps
+    if calibration.drives_plan is None and calibration.loadgen_saturated and throughput_rps and ceiling \
             and throughput_rps >= ceiling * CALIBRATED_SHARE_MAX / 100:
         return (f"{throughput_rps:.0f} req/s is {100 * throughput_rps / ceiling:.0f} % of the "
                 f"{ceiling:.0f} req/s {generator} drove against the calibration target")
@@ -133,4 +133,4 @@ def judge(level: Recorded, resources: dict | None, arrivals: dict | None, throug
     beyond = beyond_calibration(calibration, throughput_rps, name(level.generator))
     reasons += [why for why in (shortfall(arrivals), *phased, beyond) if why]
     return {"valid": not reasons, "reasons": "; ".join(reasons), **(arrivals or {}),
-            "calibrated_rps": calibration["throughput_rps"] if calibration else None}
+            "calibrated_rps": calibration.throughput_rps if calibration else None}

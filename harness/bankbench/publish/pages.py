@@ -352,11 +352,11 @@ def soak_section(run: Run, out_dir: Path) -> list[str]:
 
 def faults_section(run: Run) -> list[str]:
     """The faults struck during the run's levels (CHAOS), with recovery and error burst."""
-    rows = [{"level": level_id, "fault": f["fault"],
-             "struck at (s)": round(level.since_start_s(f["at_ms"]), 1),
-             "healthy again after (s)": f["recovery_s"], "failed requests": f["errors"],
-             "burst by response code": "; ".join(f"{code}: {b['count']} in {b['duration_s']:g} s"
-                                                 for code, b in f["burst"].items())}
+    rows = [{"level": level_id, "fault": f.fault,
+             "struck at (s)": round(level.since_start_s(f.at_ms), 1),
+             "healthy again after (s)": f.recovery_s, "failed requests": f.errors,
+             "burst by response code": "; ".join(f"{code}: {b.count} in {b.duration_s:g} s"
+                                                 for code, b in f.burst.items())}
             for level_id in run.summary["level_id"]
             for level in [files.level_record(run.level_dir(level_id))] for f in level.faults]
     return ["## Faults", "Struck in the measured window (time since the level's start), "

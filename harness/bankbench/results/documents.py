@@ -8,8 +8,9 @@ must be in every document; `document` keeps the whole, for the files that copy i
 See results/LAYOUT.md#manifestjson, results/LAYOUT.md#leveljson and
 results/LAYOUT.md#summaryjson."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, Field, dataclass, field, fields
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from bankbench.errors import UserError
@@ -36,14 +37,24 @@ class Document:
         for f in fields(cls):
             key = f.metadata.get("key") or f.name  # a field named otherwise gives its key
             if f.name != "document" and f.name not in read and key in document:
-                value, many, one = document[key], f.metadata.get("records"), f.metadata.get("record")
-                read[f.name] = tuple(map(many.of, value)) if many else one.of(value) if one and value is not None \
-                    else value
+                read[f.name] = _read(document[key], f.metadata)
         if missing := [f.metadata.get("key") or f.name for f in fields(cls) if f.name not in (*read, "document")
                        and f.default is MISSING and f.default_factory is MISSING]:
             raise UserError(f"a {cls.__name__} without {', '.join(missing)}: a record of another schema "
                             "(run `make migrate`)")
         return cls(document=document, **read)
+
+
+def _read(value: Any, metadata: Mapping[str, Any]) -> Any:
+    """A field's value as its metadata says: records in a list, one record (or null), records by
+    key, or the value itself."""
+    if (many := metadata.get("records")) is not None:
+        return tuple(map(many.of, value))
+    if (one := metadata.get("record")) is not None:
+        return None if value is None else one.of(value)
+    if (named := metadata.get("by_key")) is not None:
+        return {name: named.of(item) for name, item in value.items()}
+    return value
 
 
 def records(kind: type[Document], key: str | None = None) -> dict[str, Any]:
@@ -56,6 +67,11 @@ def records(kind: type[Document], key: str | None = None) -> dict[str, Any]:
 def record(kind: type[Document], key: str | None = None) -> dict[str, Any]:
     """The metadata of a field of one `kind` record (None where the document holds null), as `records`."""
     return {"record": kind, "key": key}
+
+
+def by_key(kind: type[Document], key: str | None = None) -> dict[str, Any]:
+    """The metadata of a field of `kind` records by name, read from the object at `key`, as `records`."""
+    return {"by_key": kind, "key": key}
 
 
 @dataclass(frozen=True)
@@ -98,9 +114,9 @@ class Manifest(Document):
         """The services' MAX_CONCURRENT_REQUESTS."""
         return self.settings["max_concurrent_requests"]
 
-    @property
+    @cached_property
     def with_tuned(self) -> dict[str, Settings]:
-        """The tuned settings the run had at hand (TUNED=1 or TUNED=both)."""
+        """The tuned settings the run had at hand (TUNED=1 or TUNED=both), read once."""
         tables = self.recorded_profile.get("tuned") or {}
         return {service: Settings.of(table, f"{self.run_id}'s tuned {service}") for service, table in tables.items()}
 
@@ -109,6 +125,73 @@ class Manifest(Document):
         """The tuned settings its levels ran at (TUNED=1); {} at the shipped ones, TUNED=both's passes
         included (their tuned contenders are capacity.json's tuned section: `with_tuned`)."""
         return {} if self.settings.get(WITH_TUNED) else self.with_tuned
+
+
+@dataclass(frozen=True)
+class Arrivals(Document):
+    """The arrivals a level plans: `rate` iterations/s over `window_s` (rate x window of them)."""
+
+    document: dict[str, Any] = field(repr=False)
+    rate: float
+    window_s: float
+
+
+@dataclass(frozen=True)
+class BaseRate(Document):
+    """A phased level's base rate, iterations/s, and where it came from in words (profiles.with_rates)."""
+
+    document: dict[str, Any] = field(repr=False)
+    rate: float
+    source: str
+
+
+@dataclass(frozen=True)
+class PlannedPhase(Document):
+    """One measured phase of a phased level: `seconds` at `multiple` x the base rate, `rate`."""
+
+    document: dict[str, Any] = field(repr=False)
+    seconds: int
+    multiple: float
+    rate: float
+
+
+@dataclass(frozen=True)
+class Burst(Document):
+    """The failed requests of one response code around a fault (bankbench.results.bursts)."""
+
+    document: dict[str, Any] = field(repr=False)
+    count: int
+    duration_s: float  # first to last
+
+
+@dataclass(frozen=True)
+class Fault(Document):
+    """A fault struck during a level (bankbench.run.experiments.chaos) and its error burst."""
+
+    document: dict[str, Any] = field(repr=False)
+    fault: str  # chaos.FAULTS
+    at_ms: int
+    recovery_s: float  # until /health answered again
+    errors: int
+    burst: dict[str, Burst] = field(default_factory=dict, metadata=by_key(Burst))  # per response code
+
+
+@dataclass(frozen=True)
+class Calibration(Document):
+    """What the load generator drove against the calibration target at a level's load
+    (bankbench.run.experiments.calibration): calibration.json's figures for that load."""
+
+    document: dict[str, Any] = field(repr=False)
+    throughput_rps: float | None
+    loadgen_cpu_mean: float | None  # % of one core
+    machine_cpu_mean: float | None  # % of the machine
+    loadgen_saturated: bool
+    drives_plan: bool | None  # None: the load plans no arrival rate
+    errors: int  # failed requests against the target
+    loadgen_cpus: int | None = None  # None: it shared the CPUs
+    planned_rate: float | None = None  # iterations/s, where the load plans arrivals
+    offered_pct: float | None = None  # of `planned_rate`
+    generator: str | None = None  # None: before there were two, JMeter
 
 
 @dataclass(frozen=True)
@@ -121,14 +204,14 @@ class LevelRecord(Document):
     measure_from_ms: int  # where the measured window starts: earlier requests are warm-up
     ended_ms: int
     generator: str  # profiles.GENERATORS
-    arrivals: dict[str, Any] | None  # the planned `rate` over `window_s`; None: none planned
+    arrivals: Arrivals | None = field(metadata=record(Arrivals))  # None: a closed model plans none
     heap_mb: int | None = None
-    base_rate: dict[str, Any] | None = None  # a phased level's `rate` and its `source`
-    phases: Sequence[dict[str, Any]] = ()  # each measured phase's `seconds`, `multiple` and `rate`
+    base_rate: BaseRate | None = field(default=None, metadata=record(BaseRate))  # with phases
+    phases: Sequence[PlannedPhase] = field(default=(), metadata=records(PlannedPhase))  # each measured one
     loadgen_cpus: int | None = None  # the load generator's CPUs, under a placement that gives it some
     loadgen_peers: Sequence[str] = ()  # the processes beside it there ("pg" under service-alone)
-    calibration: dict[str, Any] | None = None  # what the generator drove against the calibration target
-    faults: Sequence[dict[str, Any]] = ()  # struck during the load (bankbench.run.experiments.chaos)
+    calibration: Calibration | None = field(default=None, metadata=record(Calibration))  # None: not calibrated
+    faults: Sequence[Fault] = field(default=(), metadata=records(Fault))  # struck during the load (CHAOS)
     service_exit: int | str | None = NOT_RECORDED  # by the load's end; None: it ran throughout
 
     def since_start_s(self, at_ms: float) -> float:

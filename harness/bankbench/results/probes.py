@@ -12,7 +12,7 @@ from typing import Any
 
 from bankbench.registry import Settings
 from bankbench.results import files, runs, versions
-from bankbench.results.documents import Document, LevelSummary, records
+from bankbench.results.documents import Document, LevelSummary, record, records
 
 P99_MS = 50.0  # the latency target (make capacity P99_MS=)
 MAX_ERROR_PCT = 0.1  # errors must stay under it
@@ -83,8 +83,34 @@ class Probe(Document):
 
 
 @dataclass(frozen=True)
+class RateFound(Document):
+    """Where a contender's rate search settled: capacity.json's `rate` (run.experiments.capacity_search)."""
+
+    document: dict[str, Any] = field(repr=False)
+    # A rate the contender held (bankbench.run.experiments.bisection.provisional; a search that
+    # bisected: the highest that held and was confirmed); None: none, or not yet.
+    found: int | None = None
+    failed_at: int | None = None  # the lowest rate above it that missed; None: none did
+    # The staircase's own estimate of the rate held half the time (None: too few probes at its
+    # fixed step, or a search that bisected).
+    staircase: float | None = None
+    complete: bool = False  # the search ended before the budget did
+
+
+@dataclass(frozen=True)
+class HeapSweep(Document):
+    """Where a contender's heap sweep at one rate settled: capacity.json's `heap`."""
+
+    document: dict[str, Any] = field(repr=False)
+    rate: int  # the rate the heaps were probed at: the rate found
+    found: int | None = None  # the smallest heap, MB, that held there; None: none did
+    failed_at: int | None = None  # the largest heap under it that missed
+    complete: bool = False
+
+
+@dataclass(frozen=True)
 class Search(Document):
-    """A contender's probes, rate search and heap sweep (`sweep` {}: not swept) in capacity.json."""
+    """A contender's probes, rate search and heap sweep in capacity.json."""
 
     document: dict[str, Any] = field(repr=False)
     service: str
@@ -92,34 +118,30 @@ class Search(Document):
     pool: int  # the pool its levels ran with
     # Every one, in order: the staircase's, the long level, the heaps'.
     probes: tuple[Probe, ...] = field(metadata=records(Probe))
-    rate: dict[str, Any] = field(default_factory=dict)  # {}: none settled (not yet, or no time left)
-    sweep: dict[str, Any] = field(default_factory=dict, metadata={"key": "heap"})  # {}: not swept
-    long: Probe | None = None
+    # Its document {} where none settled (not yet, or no time left).
+    rate: RateFound = field(default_factory=lambda: RateFound(document={}), metadata=record(RateFound))
+    sweep: HeapSweep | None = field(default=None, metadata=record(HeapSweep, "heap"))  # None: not swept
+    long: Probe | None = field(default=None, metadata=record(Probe))
     # A tuned contender whose settings are the shipped ones: the shipped record.
     as_shipped: bool = field(default=False, metadata={"key": runs.AS_SHIPPED})
     twin_of: str | None = None  # the A/A control's twin: the contender it repeats under its own name
 
-    @classmethod
-    def of(cls, document: dict[str, Any], **read: Any) -> "Search":
-        long = document.get("long")
-        return super().of(document, long=Probe.of(long) if long else None, **read)
-
     @property
     def found(self) -> int | None:
-        """The rate found: a rate the contender held (bankbench.run.experiments.bisection.provisional;
-        a search that bisected: the highest that held and was confirmed); None: none, or not yet."""
-        return self.rate.get("found")
+        return self.rate.found
 
     @property
     def failed_at(self) -> int | None:
-        """The lowest rate above it that missed; None: none did."""
-        return self.rate.get("failed_at")
+        return self.rate.failed_at
 
     @property
     def staircase(self) -> float | None:
-        """The staircase's own estimate of the rate held half the time (None: too few probes at its
-        fixed step, or a search that bisected)."""
-        return self.rate.get("staircase")
+        return self.rate.staircase
+
+    @property
+    def swept_at(self) -> int | None:
+        """The rate its heaps were swept at; None: not swept."""
+        return None if self.sweep is None else self.sweep.rate
 
     @property
     def own_heap(self) -> tuple[Probe, ...]:
@@ -129,7 +151,7 @@ class Search(Document):
     @property
     def complete(self) -> bool:
         """Whether the rate search and any heap sweep ended before the budget did."""
-        return bool(self.rate.get("complete")) and self.sweep.get("complete", True)
+        return self.rate.complete and (self.sweep is None or self.sweep.complete)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from bankbench.load.profiles import LOAD_MODELS, Level, levels as expand, rates_
 from bankbench.machine.postgres import SETTINGS_SQL, parse_settings
 from bankbench.measure import manifest
 from bankbench.results import compaction, documents, files, runs
-from bankbench.results.documents import LevelRecord, LoadgenVerdict, Manifest
+from bankbench.results.documents import Calibration, LevelRecord, LoadgenVerdict, Manifest
 from bankbench.run.environments.interface import Env, Options, Service
 from bankbench.run.environments.native import Native
 from bankbench.run.experiments import calibration, chaos, warmup
@@ -69,7 +69,7 @@ class Session:
             raise
         return self
 
-    def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: dict | None = None,
+    def run_level(self, level: Level, tag: str, remaining_s: float, calibrated: Calibration | None = None,
                   watch: Callable[[Service], AbstractContextManager] | None = None) -> Path:
         """Runs `level` into levels/<its id>/ (returned); `calibrated`: its load's calibration; `watch`:
         what watches the service while the load runs, after its warm-up (make soak's watcher)."""
@@ -106,7 +106,7 @@ class Session:
         files.write_money(out, check)
         record = runs.level_record(level, started_ms, ended_ms, int(self.pg["max_connections"]),
                                    **where.level_settings(), **started, **extra,
-                                   **({"calibration": calibrated} if calibrated else {}))
+                                   **({"calibration": calibrated.document} if calibrated else {}))
         compaction.compact(out, record)
         verdict = _print_level(out, level, record, tag, check)
         # Written once, with the load generator's verdict as the level ended.

@@ -9,6 +9,7 @@ from typing import Protocol, TypeVar
 
 from bankbench.load.profiles import Level, Profile
 from bankbench.machine.placement import Placement
+from bankbench.results.documents import Calibration
 
 
 @dataclass
@@ -57,7 +58,7 @@ class Env(Protocol[ServiceT]):
     def __init__(self, opts: Options, run_id: str) -> None: ...
     def describe(self) -> str: ...  # where the run happens, for its first line
 
-    def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
+    def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, Calibration]:
         """Per user count, what the load generator drives (experiments.calibration)."""
 
     def reset(self) -> None: ...  # a new database with the schema alone: each level starts from it

@@ -23,6 +23,7 @@ from bankbench.measure import cpuprofile, manifest
 from bankbench.measure.resources import Measured, Sampler
 from bankbench.measure.scrape import Scraper
 from bankbench.results import files
+from bankbench.results.documents import Calibration
 from bankbench.run.environments.interface import Options, Service
 from bankbench.run.experiments import calibration, chaos
 
@@ -54,7 +55,7 @@ class Local:
         self.opts, self.run_id, self.placement = opts, run_id, opts.placement
         self.placement.pin_harness()
         self._versions: dict[str, str] | None = None
-        self.calibration: dict[int, dict] = {}
+        self.calibration: dict[int, Calibration] = {}
 
     def versions(self, postgresql: str) -> dict[str, str]:
         """Read once: the build and the images do not change during a run."""
@@ -74,7 +75,7 @@ class Local:
     def java_settings(self) -> dict[str, object]:
         raise NotImplementedError
 
-    def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, dict]:
+    def calibrate(self, levels: list[Level], run_dir: Path) -> dict[int, Calibration]:
         found = calibration.calibrate(levels, self.placement, run_dir)
         self.calibration.update(found)
         return found

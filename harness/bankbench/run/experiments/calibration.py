@@ -27,7 +27,7 @@ from bankbench.machine.placement import SHARED, Placement
 from bankbench.machine.postgres import free_port
 from bankbench.measure import manifest, resources
 from bankbench.results import files, histograms, runs
-from bankbench.results.documents import LevelRecord
+from bankbench.results.documents import Calibration, LevelRecord
 
 TARGET = paths.JMETER / "calibrate" / "bin" / "calibrate"  # built by `make build`
 CACHE = paths.STATE / "calibration"
@@ -38,7 +38,7 @@ MAX_S = 30
 
 
 def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = None,
-              force: bool = False) -> dict[int, dict]:
+              force: bool = False) -> dict[int, Calibration]:
     """Each load's calibration by user count, cached or measured now, added to `run_dir`'s when
     given. The caller has pinned this process to the load generator's CPUs (pin_harness)."""
     loads = {level.users: _within(level) for level in reversed(levels)}  # the first level of each load
@@ -54,20 +54,22 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
         key, inputs = keys[users]
         path = CACHE / f"{key}.json"
         if users not in todo:
-            found[users] = files.read_json(path)["figures"]
+            found[users] = Calibration.of(files.read_json(path)["figures"])
         else:
-            found[users] = figures = measure(loads[users], placement, key)
+            figures = measure(loads[users], placement, key)
             if figures["other_cpu_mean"] is not None and figures["other_cpu_mean"] > OTHER_CPU_MAX:
                 print(f"calibration u{users}: WARNING: other work used {figures['other_cpu_mean']:.0f} % of "
                       "a core meanwhile: not cached, measure again on a quiet machine", flush=True)
             else:
                 CACHE.mkdir(parents=True, exist_ok=True)
                 files.write_json(path, {"inputs": inputs, "figures": figures})
+            found[users] = Calibration.of(figures)
         print(f"calibration u{users}: {describe(found[users])}", flush=True)
     if run_dir is not None:
         record = run_dir / files.CALIBRATION
         before = files.read_json(record)["loads"] if record.exists() else {}
-        loads = {**{int(users): figures for users, figures in before.items()}, **found}
+        loads = {**{int(users): figures for users, figures in before.items()},
+                 **{users: figures.document for users, figures in found.items()}}
         files.write_json(record, {
             "target": str(TARGET.relative_to(paths.ROOT)), "cpu_placement": placement.as_dict(),
             "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS,
@@ -148,25 +150,25 @@ def drive(level: Level, placement: Placement, out: Path) -> LevelRecord:
     return runs.level_record(level, jm.progress.started_ms, ended_ms, 0, **own_cpus)
 
 
-def brief(figures: dict | None) -> str:
+def brief(figures: Calibration | None) -> str:
     """A calibration in a few words, for the progress lines; "not calibrated" without one."""
-    if not figures:
+    if figures is None:
         return "not calibrated"
-    cpu = validity.cpu_text(figures["loadgen_cpu_mean"], figures["loadgen_cpus"], figures["machine_cpu_mean"])
-    offered = "" if figures["drives_plan"] is None else f", offered {figures['offered_pct']:.1f} % of the plan"
-    return f"{validity.name(figures.get('generator'))} drove {figures['throughput_rps']:.0f} req/s{offered} at {cpu}"
+    cpu = validity.cpu_text(figures.loadgen_cpu_mean, figures.loadgen_cpus, figures.machine_cpu_mean)
+    offered = "" if figures.drives_plan is None else f", offered {figures.offered_pct:.1f} % of the plan"
+    return f"{validity.name(figures.generator)} drove {figures.throughput_rps:.0f} req/s{offered} at {cpu}"
 
 
-def describe(figures: dict) -> str:
+def describe(figures: Calibration) -> str:
     """A calibration in a sentence: what the generator drove, offered and used, and what that says."""
-    if figures["drives_plan"] is None and not figures["loadgen_saturated"]:
-        generator = validity.name(figures.get("generator"))
+    if figures.drives_plan is None and not figures.loadgen_saturated:
+        generator = validity.name(figures.generator)
         verdict = f"the users' think time, not {generator}'s CPU, bounds this closed loop"
-    elif figures["drives_plan"] is None:
+    elif figures.drives_plan is None:
         verdict = (f"the most this closed loop drives here, a level at {validity.CALIBRATED_SHARE_MAX} % "
                    "of it is invalid")
     else:
-        verdict = (f"it drives the planned {figures['planned_rate']:g} iterations/s" if figures["drives_plan"]
-                   else f"the planned {figures['planned_rate']:g} iterations/s are BEYOND the generator")
-    errors = f"; {figures['errors']} requests failed against the target" if figures["errors"] else ""
+        verdict = (f"it drives the planned {figures.planned_rate:g} iterations/s" if figures.drives_plan
+                   else f"the planned {figures.planned_rate:g} iterations/s are BEYOND the generator")
+    errors = f"; {figures.errors} requests failed against the target" if figures.errors else ""
     return f"{brief(figures)}: {verdict}{errors}"

@@ -22,6 +22,7 @@ from bankbench.load import generators
 from bankbench.load.profiles import Level
 from bankbench.measure.resources import Sampler
 from bankbench.results import bursts, files
+from bankbench.results.documents import Fault
 from bankbench.run.environments.interface import Service
 
 FAULTS = ("pg-restart", "service-kill")
@@ -119,8 +120,8 @@ def record(level_dir: Path, injector: Injector | None) -> list[dict]:
     return faults
 
 
-def describe(fault: dict, started_ms: int) -> str:
+def describe(fault: Fault, started_ms: int) -> str:
     """One line: when the fault struck, how long recovery took, what failed meanwhile."""
-    codes = ", ".join(f"{code} x{b['count']} over {b['duration_s']:g} s" for code, b in fault["burst"].items())
-    return (f"{fault['fault']} at +{(fault['at_ms'] - started_ms) / 1000:.1f} s: healthy again after "
-            f"{fault['recovery_s']:g} s, {fault['errors']} failed requests{': ' + codes if codes else ''}")
+    codes = ", ".join(f"{code} x{b.count} over {b.duration_s:g} s" for code, b in fault.burst.items())
+    return (f"{fault.fault} at +{(fault.at_ms - started_ms) / 1000:.1f} s: healthy again after "
+            f"{fault.recovery_s:g} s, {fault.errors} failed requests{': ' + codes if codes else ''}")

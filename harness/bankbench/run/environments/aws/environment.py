@@ -18,6 +18,7 @@ from bankbench.errors import UserError
 from bankbench.load import gatling, profiles
 from bankbench.load.profiles import Level
 from bankbench.results import files
+from bankbench.results.documents import Calibration
 from bankbench.run.environments import images
 from bankbench.run.environments.aws import cloudwatch, database, ecs, tf, workload
 from bankbench.run.environments.aws.results import RunStore
@@ -100,7 +101,7 @@ class Aws:
     def describe(self) -> str:
         return f"aws {self.stack['region']}, {LOADS[self.generator].where.format(**self.stack)}"
 
-    def calibrate(self, planned: list[Level], run_dir: Path) -> dict[int, dict]:
+    def calibrate(self, planned: list[Level], run_dir: Path) -> dict[int, Calibration]:
         print("calibration: none on AWS (the load generator has hosts of its own); each level is "
               "still judged by its CPU and offered arrival rate", flush=True)
         return {}
