@@ -333,7 +333,7 @@ def capacity_run(root: Path, run_id: str, placement: str, services: dict[str, tu
         run_id, "capacity", placement, profile={"name": "capacity", "tuned": tuned_settings or {}})))
     (path / "capacity.json").write_text(json.dumps(fake_records.capacity({
         service: {"probes": [], "rate": {"found": rate, "failed_at": None, "complete": True},
-                  **({"heap": {"found": heap, "complete": True}} if heap else {})}
+                  **({"heap": {"found": heap, "complete": True, "rate": rate}} if heap else {})}
         for service, (rate, heap) in services.items()})))
     return path
 

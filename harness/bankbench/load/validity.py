@@ -11,11 +11,29 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from bankbench.load.profiles import GENERATORS
-from bankbench.results.documents import Calibration
 
 SATURATED_CPU_PCT = 80  # % of the generator's own CPUs, or of the machine when shared
 OFFERED_MIN_PCT = 99  # % of the planned arrival rate
 CALIBRATED_SHARE_MAX = 90  # % of the calibration's requests/s, under the sustained model
+
+
+class Calibrated(Protocol):
+    """What the verdict reads of a calibration: bankbench.results.documents.Calibration."""
+
+    @property
+    def throughput_rps(self) -> float | None: ...
+    @property
+    def loadgen_cpu_mean(self) -> float | None: ...
+    @property
+    def machine_cpu_mean(self) -> float | None: ...
+    @property
+    def loadgen_cpus(self) -> int | None: ...
+    @property
+    def loadgen_saturated(self) -> bool: ...
+    @property
+    def drives_plan(self) -> bool | None: ...
+    @property
+    def offered_pct(self) -> float | None: ...
 
 
 class Recorded(Protocol):
@@ -28,7 +46,7 @@ class Recorded(Protocol):
     @property
     def loadgen_peers(self) -> Sequence[str]: ...
     @property
-    def calibration(self) -> Calibration | None: ...
+    def calibration(self) -> Calibrated | None: ...
 
 
 def saturated(loadgen_cpu: float | None, loadgen_cpus: int | None, machine_cpu: float | None,
@@ -103,7 +121,7 @@ def name(generator: str | None) -> str:
     return GENERATORS[generator or "jmeter"]
 
 
-def beyond_calibration(calibration: Calibration | None, throughput_rps: float | None,
+def beyond_calibration(calibration: Calibrated | None, throughput_rps: float | None,
                        generator: str = "JMeter") -> str | None:
     """Why the calibration says this level asks more than the `generator` can drive, or None."""
     if calibration is None:

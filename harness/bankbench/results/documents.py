@@ -46,10 +46,10 @@ class Document:
 
 
 def _read(value: Any, metadata: Mapping[str, Any]) -> Any:
-    """A field's value as its metadata says: records in a list, one record (or null), records by
-    key, or the value itself."""
+    """A field's value as its metadata says: records in a list (none for null), one record (or
+    None for null), records by key, or the value itself."""
     if (many := metadata.get("records")) is not None:
-        return tuple(map(many.of, value))
+        return () if value is None else tuple(map(many.of, value))
     if (one := metadata.get("record")) is not None:
         return None if value is None else one.of(value)
     if (named := metadata.get("by_key")) is not None:
@@ -141,7 +141,7 @@ class BaseRate(Document):
     """A phased level's base rate, iterations/s, and where it came from in words (profiles.with_rates)."""
 
     document: dict[str, Any] = field(repr=False)
-    rate: float
+    rate: int
     source: str
 
 

@@ -68,12 +68,12 @@ def calibrate(levels: list[Level], placement: Placement, run_dir: Path | None = 
     if run_dir is not None:
         record = run_dir / files.CALIBRATION
         before = files.read_json(record)["loads"] if record.exists() else {}
-        loads = {**{int(users): figures for users, figures in before.items()},
-                 **{users: figures.document for users, figures in found.items()}}
+        kept = {**{int(users): figures for users, figures in before.items()},
+                **{users: figures.document for users, figures in found.items()}}
         files.write_json(record, {
             "target": str(TARGET.relative_to(paths.ROOT)), "cpu_placement": placement.as_dict(),
             "jmeter_jvm": jmeter.JVM_OPTIONS, "gatling_jvm": gatling.JVM_OPTIONS,
-            "loads": {str(users): loads[users] for users in sorted(loads)}})
+            "loads": {str(users): kept[users] for users in sorted(kept)}})
     return found
 
 
