@@ -12,8 +12,11 @@ services.yaml).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, ExitStack
+from typing import TypeVar
 
 import httpx
 import pytest
@@ -23,6 +26,9 @@ from bankbench.bank import processes
 from bankbench.machine.postgres import Cluster
 
 import openapi
+
+J = TypeVar("J")  # a job of `concurrently`
+R = TypeVar("R")  # its result
 
 POOL = 10
 LOGS = paths.STATE / "test-reports" / "contract"
@@ -59,6 +65,21 @@ class Api:
     def transfer(self, src: int, dst: int, amount: int) -> httpx.Response:
         return self.post("/transaction",
                          json={"from_client_id": src, "to_client_id": dst, "amount": amount})
+
+
+def concurrently(apis: Sequence[Api], jobs: Iterable[J], call: Callable[[list[Api], J], R], workers: int) -> list[R]:
+    """`call(apis, job)` for every job on `workers` threads, each thread with clients of its own on
+    `apis`' services: one httpx client shared by many threads can read from a socket that its pool
+    has just closed under another thread (EBADF; encode/httpcore#1110)."""
+    local = threading.local()
+
+    def run(job: J) -> R:
+        if not hasattr(local, "apis"):
+            local.apis = [Api(api.name, str(api.client.base_url)) for api in apis]
+        return call(local.apis, job)
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(run, jobs))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import random
-from concurrent.futures import ThreadPoolExecutor
 
-from conftest import Api
+from conftest import Api, concurrently
 
 WORKERS = 64
 
 
 def run_all(svc: Api, transfers: list[tuple[int, int, int]]) -> list[int]:
-    with ThreadPoolExecutor(WORKERS) as pool:
-        return list(pool.map(lambda t: svc.transfer(*t).status_code, transfers))
+    return concurrently([svc], transfers, lambda own, t: own[0].transfer(*t).status_code, WORKERS)
 
 
 def test_crossing_transfers_conserve_money(svc: Api) -> None:

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 
 import pytest
 
 from bankbench.machine.postgres import Cluster
 
-from conftest import Api, serving, start
+from conftest import Api, concurrently, serving, start
 
 pytestmark = pytest.mark.hardening("pool-limits")
 
@@ -34,18 +32,7 @@ def crossing_transfers(apis: list[Api]) -> None:
     rng = random.Random(7)
     transfers = [(i % len(apis), *rng.sample(accounts, 2), rng.randint(1, 10))
                  for i in range(TRANSFERS)]
-    # A client per worker: one httpx client shared by 64 threads can read from a socket that
-    # another thread has just closed (seen once: EBADF).
-    local = threading.local()
-
-    def send(transfer: tuple[int, int, int, int]) -> int:
-        if not hasattr(local, "apis"):
-            local.apis = [Api(api.name, str(api.client.base_url)) for api in apis]
-        which, src, dst, amount = transfer
-        return local.apis[which].transfer(src, dst, amount).status_code
-
-    with ThreadPoolExecutor(WORKERS) as pool:
-        codes = list(pool.map(send, transfers))
+    codes = concurrently(apis, transfers, lambda own, t: own[t[0]].transfer(*t[1:]).status_code, WORKERS)
     assert {code: codes.count(code) for code in set(codes)} == {200: TRANSFERS}
     expected = dict.fromkeys(accounts, 10_000)
     for _, src, dst, amount in transfers:
